@@ -1,0 +1,213 @@
+/* formulas.c - FLOP and byte counts per operator kind (see formulas.h).
+ *
+ * Element counts are checked in 64-bit integers, so that a shape whose tensor
+ * could not exist is an error instead of a silently wrapped number; the FLOP
+ * and byte totals are then formed in double precision.
+ */
+#include "config.h"
+
+#include "formulas.h"
+
+#include "num.h"
+
+double rl_default_flops_per_element(enum rl_kind k)
+{
+	switch (k) {
+	case RL_KIND_SOFTMAX: return 5.0;
+	case RL_KIND_LAYERNORM: return 8.0;
+	case RL_KIND_COPY: return 0.0;
+	default: return 1.0;
+	}
+}
+
+/* The product of N factors, or RL_ERR_RANGE when it overflows 64 bits. */
+static int product(const uint64_t *f, int n, uint64_t *out)
+{
+	uint64_t p = 1;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (rl_mul_u64(p, f[i], &p) < 0)
+			return RL_ERR_RANGE;
+	*out = p;
+	return 0;
+}
+
+static int overflow(struct rl_err *err, const char *what)
+{
+	return rl_err_set(err, RL_ERR_RANGE,
+	                  "shape: the %s has more than 2^64 elements", what);
+}
+
+static int want_dims(const struct rl_op *op, int lo, int hi, const char *form,
+                     struct rl_err *err)
+{
+	if (op->ndims >= lo && op->ndims <= hi)
+		return 0;
+	return rl_err_set(err, RL_ERR_PARSE,
+	                  "shape: %s expects %s, got %d dimension%s",
+	                  rl_kind_name(op->kind), form, op->ndims,
+	                  op->ndims == 1 ? "" : "s");
+}
+
+/* Elementwise kinds: pointwise, copy, reduction, softmax, layernorm. */
+static int elementwise(const struct rl_op *op, double es, double *flops,
+                       double *bytes, struct rl_err *err)
+{
+	uint64_t n;
+	double fpe, last = (double)op->dims[op->ndims - 1];
+
+	if (product(op->dims, op->ndims, &n) < 0)
+		return overflow(err, "tensor");
+	fpe = (op->has & RL_HAS_FPE) ? op->flops_per_element
+	                             : rl_default_flops_per_element(op->kind);
+	*flops = (double)n * fpe;
+	switch (op->kind) {
+	case RL_KIND_POINTWISE:
+		/* inputs tensors of the output's size read, one written */
+		*bytes = (double)(op->inputs + 1) * (double)n * es;
+		break;
+	case RL_KIND_COPY:
+		*flops = 0;
+		*bytes = 2.0 * (double)n * es;
+		break;
+	case RL_KIND_REDUCTION:
+		/* reduce over the last dim: input read, n / last outputs written */
+		*bytes = ((double)n + (double)n / last) * es;
+		break;
+	case RL_KIND_SOFTMAX:
+		*bytes = 2.0 * (double)n * es;
+		break;
+	default: /* layernorm: input read, output written, weight and bias */
+		*bytes = (2.0 * (double)n + 2.0 * last) * es;
+		break;
+	}
+	return 0;
+}
+
+static int matmul(const struct rl_op *op, double es, double *flops,
+                  double *bytes, struct rl_err *err)
+{
+	const uint64_t *d = op->dims;
+	uint64_t b = 1, m, n, k, a_el, b_el, c_el;
+	int rc = want_dims(op, 3, 4, "MxNxK or BxMxNxK", err);
+
+	if (rc < 0)
+		return rc;
+	if (op->ndims == 4)
+		b = *d++;
+	m = d[0], n = d[1], k = d[2];
+	if (product((uint64_t[]){b, m, k}, 3, &a_el) < 0 ||
+	    product((uint64_t[]){b, k, n}, 3, &b_el) < 0 ||
+	    product((uint64_t[]){b, m, n}, 3, &c_el) < 0)
+		return overflow(err, "matmul operand");
+	*flops = 2.0 * (double)c_el * (double)k;
+	*bytes = es * ((double)a_el + (double)b_el + (double)c_el);
+	return 0;
+}
+
+static int attention(const struct rl_op *op, double es, double *flops,
+                     double *bytes, struct rl_err *err)
+{
+	const uint64_t *d = op->dims;
+	uint64_t bh, q_el, kv_el, scores;
+	uint64_t sq, sk, hd;
+	int rc = want_dims(op, 4, 5, "BxHxSxD or BxHxSqxSkxD", err);
+
+	if (rc < 0)
+		return rc;
+	sq = d[2];
+	sk = op->ndims == 5 ? d[3] : d[2];
+	hd = d[op->ndims - 1];
+	if (rl_mul_u64(d[0], d[1], &bh) < 0 ||
+	    product((uint64_t[]){bh, sq, hd}, 3, &q_el) < 0 ||
+	    product((uint64_t[]){bh, sk, hd}, 3, &kv_el) < 0 ||
+	    product((uint64_t[]){bh, sq, sk}, 3, &scores) < 0)
+		return overflow(err, "attention tensor");
+	/* QK^T and PV: two matmuls of 2 * Sq * Sk * D FLOPs per head. */
+	*flops = 4.0 * (double)scores * (double)hd;
+	/* A causal mask skips the scores above the diagonal. With the queries
+	 * aligned to the end of the keys (a KV cache), the kept share is
+	 * 1 - Sq / (2 Sk): one half when Sq = Sk (the convention of the
+	 * FlashAttention papers' FLOP counts), nearly all for one decode token. */
+	if (op->causal)
+		*flops *= sq <= sk ? 1.0 - (double)sq / (2.0 * (double)sk) : 0.5;
+	/* Fused (flash) attention: read Q, K, V, write O; the scores stay on chip. */
+	*bytes = es * (2.0 * (double)q_el + 2.0 * (double)kv_el);
+	return 0;
+}
+
+static int conv2d(const struct rl_op *op, double es, double *flops,
+                  double *bytes, struct rl_err *err)
+{
+	const uint64_t *d = op->dims;
+	uint64_t n = d[0], c = d[1], h = d[2], w = d[3];
+	uint64_t k = op->kernel[0], r = op->kernel[1], s = op->kernel[2];
+	uint64_t g = op->groups, ho, wo, in_el, f_el, out_el;
+	int rc = want_dims(op, 4, 4, "input NxCxHxW", err);
+
+	if (rc < 0)
+		return rc;
+	if (op->stride == 0 || op->groups == 0)
+		return rl_err_set(err, RL_ERR_PARSE, "conv2d: stride and groups must be at least 1");
+	if (!(op->has & RL_HAS_KERNEL))
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column 'kernel': conv2d needs KxRxS (output channels x filter h x filter w)");
+	if (c % g != 0 || k % g != 0)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column 'groups': %llu does not divide both input channels %llu and output channels %llu",
+		                  (unsigned long long)g, (unsigned long long)c,
+		                  (unsigned long long)k);
+	if (h + 2 * op->padding < r || w + 2 * op->padding < s || h > UINT32_MAX ||
+	    w > UINT32_MAX || op->padding > UINT32_MAX)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column 'kernel': a %llux%llu filter does not fit a %llux%llu input with padding %llu",
+		                  (unsigned long long)r, (unsigned long long)s,
+		                  (unsigned long long)h, (unsigned long long)w,
+		                  (unsigned long long)op->padding);
+	/* Output size of a strided, padded convolution (dilation 1). */
+	ho = (h + 2 * op->padding - r) / op->stride + 1;
+	wo = (w + 2 * op->padding - s) / op->stride + 1;
+	if (product(d, 4, &in_el) < 0)
+		return overflow(err, "conv2d input");
+	if (product((uint64_t[]){k, c / g, r, s}, 4, &f_el) < 0)
+		return overflow(err, "conv2d filter");
+	if (product((uint64_t[]){n, k, ho, wo}, 4, &out_el) < 0)
+		return overflow(err, "conv2d output");
+	/* Each output element is a dot product of length (C/groups) * R * S. */
+	*flops = 2.0 * (double)out_el * (double)(c / g) * (double)r * (double)s;
+	*bytes = es * ((double)in_el + (double)f_el + (double)out_el);
+	return 0;
+}
+
+int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
+{
+	double es = (double)rl_dtype_size(op->dtype);
+	double f = 0, b = 0;
+	int need_formula = (op->has & (RL_HAS_FLOPS | RL_HAS_BYTES)) !=
+	                   (RL_HAS_FLOPS | RL_HAS_BYTES);
+	int rc = 0;
+
+	if (op->kind == RL_KIND_CUSTOM) {
+		if (need_formula)
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "a custom op needs both 'flops' and 'bytes'");
+	} else if (!(op->has & RL_HAS_SHAPE)) {
+		if (need_formula)
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "column 'shape': %s needs a shape (or both 'flops' and 'bytes')",
+			                  rl_kind_name(op->kind));
+	} else {
+		switch (op->kind) {
+		case RL_KIND_MATMUL: rc = matmul(op, es, &f, &b, err); break;
+		case RL_KIND_ATTENTION: rc = attention(op, es, &f, &b, err); break;
+		case RL_KIND_CONV2D: rc = conv2d(op, es, &f, &b, err); break;
+		default: rc = elementwise(op, es, &f, &b, err); break;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	*flops = (op->has & RL_HAS_FLOPS) ? op->flops : f;
+	*bytes = (op->has & RL_HAS_BYTES) ? op->bytes : b;
+	return 0;
+}

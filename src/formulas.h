@@ -1,0 +1,27 @@
+/* formulas.h - FLOPs and compulsory bytes of an operator from kind, shape, dtype.
+ *
+ * The counts are the work an op cannot avoid: every input read once, every
+ * output written once, no re-reads (a lower bound on traffic, as in Horace He's
+ * "Making Deep Learning Go Brrrr From First Principles"). One fused
+ * multiply-add counts as 2 FLOPs. Explicit flops/bytes on the op override the
+ * formula. Pure functions: no I/O, no globals.
+ */
+#ifndef RL_FORMULAS_H
+#define RL_FORMULAS_H
+
+#include "err.h"
+#include "op.h"
+
+/* Default FLOPs per input element when flops_per_element is not given:
+ * pointwise 1, reduction 1 (one add), softmax 5 (max, subtract, exp, sum,
+ * divide), layernorm 8 (mean, variance, normalise, scale, shift). */
+double rl_default_flops_per_element(enum rl_kind k);
+
+/* Computes the FLOPs and bytes of one occurrence of OP into *FLOPS and *BYTES.
+ * Also validates what the formulas need: the number of dims for the kind,
+ * conv2d geometry, element counts that fit in 64 bits, flops and bytes given
+ * for custom ops. Returns 0, or RL_ERR_PARSE / RL_ERR_RANGE with a message
+ * (without location) in ERR. */
+int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err);
+
+#endif

@@ -1,0 +1,53 @@
+/* op.c - defaults and names of operator kinds (see op.h). */
+#include "config.h"
+
+#include "op.h"
+
+#include <string.h>
+#include <strings.h>
+
+static const char *const kind_names[RL_KIND_COUNT] = {
+	[RL_KIND_POINTWISE] = "pointwise", [RL_KIND_REDUCTION] = "reduction",
+	[RL_KIND_SOFTMAX] = "softmax",     [RL_KIND_LAYERNORM] = "layernorm",
+	[RL_KIND_MATMUL] = "matmul",       [RL_KIND_CONV2D] = "conv2d",
+	[RL_KIND_ATTENTION] = "attention", [RL_KIND_COPY] = "copy",
+	[RL_KIND_CUSTOM] = "custom",
+};
+
+void rl_op_init(struct rl_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->name = "";
+	op->kind = RL_KIND_CUSTOM;
+	op->dtype = RL_FP32;
+	op->unit = RL_UNIT_AUTO;
+	op->stride = 1;
+	op->padding = 0;
+	op->groups = 1;
+	op->inputs = 1;
+	op->launches = 1;
+	op->count = 1;
+}
+
+const char *rl_kind_name(enum rl_kind k)
+{
+	return kind_names[k];
+}
+
+int rl_kind_parse(const char *name, enum rl_kind *out)
+{
+	int i;
+
+	for (i = 0; i < RL_KIND_COUNT; i++) {
+		if (strcasecmp(name, kind_names[i]) == 0) {
+			*out = (enum rl_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *rl_kind_expected(void)
+{
+	return "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, custom";
+}

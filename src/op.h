@@ -1,0 +1,80 @@
+/* op.h - one operator as read from an op list, before any physics.
+ *
+ * A struct rl_op records what the user wrote: kind, dtype, shape, explicit
+ * numbers, and where it came from (line). Flags say which optional columns
+ * were given, so "empty cell = default" is resolved later by formulas.c and
+ * model.c. Strings are borrowed from whoever produced the op (the reader keeps
+ * them valid until the op callback returns; an rl_oplist until it is freed).
+ */
+#ifndef RL_OP_H
+#define RL_OP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype.h"
+
+#define RL_MAX_DIMS 6
+
+enum rl_kind {
+	RL_KIND_POINTWISE,
+	RL_KIND_REDUCTION,
+	RL_KIND_SOFTMAX,
+	RL_KIND_LAYERNORM,
+	RL_KIND_MATMUL,
+	RL_KIND_CONV2D,
+	RL_KIND_ATTENTION,
+	RL_KIND_COPY,
+	RL_KIND_CUSTOM,
+	RL_KIND_COUNT
+};
+
+/* Which optional columns an op gave (bits of rl_op.has). */
+enum {
+	RL_HAS_SHAPE = 1 << 0,
+	RL_HAS_KERNEL = 1 << 1,
+	RL_HAS_FPE = 1 << 2, /* flops_per_element */
+	RL_HAS_FLOPS = 1 << 3,
+	RL_HAS_BYTES = 1 << 4,
+	RL_HAS_MEASURED = 1 << 5,
+	RL_HAS_FMA = 1 << 6,
+};
+
+struct rl_op {
+	const char *name;
+	enum rl_kind kind;
+	enum rl_dtype dtype;
+	enum rl_unit unit;        /* RL_UNIT_AUTO when not given */
+	unsigned has;             /* RL_HAS_* bits */
+	int ndims;
+	uint64_t dims[RL_MAX_DIMS];
+	uint64_t kernel[3];       /* conv2d: output channels K, filter R x S */
+	uint64_t stride;          /* conv2d, default 1 */
+	uint64_t padding;         /* conv2d, default 0 */
+	uint64_t groups;          /* conv2d, default 1 */
+	int causal;               /* attention: 1 halves the score work */
+	int fma;                  /* 1: the FLOPs are fused multiply-adds */
+	uint64_t inputs;          /* pointwise: input tensors of the output's size */
+	double flops_per_element;
+	double flops;             /* explicit FLOPs (one FMA = 2) */
+	double bytes;             /* explicit bytes to and from device memory */
+	uint64_t launches;        /* kernels per occurrence, default 1 */
+	uint64_t count;           /* occurrences, default 1 */
+	double measured_us;       /* observed GPU time of one occurrence */
+	size_t line;              /* line of the op list, 0 when not from a file */
+	const char *const *extra; /* carried-through cells, one per extra column */
+};
+
+/* Sets OP to the defaults of an op with no optional column given. */
+void rl_op_init(struct rl_op *op);
+
+/* Canonical name of a kind ("matmul"). */
+const char *rl_kind_name(enum rl_kind k);
+
+/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or -1. */
+int rl_kind_parse(const char *name, enum rl_kind *out);
+
+/* The list of kind names, for error messages. */
+const char *rl_kind_expected(void);
+
+#endif
