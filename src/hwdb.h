@@ -1,0 +1,103 @@
+/* hwdb.h - the device database: GPUs and runtime profiles, read from hwdb/.
+ *
+ * A device file (ID.device) and a runtime file (NAME.runtime) are small
+ * commented "key = value ; source" texts (docs/hwdb-format.md). Every number
+ * keeps its source text, so that "roofline hw show" can say where it came
+ * from. Strings in a loaded struct are owned by it and freed by its _release;
+ * pointers returned by rl_hwdb accessors are borrowed and valid until
+ * rl_hwdb_free().
+ */
+#ifndef RL_HWDB_H
+#define RL_HWDB_H
+
+#include <stddef.h>
+
+#include "dtype.h"
+#include "err.h"
+
+/* Numeric device keys. The first RL_PIPE_COUNT entries are the pipes' peaks,
+ * in the order of enum rl_pipe, so a pipe indexes its own key. */
+enum rl_hw_key {
+	RL_HW_COMPUTE_CAPABILITY = RL_PIPE_COUNT,
+	RL_HW_SM_COUNT,
+	RL_HW_BOOST_CLOCK_MHZ,
+	RL_HW_TENSOR_CLOCK_MHZ,
+	RL_HW_MEMORY_GIB,
+	RL_HW_MEM_BANDWIDTH_GBS,
+	RL_HW_L2_MIB,
+	RL_HW_MIN_KERNEL_US,
+	RL_HW_NUM_COUNT
+};
+
+struct rl_hwval {
+	int present;
+	double value;
+	char *text;   /* the value as written */
+	char *source; /* with source labels expanded */
+};
+
+struct rl_device {
+	char *id, *aliases, *name, *vendor, *arch;
+	char *path; /* the file it was read from */
+	struct rl_hwval num[RL_HW_NUM_COUNT];
+};
+
+struct rl_runtime {
+	char *id, *name;
+	char *path;
+	struct rl_hwval host_overhead_us;
+};
+
+/* The key name of a numeric device key ("mem_bandwidth_gbs"). */
+const char *rl_hw_key_name(enum rl_hw_key k);
+
+/* Visits every device key in documentation order, string keys included: for
+ * each, calls FN with the key name, its value text (NULL when absent) and its
+ * source (NULL for string keys). Used by writers of "hw show". */
+void rl_device_each(const struct rl_device *d,
+                    void (*fn)(const char *key, const char *value,
+                               const char *source, void *user),
+                    void *user);
+
+/* Reads the device file PATH into *D (caller-owned, released with
+ * rl_device_release). Unknown keys, numbers without a source, bad numbers and
+ * missing required keys are errors with "PATH:LINE: ..." messages. Returns 0,
+ * RL_ERR_IO or RL_ERR_PARSE. */
+int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err);
+void rl_device_release(struct rl_device *d);
+
+/* The dense peak of pipe P in FLOP/s (OP/s for int8), or 0 when D lacks it. */
+double rl_device_peak_flops(const struct rl_device *d, enum rl_pipe p);
+
+/* Peak device-memory bandwidth in bytes/s. */
+double rl_device_bandwidth_bytes_per_s(const struct rl_device *d);
+
+/* Reads the runtime profile PATH into *RT. Returns 0, RL_ERR_IO or RL_ERR_PARSE. */
+int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err);
+void rl_runtime_release(struct rl_runtime *rt);
+
+/* A loaded database directory. */
+typedef struct rl_hwdb rl_hwdb;
+
+/* Loads every *.device and *.runtime file of DIR, sorted by id. A file that
+ * fails to load fails the whole open (the database must be trustworthy).
+ * Returns 0, RL_ERR_IO, RL_ERR_PARSE or RL_ERR_NOMEM. */
+int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err);
+void rl_hwdb_free(rl_hwdb *db);
+
+const char *rl_hwdb_dir(const rl_hwdb *db);
+size_t rl_hwdb_device_count(const rl_hwdb *db);
+const struct rl_device *rl_hwdb_device(const rl_hwdb *db, size_t i);
+size_t rl_hwdb_runtime_count(const rl_hwdb *db);
+const struct rl_runtime *rl_hwdb_runtime(const rl_hwdb *db, size_t i);
+
+/* Finds a device by id or alias, case-insensitively. On a miss, returns NULL
+ * and sets ERR (RL_ERR_NOTFOUND) to a message naming the closest ids. */
+const struct rl_device *rl_hwdb_find_device(const rl_hwdb *db, const char *name,
+                                            struct rl_err *err);
+
+/* Finds a runtime profile by id; on a miss, as rl_hwdb_find_device. */
+const struct rl_runtime *rl_hwdb_find_runtime(const rl_hwdb *db, const char *name,
+                                              struct rl_err *err);
+
+#endif

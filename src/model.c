@@ -1,0 +1,169 @@
+/* model.c - per-op roofs, times and bound (see model.h). */
+#include "config.h"
+
+#include "model.h"
+
+#include <math.h>
+
+#include "formulas.h"
+
+/* Fallback chains: the first pipe the device has wins. A tensor op in a dtype
+ * the device's tensor cores lack runs where a framework would run it: fp8 is
+ * upcast to fp16, everything else lands on the CUDA cores. Every chain ends
+ * in fp32 vector, which every device file must have. */
+static const enum rl_pipe tensor_chain[RL_DTYPE_COUNT][4] = {
+	[RL_FP64] = {RL_PIPE_FP64_TENSOR, RL_PIPE_FP64_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_TF32] = {RL_PIPE_TF32_TENSOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP16] = {RL_PIPE_FP16_TENSOR, RL_PIPE_FP16_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_BF16] = {RL_PIPE_BF16_TENSOR, RL_PIPE_BF16_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP8E4M3] = {RL_PIPE_FP8_TENSOR, RL_PIPE_FP16_TENSOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP8E5M2] = {RL_PIPE_FP8_TENSOR, RL_PIPE_FP16_TENSOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT8] = {RL_PIPE_INT8_TENSOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT64] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+};
+
+/* Vector math: half types have packed pipes; fp8 is converted to fp16 for
+ * arithmetic; integer ops are rated against the fp32 lanes (an approximation:
+ * the integer and fp32 pipes have the same width on Volta and later). */
+static const enum rl_pipe vector_chain[RL_DTYPE_COUNT][3] = {
+	[RL_FP64] = {RL_PIPE_FP64_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_TF32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP16] = {RL_PIPE_FP16_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_BF16] = {RL_PIPE_BF16_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP8E4M3] = {RL_PIPE_FP16_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP8E5M2] = {RL_PIPE_FP16_VECTOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT8] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT64] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+};
+
+static int is_matrix_kind(enum rl_kind k)
+{
+	return k == RL_KIND_MATMUL || k == RL_KIND_CONV2D || k == RL_KIND_ATTENTION;
+}
+
+static enum rl_pipe first_present(const struct rl_device *d, const enum rl_pipe *chain)
+{
+	for (; *chain != RL_PIPE_NONE; chain++)
+		if (d->num[*chain].present && d->num[*chain].value > 0)
+			return *chain;
+	return RL_PIPE_NONE;
+}
+
+enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
+                           enum rl_dtype t, enum rl_unit u, enum rl_pipe *wanted)
+{
+	if (u == RL_UNIT_AUTO) {
+		/* Tensor cores when the kind is a matrix product and the tensor
+		 * chain of the dtype reaches a tensor pipe on this device (fp8 on an
+		 * A100 runs as fp16 on tensor cores); else CUDA cores. */
+		u = is_matrix_kind(kind) && rl_pipe_is_tensor(first_present(d, tensor_chain[t]))
+		        ? RL_UNIT_TENSOR
+		        : RL_UNIT_VECTOR;
+	}
+	if (u == RL_UNIT_TENSOR) {
+		*wanted = tensor_chain[t][0];
+		return first_present(d, tensor_chain[t]);
+	}
+	*wanted = vector_chain[t][0];
+	return first_present(d, vector_chain[t]);
+}
+
+int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
+               struct rl_pred *p, struct rl_err *err)
+{
+	const struct rl_device *d = ctx->dev;
+	double launches = (double)op->launches;
+	double peak, t_ovh;
+	int rc;
+
+	rc = rl_op_work(op, &p->flops, &p->bytes, err);
+	if (rc < 0)
+		return rc;
+	p->intensity = p->bytes > 0 ? p->flops / p->bytes : (p->flops > 0 ? HUGE_VAL : 0);
+	p->pipe = rl_model_pipe(d, op->kind, op->dtype, op->unit, &p->wanted);
+	p->unit = rl_pipe_is_tensor(p->pipe) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
+	p->fallback = p->pipe != p->wanted ||
+	              (op->unit == RL_UNIT_TENSOR && p->unit != RL_UNIT_TENSOR);
+	p->fma = (op->has & RL_HAS_FMA) ? op->fma : is_matrix_kind(op->kind);
+	peak = rl_device_peak_flops(d, p->pipe);
+	/* Datasheet vector peaks count an FMA as 2 FLOPs. Work that is not
+	 * multiply-add pairs (x * 2, cos, max) retires one FLOP per lane per
+	 * cycle: half the peak (A100: 19.5 TFLOPS FMA, 9.75 plain; Horace He,
+	 * "Making Deep Learning Go Brrrr", footnote on non-FMA compute). Tensor
+	 * cores only do multiply-adds. */
+	if (p->unit == RL_UNIT_VECTOR && !p->fma)
+		peak /= 2;
+	p->peak_flops = peak;
+	p->bandwidth = rl_device_bandwidth_bytes_per_s(d);
+	p->ridge = peak / p->bandwidth;
+	p->attainable_flops = p->flops > 0 ? fmin(peak, p->intensity * p->bandwidth) : 0;
+
+	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;
+	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
+	p->t_overhead_us = launches * ctx->host_overhead_us;
+	p->t_launch_us = launches * d->num[RL_HW_MIN_KERNEL_US].value;
+	p->t_gpu_us = fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_launch_us);
+	p->t_us = fmax(p->t_gpu_us, p->t_overhead_us);
+
+	/* Launch floor and host overhead are both time not spent on the op's
+	 * own work: together they are the overhead side of the verdict. */
+	t_ovh = fmax(p->t_overhead_us, p->t_launch_us);
+	if (t_ovh >= p->t_compute_us && t_ovh >= p->t_memory_us)
+		p->bound = RL_BOUND_OVERHEAD;
+	else if (p->t_compute_us > p->t_memory_us)
+		p->bound = RL_BOUND_COMPUTE;
+	else
+		p->bound = RL_BOUND_MEMORY;
+	p->roofline_pct = (op->has & RL_HAS_MEASURED) && op->measured_us > 0
+	                          ? p->t_gpu_us / op->measured_us * 100
+	                          : 0;
+	return 0;
+}
+
+const char *rl_bound_name(enum rl_bound b)
+{
+	switch (b) {
+	case RL_BOUND_COMPUTE: return "compute";
+	case RL_BOUND_MEMORY: return "memory";
+	default: return "overhead";
+	}
+}
+
+const char *rl_bound_advice(enum rl_bound b)
+{
+	switch (b) {
+	case RL_BOUND_COMPUTE:
+		return "compute-bound: use tensor cores (bf16/fp16/tf32) and lower precision (fp8); "
+		       "beyond that, fewer FLOPs or a faster GPU";
+	case RL_BOUND_MEMORY:
+		return "memory-bound: fuse neighbouring ops so intermediates stay on chip "
+		       "(torch.compile), use smaller dtypes";
+	default:
+		return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
+		       "the loop, or raise the batch size: the GPU waits on the host";
+	}
+}
+
+const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
+{
+	switch (p->bound) {
+	case RL_BOUND_OVERHEAD:
+		if (p->t_launch_us > p->t_overhead_us)
+			return "launch-bound: merge kernels (fuse) or batch more work per launch";
+		return "host-bound: CUDA graphs or torch.compile, or a larger batch";
+	case RL_BOUND_COMPUTE:
+		if (p->unit == RL_UNIT_VECTOR && is_matrix_kind(op->kind))
+			return "matrix product on CUDA cores: use a tensor-core dtype (tf32, bf16)";
+		if (p->unit == RL_UNIT_VECTOR)
+			return "vector-compute-bound: cut FLOPs per element or use packed half math";
+		return "tensor-core-bound: lower precision (fp8) or fewer FLOPs";
+	default:
+		if (is_matrix_kind(op->kind))
+			return "low reuse: batch more rows per weight read, or quantize weights";
+		return "fuse with neighbouring ops so intermediates stay on chip";
+	}
+}

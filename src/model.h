@@ -1,0 +1,78 @@
+/* model.h - the roofline model: where one operator's time goes.
+ *
+ * For each op: FLOPs and bytes (formulas.h), the pipe that does its math and
+ * that pipe's peak, and three candidate times. t_compute = flops / peak;
+ * t_memory = bytes / bandwidth; t_overhead = launches x host overhead of the
+ * runtime. The GPU cannot finish a kernel faster than min_kernel_us, so
+ * t_gpu = max(t_compute, t_memory, launches x min_kernel_us), and because the
+ * host runs ahead asynchronously, t = max(t_gpu, t_overhead). The op is bound
+ * by the largest of compute, memory and overhead (launch floor included).
+ * Pure functions: no I/O, no globals.
+ */
+#ifndef RL_MODEL_H
+#define RL_MODEL_H
+
+#include "err.h"
+#include "hwdb.h"
+#include "op.h"
+
+enum rl_bound {
+	RL_BOUND_COMPUTE,
+	RL_BOUND_MEMORY,
+	RL_BOUND_OVERHEAD,
+	RL_BOUND_COUNT
+};
+
+/* What the model needs besides the op: the device and the host cost. */
+struct rl_model_ctx {
+	const struct rl_device *dev;
+	double host_overhead_us; /* per launched kernel */
+};
+
+struct rl_pred {
+	double flops;             /* one occurrence */
+	double bytes;             /* one occurrence */
+	double intensity;         /* flops / bytes, FLOP/byte; HUGE_VAL when bytes = 0 */
+	enum rl_unit unit;        /* the unit that does the math */
+	enum rl_pipe pipe;        /* the pipe whose peak is used */
+	enum rl_pipe wanted;      /* the pipe the op asked for */
+	int fallback;             /* 1 when the device lacks the asked-for pipe */
+	int fma;                  /* 1 when the FLOPs are fused multiply-adds */
+	double peak_flops;        /* FLOP/s of the pipe, halved for non-FMA vector work */
+	double bandwidth;         /* bytes/s */
+	double ridge;             /* FLOP/byte where the pipe's roof meets the memory roof */
+	double attainable_flops;  /* min(peak, intensity x bandwidth), FLOP/s */
+	double t_compute_us;
+	double t_memory_us;
+	double t_overhead_us;     /* launches x host overhead */
+	double t_launch_us;       /* launches x min_kernel_us */
+	double t_gpu_us;
+	double t_us;
+	enum rl_bound bound;
+	double roofline_pct;      /* t_gpu / measured x 100, 0 without a measurement */
+};
+
+/* Predicts OP on CTX into *P. Returns 0, or the status of rl_op_work() for an
+ * op whose shape is invalid (message in ERR). */
+int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
+               struct rl_pred *p, struct rl_err *err);
+
+/* The pipe an op of dtype T on unit U would use on D, following the fallback
+ * chain when D lacks the first choice; *WANTED gets the first choice. With
+ * RL_UNIT_AUTO, tensor is chosen for kinds that are matrix products when D has
+ * a tensor pipe for T (possibly after a fallback, as fp8 to fp16). Every
+ * chain ends in fp32 vector, so the result is RL_PIPE_NONE only for a device
+ * without an fp32 vector peak, which rl_device_load refuses. */
+enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
+                           enum rl_dtype t, enum rl_unit u, enum rl_pipe *wanted);
+
+/* "compute", "memory" or "overhead". */
+const char *rl_bound_name(enum rl_bound b);
+
+/* One line of advice for a bound, for the summary. */
+const char *rl_bound_advice(enum rl_bound b);
+
+/* A short piece of advice for one op, given its prediction. */
+const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p);
+
+#endif
