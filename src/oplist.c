@@ -1,0 +1,742 @@
+/* oplist.c - reading op list v1 with libcsv (see oplist.h).
+ *
+ * libcsv handles RFC 4180 quoting but knows nothing of lines, comments or the
+ * BOM, and reports errors only as byte offsets. So the input is cut into
+ * physical lines here: each line is checked (length, NUL bytes), comment and
+ * blank lines are dropped while outside a quoted field, and the rest is fed to
+ * libcsv one line at a time, which tells the record callback which line it
+ * is on. Quote parity is tracked to know whether a line starts a record.
+ */
+#include "config.h"
+
+#include "oplist.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "formulas.h"
+#include "num.h"
+
+/* A line longer than this is not an op list (and would make us buffer it). */
+#define MAX_LINE (1u << 20)
+
+enum col {
+	COL_NAME, COL_KIND, COL_DTYPE, COL_SHAPE, COL_KERNEL, COL_STRIDE,
+	COL_PADDING, COL_GROUPS, COL_CAUSAL, COL_INPUTS, COL_FPE, COL_FLOPS,
+	COL_BYTES, COL_UNIT, COL_LAUNCHES, COL_COUNT, COL_MEASURED, COL_FMA,
+	COL_KNOWN,
+	COL_EXTRA = COL_KNOWN /* any other column */
+};
+
+static const char *const col_names[COL_KNOWN] = {
+	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
+	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
+	"launches", "count", "measured_us", "fma",
+};
+
+struct reader {
+	const char *name;
+	const struct rl_ops_sink *sink;
+	struct rl_errlist *errs;
+	int stop;           /* a sink failed or a fatal error: feed nothing more */
+	int sink_rc;
+	size_t lineno;      /* current physical line */
+	size_t rec_line;    /* line where the current record started */
+
+	/* current record: fields packed into buf, NUL-separated */
+	char *buf;
+	size_t len, cap;
+	size_t *off;
+	size_t nfields, offcap;
+	int field_oom;
+
+	/* header */
+	int have_header;
+	size_t ncols;
+	enum col *col;         /* per column: what it is */
+	size_t *extra_index;   /* per extra column: its column number */
+	char **extra_names;
+	size_t nextra;
+	const char **extra_vals;
+	struct rl_ops_header hdr; /* handed to the sink; lives as long as the reader */
+};
+
+static void add_error(struct reader *r, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_error(struct reader *r, int code, const char *fmt, ...)
+{
+	struct rl_err e;
+	va_list ap;
+
+	e.code = code;
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	/* A full list keeps counting, so the caller can say how many more. */
+	rl_errlist_add(r->errs, &e);
+}
+
+/* libcsv's end-of-field callback: copy the field (only valid during the call). */
+static void on_field(void *data, size_t n, void *user)
+{
+	struct reader *r = user;
+
+	if (r->field_oom)
+		return;
+	if (r->nfields == r->offcap) {
+		size_t cap = r->offcap ? 2 * r->offcap : 32;
+		size_t *grown = realloc(r->off, cap * sizeof(*grown));
+
+		if (grown == NULL) {
+			r->field_oom = 1;
+			return;
+		}
+		r->off = grown;
+		r->offcap = cap;
+	}
+	if (r->len + n + 1 > r->cap) {
+		size_t cap = r->cap ? r->cap : 256;
+		char *grown;
+
+		while (cap < r->len + n + 1)
+			cap *= 2;
+		grown = realloc(r->buf, cap);
+		if (grown == NULL) {
+			r->field_oom = 1;
+			return;
+		}
+		r->buf = grown;
+		r->cap = cap;
+	}
+	r->off[r->nfields++] = r->len;
+	if (n > 0)
+		memcpy(r->buf + r->len, data, n);
+	r->buf[r->len + n] = '\0';
+	r->len += n + 1;
+}
+
+static const char *field(const struct reader *r, size_t i)
+{
+	return r->buf + r->off[i];
+}
+
+/* Strict UTF-8 check: no overlongs, no surrogates, nothing above U+10FFFF. */
+static int valid_utf8(const unsigned char *s)
+{
+	while (*s) {
+		unsigned c = *s;
+		int n;
+		unsigned cp, min;
+
+		if (c < 0x80) {
+			s++;
+			continue;
+		}
+		if ((c & 0xE0) == 0xC0) n = 1, cp = c & 0x1F, min = 0x80;
+		else if ((c & 0xF0) == 0xE0) n = 2, cp = c & 0x0F, min = 0x800;
+		else if ((c & 0xF8) == 0xF0) n = 3, cp = c & 0x07, min = 0x10000;
+		else return 0;
+		s++;
+		while (n-- > 0) {
+			if ((*s & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (*s++ & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+	}
+	return 1;
+}
+
+static int do_header(struct reader *r)
+{
+	struct rl_ops_header *h = &r->hdr;
+	size_t i, j;
+	int have_name = 0, have_measured = 0;
+
+	r->ncols = r->nfields;
+	r->col = calloc(r->ncols, sizeof(*r->col));
+	r->extra_index = calloc(r->ncols, sizeof(*r->extra_index));
+	r->extra_names = calloc(r->ncols, sizeof(*r->extra_names));
+	r->extra_vals = calloc(r->ncols, sizeof(*r->extra_vals));
+	if (!r->col || !r->extra_index || !r->extra_names || !r->extra_vals)
+		return RL_ERR_NOMEM;
+	for (i = 0; i < r->ncols; i++) {
+		const char *name = field(r, i);
+
+		if (!valid_utf8((const unsigned char *)name)) {
+			add_error(r, RL_ERR_PARSE, "%s:%zu: header: column %zu: invalid UTF-8",
+			          r->name, r->rec_line, i + 1);
+			return RL_ERR_PARSE;
+		}
+		if (*name == '\0') {
+			add_error(r, RL_ERR_PARSE, "%s:%zu: header: column %zu has no name",
+			          r->name, r->rec_line, i + 1);
+			return RL_ERR_PARSE;
+		}
+		for (j = 0; j < i; j++) {
+			if (strcasecmp(field(r, j), name) == 0) {
+				add_error(r, RL_ERR_PARSE,
+				          "%s:%zu: header: duplicate column '%s' (columns %zu and %zu)",
+				          r->name, r->rec_line, name, j + 1, i + 1);
+				return RL_ERR_PARSE;
+			}
+		}
+		r->col[i] = COL_EXTRA;
+		for (j = 0; j < COL_KNOWN; j++)
+			if (strcasecmp(name, col_names[j]) == 0)
+				r->col[i] = (enum col)j;
+		if (r->col[i] == COL_NAME)
+			have_name = 1;
+		if (r->col[i] == COL_MEASURED)
+			have_measured = 1;
+		if (r->col[i] == COL_EXTRA) {
+			r->extra_names[r->nextra] = strdup(name);
+			if (r->extra_names[r->nextra] == NULL)
+				return RL_ERR_NOMEM;
+			r->extra_index[r->nextra++] = i;
+		}
+	}
+	if (!have_name) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: header: no 'name' column (the first non-comment line must be "
+		          "the header, e.g. name,kind,dtype,shape)",
+		          r->name, r->rec_line);
+		return RL_ERR_PARSE;
+	}
+	r->have_header = 1;
+	h->name = r->name;
+	h->nextra = r->nextra;
+	h->extra_names = (const char *const *)r->extra_names;
+	h->has_measured = have_measured;
+	return r->sink->header ? r->sink->header(h, r->sink->user) : 0;
+}
+
+/* Parses an integer cell into *OUT, at least MIN. */
+static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t min,
+                    uint64_t *out)
+{
+	struct rl_err e;
+
+	if (rl_parse_u64(s, out, &e) < 0) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s (expected an integer)",
+		          r->name, r->rec_line, col, e.msg);
+		return -1;
+	}
+	if (*out < min) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s is below the minimum %llu",
+		          r->name, r->rec_line, col, s, (unsigned long long)min);
+		return -1;
+	}
+	return 0;
+}
+
+static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
+{
+	if (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) {
+		*out = s[0] == '1';
+		return 0;
+	}
+	add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': '%s' is not 0 or 1", r->name,
+	          r->rec_line, col, s);
+	return -1;
+}
+
+static int cell_number(struct reader *r, const char *col, const char *s, double *out)
+{
+	struct rl_err e;
+
+	if (rl_parse_nonneg(s, out, &e) < 0) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column '%s': %s (expected a finite number >= 0)", r->name,
+		          r->rec_line, col, e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Columns that only some kinds use: a value on another kind is an error,
+ * since it would otherwise be silently ignored. */
+static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
+{
+	static const struct {
+		enum col col;
+		unsigned kinds; /* bit per enum rl_kind */
+		const char *which;
+	} rules[] = {
+		{COL_KERNEL, 1u << RL_KIND_CONV2D, "conv2d"},
+		{COL_STRIDE, 1u << RL_KIND_CONV2D, "conv2d"},
+		{COL_PADDING, 1u << RL_KIND_CONV2D, "conv2d"},
+		{COL_GROUPS, 1u << RL_KIND_CONV2D, "conv2d"},
+		{COL_CAUSAL, 1u << RL_KIND_ATTENTION, "attention"},
+		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
+		{COL_FPE,
+		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
+		         1u << RL_KIND_LAYERNORM,
+		 "pointwise, reduction, softmax and layernorm"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if ((given & (1u << rules[i].col)) && !(rules[i].kinds & (1u << k))) {
+			add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': only %s ops take it, not %s",
+			          r->name, r->rec_line, col_names[rules[i].col], rules[i].which,
+			          rl_kind_name(k));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Fills OP from the current record. Returns 0 or -1 (error recorded). */
+static int do_row(struct reader *r, struct rl_op *op)
+{
+	const char *kernel = NULL;
+	unsigned given = 0; /* bit per enum col: a non-empty cell */
+	size_t i;
+
+	rl_op_init(op);
+	op->line = r->rec_line;
+	if (r->nfields != r->ncols) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: %zu field%s, but the header has %zu columns",
+		          r->name, r->rec_line, r->nfields, r->nfields == 1 ? "" : "s",
+		          r->ncols);
+		return -1;
+	}
+	for (i = 0; i < r->ncols; i++) {
+		const char *s = field(r, i);
+		const char *cn = r->col[i] == COL_EXTRA ? field(r, i) : col_names[r->col[i]];
+		uint64_t u;
+		int rc = 0;
+
+		if (!valid_utf8((const unsigned char *)s)) {
+			add_error(r, RL_ERR_PARSE, "%s:%zu: column %zu: invalid UTF-8", r->name,
+			          r->rec_line, i + 1);
+			return -1;
+		}
+		if (*s == '\0' && r->col[i] != COL_NAME)
+			continue; /* empty cell: the default */
+		if (r->col[i] != COL_EXTRA)
+			given |= 1u << r->col[i];
+		switch (r->col[i]) {
+		case COL_NAME:
+			if (*s == '\0') {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'name': empty (every op needs a name)",
+				          r->name, r->rec_line);
+				return -1;
+			}
+			op->name = s;
+			break;
+		case COL_KIND:
+			if (rl_kind_parse(s, &op->kind) < 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'kind': unknown kind '%s' (expected one of %s)",
+				          r->name, r->rec_line, s, rl_kind_expected());
+				return -1;
+			}
+			break;
+		case COL_DTYPE:
+			if (rl_dtype_parse(s, &op->dtype) < 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'dtype': unknown dtype '%s' (expected one of %s)",
+				          r->name, r->rec_line, s, rl_dtype_expected());
+				return -1;
+			}
+			break;
+		case COL_UNIT:
+			if (strcasecmp(s, "tensor") == 0)
+				op->unit = RL_UNIT_TENSOR;
+			else if (strcasecmp(s, "vector") == 0)
+				op->unit = RL_UNIT_VECTOR;
+			else {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'unit': unknown unit '%s' (expected tensor or vector)",
+				          r->name, r->rec_line, s);
+				return -1;
+			}
+			break;
+		case COL_SHAPE: {
+			struct rl_err e;
+
+			if (rl_parse_dims(s, op->dims, RL_MAX_DIMS, &op->ndims, &e) < 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'shape': %s", r->name,
+				          r->rec_line, e.msg);
+				return -1;
+			}
+			op->has |= RL_HAS_SHAPE;
+			break;
+		}
+		case COL_KERNEL:
+			kernel = s;
+			break;
+		case COL_STRIDE: rc = cell_u64(r, cn, s, 1, &op->stride); break;
+		case COL_PADDING: rc = cell_u64(r, cn, s, 0, &op->padding); break;
+		case COL_GROUPS: rc = cell_u64(r, cn, s, 1, &op->groups); break;
+		case COL_INPUTS: rc = cell_u64(r, cn, s, 0, &op->inputs); break;
+		case COL_LAUNCHES: rc = cell_u64(r, cn, s, 1, &op->launches); break;
+		case COL_COUNT: rc = cell_u64(r, cn, s, 1, &op->count); break;
+		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
+		case COL_FMA:
+			rc = cell_bool(r, cn, s, &op->fma);
+			op->has |= RL_HAS_FMA;
+			break;
+		case COL_FPE:
+			rc = cell_number(r, cn, s, &op->flops_per_element);
+			op->has |= RL_HAS_FPE;
+			break;
+		case COL_FLOPS:
+			rc = cell_number(r, cn, s, &op->flops);
+			op->has |= RL_HAS_FLOPS;
+			break;
+		case COL_BYTES:
+			rc = cell_number(r, cn, s, &op->bytes);
+			op->has |= RL_HAS_BYTES;
+			break;
+		case COL_MEASURED:
+			rc = cell_number(r, cn, s, &op->measured_us);
+			if (rc == 0 && op->measured_us <= 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'measured_us': must be above 0",
+				          r->name, r->rec_line);
+				rc = -1;
+			}
+			op->has |= RL_HAS_MEASURED;
+			break;
+		case COL_EXTRA:
+			break;
+		}
+		if (rc < 0)
+			return -1;
+		(void)u;
+	}
+	if (check_kind_columns(r, op->kind, given) < 0)
+		return -1;
+	if (kernel != NULL) {
+		struct rl_err e;
+		int n;
+
+		if (rl_parse_dims(kernel, op->kernel, 3, &n, &e) < 0 || n != 3) {
+			add_error(r, RL_ERR_PARSE, "%s:%zu: column 'kernel': %s (expected KxRxS, e.g. 64x3x3)",
+			          r->name, r->rec_line,
+			          n != 3 && e.code == 0 ? "wrong number of dimensions" : e.msg);
+			return -1;
+		}
+		op->has |= RL_HAS_KERNEL;
+	}
+	for (i = 0; i < r->nextra; i++)
+		r->extra_vals[i] = field(r, r->extra_index[i]);
+	op->extra = r->extra_vals;
+	{
+		/* The formulas validate the shape for the kind and catch sizes
+		 * that overflow; the numbers themselves are discarded here. */
+		struct rl_err e;
+		double f, b;
+
+		e.code = 0;
+		if (rl_op_work(op, &f, &b, &e) < 0) {
+			add_error(r, e.code, "%s:%zu: %s", r->name, r->rec_line, e.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* libcsv's end-of-record callback. */
+static void on_record(int term, void *user)
+{
+	struct reader *r = user;
+	struct rl_op op;
+
+	(void)term;
+	if (r->field_oom) {
+		add_error(r, RL_ERR_NOMEM, "%s:%zu: out of memory", r->name, r->rec_line);
+		r->stop = 1;
+	} else if (r->stop) {
+		;
+	} else if (!r->have_header) {
+		int rc = do_header(r);
+
+		if (rc < 0) {
+			if (rc != RL_ERR_PARSE)
+				r->sink_rc = rc;
+			r->stop = 1;
+		}
+	} else if (do_row(r, &op) == 0 && r->errs->count == 0 && r->sink->op) {
+		int rc = r->sink->op(&op, r->sink->user);
+
+		if (rc < 0) {
+			r->sink_rc = rc;
+			r->stop = 1;
+		}
+	}
+	r->nfields = 0;
+	r->len = 0;
+}
+
+static int blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* Handles one physical line (with its '\n', if any). */
+static void feed_line(struct reader *r, struct csv_parser *p, const char *s, size_t n,
+                      int *in_quote)
+{
+	size_t i, quotes = 0;
+
+	r->lineno++;
+	if (r->lineno == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+		s += 3, n -= 3; /* UTF-8 byte order mark */
+	if (memchr(s, '\0', n) != NULL) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: NUL byte: this is binary data, not a CSV op list",
+		          r->name, r->lineno);
+		r->stop = 1;
+		return;
+	}
+	/* CR only as part of CRLF (or ending the file): libcsv would take a bare
+	 * CR as a line end that our line numbers and comments do not see. */
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\r' && !(i + 1 < n && s[i + 1] == '\n') && i + 1 != n) {
+			add_error(r, RL_ERR_PARSE, "%s:%zu: bare CR line ending (use LF or CRLF)",
+			          r->name, r->lineno);
+			r->stop = 1;
+			return;
+		}
+	}
+	if (!*in_quote) {
+		for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+			;
+		if ((i < n && s[i] == '#') || blank(s, n))
+			return; /* comment or blank line */
+		r->rec_line = r->lineno;
+	}
+	for (i = 0; i < n; i++)
+		quotes += s[i] == '"';
+	if (quotes & 1)
+		*in_quote = !*in_quote;
+	if (csv_parse(p, s, n, on_field, on_record, r) != n) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: malformed CSV: %s (a quote inside an unquoted "
+		          "field, or text after a closing quote?)",
+		          r->name, r->lineno, csv_strerror(csv_error(p)));
+		r->stop = 1;
+	}
+}
+
+static void reader_free(struct reader *r)
+{
+	size_t i;
+
+	free(r->buf);
+	free(r->off);
+	free(r->col);
+	free(r->extra_index);
+	for (i = 0; i < r->nextra; i++)
+		free(r->extra_names[i]);
+	free(r->extra_names);
+	free(r->extra_vals);
+}
+
+int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
+                struct rl_errlist *errs)
+{
+	struct reader r;
+	struct csv_parser p;
+	char chunk[65536];
+	char *line = NULL;
+	size_t llen = 0, lcap = 0, got;
+	int in_quote = 0, rc;
+
+	memset(&r, 0, sizeof(r));
+	r.name = name;
+	r.sink = sink;
+	r.errs = errs;
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		return RL_ERR_NOMEM;
+	while (!r.stop && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		const char *s = chunk, *end = chunk + got;
+
+		while (!r.stop && s < end) {
+			const char *nl = memchr(s, '\n', (size_t)(end - s));
+			size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+
+			if (llen + n > MAX_LINE) {
+				add_error(&r, RL_ERR_PARSE, "%s:%zu: line longer than %u bytes: not an op list",
+				          name, r.lineno + 1, MAX_LINE);
+				r.stop = 1;
+				break;
+			}
+			if (nl != NULL && llen == 0) {
+				feed_line(&r, &p, s, n, &in_quote); /* the common case: no copy */
+			} else {
+				if (llen + n > lcap) {
+					char *grown;
+
+					lcap = lcap ? lcap : 4096;
+					while (lcap < llen + n)
+						lcap *= 2;
+					grown = realloc(line, lcap);
+					if (grown == NULL) {
+						add_error(&r, RL_ERR_NOMEM, "%s: out of memory", name);
+						r.stop = 1;
+						break;
+					}
+					line = grown;
+				}
+				memcpy(line + llen, s, n);
+				llen += n;
+				if (nl != NULL) {
+					feed_line(&r, &p, line, llen, &in_quote);
+					llen = 0;
+				}
+			}
+			s += n;
+		}
+	}
+	if (!r.stop && ferror(f))
+		add_error(&r, RL_ERR_IO, "cannot read '%s': %s", name, strerror(errno));
+	if (!r.stop && llen > 0)
+		feed_line(&r, &p, line, llen, &in_quote); /* last line, no newline */
+	if (!r.stop && in_quote)
+		add_error(&r, RL_ERR_PARSE, "%s:%zu: unterminated quoted field (the quote opens on line %zu)",
+		          name, r.lineno, r.rec_line);
+	else if (!r.stop && csv_fini(&p, on_field, on_record, &r) != 0)
+		add_error(&r, RL_ERR_PARSE, "%s:%zu: malformed CSV at the end of the file", name,
+		          r.lineno);
+	if (!r.stop && !r.have_header && errs->count == 0)
+		add_error(&r, RL_ERR_PARSE,
+		          "%s: no header: the file is empty or only comments (expected a line such as "
+		          "name,kind,dtype,shape)",
+		          name);
+	csv_free(&p);
+	free(line);
+	rc = r.sink_rc;
+	reader_free(&r);
+	if (rc < 0)
+		return rc;
+	return errs->count > 0 ? RL_ERR_PARSE : 0;
+}
+
+int rl_ops_read_path(const char *path, const struct rl_ops_sink *sink,
+                     struct rl_errlist *errs)
+{
+	FILE *f;
+	int rc;
+
+	if (strcmp(path, "-") == 0)
+		return rl_ops_read(stdin, "<stdin>", sink, errs);
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		struct rl_err e;
+
+		rl_err_set(&e, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+		rl_errlist_add(errs, &e);
+		return RL_ERR_IO;
+	}
+	rc = rl_ops_read(f, path, sink, errs);
+	fclose(f);
+	return rc;
+}
+
+/* ---- rl_oplist: a sink that keeps everything ---- */
+
+static char *keep(struct rl_oplist *l, const char *s)
+{
+	char *copy, **grown;
+
+	if ((l->nstrings & (l->nstrings - 1)) == 0) {
+		grown = realloc(l->strings, (l->nstrings ? 2 * l->nstrings : 1) * sizeof(*grown));
+		if (grown == NULL)
+			return NULL;
+		l->strings = grown;
+	}
+	copy = strdup(s);
+	if (copy != NULL)
+		l->strings[l->nstrings++] = copy;
+	return copy;
+}
+
+static int list_header(const struct rl_ops_header *h, void *user)
+{
+	struct rl_oplist *l = user;
+	size_t i;
+
+	l->has_measured = h->has_measured;
+	l->extra_names = calloc(h->nextra + 1, sizeof(*l->extra_names));
+	if (l->extra_names == NULL)
+		return RL_ERR_NOMEM;
+	for (i = 0; i < h->nextra; i++) {
+		l->extra_names[i] = strdup(h->extra_names[i]);
+		if (l->extra_names[i] == NULL)
+			return RL_ERR_NOMEM;
+		l->nextra++;
+	}
+	return 0;
+}
+
+static int list_op(const struct rl_op *op, void *user)
+{
+	struct rl_oplist *l = user;
+	struct rl_op *o;
+	const char **extra = NULL;
+	size_t i;
+
+	if ((l->n & (l->n - 1)) == 0) {
+		struct rl_op *grown = realloc(l->ops, (l->n ? 2 * l->n : 1) * sizeof(*grown));
+
+		if (grown == NULL)
+			return RL_ERR_NOMEM;
+		l->ops = grown;
+	}
+	o = &l->ops[l->n];
+	*o = *op;
+	o->name = keep(l, op->name);
+	if (o->name == NULL)
+		return RL_ERR_NOMEM;
+	if (l->nextra > 0) {
+		/* The array of extra cells is itself kept as a "string" block. */
+		extra = calloc(l->nextra, sizeof(*extra));
+		if (extra == NULL || keep(l, "") == NULL) {
+			free(extra);
+			return RL_ERR_NOMEM;
+		}
+		free(l->strings[l->nstrings - 1]);
+		l->strings[l->nstrings - 1] = (char *)extra;
+		for (i = 0; i < l->nextra; i++)
+			if ((extra[i] = keep(l, op->extra[i])) == NULL)
+				return RL_ERR_NOMEM;
+	}
+	o->extra = extra;
+	l->n++;
+	return 0;
+}
+
+int rl_oplist_read(FILE *f, const char *name, struct rl_oplist *list,
+                   struct rl_errlist *errs)
+{
+	struct rl_ops_sink sink = {list_header, list_op, list};
+
+	memset(list, 0, sizeof(*list));
+	return rl_ops_read(f, name, &sink, errs);
+}
+
+void rl_oplist_release(struct rl_oplist *list)
+{
+	size_t i;
+
+	if (list == NULL)
+		return;
+	for (i = 0; i < list->nstrings; i++)
+		free(list->strings[i]);
+	for (i = 0; i < list->nextra; i++)
+		free(list->extra_names[i]);
+	free(list->strings);
+	free(list->extra_names);
+	free(list->ops);
+	memset(list, 0, sizeof(*list));
+}

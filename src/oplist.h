@@ -1,0 +1,65 @@
+/* oplist.h - the op list reader (CSV, "op list format v1", docs/oplist-format.md).
+ *
+ * The reader streams: it calls a sink once with the header and then once per
+ * valid op, so that a million-op list never has to sit in memory. It only
+ * parses and validates; it computes no physics. Errors carry
+ * "FILE:LINE: column 'X': ..." and up to RL_ERRLIST_MAX are collected in one
+ * pass; after the first error the sink sees no further ops, so a caller never
+ * acts on a partly bad list. rl_oplist keeps a whole list in memory for
+ * callers that need random access (tests, small lists).
+ */
+#ifndef RL_OPLIST_H
+#define RL_OPLIST_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "op.h"
+
+struct rl_ops_header {
+	const char *name;                /* the input's name in messages */
+	size_t nextra;                   /* columns the format does not define */
+	const char *const *extra_names;  /* carried through to csv and json output */
+	int has_measured;                /* the measured_us column is present */
+};
+
+struct rl_ops_sink {
+	/* Called once after the header line. H stays valid until rl_ops_read
+	 * returns. A negative return stops reading and is returned by
+	 * rl_ops_read. */
+	int (*header)(const struct rl_ops_header *h, void *user);
+	/* Called per valid op while no error has been seen. OP and its strings
+	 * are valid only during the call. A negative return stops reading. */
+	int (*op)(const struct rl_op *op, void *user);
+	void *user;
+};
+
+/* Reads an op list from F, naming it NAME in messages. Returns 0 when the
+ * whole list was valid; RL_ERR_PARSE (or RL_ERR_IO) when ERRS holds at least
+ * one error; or the negative status a sink callback returned. */
+int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
+                struct rl_errlist *errs);
+
+/* As rl_ops_read on the file PATH; "-" reads standard input. */
+int rl_ops_read_path(const char *path, const struct rl_ops_sink *sink,
+                     struct rl_errlist *errs);
+
+/* A whole op list in memory. Strings belong to the list. */
+struct rl_oplist {
+	struct rl_op *ops;
+	size_t n;
+	size_t nextra;
+	char **extra_names;
+	int has_measured;
+	char **strings; /* every string the ops point to */
+	size_t nstrings;
+};
+
+/* Reads all of F into *LIST (caller-owned; release with rl_oplist_release,
+ * also after a failure). Returns as rl_ops_read. */
+int rl_oplist_read(FILE *f, const char *name, struct rl_oplist *list,
+                   struct rl_errlist *errs);
+void rl_oplist_release(struct rl_oplist *list);
+
+#endif

@@ -1,0 +1,576 @@
+/* report.c - table, csv, json and md writers (see report.h). */
+#include "config.h"
+
+#include "report.h"
+
+#include <csv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+/* The default table fits 80 columns: names are cut to this width. */
+#define NAME_W 18
+
+struct rl_report {
+	FILE *out;
+	enum rl_format fmt;
+	struct rl_report_info info;
+	int any_fallback;
+	int has_measured; /* copied: info.ops is only valid until the last row */
+	size_t rows;
+	yajl_gen g;
+};
+
+int rl_format_parse(const char *s, enum rl_format *out)
+{
+	static const char *const names[] = {"table", "csv", "json", "md"};
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum rl_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void rl_csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") != NULL || (*s == ' ' || (*s && s[strlen(s) - 1] == ' ')))
+		csv_fwrite(out, s, strlen(s));
+	else
+		fputs(s, out);
+}
+
+/* A number for csv and json: integers exactly, others to 6 significant digits. */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "inf");
+	else if (v == floor(v) && fabs(v) < 1e18)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
+/* Microseconds for the table: two decimals, or scientific past a second. */
+static void fmt_us(char *buf, size_t len, double us)
+{
+	if (us < 1e6)
+		snprintf(buf, len, "%.2f", us);
+	else
+		snprintf(buf, len, "%.3e", us);
+}
+
+static void fmt_intensity(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "inf");
+	else if (v < 1e4)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* "12.3 GB", "4.5 TFLOP": decimal prefixes for totals. */
+static void fmt_si(char *buf, size_t len, double v, const char *unit)
+{
+	static const char *const pfx[] = {"", "k", "M", "G", "T", "P", "E"};
+	int i = 0;
+
+	while (v >= 1000 && i < 6)
+		v /= 1000, i++;
+	snprintf(buf, len, "%.3g %s%s", v, pfx[i], unit);
+}
+
+static int has_measured(const rl_report *r)
+{
+	return r->has_measured;
+}
+
+/* ---- csv ---- */
+
+static const char *const csv_cols[] = {
+	"name", "kind", "dtype", "count", "flops", "bytes", "intensity", "unit",
+	"t_compute_us", "t_memory_us", "t_overhead_us", "t_gpu_us", "t_us", "bound",
+	"attainable_tflops",
+};
+
+static void csv_begin(rl_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]); i++)
+		fprintf(r->out, "%s%s", i ? "," : "", csv_cols[i]);
+	if (has_measured(r))
+		fputs(",measured_us,roofline_pct", r->out);
+	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
+		fputc(',', r->out);
+		rl_csv_field(r->out, r->info.ops->extra_names[i]);
+	}
+	fputc('\n', r->out);
+}
+
+static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
+{
+	const double nums[] = {p->flops, p->bytes, p->intensity};
+	const double times[] = {p->t_compute_us, p->t_memory_us, p->t_overhead_us,
+	                        p->t_gpu_us, p->t_us};
+	char b[64];
+	size_t i;
+
+	rl_csv_field(r->out, op->name);
+	fprintf(r->out, ",%s,%s,%llu", rl_kind_name(op->kind), rl_dtype_name(op->dtype),
+	        (unsigned long long)op->count);
+	for (i = 0; i < 3; i++) {
+		fmt_num(b, sizeof(b), nums[i]);
+		fprintf(r->out, ",%s", b);
+	}
+	fprintf(r->out, ",%s", rl_unit_name(p->unit));
+	for (i = 0; i < 5; i++) {
+		fmt_num(b, sizeof(b), times[i]);
+		fprintf(r->out, ",%s", b);
+	}
+	fmt_num(b, sizeof(b), p->attainable_flops / 1e12);
+	fprintf(r->out, ",%s,%s", rl_bound_name(p->bound), b);
+	if (has_measured(r)) {
+		if (op->has & RL_HAS_MEASURED) {
+			fmt_num(b, sizeof(b), op->measured_us);
+			fprintf(r->out, ",%s", b);
+			fmt_num(b, sizeof(b), p->roofline_pct);
+			fprintf(r->out, ",%s", b);
+		} else {
+			fputs(",,", r->out);
+		}
+	}
+	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
+		fputc(',', r->out);
+		rl_csv_field(r->out, op->extra[i]);
+	}
+	fputc('\n', r->out);
+}
+
+/* ---- table and md ---- */
+
+static void wrap(FILE *out, const char *text, const char *first, const char *rest);
+
+static void table_begin(rl_report *r)
+{
+	const struct rl_device *d = r->info.dev;
+
+	if (r->fmt == RL_FMT_MD) {
+		fprintf(r->out, "Device: %s (`%s`), runtime `%s` (%.2f us host overhead per launch)\n\n",
+		        d->name, d->id, r->info.runtime, r->info.host_overhead_us);
+		fputs("| name | kind | dtype | count | FLOP/B | t_us | bound | TFLOP/s", r->out);
+		if (has_measured(r))
+			fputs(" | measured_us | roofline % |\n|---|---|---|--:|--:|--:|---|--:|--:|--:|\n", r->out);
+		else
+			fputs(" |\n|---|---|---|--:|--:|--:|---|--:|\n", r->out);
+		return;
+	}
+	{
+		char line[512];
+
+		snprintf(line, sizeof(line), "device %s (%s), runtime %s: %.2f us per launch",
+		         d->name, d->id, r->info.runtime, r->info.host_overhead_us);
+		wrap(r->out, line, "", "  ");
+	}
+	if (r->info.wide) {
+		fprintf(r->out, "%-32s %-9s %-7s %6s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
+		        "name", "kind", "dtype", "count", "GFLOP", "MB", "FLOP/B", "unit", "t_comp_us",
+		        "t_mem_us", "t_ovh_us", "t_gpu_us", "t_us", "bound", "TFLOP/s");
+		if (has_measured(r))
+			fprintf(r->out, " %10s %7s", "meas_us", "roof%");
+	} else if (has_measured(r)) {
+		fprintf(r->out, "%-*s %-9s %-7s %7s %9s %-8s %9s %6s", NAME_W, "name", "kind",
+		        "dtype", "FLOP/B", "t_us", "bound", "meas_us", "roof%");
+	} else {
+		fprintf(r->out, "%-*s %-9s %-7s %5s %7s %9s %-8s %7s", NAME_W, "name", "kind",
+		        "dtype", "count", "FLOP/B", "t_us", "bound", "TFLOP/s");
+	}
+	fputc('\n', r->out);
+}
+
+/* Copies NAME cut to W display columns (UTF-8 aware), with '~' marking a cut. */
+static void cut_name(char *buf, size_t len, const char *name, int w)
+{
+	size_t i = 0, o = 0;
+	int cols = 0;
+
+	while (name[i] != '\0' && o + 5 < len) {
+		size_t n = 1;
+
+		while ((name[i + n] & 0xC0) == 0x80)
+			n++;
+		if (cols == w - 1 && name[i + n] != '\0') {
+			buf[o++] = '~';
+			cols++;
+			break;
+		}
+		memcpy(buf + o, name + i, n);
+		o += n;
+		i += n;
+		cols++;
+	}
+	buf[o] = '\0';
+	/* pad to W columns: printf's width counts bytes, not characters */
+	while (cols++ < w && o + 1 < len)
+		buf[o++] = ' ', buf[o] = '\0';
+}
+
+static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
+{
+	char name[4 * NAME_W + 8], ai[32], t[32], dt[16], m[32], pct[32], tf[32];
+
+	snprintf(dt, sizeof(dt), "%s%s", rl_dtype_name(op->dtype), p->fallback ? "*" : "");
+	fmt_intensity(ai, sizeof(ai), p->intensity);
+	fmt_us(t, sizeof(t), p->t_us);
+	snprintf(tf, sizeof(tf), "%.2f", p->attainable_flops / 1e12);
+	m[0] = pct[0] = '\0';
+	if (op->has & RL_HAS_MEASURED) {
+		fmt_us(m, sizeof(m), op->measured_us);
+		snprintf(pct, sizeof(pct), "%.0f", p->roofline_pct);
+	} else {
+		snprintf(m, sizeof(m), "-");
+		snprintf(pct, sizeof(pct), "-");
+	}
+	if (r->fmt == RL_FMT_MD) {
+		fputs("| ", r->out);
+		/* a '|' inside a name would end the cell */
+		for (const char *c = op->name; *c; c++)
+			fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, r->out);
+		fprintf(r->out, " | %s | %s | %llu | %s | %s | %s | %s", rl_kind_name(op->kind), dt,
+		        (unsigned long long)op->count, ai, t, rl_bound_name(p->bound), tf);
+		if (has_measured(r))
+			fprintf(r->out, " | %s | %s", m, pct);
+		fputs(" |\n", r->out);
+		return;
+	}
+	if (r->info.wide) {
+		char c[32], mm[32], o[32], g[32];
+
+		fmt_us(c, sizeof(c), p->t_compute_us);
+		fmt_us(mm, sizeof(mm), p->t_memory_us);
+		fmt_us(o, sizeof(o), p->t_overhead_us);
+		fmt_us(g, sizeof(g), p->t_gpu_us);
+		fprintf(r->out, "%-32s %-9s %-7s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
+		        op->name, rl_kind_name(op->kind), dt, (unsigned long long)op->count,
+		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, t,
+		        rl_bound_name(p->bound), tf);
+		if (has_measured(r))
+			fprintf(r->out, " %10s %7s", m, pct);
+		fputc('\n', r->out);
+		return;
+	}
+	cut_name(name, sizeof(name), op->name, NAME_W);
+	if (has_measured(r))
+		fprintf(r->out, "%s %-9s %-7s %7s %9s %-8s %9s %6s\n", name, rl_kind_name(op->kind),
+		        dt, ai, t, rl_bound_name(p->bound), m, pct);
+	else
+	{
+		char cnt[16];
+
+		/* the count column is 5 wide: 12345, 123k, 123M, 123G */
+		if (op->count < 100000)
+			snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long)op->count);
+		else if (op->count < 100000000)
+			snprintf(cnt, sizeof(cnt), "%lluk", (unsigned long long)(op->count / 1000));
+		else if (op->count < 100000000000ULL)
+			snprintf(cnt, sizeof(cnt), "%lluM", (unsigned long long)(op->count / 1000000));
+		else
+			snprintf(cnt, sizeof(cnt), "%.0e", (double)op->count);
+		fprintf(r->out, "%s %-9s %-7s %5s %7s %9s %-8s %7s\n", name,
+		        rl_kind_name(op->kind), dt, cnt, ai, t, rl_bound_name(p->bound), tf);
+	}
+}
+
+/* Writes TEXT word-wrapped to 80 columns, the first line after FIRST and the
+ * others after REST. */
+static void wrap(FILE *out, const char *text, const char *first, const char *rest)
+{
+	const char *indent = first;
+
+	while (*text != '\0') {
+		size_t room = 79 - strlen(indent), n = strlen(text);
+
+		if (n > room) {
+			n = room;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = room;
+		}
+		fprintf(out, "%s%.*s\n", indent, (int)n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+		indent = rest;
+	}
+}
+
+static void table_end(rl_report *r, const struct rl_summary *s)
+{
+	const char *item = r->fmt == RL_FMT_MD ? "- " : "  ";
+	char t[32], f[32], b[32];
+	size_t i;
+	int k;
+
+	fputc('\n', r->out);
+	if (r->any_fallback)
+		fprintf(r->out, "%s* the device lacks this dtype's pipe; the op is rated on the next one "
+		        "(json: \"pipe\")\n", r->fmt == RL_FMT_MD ? "" : "");
+	fmt_us(t, sizeof(t), s->total_us);
+	fmt_si(f, sizeof(f), s->flops, "FLOP");
+	fmt_si(b, sizeof(b), s->bytes, "B");
+	fprintf(r->out, "%s%s us predicted for %zu ops (%.0f occurrences), %s, %s\n",
+	        r->fmt == RL_FMT_MD ? "\n**Total:** " : "total: ", t, s->ops, s->occurrences,
+	        f, b);
+	fputs(r->fmt == RL_FMT_MD ? "\n**Time by bound:**\n\n" : "time by bound:\n", r->out);
+	for (k = 0; k < RL_BOUND_COUNT; k++)
+		if (s->bound_ops[k] > 0)
+			fprintf(r->out, "%s%-9s %5.1f %%  (%zu ops)\n", item, rl_bound_name((enum rl_bound)k),
+			        s->total_us > 0 ? s->bound_us[k] / s->total_us * 100 : 0,
+			        s->bound_ops[k]);
+	if (s->measured_ops > 0) {
+		fmt_us(t, sizeof(t), s->measured_us);
+		fprintf(r->out, "%smeasured GPU time %s us over %zu ops; their roofline is %.0f %% of it\n",
+		        r->fmt == RL_FMT_MD ? "\n" : "", t, s->measured_ops,
+		        s->roofline_of_measured_us / s->measured_us * 100);
+	}
+	fputs(r->fmt == RL_FMT_MD ? "\n**Top ops by time:**\n\n" : "top ops by time:\n", r->out);
+	for (i = 0; i < s->ntop; i++) {
+		char name[4 * 32 + 8];
+
+		if (r->fmt == RL_FMT_MD)
+			snprintf(name, sizeof(name), "%s", s->top[i].name);
+		else
+			cut_name(name, sizeof(name), s->top[i].name, 32);
+		fmt_us(t, sizeof(t), s->top[i].total_us);
+		fprintf(r->out, "%s%zu. %s %10s us  %5.1f %%  %s\n",
+		        r->fmt == RL_FMT_MD ? "" : "  ", i + 1, name, t,
+		        s->total_us > 0 ? s->top[i].total_us / s->total_us * 100 : 0,
+		        rl_bound_name(s->top[i].bound));
+	}
+	fputs(r->fmt == RL_FMT_MD ? "\n**Advice:**\n\n" : "advice:\n", r->out);
+	for (k = 0; k < RL_BOUND_COUNT; k++) {
+		if (s->bound_ops[k] == 0)
+			continue;
+		if (r->fmt == RL_FMT_MD)
+			fprintf(r->out, "- %s\n", rl_bound_advice((enum rl_bound)k));
+		else
+			wrap(r->out, rl_bound_advice((enum rl_bound)k), "  ", "    ");
+	}
+}
+
+/* ---- json ---- */
+
+static void jstr(yajl_gen g, const char *s)
+{
+	yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+}
+
+static void jnum(yajl_gen g, double v)
+{
+	char b[64];
+
+	if (!isfinite(v)) {
+		yajl_gen_null(g);
+		return;
+	}
+	fmt_num(b, sizeof(b), v);
+	yajl_gen_number(g, b, strlen(b));
+}
+
+static void jkv(yajl_gen g, const char *k, const char *v)
+{
+	jstr(g, k);
+	jstr(g, v);
+}
+
+static void jkn(yajl_gen g, const char *k, double v)
+{
+	jstr(g, k);
+	jnum(g, v);
+}
+
+static void json_print(void *ctx, const char *s, size_t len)
+{
+	fwrite(s, 1, len, ctx);
+}
+
+static int json_begin(rl_report *r)
+{
+	const struct rl_device *d = r->info.dev;
+
+	r->g = yajl_gen_alloc(NULL);
+	if (r->g == NULL)
+		return RL_ERR_NOMEM;
+	yajl_gen_config(r->g, yajl_gen_print_callback, json_print, r->out);
+	yajl_gen_map_open(r->g);
+	jstr(r->g, "device");
+	yajl_gen_map_open(r->g);
+	jkv(r->g, "id", d->id);
+	jkv(r->g, "name", d->name);
+	jkn(r->g, "mem_bandwidth_gbs", d->num[RL_HW_MEM_BANDWIDTH_GBS].value);
+	jkn(r->g, "min_kernel_us", d->num[RL_HW_MIN_KERNEL_US].value);
+	yajl_gen_map_close(r->g);
+	jstr(r->g, "runtime");
+	yajl_gen_map_open(r->g);
+	jkv(r->g, "id", r->info.runtime);
+	jkn(r->g, "host_overhead_us", r->info.host_overhead_us);
+	yajl_gen_map_close(r->g);
+	jstr(r->g, "ops");
+	yajl_gen_array_open(r->g);
+	return 0;
+}
+
+static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
+{
+	yajl_gen g = r->g;
+	size_t i;
+
+	yajl_gen_map_open(g);
+	jkv(g, "name", op->name);
+	jkv(g, "kind", rl_kind_name(op->kind));
+	jkv(g, "dtype", rl_dtype_name(op->dtype));
+	jkn(g, "count", (double)op->count);
+	jkn(g, "flops", p->flops);
+	jkn(g, "bytes", p->bytes);
+	jkn(g, "intensity", p->intensity);
+	jkv(g, "unit", rl_unit_name(p->unit));
+	jkv(g, "pipe", rl_pipe_key(p->pipe));
+	jstr(g, "fallback");
+	yajl_gen_bool(g, p->fallback);
+	jkn(g, "peak_tflops", p->peak_flops / 1e12);
+	jkn(g, "ridge_flop_per_byte", p->ridge);
+	jkn(g, "t_compute_us", p->t_compute_us);
+	jkn(g, "t_memory_us", p->t_memory_us);
+	jkn(g, "t_overhead_us", p->t_overhead_us);
+	jkn(g, "t_launch_us", p->t_launch_us);
+	jkn(g, "t_gpu_us", p->t_gpu_us);
+	jkn(g, "t_us", p->t_us);
+	jkv(g, "bound", rl_bound_name(p->bound));
+	jkn(g, "attainable_tflops", p->attainable_flops / 1e12);
+	jkv(g, "advice", rl_op_advice(op, p));
+	if (op->has & RL_HAS_MEASURED) {
+		jkn(g, "measured_us", op->measured_us);
+		jkn(g, "roofline_pct", p->roofline_pct);
+	}
+	if (op->line > 0)
+		jkn(g, "line", (double)op->line);
+	if (r->info.ops && r->info.ops->nextra > 0) {
+		jstr(g, "extra");
+		yajl_gen_map_open(g);
+		for (i = 0; i < r->info.ops->nextra; i++)
+			jkv(g, r->info.ops->extra_names[i], op->extra[i]);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+}
+
+static void json_end(rl_report *r, const struct rl_summary *s)
+{
+	yajl_gen g = r->g;
+	size_t i;
+	int k;
+
+	yajl_gen_array_close(g);
+	jstr(g, "summary");
+	yajl_gen_map_open(g);
+	jkn(g, "ops", (double)s->ops);
+	jkn(g, "occurrences", s->occurrences);
+	jkn(g, "total_us", s->total_us);
+	jkn(g, "gpu_us", s->gpu_us);
+	jkn(g, "flops", s->flops);
+	jkn(g, "bytes", s->bytes);
+	jstr(g, "share");
+	yajl_gen_map_open(g);
+	for (k = 0; k < RL_BOUND_COUNT; k++)
+		jkn(g, rl_bound_name((enum rl_bound)k),
+		    s->total_us > 0 ? s->bound_us[k] / s->total_us : 0);
+	yajl_gen_map_close(g);
+	jstr(g, "ops_by_bound");
+	yajl_gen_map_open(g);
+	for (k = 0; k < RL_BOUND_COUNT; k++)
+		jkn(g, rl_bound_name((enum rl_bound)k), (double)s->bound_ops[k]);
+	yajl_gen_map_close(g);
+	if (s->measured_ops > 0) {
+		jkn(g, "measured_us", s->measured_us);
+		jkn(g, "roofline_of_measured_us", s->roofline_of_measured_us);
+	}
+	jstr(g, "top");
+	yajl_gen_array_open(g);
+	for (i = 0; i < s->ntop; i++) {
+		yajl_gen_map_open(g);
+		jkv(g, "name", s->top[i].name);
+		jkn(g, "total_us", s->top[i].total_us);
+		jkn(g, "share", s->total_us > 0 ? s->top[i].total_us / s->total_us : 0);
+		jkv(g, "bound", rl_bound_name(s->top[i].bound));
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	jstr(g, "advice");
+	yajl_gen_map_open(g);
+	for (k = 0; k < RL_BOUND_COUNT; k++)
+		if (s->bound_ops[k] > 0)
+			jkv(g, rl_bound_name((enum rl_bound)k), rl_bound_advice((enum rl_bound)k));
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+	fputc('\n', r->out);
+}
+
+/* ---- dispatch ---- */
+
+int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *info,
+                    rl_report **rep)
+{
+	rl_report *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return RL_ERR_NOMEM;
+	r->out = out;
+	r->fmt = fmt;
+	r->info = *info;
+	r->has_measured = info->ops != NULL && info->ops->has_measured;
+	*rep = r;
+	switch (fmt) {
+	case RL_FMT_CSV: csv_begin(r); break;
+	case RL_FMT_JSON: return json_begin(r);
+	default: table_begin(r); break;
+	}
+	return 0;
+}
+
+int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
+{
+	r->any_fallback |= p->fallback;
+	r->rows++;
+	switch (r->fmt) {
+	case RL_FMT_CSV: csv_row(r, op, p); break;
+	case RL_FMT_JSON: json_row(r, op, p); break;
+	default: table_row(r, op, p); break;
+	}
+	return ferror(r->out) ? RL_ERR_IO : 0;
+}
+
+int rl_report_end(rl_report *r, const struct rl_summary *s)
+{
+	switch (r->fmt) {
+	case RL_FMT_CSV: break;
+	case RL_FMT_JSON: json_end(r, s); break;
+	default: table_end(r, s); break;
+	}
+	return ferror(r->out) ? RL_ERR_IO : 0;
+}
+
+void rl_report_free(rl_report *r)
+{
+	if (r == NULL)
+		return;
+	if (r->g != NULL)
+		yajl_gen_free(r->g);
+	free(r);
+}

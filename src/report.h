@@ -1,0 +1,50 @@
+/* report.h - writers for classified op lists: table, csv, json, md.
+ *
+ * Writers format what the model produced and compute nothing new. They stream:
+ * begin (header), one row per op, end (summary), so output for a million ops
+ * needs no array. Machine formats (csv, json) carry no banner. The writer
+ * borrows everything it is given; the FILE stays the caller's.
+ */
+#ifndef RL_REPORT_H
+#define RL_REPORT_H
+
+#include <stdio.h>
+
+#include "hwdb.h"
+#include "model.h"
+#include "oplist.h"
+#include "summary.h"
+
+enum rl_format { RL_FMT_TABLE, RL_FMT_CSV, RL_FMT_JSON, RL_FMT_MD };
+
+/* Parses "table", "csv", "json" or "md"; returns 0 or -1. */
+int rl_format_parse(const char *s, enum rl_format *out);
+
+struct rl_report_info {
+	const struct rl_device *dev;
+	const char *runtime;          /* runtime profile id */
+	double host_overhead_us;
+	const struct rl_ops_header *ops; /* extra columns, has_measured; must stay
+	                                  * valid until the last rl_report_row */
+	int wide;                     /* table: every column, no truncation */
+};
+
+typedef struct rl_report rl_report;
+
+/* Starts a report on OUT. Returns 0 or RL_ERR_NOMEM. */
+int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *info,
+                    rl_report **rep);
+
+/* Writes one op. Returns 0, or RL_ERR_IO / RL_ERR_NOMEM. */
+int rl_report_row(rl_report *rep, const struct rl_op *op, const struct rl_pred *p);
+
+/* Writes the summary and closes the report structure (not the FILE).
+ * Returns 0 or RL_ERR_IO. */
+int rl_report_end(rl_report *rep, const struct rl_summary *s);
+
+void rl_report_free(rl_report *rep);
+
+/* Writes S as a CSV field to OUT, quoting it only when it needs quotes. */
+void rl_csv_field(FILE *out, const char *s);
+
+#endif
