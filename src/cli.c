@@ -1,0 +1,198 @@
+/* cli.c - helpers shared by the subcommands (see cli.h). */
+#include "config.h"
+
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void rl_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("roofline: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int rl_cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("roofline: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'roofline %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return RL_EXIT_USAGE;
+}
+
+int rl_cli_version(void)
+{
+	printf("roofline %s\n", PACKAGE_VERSION);
+	return RL_EXIT_OK;
+}
+
+const char *rl_cli_hwdb_dir(const char *flag)
+{
+	static char self[PATH_MAX];
+	const char *env = getenv("ROOFLINE_HWDB");
+	ssize_t n;
+
+	if (flag != NULL)
+		return flag;
+	if (env != NULL && *env != '\0')
+		return env;
+	/* Running uninstalled from the build tree: use the source tree's data,
+	 * so "./roofline classify ..." works right after "make". */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			if (strcmp(self, RL_BUILD_DIR) == 0)
+				return RL_SOURCE_HWDB;
+		}
+	}
+	return RL_INSTALLED_HWDB;
+}
+
+rl_hwdb *rl_cli_open_hwdb(const char *flag)
+{
+	struct rl_err err;
+	rl_hwdb *db;
+
+	if (rl_hwdb_open(rl_cli_hwdb_dir(flag), &db, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return NULL;
+	}
+	return db;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
+                                      struct rl_device *owned)
+{
+	struct rl_err err;
+	const struct rl_device *d;
+
+	if (spec == NULL)
+		spec = getenv("ROOFLINE_HW");
+	if (spec == NULL || *spec == '\0')
+		spec = "h100-sxm";
+	if (strchr(spec, '/') != NULL || ends_with(spec, ".device")) {
+		if (rl_device_load(spec, owned, &err) < 0) {
+			rl_cli_error("%s", err.msg);
+			return NULL;
+		}
+		return owned;
+	}
+	d = rl_hwdb_find_device(db, spec, &err);
+	if (d == NULL)
+		rl_cli_error("%s", err.msg);
+	return d;
+}
+
+int rl_out_open(struct rl_out *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	if (path == NULL || strcmp(path, "-") == 0) {
+		o->f = tmpfile();
+		if (o->f == NULL) {
+			rl_cli_error("cannot create a temporary file: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	o->tmp_path = malloc(strlen(path) + 16);
+	if (o->tmp_path == NULL)
+		return -1;
+	snprintf(o->tmp_path, strlen(path) + 16, "%s.tmp.XXXXXX", path);
+	{
+		int fd = mkstemp(o->tmp_path);
+		mode_t mask = umask(0);
+
+		/* mkstemp creates mode 0600; give the file what open() would. */
+		umask(mask);
+		if (fd >= 0)
+			fchmod(fd, 0666 & ~mask);
+
+		if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
+			rl_cli_error("cannot write next to '%s': %s", path, strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(o->tmp_path);
+			}
+			free(o->tmp_path);
+			o->tmp_path = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int rl_out_commit(struct rl_out *o)
+{
+	int rc = 0;
+
+	if (o->tmp_path == NULL) {
+		char buf[65536];
+		size_t n;
+
+		rewind(o->f);
+		while ((n = fread(buf, 1, sizeof(buf), o->f)) > 0)
+			if (fwrite(buf, 1, n, stdout) != n)
+				break;
+		if (ferror(o->f) || fflush(stdout) != 0 || ferror(stdout)) {
+			rl_cli_error("cannot write the output: %s", strerror(errno));
+			rc = -1;
+		}
+		fclose(o->f);
+		o->f = NULL;
+		return rc;
+	}
+	if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
+		rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
+		rl_out_abort(o);
+		return -1;
+	}
+	fclose(o->f);
+	o->f = NULL;
+	if (rename(o->tmp_path, o->path) != 0) {
+		rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
+		unlink(o->tmp_path);
+		rc = -1;
+	}
+	free(o->tmp_path);
+	o->tmp_path = NULL;
+	return rc;
+}
+
+void rl_out_abort(struct rl_out *o)
+{
+	if (o->f != NULL)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp_path != NULL) {
+		unlink(o->tmp_path);
+		free(o->tmp_path);
+		o->tmp_path = NULL;
+	}
+}

@@ -1,0 +1,61 @@
+/* cli.h - what the subcommands share: the command table entry, exit codes,
+ * finding the device database, choosing a device and runtime, and writing
+ * output whole or not at all. Only the program (not the library) links this.
+ */
+#ifndef RL_CLI_H
+#define RL_CLI_H
+
+#include <stdio.h>
+
+#include "hwdb.h"
+
+enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
+
+struct rl_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Prints "roofline: <message>" on stderr. */
+void rl_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints a usage error and the hint to run CMD --help; returns RL_EXIT_USAGE. */
+int rl_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "roofline VERSION" on stdout; returns RL_EXIT_OK. */
+int rl_cli_version(void);
+
+/* The database directory: FLAG (--hwdb) if given, else $ROOFLINE_HWDB, else
+ * the source tree's hwdb/ when this binary is the one in the build tree,
+ * else the installed $(pkgdatadir)/hwdb. */
+const char *rl_cli_hwdb_dir(const char *flag);
+
+/* Opens the database at rl_cli_hwdb_dir(FLAG); prints the error and returns
+ * NULL on failure. */
+rl_hwdb *rl_cli_open_hwdb(const char *flag);
+
+/* The device SPEC names: a file when it contains '/' or ends in ".device",
+ * else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW, else h100-sxm).
+ * A file is loaded into *OWNED (released by the caller). NULL on error
+ * (printed). */
+const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
+                                      struct rl_device *owned);
+
+/* Output that appears whole or not at all: rl_out_open gives a temporary
+ * stream; rl_out_commit moves it to PATH (NULL or "-": copies it to stdout);
+ * rl_out_abort discards it. */
+struct rl_out {
+	FILE *f;
+	char *tmp_path; /* NULL when spooling for stdout */
+	const char *path;
+};
+
+int rl_out_open(struct rl_out *o, const char *path);
+int rl_out_commit(struct rl_out *o);
+void rl_out_abort(struct rl_out *o);
+
+int cmd_classify(int argc, char **argv);
+int cmd_hw(int argc, char **argv);
+
+#endif

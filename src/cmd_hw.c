@@ -1,0 +1,224 @@
+/* cmd_hw.c - "roofline hw": list and show the device database. */
+#include "config.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+#include "cli.h"
+#include "report.h"
+
+static int usage(void)
+{
+	printf("Usage: roofline hw list [OPTIONS]\n"
+	       "       roofline hw show [OPTIONS] ID|FILE\n"
+	       "       roofline hw runtimes [OPTIONS]\n"
+	       "\n"
+	       "List the devices of the database, show one device with the source of every\n"
+	       "figure, or list the runtime profiles (host cost per kernel launch).\n"
+	       "\n"
+	       "Options:\n"
+	       "      --hwdb DIR     device database directory (default $ROOFLINE_HWDB, else\n"
+	       "                     the build tree's or the installed hwdb/)\n"
+	       "  -f, --format FMT   table (default), csv or json; 'show --format csv' writes\n"
+	       "                     rows key,value,source\n"
+	       "  -h, --help         show this help and exit\n"
+	       "  -V, --version      show the version and exit\n");
+	return RL_EXIT_OK;
+}
+
+static const char *val(const struct rl_device *d, enum rl_hw_key k, char *buf, size_t n)
+{
+	if (!d->num[k].present)
+		return "-";
+	snprintf(buf, n, "%s", d->num[k].text);
+	return buf;
+}
+
+static void list_devices(const rl_hwdb *db, enum rl_format fmt)
+{
+	static const enum rl_hw_key cols[] = {
+		RL_HW_SM_COUNT, RL_HW_MEM_BANDWIDTH_GBS, (enum rl_hw_key)RL_PIPE_FP32_VECTOR,
+		(enum rl_hw_key)RL_PIPE_BF16_TENSOR, (enum rl_hw_key)RL_PIPE_FP8_TENSOR};
+	size_t i, k;
+	char b[5][32];
+
+	if (fmt == RL_FMT_CSV)
+		puts("id,name,aliases,sm_count,mem_bandwidth_gbs,fp32_vector_tflops,"
+		     "bf16_tensor_tflops,fp8_tensor_tflops");
+	else
+		printf("%-16s %-30s %4s %7s %7s %7s %7s\n", "id", "name", "SMs", "GB/s", "fp32 TF",
+		       "bf16 TF", "fp8 TF");
+	for (i = 0; i < rl_hwdb_device_count(db); i++) {
+		const struct rl_device *d = rl_hwdb_device(db, i);
+
+		for (k = 0; k < 5; k++)
+			val(d, cols[k], b[k], sizeof(b[k]));
+		if (fmt == RL_FMT_CSV) {
+			rl_csv_field(stdout, d->id);
+			putchar(',');
+			rl_csv_field(stdout, d->name);
+			putchar(',');
+			rl_csv_field(stdout, d->aliases ? d->aliases : "");
+			for (k = 0; k < 5; k++)
+				printf(",%s", d->num[cols[k]].present ? b[k] : "");
+			putchar('\n');
+		} else {
+			printf("%-16s %-30.30s %4s %7s %7s %7s %7s\n", d->id, d->name,
+			       val(d, cols[0], b[0], 32), val(d, cols[1], b[1], 32),
+			       val(d, cols[2], b[2], 32), val(d, cols[3], b[3], 32),
+			       val(d, cols[4], b[4], 32));
+		}
+	}
+}
+
+struct show {
+	enum rl_format fmt;
+	yajl_gen g;
+};
+
+static void show_key(const char *key, const char *value, const char *source, void *user)
+{
+	struct show *s = user;
+
+	if (value == NULL)
+		return;
+	if (s->fmt == RL_FMT_CSV) {
+		rl_csv_field(stdout, key);
+		putchar(',');
+		rl_csv_field(stdout, value);
+		putchar(',');
+		rl_csv_field(stdout, source ? source : "");
+		putchar('\n');
+	} else if (s->fmt == RL_FMT_JSON) {
+		yajl_gen_string(s->g, (const unsigned char *)key, strlen(key));
+		yajl_gen_map_open(s->g);
+		yajl_gen_string(s->g, (const unsigned char *)"value", 5);
+		yajl_gen_string(s->g, (const unsigned char *)value, strlen(value));
+		if (source != NULL) {
+			yajl_gen_string(s->g, (const unsigned char *)"source", 6);
+			yajl_gen_string(s->g, (const unsigned char *)source, strlen(source));
+		}
+		yajl_gen_map_close(s->g);
+	} else {
+		printf("%-20s %-26s %s\n", key, value, source ? source : "");
+	}
+}
+
+static void json_print(void *ctx, const char *str, size_t len)
+{
+	fwrite(str, 1, len, ctx);
+}
+
+static void show_device(const struct rl_device *d, enum rl_format fmt)
+{
+	struct show s = {fmt, NULL};
+
+	if (fmt == RL_FMT_CSV)
+		puts("key,value,source");
+	if (fmt == RL_FMT_JSON) {
+		s.g = yajl_gen_alloc(NULL);
+		if (s.g == NULL)
+			return;
+		yajl_gen_config(s.g, yajl_gen_print_callback, json_print, stdout);
+		yajl_gen_map_open(s.g);
+	}
+	rl_device_each(d, show_key, &s);
+	if (fmt == RL_FMT_JSON) {
+		yajl_gen_map_close(s.g);
+		yajl_gen_free(s.g);
+		putchar('\n');
+	}
+}
+
+static void list_runtimes(const rl_hwdb *db, enum rl_format fmt)
+{
+	size_t i;
+
+	if (fmt == RL_FMT_CSV)
+		puts("id,host_overhead_us,name,source");
+	for (i = 0; i < rl_hwdb_runtime_count(db); i++) {
+		const struct rl_runtime *rt = rl_hwdb_runtime(db, i);
+
+		if (fmt == RL_FMT_CSV) {
+			printf("%s,%s,", rt->id, rt->host_overhead_us.text);
+			rl_csv_field(stdout, rt->name);
+			putchar(',');
+			rl_csv_field(stdout, rt->host_overhead_us.source);
+			putchar('\n');
+		} else {
+			printf("%-8s %6s us  %s\n         source: %s\n", rt->id,
+			       rt->host_overhead_us.text, rt->name, rt->host_overhead_us.source);
+		}
+	}
+}
+
+int cmd_hw(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"hwdb", required_argument, NULL, 'D'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *hwdb = NULL, *action;
+	enum rl_format fmt = RL_FMT_TABLE;
+	int opt, status = RL_EXIT_OK;
+	rl_hwdb *db;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":f:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'D': hwdb = optarg; break;
+		case 'f':
+			if (rl_format_parse(optarg, &fmt) < 0 || fmt == RL_FMT_MD)
+				return rl_cli_usage("hw", "unknown format '%s' (expected table, csv or json)",
+				                    optarg);
+			break;
+		case 'h': return usage();
+		case 'V': return rl_cli_version();
+		case ':': return rl_cli_usage("hw", "option '%s' needs a value", argv[optind - 1]);
+		default: return rl_cli_usage("hw", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return rl_cli_usage("hw", "no action given (list, show or runtimes)");
+	action = argv[optind++];
+	if (strcmp(action, "show") == 0 ? optind != argc - 1 : optind != argc)
+		return rl_cli_usage("hw", strcmp(action, "show") == 0
+		                                  ? "'hw show' takes one device id or file"
+		                                  : "unexpected argument '%s'",
+		                    argv[optind < argc ? optind : argc - 1]);
+	if (strcmp(action, "list") != 0 && strcmp(action, "show") != 0 &&
+	    strcmp(action, "runtimes") != 0)
+		return rl_cli_usage("hw", "unknown action '%s' (expected list, show or runtimes)",
+		                    action);
+	if (fmt == RL_FMT_JSON && strcmp(action, "show") != 0)
+		return rl_cli_usage("hw", "--format json is for 'hw show'");
+
+	db = rl_cli_open_hwdb(hwdb);
+	if (db == NULL)
+		return RL_EXIT_FAIL;
+	if (strcmp(action, "list") == 0) {
+		list_devices(db, fmt);
+	} else if (strcmp(action, "runtimes") == 0) {
+		list_runtimes(db, fmt);
+	} else {
+		struct rl_device owned;
+		const struct rl_device *d;
+
+		memset(&owned, 0, sizeof(owned));
+		d = rl_cli_device(db, argv[optind], &owned);
+		if (d == NULL)
+			status = RL_EXIT_FAIL;
+		else
+			show_device(d, fmt);
+		rl_device_release(&owned);
+	}
+	rl_hwdb_free(db);
+	if (fflush(stdout) != 0)
+		status = RL_EXIT_FAIL;
+	return status;
+}

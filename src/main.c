@@ -1,0 +1,57 @@
+/* main.c - the roofline program: global options and the subcommand table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct rl_cmd commands[] = {
+	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
+	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int usage(void)
+{
+	size_t i;
+
+	printf("Usage: roofline [--help] [--version] COMMAND [ARGS]\n"
+	       "\n"
+	       "A static roofline and cost calculator for deep-learning operators on GPUs:\n"
+	       "for each op, is the time going to compute, to memory bandwidth, or to\n"
+	       "overhead, and how fast could it be at best?\n"
+	       "\n"
+	       "Commands:\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+	printf("\n"
+	       "Options:\n"
+	       "  -h, --help     show this help and exit\n"
+	       "  -V, --version  show the version and exit\n"
+	       "\n"
+	       "Run 'roofline COMMAND --help' for a command's options.\n"
+	       "Exit status: 0 success, 1 bad data or a runtime failure, 2 usage error.\n"
+	       "Environment: ROOFLINE_HW (default device), ROOFLINE_HWDB (database directory).\n");
+	return RL_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return rl_cli_usage(NULL, "no command given");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+		return usage();
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)
+		return rl_cli_version();
+	if (strcmp(argv[1], "help") == 0 && argc == 2)
+		return usage();
+	for (i = 0; i < N_COMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return rl_cli_usage(NULL, "unknown option '%s'", argv[1]);
+	return rl_cli_usage(NULL, "unknown command '%s'", argv[1]);
+}
