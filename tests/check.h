@@ -1,0 +1,30 @@
+/* check.h - the Check suites of the library, one per module, and shared
+ * fixtures. Expected values in the suites are worked out by hand or taken
+ * from datasheets, never copied from the code's output. */
+#ifndef RL_TEST_CHECK_H
+#define RL_TEST_CHECK_H
+
+#include <check.h>
+#include <stdio.h>
+
+#include "hwdb.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+Suite *suite_num(void);
+Suite *suite_formulas(void);
+Suite *suite_hwdb(void);
+Suite *suite_model(void);
+Suite *suite_oplist(void);
+Suite *suite_report(void);
+
+/* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
+void test_load_device(const char *id, struct rl_device *d);
+
+/* The host overhead of RL_TEST_HWDB/NAME.runtime, or fails the test. */
+double test_runtime_overhead(const char *name);
+
+/* A read-only stream over TEXT (fmemopen); fails the test on error. */
+FILE *test_stream(const char *text);
+
+#endif

@@ -1,0 +1,225 @@
+/* check_formulas.c - FLOPs and bytes per kind, worked out by hand. */
+#include "config.h"
+
+#include <string.h>
+
+#include "check.h"
+#include "formulas.h"
+#include "num.h"
+
+/* One case: an op written as the CSV cells would give it, and the FLOPs and
+ * bytes computed by hand (arithmetic in the comment). */
+static const struct {
+	const char *what;
+	enum rl_kind kind;
+	enum rl_dtype dtype;
+	const char *shape;
+	const char *kernel; /* conv2d */
+	uint64_t stride, padding, groups, inputs;
+	int causal;
+	double fpe; /* < 0: not given */
+	double flops, bytes;
+} cases[] = {
+	/* N = 1048576; bytes = (1 + 1) x N x 4 */
+	{"pointwise fp32", RL_KIND_POINTWISE, RL_FP32, "1024x1024", NULL, 1, 0, 1, 1, 0, -1,
+	 1048576, 8388608},
+	/* two inputs: 3 x 1000 x 2 bytes; 3 FLOPs per element */
+	{"pointwise 2 inputs", RL_KIND_POINTWISE, RL_BF16, "1000", NULL, 1, 0, 1, 2, 0, 3,
+	 3000, 6000},
+	/* 2^28 fp32 elements, x*2 repeated 64 times: 64 x 2^28; 8 x 2^28 bytes */
+	{"repeat 64", RL_KIND_POINTWISE, RL_FP32, "268435456", NULL, 1, 0, 1, 1, 0, 64,
+	 17179869184.0, 2147483648.0},
+	/* (131072 + 32) x 4 bytes; one add per input element */
+	{"reduction", RL_KIND_REDUCTION, RL_FP32, "32x4096", NULL, 1, 0, 1, 1, 0, -1,
+	 131072, 524416},
+	/* 5 FLOPs x 1024; 2 x 1024 x 2 bytes */
+	{"softmax", RL_KIND_SOFTMAX, RL_FP16, "8x128", NULL, 1, 0, 1, 1, 0, -1, 5120, 4096},
+	/* 8 x 3145728; (2 x 3145728 + 2 x 768) x 2 */
+	{"layernorm", RL_KIND_LAYERNORM, RL_BF16, "4096x768", NULL, 1, 0, 1, 1, 0, -1,
+	 25165824, 12585984},
+	/* copy: 2 x 100 x 1 bytes, no FLOPs even if asked */
+	{"copy", RL_KIND_COPY, RL_INT8, "10x10", NULL, 1, 0, 1, 1, 0, 5, 0, 200},
+	/* BERT query projection: 2 x 4096 x 768 x 768; 2 x (4096x768 + 768x768 + 4096x768) */
+	{"matmul", RL_KIND_MATMUL, RL_BF16, "4096x768x768", NULL, 1, 0, 1, 1, 0, -1,
+	 4831838208.0, 13762560},
+	/* B=2 M=3 N=4 K=5: 2 x 2x3x4x5 = 240; 4 x 2 x (15 + 20 + 12) = 376 */
+	{"batched matmul", RL_KIND_MATMUL, RL_FP32, "2x3x4x5", NULL, 1, 0, 1, 1, 0, -1, 240,
+	 376},
+	/* blog: 8192^3 bf16: 2 x 8192^3; 2 x 3 x 8192^2 */
+	{"matmul 8192^3", RL_KIND_MATMUL, RL_BF16, "8192x8192x8192", NULL, 1, 0, 1, 1, 0, -1,
+	 1099511627776.0, 402653184},
+	/* BERT attention: 4 x 32 x 12 x 128 x 128 x 64; 2 x 32 x 12 x (2x128x64 + 2x128x64) */
+	{"attention", RL_KIND_ATTENTION, RL_BF16, "32x12x128x64", NULL, 1, 0, 1, 1, 0, -1,
+	 1610612736, 25165824},
+	/* Llama-2 prefill, causal: 4 x 32 x 2048^2 x 128 / 2 */
+	{"attention causal", RL_KIND_ATTENTION, RL_BF16, "1x32x2048x128", NULL, 1, 0, 1, 1, 1,
+	 -1, 34359738368.0, 67108864},
+	/* causal decode: one query at the end of 2048 keys keeps 1 - 1/4096 of
+	 * the work: 33554432 x 4095/4096 */
+	{"attention causal decode", RL_KIND_ATTENTION, RL_BF16, "1x32x1x2048x128", NULL, 1, 0, 1, 1,
+	 1, -1, 33546240, 33570816},
+	/* decode over a 2048 cache: 4 x 32 x 1 x 2048 x 128; 2 x 32 x (2x128 + 2x2048x128) */
+	{"attention decode", RL_KIND_ATTENTION, RL_BF16, "1x32x1x2048x128", NULL, 1, 0, 1, 1, 0,
+	 -1, 33554432, 33570816},
+	/* ResNet-50 layer1 3x3: Ho = Wo = 56; 2 x 64 x 64 x 64 x 9 x 56 x 56;
+	 * 2 x (64x64x56x56 + 64x64x9 + 64x64x56x56) */
+	{"conv2d 3x3", RL_KIND_CONV2D, RL_BF16, "64x64x56x56", "64x3x3", 1, 1, 1, 1, 0, -1,
+	 14797504512.0, 51453952},
+	/* ResNet-50 stem: Ho = (224 + 6 - 7) / 2 + 1 = 112; 2 x 64 x 64 x 3 x 49 x 112^2;
+	 * 2 x (64x3x224x224 + 64x3x7x7 + 64x64x112x112) */
+	{"conv2d stem", RL_KIND_CONV2D, RL_BF16, "64x3x224x224", "64x7x7", 2, 3, 1, 1, 0, -1,
+	 15105785856.0, 122046848},
+	/* depthwise 3x3, 32 groups: 2 x 32 x 1 x 9 x 100; 4 x (3200 + 288 + 3200) */
+	{"conv2d depthwise", RL_KIND_CONV2D, RL_FP32, "1x32x10x10", "32x3x3", 1, 1, 32, 1, 0, -1,
+	 57600, 26752},
+};
+
+static void make_op(struct rl_op *op, size_t i)
+{
+	int n;
+
+	rl_op_init(op);
+	op->kind = cases[i].kind;
+	op->dtype = cases[i].dtype;
+	ck_assert_int_eq(rl_parse_dims(cases[i].shape, op->dims, RL_MAX_DIMS, &op->ndims, NULL), 0);
+	op->has |= RL_HAS_SHAPE;
+	if (cases[i].kernel) {
+		ck_assert_int_eq(rl_parse_dims(cases[i].kernel, op->kernel, 3, &n, NULL), 0);
+		op->has |= RL_HAS_KERNEL;
+	}
+	op->stride = cases[i].stride;
+	op->padding = cases[i].padding;
+	op->groups = cases[i].groups;
+	op->inputs = cases[i].inputs;
+	op->causal = cases[i].causal;
+	if (cases[i].fpe >= 0) {
+		op->flops_per_element = cases[i].fpe;
+		op->has |= RL_HAS_FPE;
+	}
+}
+
+START_TEST(test_formula)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double flops = -1, bytes = -1;
+
+	make_op(&op, _i);
+	ck_assert_msg(rl_op_work(&op, &flops, &bytes, &err) == 0, "%s: %s", cases[_i].what,
+	              err.msg);
+	ck_assert_msg(flops == cases[_i].flops, "%s: flops %.17g, want %.17g", cases[_i].what,
+	              flops, cases[_i].flops);
+	ck_assert_msg(bytes == cases[_i].bytes, "%s: bytes %.17g, want %.17g", cases[_i].what,
+	              bytes, cases[_i].bytes);
+}
+END_TEST
+
+START_TEST(test_explicit_overrides)
+{
+	struct rl_op op;
+	double flops, bytes;
+
+	make_op(&op, 7); /* the matmul */
+	op.flops = 1e12;
+	op.has |= RL_HAS_FLOPS;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, NULL), 0);
+	ck_assert_double_eq(flops, 1e12);
+	ck_assert_double_eq(bytes, 13762560); /* still the formula */
+
+	rl_op_init(&op); /* custom: both explicit, no shape needed */
+	op.flops = 10;
+	op.bytes = 20;
+	op.has = RL_HAS_FLOPS | RL_HAS_BYTES;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, NULL), 0);
+	ck_assert_double_eq(flops, 10);
+	ck_assert_double_eq(bytes, 20);
+}
+END_TEST
+
+static const struct {
+	const char *what;
+	enum rl_kind kind;
+	const char *shape;
+	const char *kernel;
+	uint64_t stride, padding, groups;
+	int rc;
+	const char *msg; /* a substring of the message */
+} bad[] = {
+	{"matmul with 2 dims", RL_KIND_MATMUL, "64x64", NULL, 1, 0, 1, RL_ERR_PARSE, "MxNxK"},
+	{"matmul with 5 dims", RL_KIND_MATMUL, "2x2x2x2x2", NULL, 1, 0, 1, RL_ERR_PARSE, "got 5"},
+	{"attention with 3 dims", RL_KIND_ATTENTION, "1x2x3", NULL, 1, 0, 1, RL_ERR_PARSE,
+	 "BxHxSxD"},
+	{"conv2d with 3 dims", RL_KIND_CONV2D, "1x3x224", "64x3x3", 1, 0, 1, RL_ERR_PARSE,
+	 "NxCxHxW"},
+	{"conv2d without kernel", RL_KIND_CONV2D, "1x3x224x224", NULL, 1, 0, 1, RL_ERR_PARSE,
+	 "kernel"},
+	{"conv2d bad groups", RL_KIND_CONV2D, "1x6x8x8", "4x3x3", 1, 1, 4, RL_ERR_PARSE,
+	 "groups"},
+	{"conv2d filter too big", RL_KIND_CONV2D, "1x3x4x4", "8x7x7", 1, 0, 1, RL_ERR_PARSE,
+	 "does not fit"},
+	/* 2^32 x (2^32 + 1) elements */
+	{"pointwise overflow", RL_KIND_POINTWISE, "4294967296x4294967297", NULL, 1, 0, 1,
+	 RL_ERR_RANGE, "2^64"},
+	{"matmul overflow", RL_KIND_MATMUL, "4294967296x4294967296x2", NULL, 1, 0, 1,
+	 RL_ERR_RANGE, "2^64"},
+	{"attention overflow", RL_KIND_ATTENTION, "65536x65536x65536x65536", NULL, 1, 0, 1,
+	 RL_ERR_RANGE, "2^64"},
+};
+
+START_TEST(test_bad)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double flops, bytes;
+	int n;
+
+	rl_op_init(&op);
+	op.kind = bad[_i].kind;
+	ck_assert_int_eq(rl_parse_dims(bad[_i].shape, op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	if (bad[_i].kernel) {
+		ck_assert_int_eq(rl_parse_dims(bad[_i].kernel, op.kernel, 3, &n, NULL), 0);
+		op.has |= RL_HAS_KERNEL;
+	}
+	op.stride = bad[_i].stride;
+	op.padding = bad[_i].padding;
+	op.groups = bad[_i].groups;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), bad[_i].rc);
+	ck_assert_msg(strstr(err.msg, bad[_i].msg) != NULL, "%s: '%s' lacks '%s'", bad[_i].what,
+	              err.msg, bad[_i].msg);
+}
+END_TEST
+
+START_TEST(test_custom_needs_both)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double flops, bytes;
+
+	rl_op_init(&op);
+	op.flops = 5;
+	op.has = RL_HAS_FLOPS;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "custom"));
+
+	rl_op_init(&op); /* a pointwise op with neither shape nor numbers */
+	op.kind = RL_KIND_POINTWISE;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "shape"));
+}
+END_TEST
+
+Suite *suite_formulas(void)
+{
+	Suite *s = suite_create("formulas");
+	TCase *tc = tcase_create("counts");
+	TCase *te = tcase_create("errors");
+
+	tcase_add_loop_test(tc, test_formula, 0, ARRAY_SIZE(cases));
+	tcase_add_test(tc, test_explicit_overrides);
+	tcase_add_loop_test(te, test_bad, 0, ARRAY_SIZE(bad));
+	tcase_add_test(te, test_custom_needs_both);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, te);
+	return s;
+}

@@ -1,0 +1,239 @@
+/* check_hwdb.c - the device database: loading, look-up, and the data itself
+ * cross-checked against the formula peak = SMs x lanes x 2 x clock. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static rl_hwdb *db;
+
+static void setup(void)
+{
+	struct rl_err err = {0, ""};
+
+	ck_assert_msg(rl_hwdb_open(RL_TEST_HWDB, &db, &err) == 0, "%s", err.msg);
+}
+
+static void teardown(void)
+{
+	rl_hwdb_free(db);
+}
+
+START_TEST(test_required_devices)
+{
+	static const char *const ids[] = {
+		"v100-sxm2", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "a10",
+		"h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "l4", "l40s", "rtx-4090",
+		"rtx-3090", "t4"};
+	size_t i;
+
+	ck_assert_uint_ge(rl_hwdb_device_count(db), 14);
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		struct rl_err err = {0, ""};
+		const struct rl_device *d = rl_hwdb_find_device(db, ids[i], &err);
+
+		ck_assert_msg(d != NULL, "%s", err.msg);
+		ck_assert_str_eq(d->id, ids[i]);
+	}
+	for (i = 0; i < rl_hwdb_device_count(db); i++) {
+		const struct rl_device *d = rl_hwdb_device(db, i);
+		const char *base = strrchr(d->path, '/') + 1;
+
+		/* the file is named after its id */
+		ck_assert_int_eq(strncmp(base, d->id, strlen(d->id)), 0);
+		ck_assert_str_eq(base + strlen(d->id), ".device");
+	}
+}
+END_TEST
+
+START_TEST(test_aliases)
+{
+	struct rl_err err = {0, ""};
+	const struct rl_device *d;
+
+	d = rl_hwdb_find_device(db, "h200", &err);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->id, "h200-sxm");
+	d = rl_hwdb_find_device(db, "H100-SXM", &err);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->id, "h100-sxm");
+	ck_assert_ptr_null(rl_hwdb_find_device(db, "h300", &err));
+	ck_assert_int_eq(err.code, RL_ERR_NOTFOUND);
+	ck_assert_msg(strstr(err.msg, "h100") != NULL || strstr(err.msg, "h200") != NULL,
+	              "no close ids in '%s'", err.msg);
+}
+END_TEST
+
+/* Datasheet values, dense: a table entry that drifts or a sparse figure
+ * slipping in fails here. */
+static const struct {
+	const char *id;
+	enum rl_hw_key key;
+	double want;
+} datasheet[] = {
+	{"a100-sxm4-40gb", (enum rl_hw_key)RL_PIPE_FP32_VECTOR, 19.5},
+	{"a100-sxm4-40gb", (enum rl_hw_key)RL_PIPE_BF16_TENSOR, 312},
+	{"a100-sxm4-40gb", RL_HW_MEM_BANDWIDTH_GBS, 1555},
+	{"h100-sxm", (enum rl_hw_key)RL_PIPE_BF16_TENSOR, 989.4},
+	{"h100-sxm", (enum rl_hw_key)RL_PIPE_FP8_TENSOR, 1978.9},
+	{"h100-sxm", RL_HW_MEM_BANDWIDTH_GBS, 3350},
+	{"h100-sxm", RL_HW_TENSOR_CLOCK_MHZ, 1830},
+	{"h200-sxm", RL_HW_MEM_BANDWIDTH_GBS, 4800},
+	{"h200-sxm", (enum rl_hw_key)RL_PIPE_BF16_TENSOR, 989.4},
+	{"h100-pcie", RL_HW_SM_COUNT, 114},
+	{"v100-sxm2", (enum rl_hw_key)RL_PIPE_FP16_TENSOR, 125},
+	{"t4", (enum rl_hw_key)RL_PIPE_FP32_VECTOR, 8.1},
+};
+
+START_TEST(test_datasheet_values)
+{
+	const struct rl_device *d = rl_hwdb_find_device(db, datasheet[_i].id, NULL);
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_msg(d->num[datasheet[_i].key].present, "%s lacks %s", datasheet[_i].id,
+	              rl_hw_key_name(datasheet[_i].key));
+	ck_assert_double_eq_tol(d->num[datasheet[_i].key].value, datasheet[_i].want, 1e-9);
+}
+END_TEST
+
+/* FP32 lanes per SM by architecture (CUDA C Programming Guide, arithmetic
+ * instruction throughput: 64 on Volta, Turing and GA100; 128 on GA10x, Ada,
+ * Hopper and Blackwell). */
+static int fp32_lanes(const struct rl_device *d)
+{
+	double cc = d->num[RL_HW_COMPUTE_CAPABILITY].value;
+
+	if (cc == 7.0 || cc == 7.5 || cc == 8.0)
+		return 64;
+	return 128;
+}
+
+START_TEST(test_fp32_formula)
+{
+	size_t i;
+
+	for (i = 0; i < rl_hwdb_device_count(db); i++) {
+		const struct rl_device *d = rl_hwdb_device(db, i);
+		double want;
+
+		if (!d->num[RL_HW_COMPUTE_CAPABILITY].present || !d->num[RL_HW_BOOST_CLOCK_MHZ].present)
+			continue; /* NVIDIA only */
+		want = d->num[RL_HW_SM_COUNT].value * fp32_lanes(d) * 2 *
+		       d->num[RL_HW_BOOST_CLOCK_MHZ].value * 1e6 / 1e12;
+		ck_assert_msg(fabs(d->num[RL_PIPE_FP32_VECTOR].value / want - 1) < 0.03,
+		              "%s: fp32 %.1f TFLOPS, formula %.1f", d->id,
+		              d->num[RL_PIPE_FP32_VECTOR].value, want);
+	}
+}
+END_TEST
+
+START_TEST(test_every_number_has_a_source)
+{
+	size_t i, k;
+
+	for (i = 0; i < rl_hwdb_device_count(db); i++) {
+		const struct rl_device *d = rl_hwdb_device(db, i);
+
+		for (k = 0; k < RL_HW_NUM_COUNT; k++)
+			if (d->num[k].present)
+				ck_assert_msg(d->num[k].source && strlen(d->num[k].source) > 10,
+				              "%s: %s has no real source", d->id,
+				              rl_hw_key_name((enum rl_hw_key)k));
+	}
+	/* labels are expanded: the H100 bandwidth cites the product page */
+	{
+		const struct rl_device *d = rl_hwdb_find_device(db, "h100-sxm", NULL);
+
+		ck_assert_ptr_nonnull(strstr(d->num[RL_HW_MEM_BANDWIDTH_GBS].source, "nvidia.com"));
+	}
+}
+END_TEST
+
+START_TEST(test_runtimes)
+{
+	const struct rl_runtime *eager = rl_hwdb_find_runtime(db, "eager", NULL);
+	const struct rl_runtime *graph = rl_hwdb_find_runtime(db, "graph", NULL);
+	const struct rl_runtime *cpp = rl_hwdb_find_runtime(db, "cpp", NULL);
+	struct rl_err err = {0, ""};
+
+	ck_assert_ptr_nonnull(eager);
+	ck_assert_ptr_nonnull(graph);
+	ck_assert_ptr_nonnull(cpp);
+	/* a graph replay costs the host less per kernel than a C++ launch, which
+	 * costs less than Python + PyTorch dispatch */
+	ck_assert_double_lt(graph->host_overhead_us.value, cpp->host_overhead_us.value);
+	ck_assert_double_lt(cpp->host_overhead_us.value, eager->host_overhead_us.value);
+	ck_assert_ptr_null(rl_hwdb_find_runtime(db, "jax", &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "eager"));
+}
+END_TEST
+
+/* Bad device files, written to a temporary file. */
+static const struct {
+	const char *text;
+	const char *msg;
+} bad_files[] = {
+	{"id = x\nname = X\nsm_count = 10\n", "needs its source"},
+	{"id = x\nname = X\nsm_count = 10 ; s\nbogus_key = 1 ; s\n", "unknown key 'bogus_key'"},
+	{"id = x\nname = X\nsm_count = -10 ; s\n", "negative"},
+	{"id = x\nname = X\nsm_count = nan ; s\n", "not a number"},
+	{"id = x\nname = X\nsm_count = 10 ; s\nsm_count = 11 ; s\n", "given twice"},
+	{"id = x\nname = X\nsm_count = 10 ; s\n", "mem_bandwidth_gbs' is required"},
+	{"name = X\n", "missing key 'id'"},
+	{"id = x\nthis line has no equals sign\n", "expected 'key = value'"},
+};
+
+START_TEST(test_bad_device_file)
+{
+	char path[] = "/tmp/roofline-check-XXXXXX";
+	int fd = mkstemp(path);
+	struct rl_device d;
+	struct rl_err err = {0, ""};
+	size_t n = strlen(bad_files[_i].text);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bad_files[_i].text, n), (ssize_t)n);
+	close(fd);
+	ck_assert_int_eq(rl_device_load(path, &d, &err), RL_ERR_PARSE);
+	unlink(path);
+	ck_assert_msg(strstr(err.msg, bad_files[_i].msg) != NULL, "'%s' lacks '%s'", err.msg,
+	              bad_files[_i].msg);
+	ck_assert_ptr_nonnull(strstr(err.msg, path));
+}
+END_TEST
+
+START_TEST(test_missing_dir)
+{
+	rl_hwdb *none = NULL;
+	struct rl_err err = {0, ""};
+
+	ck_assert_int_eq(rl_hwdb_open("/nonexistent/hwdb", &none, &err), RL_ERR_IO);
+	ck_assert_ptr_null(none);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/hwdb"));
+}
+END_TEST
+
+Suite *suite_hwdb(void)
+{
+	Suite *s = suite_create("hwdb");
+	TCase *data = tcase_create("data");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_checked_fixture(data, setup, teardown);
+	tcase_add_test(data, test_required_devices);
+	tcase_add_test(data, test_aliases);
+	tcase_add_loop_test(data, test_datasheet_values, 0, ARRAY_SIZE(datasheet));
+	tcase_add_test(data, test_fp32_formula);
+	tcase_add_test(data, test_every_number_has_a_source);
+	tcase_add_test(data, test_runtimes);
+	tcase_add_loop_test(errors, test_bad_device_file, 0, ARRAY_SIZE(bad_files));
+	tcase_add_test(errors, test_missing_dir);
+	suite_add_tcase(s, data);
+	suite_add_tcase(s, errors);
+	return s;
+}

@@ -1,0 +1,56 @@
+/* check_main.c - runs every suite; TAP on stdout for automake's tap-driver. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+void test_load_device(const char *id, struct rl_device *d)
+{
+	char path[1024];
+	struct rl_err err;
+
+	snprintf(path, sizeof(path), "%s/%s.device", RL_TEST_HWDB, id);
+	err.msg[0] = '\0';
+	ck_assert_msg(rl_device_load(path, d, &err) == 0, "loading %s: %s", path, err.msg);
+}
+
+double test_runtime_overhead(const char *name)
+{
+	char path[1024];
+	struct rl_err err;
+	struct rl_runtime rt;
+	double v;
+
+	snprintf(path, sizeof(path), "%s/%s.runtime", RL_TEST_HWDB, name);
+	ck_assert_msg(rl_runtime_load(path, &rt, &err) == 0, "loading %s: %s", path, err.msg);
+	v = rt.host_overhead_us.value;
+	rl_runtime_release(&rt);
+	return v;
+}
+
+FILE *test_stream(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite_num());
+	int failed;
+
+	srunner_add_suite(sr, suite_formulas());
+	srunner_add_suite(sr, suite_hwdb());
+	srunner_add_suite(sr, suite_model());
+	srunner_add_suite(sr, suite_oplist());
+	srunner_add_suite(sr, suite_report());
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,271 @@
+/* check_oplist.c - the op list reader: syntax, defaults, and every kind of
+ * bad input with its message and line. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "oplist.h"
+
+static int read_text(const char *text, struct rl_oplist *l, struct rl_errlist *errs)
+{
+	FILE *f = test_stream(text);
+	int rc;
+
+	rl_errlist_init(errs);
+	rc = rl_oplist_read(f, "ops.csv", l, errs);
+	fclose(f);
+	return rc;
+}
+
+START_TEST(test_syntax)
+{
+	/* BOM, CRLF, comments (also indented), blank lines, header case and
+	 * order, RFC 4180 quotes with a comma, a doubled quote and a newline */
+	const char *text =
+		"\xEF\xBB\xBF# an op list\r\n"
+		"\r\n"
+		"DType,NAME,Kind,Shape,Note\r\n"
+		"  # indented comment, with a comma\r\n"
+		"bf16,\"proj, q\",matmul,4096x768x768,\"say \"\"hi\"\"\"\r\n"
+		"\r\n"
+		",\"multi\nline\",pointwise,10,\r\n"
+		"fp32,last,copy,5,no newline at the end";
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text(text, &l, &errs), 0);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.nextra, 1);
+	ck_assert_str_eq(l.extra_names[0], "Note");
+	ck_assert_str_eq(l.ops[0].name, "proj, q");
+	ck_assert_int_eq(l.ops[0].kind, RL_KIND_MATMUL);
+	ck_assert_int_eq(l.ops[0].dtype, RL_BF16);
+	ck_assert_int_eq(l.ops[0].ndims, 3);
+	ck_assert_uint_eq(l.ops[0].dims[0], 4096);
+	ck_assert_str_eq(l.ops[0].extra[0], "say \"hi\"");
+	ck_assert_uint_eq(l.ops[0].line, 5);
+	/* empty cells take the defaults: fp32, count 1, launches 1 */
+	ck_assert_str_eq(l.ops[1].name, "multi\nline");
+	ck_assert_int_eq(l.ops[1].dtype, RL_FP32);
+	ck_assert_uint_eq(l.ops[1].count, 1);
+	ck_assert_uint_eq(l.ops[1].launches, 1);
+	ck_assert_uint_eq(l.ops[1].inputs, 1);
+	ck_assert_str_eq(l.ops[1].extra[0], "");
+	ck_assert_uint_eq(l.ops[1].line, 7);
+	/* the record after a two-line field is on line 9 */
+	ck_assert_uint_eq(l.ops[2].line, 9);
+	ck_assert_str_eq(l.ops[2].extra[0], "no newline at the end");
+	ck_assert_int_eq(l.has_measured, 0);
+	rl_oplist_release(&l);
+}
+END_TEST
+
+START_TEST(test_all_columns)
+{
+	const char *text =
+		"name,kind,dtype,shape,kernel,stride,padding,groups,causal,inputs,"
+		"flops_per_element,flops,bytes,unit,launches,count,measured_us,fma\n"
+		"c,conv2d,fp16,8x3x32x32,16x3x3,2,1,1,,,,,,tensor,2,12,40.5,\n"
+		"a,attention,bf16,1x8x128x64,,,,,1,,,,,,,,,\n"
+		"p,pointwise,fp8,100,,,,,,3,7,,,vector,,,,1\n"
+		"x,custom,int8,,,,,,,,,1e9,2.5e8,,,,,\n";
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text(text, &l, &errs), 0);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_int_eq(l.has_measured, 1);
+	ck_assert_uint_eq(l.ops[0].kernel[0], 16);
+	ck_assert_uint_eq(l.ops[0].stride, 2);
+	ck_assert_uint_eq(l.ops[0].padding, 1);
+	ck_assert_int_eq(l.ops[0].unit, RL_UNIT_TENSOR);
+	ck_assert_uint_eq(l.ops[0].launches, 2);
+	ck_assert_uint_eq(l.ops[0].count, 12);
+	ck_assert_double_eq(l.ops[0].measured_us, 40.5);
+	ck_assert(l.ops[0].has & RL_HAS_MEASURED);
+	ck_assert_int_eq(l.ops[1].causal, 1);
+	ck_assert_int_eq(l.ops[2].dtype, RL_FP8E4M3);
+	ck_assert_uint_eq(l.ops[2].inputs, 3);
+	ck_assert_double_eq(l.ops[2].flops_per_element, 7);
+	ck_assert_int_eq(l.ops[2].fma, 1);
+	ck_assert(!(l.ops[1].has & RL_HAS_MEASURED));
+	ck_assert_double_eq(l.ops[3].flops, 1e9);
+	ck_assert_double_eq(l.ops[3].bytes, 2.5e8);
+	rl_oplist_release(&l);
+}
+END_TEST
+
+/* Each bad input: the first message must contain MSG (location included). */
+static const struct {
+	const char *what;
+	const char *text;
+	const char *msg;
+} bad[] = {
+	{"empty file", "", "ops.csv: no header"},
+	{"only comments", "# nothing\n\n# here\n", "ops.csv: no header"},
+	{"no name column", "kind,dtype\npointwise,fp32\n", "ops.csv:1: header: no 'name' column"},
+	{"data before header", "a,pointwise,fp32,10\n", "no 'name' column"},
+	{"duplicate column", "name,kind,Kind\na,copy,copy\n",
+	 "ops.csv:1: header: duplicate column 'Kind' (columns 2 and 3)"},
+	{"empty column name", "name,,kind\n", "column 2 has no name"},
+	{"unknown kind", "name,kind,shape\na,gemm,4\n",
+	 "ops.csv:2: column 'kind': unknown kind 'gemm' (expected one of pointwise"},
+	{"unknown dtype", "name,kind,dtype,shape\n\n# c\nop,pointwise,fp9,4\n",
+	 "ops.csv:4: column 'dtype': unknown dtype 'fp9' (expected one of fp64"},
+	{"unknown unit", "name,kind,shape,unit\na,matmul,2x2x2,sfu\n", "unknown unit 'sfu'"},
+	{"non-numeric count", "name,kind,shape,count\na,copy,4,many\n",
+	 "ops.csv:2: column 'count': 'many' is not a non-negative integer"},
+	{"zero count", "name,kind,shape,count\na,copy,4,0\n", "column 'count': 0 is below the minimum 1"},
+	{"fractional launches", "name,kind,shape,launches\na,copy,4,1.5\n", "column 'launches'"},
+	{"negative flops", "name,kind,flops,bytes\na,custom,-5,10\n",
+	 "ops.csv:2: column 'flops': '-5' is negative"},
+	{"nan bytes", "name,kind,flops,bytes\na,custom,5,nan\n", "column 'bytes': 'nan' is not a number"},
+	{"infinite flops", "name,kind,flops,bytes\na,custom,inf,1\n", "column 'flops': 'inf'"},
+	{"huge exponent", "name,kind,flops,bytes\na,custom,1e999,1\n", "too large"},
+	{"zero measured", "name,kind,shape,measured_us\na,copy,4,0\n", "measured_us': must be above 0"},
+	{"bad causal", "name,kind,shape,causal\na,attention,1x1x8x8,2\n", "'2' is not 0 or 1"},
+	{"extra field", "name,kind,shape\na,pointwise,4,4\n", "ops.csv:2: 4 fields, but the header has 3"},
+	{"shape with letters", "name,kind,shape\na,pointwise,axb\n", "column 'shape'"},
+	{"wrong dims for kind", "name,kind,dtype,shape\nmm,matmul,bf16,4096x4096\n",
+	 "ops.csv:2: shape: matmul expects MxNxK or BxMxNxK, got 2 dimensions"},
+	{"zero dim", "name,kind,shape\na,pointwise,8x0\n", "ops.csv:2: column 'shape': shape '8x0' has a zero dimension"},
+	{"overflow", "name,kind,shape\na,pointwise,4294967296x4294967296\n", "more than 2^64 elements"},
+	{"dim too large", "name,kind,shape\na,pointwise,99999999999999999999\n", "too large"},
+	{"custom without bytes", "name,kind,flops\nc,custom,100\n",
+	 "ops.csv:2: a custom op needs both 'flops' and 'bytes'"},
+	{"default kind is custom", "name,shape\nc,4\n", "custom op needs both"},
+	{"kernel on matmul", "name,kind,shape,kernel\na,matmul,2x2x2,3x3x3\n",
+	 "ops.csv:2: column 'kernel': only conv2d ops take it, not matmul"},
+	{"stride on pointwise", "name,kind,shape,stride\na,pointwise,4,2\n", "column 'stride': only conv2d"},
+	{"causal on matmul", "name,causal,kind,shape\na,1,matmul,2x2x2\n", "column 'causal': only attention"},
+	{"inputs on copy", "name,kind,shape,inputs\na,copy,4,2\n", "column 'inputs': only pointwise"},
+	{"flops_per_element on matmul", "name,kind,shape,flops_per_element\na,matmul,2x2x2,3\n",
+	 "column 'flops_per_element': only pointwise, reduction"},
+	{"bare CR", "name,kind,shape\ra,copy,4\r", "ops.csv:1: bare CR line ending"},
+	{"kernel with 2 dims", "name,kind,shape,kernel\na,conv2d,1x3x8x8,3x3\n", "expected KxRxS"},
+	{"zero stride", "name,kind,shape,kernel,stride\na,conv2d,1x3x8x8,4x3x3,0\n", "below the minimum 1"},
+	{"ragged row", "name,kind,shape\na,copy\n", "ops.csv:2: 2 fields, but the header has 3"},
+	{"empty name", "name,kind,shape\n,copy,4\n", "column 'name': empty"},
+	{"unterminated quote", "name,kind,shape\n\"a,copy,4\nb,copy,4\n",
+	 "ops.csv:3: unterminated quoted field (the quote opens on line 2)"},
+	{"quote inside a field", "name,kind,shape\na\"b,copy,4\n", "ops.csv:2: malformed CSV"},
+	{"binary without NUL", "\x7f" "ELF\x02\x01\x01\x03\x04", "ops.csv:1: header: no 'name' column"},
+	{"invalid utf-8", "name,kind,shape\n\xff\xfe,copy,4\n", "ops.csv:2: column 1: invalid UTF-8"},
+	{"overlong utf-8", "name,kind,shape\n\xc0\xaf,copy,4\n", "invalid UTF-8"},
+};
+
+START_TEST(test_bad_input)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+	int rc = read_text(bad[_i].text, &l, &errs);
+
+	ck_assert_msg(rc == RL_ERR_PARSE, "%s: rc %d", bad[_i].what, rc);
+	ck_assert_uint_ge(errs.count, 1);
+	ck_assert_msg(strstr(errs.msg[0], bad[_i].msg) != NULL, "%s: '%s' lacks '%s'", bad[_i].what,
+	              errs.msg[0], bad[_i].msg);
+	rl_oplist_release(&l);
+}
+END_TEST
+
+/* A NUL in the middle of a file, after good rows */
+START_TEST(test_nul_mid_file)
+{
+	static const char text[] = "name,kind,shape\na,copy,4\nb,co\0py,4\n";
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_oplist_read(f, "ops.csv", &l, &errs), RL_ERR_PARSE);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:3: NUL byte"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
+START_TEST(test_huge_line)
+{
+	size_t n = (1u << 20) + 100, i;
+	char *text = malloc(n + 32);
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	strcpy(text, "name,kind,shape\n");
+	for (i = strlen(text); i < n; i++)
+		text[i] = 'a';
+	text[n] = '\0';
+	ck_assert_int_eq(read_text(text, &l, &errs), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: line longer than 1048576 bytes"));
+	rl_oplist_release(&l);
+	free(text);
+}
+END_TEST
+
+/* Up to 20 errors are kept, all are counted, and no op reaches the list once
+ * an error is seen. */
+START_TEST(test_many_errors)
+{
+	char text[4096];
+	size_t used, i;
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	used = (size_t)snprintf(text, sizeof(text), "name,kind,shape\nok,copy,4\n");
+	for (i = 0; i < 25; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "b%zu,copy,x\n", i);
+	used += (size_t)snprintf(text + used, sizeof(text) - used, "ok2,copy,4\n");
+	ck_assert_int_eq(read_text(text, &l, &errs), RL_ERR_PARSE);
+	ck_assert_uint_eq(errs.count, 25);
+	ck_assert_uint_eq(errs.kept, 20);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:3:"));
+	ck_assert_ptr_nonnull(strstr(errs.msg[19], "ops.csv:22:"));
+	ck_assert_uint_eq(l.n, 1); /* "ok" came before the first error; "ok2" not */
+	rl_oplist_release(&l);
+}
+END_TEST
+
+START_TEST(test_examples_parse)
+{
+	static const char *const files[] = {
+		"bert-base.csv", "blog-cos-cos.csv", "blog-repeat-multiply.csv",
+		"llama2-7b-decode.csv", "llama2-7b-prefill.csv", "resnet50.csv"};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		char path[1024];
+		FILE *f;
+		struct rl_oplist l;
+		struct rl_errlist errs;
+
+		snprintf(path, sizeof(path), "%s/%s", RL_EXAMPLES, files[i]);
+		f = fopen(path, "r");
+		ck_assert_msg(f != NULL, "%s", path);
+		rl_errlist_init(&errs);
+		ck_assert_msg(rl_oplist_read(f, path, &l, &errs) == 0, "%s", errs.msg[0]);
+		ck_assert_uint_gt(l.n, 0);
+		fclose(f);
+		rl_oplist_release(&l);
+	}
+}
+END_TEST
+
+Suite *suite_oplist(void)
+{
+	Suite *s = suite_create("oplist");
+	TCase *good = tcase_create("syntax");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_test(good, test_syntax);
+	tcase_add_test(good, test_all_columns);
+	tcase_add_test(good, test_examples_parse);
+	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
+	tcase_add_test(errors, test_nul_mid_file);
+	tcase_add_test(errors, test_huge_line);
+	tcase_add_test(errors, test_many_errors);
+	suite_add_tcase(s, good);
+	suite_add_tcase(s, errors);
+	return s;
+}

@@ -1,0 +1,160 @@
+/* check_report.c - the writers: csv column contract, json structure (read
+ * back with yajl's tree parser), and the 80-column table. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_tree.h>
+
+#include "check.h"
+#include "model.h"
+#include "oplist.h"
+#include "report.h"
+#include "summary.h"
+
+static const char *ops_text =
+	"name,kind,dtype,shape,count,measured_us,layer\n"
+	"a_very_long_operator_name_that_does_not_fit,matmul,bf16,8192x8192x8192,2,4000,l0\n"
+	"tiny,pointwise,fp32,1,1,,\"l,1\"\n";
+
+/* Classifies ops_text on the A100 40GB with 5 us of host overhead into a
+ * malloc'ed string. */
+static char *render(enum rl_format fmt, int wide)
+{
+	struct rl_device dev;
+	struct rl_model_ctx ctx;
+	struct rl_report_info info;
+	struct rl_oplist l;
+	struct rl_errlist errs;
+	struct rl_ops_header h;
+	struct rl_summary sum;
+	rl_report *rep;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *in = test_stream(ops_text), *out = open_memstream(&buf, &len);
+
+	test_load_device("a100-sxm4-40gb", &dev);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_oplist_read(in, "t.csv", &l, &errs), 0);
+	fclose(in);
+	ctx.dev = &dev;
+	ctx.host_overhead_us = 5;
+	h.name = "t.csv";
+	h.nextra = l.nextra;
+	h.extra_names = (const char *const *)l.extra_names;
+	h.has_measured = l.has_measured;
+	memset(&info, 0, sizeof(info));
+	info.dev = &dev;
+	info.runtime = "eager";
+	info.host_overhead_us = 5;
+	info.ops = &h;
+	info.wide = wide;
+	rl_summary_init(&sum);
+	ck_assert_int_eq(rl_report_begin(out, fmt, &info, &rep), 0);
+	for (i = 0; i < l.n; i++) {
+		struct rl_pred p;
+
+		ck_assert_int_eq(rl_predict(&l.ops[i], &ctx, &p, NULL), 0);
+		ck_assert_int_eq(rl_summary_add(&sum, &l.ops[i], &p), 0);
+		ck_assert_int_eq(rl_report_row(rep, &l.ops[i], &p), 0);
+	}
+	ck_assert_int_eq(rl_report_end(rep, &sum), 0);
+	rl_report_free(rep);
+	rl_summary_release(&sum);
+	rl_oplist_release(&l);
+	rl_device_release(&dev);
+	fclose(out);
+	return buf;
+}
+
+START_TEST(test_csv_columns)
+{
+	char *s = render(RL_FMT_CSV, 0);
+	char *nl = strchr(s, '\n');
+
+	*nl = '\0';
+	ck_assert_str_eq(s, "name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,"
+	                    "t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,"
+	                    "measured_us,roofline_pct,layer");
+	/* 2 x 8192^3 FLOPs; 2 x 3 x 8192^2 bytes; 3524.1 us compute on 312 TFLOPS;
+	 * roofline 3524.1 / 4000 = 88 % */
+	ck_assert_ptr_nonnull(strstr(nl + 1, "a_very_long_operator_name_that_does_not_fit,matmul,bf16,2,"
+	                                     "1099511627776,402653184,2730.67,tensor,3524.08,"));
+	ck_assert_ptr_nonnull(strstr(nl + 1, ",compute,312,4000,88.1019,l0\n"));
+	/* a carried-through cell with a comma is quoted; a missing measurement
+	 * leaves both measured columns empty */
+	ck_assert_ptr_nonnull(strstr(nl + 1, ",overhead,"));
+	ck_assert_ptr_nonnull(strstr(nl + 1, ",,,\"l,1\"\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_json_structure)
+{
+	char *s = render(RL_FMT_JSON, 0);
+	char errbuf[256];
+	yajl_val root = yajl_tree_parse(s, errbuf, sizeof(errbuf));
+	const char *dev_id[] = {"device", "id", NULL};
+	const char *ops[] = {"ops", NULL};
+	const char *total[] = {"summary", "total_us", NULL};
+	const char *share_ovh[] = {"summary", "share", "overhead", NULL};
+	const char *advice[] = {"summary", "advice", "compute", NULL};
+	const char *bound[] = {"bound", NULL};
+	const char *layer[] = {"extra", "layer", NULL};
+	yajl_val v;
+
+	ck_assert_msg(root != NULL, "invalid json: %s", errbuf);
+	ck_assert_str_eq(YAJL_GET_STRING(yajl_tree_get(root, dev_id, yajl_t_string)), "a100-sxm4-40gb");
+	v = yajl_tree_get(root, ops, yajl_t_array);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(YAJL_GET_ARRAY(v)->len, 2);
+	ck_assert_str_eq(YAJL_GET_STRING(yajl_tree_get(YAJL_GET_ARRAY(v)->values[0], bound,
+	                                               yajl_t_string)),
+	                 "compute");
+	ck_assert_str_eq(YAJL_GET_STRING(yajl_tree_get(YAJL_GET_ARRAY(v)->values[1], layer,
+	                                               yajl_t_string)),
+	                 "l,1");
+	/* total: 2 x 3524.08 + 5 (the tiny op waits on the host) = 7053.2 us */
+	ck_assert_double_eq_tol(YAJL_GET_DOUBLE(yajl_tree_get(root, total, yajl_t_number)),
+	                        2 * 2 * 8192.0 * 8192 * 8192 / 312e12 * 1e6 + 5, 0.01);
+	ck_assert_double_eq_tol(YAJL_GET_DOUBLE(yajl_tree_get(root, share_ovh, yajl_t_number)),
+	                        5 / 7053.16, 1e-5);
+	ck_assert_ptr_nonnull(yajl_tree_get(root, advice, yajl_t_string));
+	yajl_tree_free(root);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_table_fits_80_columns)
+{
+	char *s = render(RL_FMT_TABLE, 0);
+	char *line, *save = NULL;
+	int rows = 0;
+
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		ck_assert_msg(strlen(line) <= 80, "%zu columns: '%s'", strlen(line), line);
+		rows++;
+	}
+	ck_assert_int_gt(rows, 5);
+	free(s);
+	s = render(RL_FMT_TABLE, 1); /* --wide keeps the whole name */
+	ck_assert_ptr_nonnull(strstr(s, "a_very_long_operator_name_that_does_not_fit"));
+	free(s);
+	s = render(RL_FMT_MD, 0);
+	ck_assert_ptr_nonnull(strstr(s, "| name | kind | dtype |"));
+	ck_assert_ptr_nonnull(strstr(s, "**Advice:**"));
+	free(s);
+}
+END_TEST
+
+Suite *suite_report(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("formats");
+
+	tcase_add_test(tc, test_csv_columns);
+	tcase_add_test(tc, test_json_structure);
+	tcase_add_test(tc, test_table_fits_80_columns);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,87 @@
+#!/bin/sh
+# cli_classify.sh - "roofline classify" end to end: formats, options, input
+# from stdin, output files, and every shipped example.
+. "$top_srcdir/tests/lib.sh"
+
+# every example, every format, on the default device
+for f in "$EX"/*.csv; do
+	for fmt in table csv json md; do
+		run classify -f "$fmt" "$f"
+		check "$(basename "$f") --format $fmt" test "$rc" -eq 0 -a -s "$tmp/out"
+	done
+	run classify "$f"
+	check "$(basename "$f"): table fits 80 columns" \
+		awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out"
+	run classify -f csv "$f"
+	# one output row per op row: data lines minus comments, blanks and header
+	want=$(grep -v '^[[:space:]]*#' "$f" | grep -cv '^[[:space:]]*$')
+	got=$(wc -l <"$tmp/out")
+	check "$(basename "$f"): one csv row per op" test "$got" -eq "$want"
+done
+
+# the csv column contract, without measured_us in the input
+run classify -f csv "$EX/blog-repeat-multiply.csv"
+check "csv header" test "$(head -n 1 "$tmp/out")" = \
+	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops"
+check "csv has no banner on stderr or stdout" test ! -s "$tmp/err"
+
+# with measured_us and an unknown column
+run classify -f csv "$DATA/measured.csv"
+check "csv header with measured and carried columns" test "$(head -n 1 "$tmp/out")" = \
+	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,measured_us,roofline_pct,source"
+check "one warning naming the unknown column" \
+	test "$(grep -c "unknown column carried through: 'source'" "$tmp/err")" -eq 1
+
+# standard input, and -o writes the same bytes
+run classify -f csv "$EX/bert-base.csv"
+cp "$tmp/out" "$tmp/file.csv"
+"$ROOFLINE" classify -f csv - <"$EX/bert-base.csv" >"$tmp/stdin.csv" 2>/dev/null
+check "'-' reads standard input" cmp -s "$tmp/file.csv" "$tmp/stdin.csv"
+run classify -f csv -o "$tmp/o.csv" "$EX/bert-base.csv"
+check "-o writes the file, nothing on stdout" test "$rc" -eq 0 -a ! -s "$tmp/out"
+check "-o output equals stdout output" cmp -s "$tmp/file.csv" "$tmp/o.csv"
+check "-o leaves no temporary file" test "$(ls "$tmp" | grep -c 'o.csv.tmp')" -eq 0
+
+# device selection: id, alias, file, environment
+run classify --hw h200 "$EX/bert-base.csv"
+check "--hw alias" grep -q "^device NVIDIA H200" "$tmp/out"
+run classify --hw "$top_srcdir/hwdb/t4.device" "$EX/bert-base.csv"
+check "--hw FILE" grep -q "^device NVIDIA T4" "$tmp/out"
+ROOFLINE_HW=a10 run classify "$EX/bert-base.csv"
+check "ROOFLINE_HW" grep -q "^device NVIDIA A10 " "$tmp/out"
+run classify "$EX/bert-base.csv"
+check "default device is h100-sxm" grep -q "(h100-sxm)" "$tmp/out"
+
+# runtimes: a one-element add is host-bound in eager; --host-overhead-us
+# overrides the profile (t_overhead_us column = launches x overhead)
+printf 'name,kind,shape,inputs\nadd,pointwise,1,2\n' >"$tmp/add.csv"
+run classify -f csv --runtime eager "$tmp/add.csv"
+check "eager: tiny add is overhead-bound" test "$(csv_field "$tmp/out" add bound)" = overhead
+run classify -f csv --host-overhead-us 12.5 "$tmp/add.csv"
+check "--host-overhead-us" test "$(csv_field "$tmp/out" add t_overhead_us)" = 12.5
+check "t_us is the host time" test "$(csv_field "$tmp/out" add t_us)" = 12.5
+run classify -f csv --runtime graph --hw h200 "$tmp/add.csv"
+# graph: the host cost per node is below the 1.26 us launch floor of the H200
+check "graph: t_us is the GPU launch floor" test "$(csv_field "$tmp/out" add t_us)" = 1.26
+
+# build-tree look-up of hwdb/ without ROOFLINE_HWDB
+( unset ROOFLINE_HWDB; "$ROOFLINE" classify "$EX/bert-base.csv" >/dev/null 2>&1 )
+check "runs from the build tree without ROOFLINE_HWDB" test $? -eq 0
+
+# --help and --version on the program and every subcommand
+for cmd in "" classify hw; do
+	run $cmd --help
+	check "roofline $cmd --help" test "$rc" -eq 0 -a -s "$tmp/out"
+	run $cmd --version
+	check "roofline $cmd --version" grep -q '^roofline [0-9]' "$tmp/out"
+done
+
+# every long option of every --help is in the man page
+for cmd in "" classify hw; do
+	"$ROOFLINE" $cmd --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | while read -r opt; do
+		sed 's/\\//g' "$top_srcdir/docs/roofline.1" | grep -q -- "$opt" || echo "$opt"
+	done >"$tmp/missing"
+	check "man page documents 'roofline $cmd' options" test ! -s "$tmp/missing"
+done
+
+done_testing

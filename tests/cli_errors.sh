@@ -1,0 +1,98 @@
+#!/bin/sh
+# cli_errors.sh - bad input: one clear message with file and line on stderr,
+# exit 1 (2 for usage errors), nothing on stdout, no half-written file.
+. "$top_srcdir/tests/lib.sh"
+
+# expect_error DESC STATUS PATTERN ARGS...: roofline ARGS exits STATUS, prints
+# nothing on stdout, and stderr matches PATTERN (grep -E).
+expect_error() {
+	desc=$1 want=$2 pattern=$3
+	shift 3
+	run "$@"
+	if [ "$rc" -ne "$want" ]; then
+		not_ok "$desc" "exit $rc, want $want" "$(head -n 3 "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		not_ok "$desc" "stdout not empty"
+	elif ! grep -Eq -- "$pattern" "$tmp/err"; then
+		not_ok "$desc" "stderr lacks /$pattern/:" "$(head -n 3 "$tmp/err")"
+	else
+		ok "$desc"
+	fi
+}
+
+w() { printf "$2" >"$tmp/$1"; }
+
+w empty.csv ''
+expect_error "empty file" 1 "empty.csv: no header" classify "$tmp/empty.csv"
+w noname.csv 'kind,dtype\ncopy,fp32\n'
+expect_error "no name column" 1 "noname.csv:1: header: no 'name' column" classify "$tmp/noname.csv"
+w dup.csv 'name,kind,NAME\na,copy,b\n'
+expect_error "duplicate column" 1 "dup.csv:1: header: duplicate column 'NAME'" classify "$tmp/dup.csv"
+w dtype.csv 'name,kind,dtype,shape\n# a comment\nx,pointwise,fp9,8\n'
+expect_error "unknown dtype" 1 \
+	"^roofline: .*dtype.csv:3: column 'dtype': unknown dtype 'fp9' \(expected one of fp64" \
+	classify "$tmp/dtype.csv"
+w kind.csv 'name,kind,shape\nx,gemm,8\n'
+expect_error "unknown kind" 1 "kind.csv:2: column 'kind': unknown kind 'gemm'" classify "$tmp/kind.csv"
+w nan.csv 'name,kind,flops,bytes\nx,custom,nan,1\n'
+expect_error "NaN" 1 "nan.csv:2: column 'flops'" classify "$tmp/nan.csv"
+w neg.csv 'name,kind,flops,bytes\nx,custom,1,-8\n'
+expect_error "negative" 1 "neg.csv:2: column 'bytes': '-8' is negative" classify "$tmp/neg.csv"
+w dims.csv 'name,kind,shape\nmm,matmul,64x64\n'
+expect_error "wrong number of dims" 1 "dims.csv:2: shape: matmul expects MxNxK" classify "$tmp/dims.csv"
+w zero.csv 'name,kind,shape\nx,copy,0x4\n'
+expect_error "zero dim" 1 "zero.csv:2: column 'shape'.*zero dimension" classify "$tmp/zero.csv"
+w ovf.csv 'name,kind,shape\nx,copy,4294967296x4294967296\n'
+expect_error "overflowing sizes" 1 "ovf.csv:2: .*2\^64" classify "$tmp/ovf.csv"
+w custom.csv 'name,kind,bytes\nx,custom,100\n'
+expect_error "custom without flops" 1 "custom.csv:2: a custom op needs both" classify "$tmp/custom.csv"
+w ragged.csv 'name,kind,shape\nx,copy\n'
+expect_error "ragged row" 1 "ragged.csv:2: 2 fields, but the header has 3" classify "$tmp/ragged.csv"
+w quote.csv 'name,kind,shape\n"x,copy,4\n'
+expect_error "unterminated quote" 1 "quote.csv:2: unterminated quoted field" classify "$tmp/quote.csv"
+head -c 4096 /dev/urandom >"$tmp/garbage.bin" 2>/dev/null || dd if=/dev/urandom of="$tmp/garbage.bin" bs=4096 count=1 2>/dev/null
+printf '\0' >>"$tmp/garbage.bin"
+expect_error "binary garbage" 1 "garbage.bin:[0-9]+: " classify "$tmp/garbage.bin"
+awk 'BEGIN { printf "name,kind,shape\n"; for (i = 0; i < 1100000; i++) printf "a"; printf "\n" }' >"$tmp/huge.csv"
+expect_error "huge line" 1 "huge.csv:2: line longer than" classify "$tmp/huge.csv"
+expect_error "missing file" 1 "cannot open '$tmp/nope.csv'" classify "$tmp/nope.csv"
+
+# up to 20 errors, then a count of the rest
+{ printf 'name,kind,shape\n'; i=0; while [ $i -lt 30 ]; do printf 'b%d,copy,x\n' $i; i=$((i + 1)); done; } >"$tmp/many.csv"
+run classify "$tmp/many.csv"
+check "20 errors shown" test "$(grep -c 'many.csv:[0-9]*: column' "$tmp/err")" -eq 20
+check "the rest counted" grep -q "10 more errors not shown" "$tmp/err"
+
+# a bad row after good ones: no partial output, on stdout or in -o FILE
+{ cat "$EX/bert-base.csv"; printf 'late,copy,fp32,x\n'; } >"$tmp/late.csv"
+expect_error "late error: nothing on stdout" 1 "late.csv:[0-9]+: " classify "$tmp/late.csv"
+run classify -o "$tmp/late.out" "$tmp/late.csv"
+check "late error: no output file" test ! -e "$tmp/late.out"
+check "late error: no temporary file left" test "$(ls "$tmp" | grep -c 'late.out')" -eq 0
+echo keep >"$tmp/keep.out"
+run classify -o "$tmp/keep.out" "$tmp/late.csv"
+check "late error: an existing file is untouched" test "$(cat "$tmp/keep.out")" = keep
+
+# devices, runtimes and the database
+expect_error "unknown device lists close ids" 1 "unknown device 'h300'.*closest: .*h[12]00" \
+	classify --hw h300 "$EX/bert-base.csv"
+expect_error "unknown runtime" 1 "unknown runtime 'jax'" classify --runtime jax "$EX/bert-base.csv"
+expect_error "missing database" 1 "cannot open device database '$tmp/nodb'" \
+	classify --hwdb "$tmp/nodb" "$EX/bert-base.csv"
+mkdir "$tmp/db" && cp "$top_srcdir/hwdb/eager.runtime" "$DATA/bad-hwdb/broken.device" "$tmp/db/"
+expect_error "broken device file" 1 "broken.device:[0-9]+: key 'sm_count': a number needs its source" \
+	classify --hwdb "$tmp/db" "$EX/bert-base.csv"
+
+# usage errors exit 2
+expect_error "no command" 2 "no command given" 
+expect_error "unknown command" 2 "unknown command 'clasify'" clasify
+expect_error "unknown option" 2 "unknown option '--bogus'" classify --bogus x.csv
+expect_error "missing op list" 2 "no op list given" classify
+expect_error "two op lists" 2 "more than one op list" classify a.csv b.csv
+expect_error "bad format" 2 "unknown format 'xml'" classify -f xml "$EX/bert-base.csv"
+expect_error "option without value" 2 "needs a value" classify "$EX/bert-base.csv" --hw
+expect_error "bad overhead" 2 "host-overhead-us" classify --host-overhead-us -3 "$EX/bert-base.csv"
+expect_error "hw without action" 2 "no action given" hw
+expect_error "hw show without id" 2 "takes one device" hw show
+
+done_testing

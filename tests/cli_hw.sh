@@ -1,0 +1,46 @@
+#!/bin/sh
+# cli_hw.sh - "roofline hw list | show | runtimes".
+. "$top_srcdir/tests/lib.sh"
+
+run hw list
+check "hw list" test "$rc" -eq 0
+check "hw list has at least 14 devices" test "$(($(wc -l <"$tmp/out") - 1))" -ge 14
+for id in v100-sxm2 a100-sxm4-40gb a100-sxm4-80gb a100-pcie-80gb a10 h100-sxm h100-pcie \
+	h100-nvl h200-sxm l4 l40s rtx-4090 rtx-3090 t4; do
+	check "hw list shows $id" grep -q "^$id " "$tmp/out"
+done
+run hw list -f csv
+check "hw list csv header" test "$(head -n 1 "$tmp/out")" = \
+	"id,name,aliases,sm_count,mem_bandwidth_gbs,fp32_vector_tflops,bf16_tensor_tflops,fp8_tensor_tflops"
+
+# show: rows key,value,source; the alias resolves; values match the datasheet
+run hw show h200 -f csv
+check "hw show csv header" test "$(head -n 1 "$tmp/out")" = "key,value,source"
+check "hw show resolves the alias" grep -q '^id,h200-sxm,$' "$tmp/out"
+check "H200 bandwidth 4800 GB/s (datasheet: 4.8 TB/s)" grep -q '^mem_bandwidth_gbs,4800,' "$tmp/out"
+check "H200 dense bf16 989.4 (datasheet: 1979 with sparsity)" grep -q '^bf16_tensor_tflops,989.4,' "$tmp/out"
+check "H200 tensor clock 1830 MHz" grep -q '^tensor_clock_mhz,1830,' "$tmp/out"
+# every numeric row carries a source: a third field that is not empty
+check "every number has a source" awk -F, 'NR > 1 && $2 ~ /^[0-9.]+$/ && $3 == "" { bad = 1 } END { exit bad }' "$tmp/out"
+for key in id aliases name vendor arch compute_capability sm_count boost_clock_mhz \
+	tensor_clock_mhz memory_gib mem_bandwidth_gbs l2_mib fp64_vector_tflops fp64_tensor_tflops \
+	fp32_vector_tflops fp16_vector_tflops bf16_vector_tflops tf32_tensor_tflops \
+	fp16_tensor_tflops bf16_tensor_tflops fp8_tensor_tflops int8_tensor_tops min_kernel_us; do
+	check "h200 has key $key" grep -q "^$key," "$tmp/out"
+done
+run hw show v100-sxm2 -f csv
+check "a pipe the device lacks is absent (V100 has no bf16)" test "$(grep -c '^bf16' "$tmp/out")" -eq 0
+run hw show h100-sxm -f json
+check "hw show json" grep -q '"mem_bandwidth_gbs":{"value":"3350","source":"' "$tmp/out"
+run hw show h100-sxm
+check "hw show table" grep -q '^sm_count *132 ' "$tmp/out"
+run hw show "$DATA/tiny.device" -f csv
+check "hw show FILE" grep -q '^mem_bandwidth_gbs,1000,made up for the test suite$' "$tmp/out"
+run hw show h300
+check "unknown id: exit 1 and close ids" test "$rc" -eq 1 -a ! -s "$tmp/out"
+check "unknown id: closest ids named" grep -q "closest: " "$tmp/err"
+
+run hw runtimes -f csv
+check "hw runtimes lists eager, graph, cpp" test "$(grep -cE '^(eager|graph|cpp),' "$tmp/out")" -eq 3
+
+done_testing
