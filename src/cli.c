@@ -109,7 +109,22 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 	return d;
 }
 
+static int open_stream(struct rl_out *o, const char *path);
+
+/* A large stdio buffer: output of a million-op list is over 100 MB. */
+#define OUT_BUFFER (1 << 20)
+
 int rl_out_open(struct rl_out *o, const char *path)
+{
+	int rc = open_stream(o, path);
+
+	/* glibc ignores the size unless we hand it the buffer */
+	if (rc == 0 && (o->buf = malloc(OUT_BUFFER)) != NULL)
+		setvbuf(o->f, o->buf, _IOFBF, OUT_BUFFER);
+	return rc;
+}
+
+static int open_stream(struct rl_out *o, const char *path)
 {
 	memset(o, 0, sizeof(*o));
 	o->path = path;
@@ -166,6 +181,8 @@ int rl_out_commit(struct rl_out *o)
 		}
 		fclose(o->f);
 		o->f = NULL;
+		free(o->buf);
+		o->buf = NULL;
 		return rc;
 	}
 	if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
@@ -175,6 +192,8 @@ int rl_out_commit(struct rl_out *o)
 	}
 	fclose(o->f);
 	o->f = NULL;
+	free(o->buf);
+	o->buf = NULL;
 	if (rename(o->tmp_path, o->path) != 0) {
 		rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
 		unlink(o->tmp_path);
@@ -190,6 +209,8 @@ void rl_out_abort(struct rl_out *o)
 	if (o->f != NULL)
 		fclose(o->f);
 	o->f = NULL;
+	free(o->buf);
+	o->buf = NULL;
 	if (o->tmp_path != NULL) {
 		unlink(o->tmp_path);
 		free(o->tmp_path);

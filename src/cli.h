@@ -48,6 +48,7 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 struct rl_out {
 	FILE *f;
 	char *tmp_path; /* NULL when spooling for stdout */
+	char *buf;      /* the stream's buffer */
 	const char *path;
 };
 

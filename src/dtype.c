@@ -52,7 +52,7 @@ int rl_dtype_parse(const char *name, enum rl_dtype *out)
 		return 0;
 	}
 	for (i = 0; i < RL_DTYPE_COUNT; i++) {
-		if (strcasecmp(name, dtypes[i].name) == 0) {
+		if ((name[0] | 0x20) == dtypes[i].name[0] && strcasecmp(name, dtypes[i].name) == 0) {
 			*out = (enum rl_dtype)i;
 			return 0;
 		}

@@ -39,7 +39,8 @@ int rl_kind_parse(const char *name, enum rl_kind *out)
 	int i;
 
 	for (i = 0; i < RL_KIND_COUNT; i++) {
-		if (strcasecmp(name, kind_names[i]) == 0) {
+		/* first letters differ for most names: skip strcasecmp for them */
+		if ((name[0] | 0x20) == kind_names[i][0] && strcasecmp(name, kind_names[i]) == 0) {
 			*out = (enum rl_kind)i;
 			return 0;
 		}

@@ -314,7 +314,10 @@ static int do_row(struct reader *r, struct rl_op *op)
 		uint64_t u;
 		int rc = 0;
 
-		if (!valid_utf8((const unsigned char *)s)) {
+		/* Text that reaches the output must be UTF-8; other cells are
+		 * parsed strictly, which rejects any stray byte. */
+		if ((r->col[i] == COL_NAME || r->col[i] == COL_EXTRA) &&
+		    !valid_utf8((const unsigned char *)s)) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column %zu: invalid UTF-8", r->name,
 			          r->rec_line, i + 1);
 			return -1;
@@ -489,6 +492,7 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
                       int *in_quote)
 {
 	size_t i, quotes = 0;
+	const char *c;
 
 	r->lineno++;
 	if (r->lineno == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
@@ -501,13 +505,17 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 	}
 	/* CR only as part of CRLF (or ending the file): libcsv would take a bare
 	 * CR as a line end that our line numbers and comments do not see. */
-	for (i = 0; i < n; i++) {
-		if (s[i] == '\r' && !(i + 1 < n && s[i + 1] == '\n') && i + 1 != n) {
+	for (c = memchr(s, '\r', n); c != NULL; c = memchr(c + 1, '\r', n - (size_t)(c + 1 - s))) {
+		size_t at = (size_t)(c - s);
+
+		if (!(at + 1 < n && s[at + 1] == '\n') && at + 1 != n) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: bare CR line ending (use LF or CRLF)",
 			          r->name, r->lineno);
 			r->stop = 1;
 			return;
 		}
+		if (at + 1 == n)
+			break;
 	}
 	if (!*in_quote) {
 		for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
@@ -516,8 +524,11 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 			return; /* comment or blank line */
 		r->rec_line = r->lineno;
 	}
-	for (i = 0; i < n; i++)
-		quotes += s[i] == '"';
+	for (c = memchr(s, '"', n); c != NULL; c = memchr(c + 1, '"', n - (size_t)(c + 1 - s))) {
+		quotes++;
+		if ((size_t)(c + 1 - s) == n)
+			break;
+	}
 	if (quotes & 1)
 		*in_quote = !*in_quote;
 	if (csv_parse(p, s, n, on_field, on_record, r) != n) {

@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <csv.h>
+#include "fmt.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,9 @@ struct rl_report {
 	int any_fallback;
 	int has_measured; /* copied: info.ops is only valid until the last row */
 	size_t rows;
+	char *line; /* the csv row being built */
+	size_t line_len, line_cap;
+	int oom;
 	yajl_gen g;
 };
 
@@ -36,30 +40,34 @@ int rl_format_parse(const char *s, enum rl_format *out)
 	return -1;
 }
 
+/* RFC 4180 quoting, plus blanks at either end (readers trim them). */
+static int needs_quotes(const char *s)
+{
+	return strpbrk(s, ",\"\r\n") != NULL ||
+	       (*s == ' ' || *s == '\t' || (*s && (s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == '\t')));
+}
+
 void rl_csv_field(FILE *out, const char *s)
 {
-	if (strpbrk(s, ",\"\r\n") != NULL || (*s == ' ' || (*s && s[strlen(s) - 1] == ' ')))
+	if (needs_quotes(s))
 		csv_fwrite(out, s, strlen(s));
 	else
 		fputs(s, out);
 }
 
-/* A number for csv and json: integers exactly, others to 6 significant digits. */
+/* A number for csv and json: integers exactly, others to 6 significant
+ * digits (buffers are at least 32 bytes). */
 static void fmt_num(char *buf, size_t len, double v)
 {
-	if (isinf(v))
-		snprintf(buf, len, "inf");
-	else if (v == floor(v) && fabs(v) < 1e18)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.6g", v);
+	(void)len;
+	rl_fmt_num(buf, v);
 }
 
 /* Microseconds for the table: two decimals, or scientific past a second. */
 static void fmt_us(char *buf, size_t len, double us)
 {
 	if (us < 1e6)
-		snprintf(buf, len, "%.2f", us);
+		rl_fmt_fixed(buf, us, 2);
 	else
 		snprintf(buf, len, "%.3e", us);
 }
@@ -69,7 +77,7 @@ static void fmt_intensity(char *buf, size_t len, double v)
 	if (isinf(v))
 		snprintf(buf, len, "inf");
 	else if (v < 1e4)
-		snprintf(buf, len, "%.2f", v);
+		rl_fmt_fixed(buf, v, 2);
 	else
 		snprintf(buf, len, "%.3g", v);
 }
@@ -113,43 +121,111 @@ static void csv_begin(rl_report *r)
 	fputc('\n', r->out);
 }
 
+/* A csv row is built in memory and written with one fwrite: stdio's
+ * per-call cost dominated a million-row write. */
+static int line_reserve(rl_report *r, size_t more)
+{
+	if (r->line_len + more > r->line_cap) {
+		size_t cap = r->line_cap ? r->line_cap : 256;
+		char *grown;
+
+		while (cap < r->line_len + more)
+			cap *= 2;
+		grown = realloc(r->line, cap);
+		if (grown == NULL)
+			return -1;
+		r->line = grown;
+		r->line_cap = cap;
+	}
+	return 0;
+}
+
+static inline void line_put(rl_report *r, const char *s, size_t n)
+{
+	if (r->line_len + n <= r->line_cap || line_reserve(r, n) == 0) {
+		memcpy(r->line + r->line_len, s, n);
+		r->line_len += n;
+	} else {
+		r->oom = 1;
+	}
+}
+
+/* Appends S as a csv field after a comma (FIRST: no comma), quoted by
+ * libcsv's csv_write when it needs quotes. */
+static void line_field(rl_report *r, const char *s, int first)
+{
+	size_t n = strlen(s);
+
+	if (!first)
+		line_put(r, ",", 1);
+	if (!needs_quotes(s)) {
+		line_put(r, s, n);
+		return;
+	}
+	n = csv_write(NULL, 0, s, n);
+	if (line_reserve(r, n) < 0) {
+		r->oom = 1;
+		return;
+	}
+	r->line_len += csv_write(r->line + r->line_len, n, s, strlen(s));
+}
+
+static void line_num(rl_report *r, double v)
+{
+	char b[64];
+
+	line_put(r, ",", 1);
+	line_put(r, b, rl_fmt_num(b, v));
+}
+
+/* Appends a blank and S padded to |WIDTH| (negative: left-aligned). */
+static void line_col(rl_report *r, const char *s, int width)
+{
+	static const char blanks[] = "                                ";
+	size_t n = strlen(s), w = (size_t)(width < 0 ? -width : width);
+	size_t pad = n < w ? w - n : 0;
+
+	line_put(r, " ", 1);
+	if (width > 0)
+		line_put(r, blanks, pad);
+	line_put(r, s, n);
+	if (width < 0)
+		line_put(r, blanks, pad);
+}
+
 static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
 	const double nums[] = {p->flops, p->bytes, p->intensity};
 	const double times[] = {p->t_compute_us, p->t_memory_us, p->t_overhead_us,
 	                        p->t_gpu_us, p->t_us};
-	char b[64];
+	char b[32];
 	size_t i;
 
-	rl_csv_field(r->out, op->name);
-	fprintf(r->out, ",%s,%s,%llu", rl_kind_name(op->kind), rl_dtype_name(op->dtype),
-	        (unsigned long long)op->count);
-	for (i = 0; i < 3; i++) {
-		fmt_num(b, sizeof(b), nums[i]);
-		fprintf(r->out, ",%s", b);
-	}
-	fprintf(r->out, ",%s", rl_unit_name(p->unit));
-	for (i = 0; i < 5; i++) {
-		fmt_num(b, sizeof(b), times[i]);
-		fprintf(r->out, ",%s", b);
-	}
-	fmt_num(b, sizeof(b), p->attainable_flops / 1e12);
-	fprintf(r->out, ",%s,%s", rl_bound_name(p->bound), b);
+	r->line_len = 0;
+	line_field(r, op->name, 1);
+	line_field(r, rl_kind_name(op->kind), 0);
+	line_field(r, rl_dtype_name(op->dtype), 0);
+	line_put(r, ",", 1);
+	line_put(r, b, rl_fmt_u64(b, op->count));
+	for (i = 0; i < 3; i++)
+		line_num(r, nums[i]);
+	line_field(r, rl_unit_name(p->unit), 0);
+	for (i = 0; i < 5; i++)
+		line_num(r, times[i]);
+	line_field(r, rl_bound_name(p->bound), 0);
+	line_num(r, p->attainable_flops / 1e12);
 	if (has_measured(r)) {
 		if (op->has & RL_HAS_MEASURED) {
-			fmt_num(b, sizeof(b), op->measured_us);
-			fprintf(r->out, ",%s", b);
-			fmt_num(b, sizeof(b), p->roofline_pct);
-			fprintf(r->out, ",%s", b);
+			line_num(r, op->measured_us);
+			line_num(r, p->roofline_pct);
 		} else {
-			fputs(",,", r->out);
+			line_put(r, ",,", 2);
 		}
 	}
-	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
-		fputc(',', r->out);
-		rl_csv_field(r->out, op->extra[i]);
-	}
-	fputc('\n', r->out);
+	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++)
+		line_field(r, op->extra[i], 0);
+	line_put(r, "\n", 1);
+	fwrite(r->line, 1, r->line_len, r->out);
 }
 
 /* ---- table and md ---- */
@@ -227,7 +303,7 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 	snprintf(dt, sizeof(dt), "%s%s", rl_dtype_name(op->dtype), p->fallback ? "*" : "");
 	fmt_intensity(ai, sizeof(ai), p->intensity);
 	fmt_us(t, sizeof(t), p->t_us);
-	snprintf(tf, sizeof(tf), "%.2f", p->attainable_flops / 1e12);
+	rl_fmt_fixed(tf, p->attainable_flops / 1e12, 2);
 	m[0] = pct[0] = '\0';
 	if (op->has & RL_HAS_MEASURED) {
 		fmt_us(m, sizeof(m), op->measured_us);
@@ -265,25 +341,37 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		return;
 	}
 	cut_name(name, sizeof(name), op->name, NAME_W);
-	if (has_measured(r))
-		fprintf(r->out, "%s %-9s %-7s %7s %9s %-8s %9s %6s\n", name, rl_kind_name(op->kind),
-		        dt, ai, t, rl_bound_name(p->bound), m, pct);
-	else
-	{
-		char cnt[16];
+	/* the narrow table is built like a csv row: fixed columns, one fwrite */
+	r->line_len = 0;
+	line_put(r, name, strlen(name));
+	line_col(r, rl_kind_name(op->kind), -9);
+	line_col(r, dt, -7);
+	if (has_measured(r)) {
+		line_col(r, ai, 7);
+		line_col(r, t, 9);
+		line_col(r, rl_bound_name(p->bound), -8);
+		line_col(r, m, 9);
+		line_col(r, pct, 6);
+	} else {
+		char cnt[24];
 
-		/* the count column is 5 wide: 12345, 123k, 123M, 123G */
+		/* the count column is 5 wide: 12345, 123k, 123M, 1e+12 */
 		if (op->count < 100000)
-			snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long)op->count);
+			rl_fmt_u64(cnt, op->count);
 		else if (op->count < 100000000)
 			snprintf(cnt, sizeof(cnt), "%lluk", (unsigned long long)(op->count / 1000));
 		else if (op->count < 100000000000ULL)
 			snprintf(cnt, sizeof(cnt), "%lluM", (unsigned long long)(op->count / 1000000));
 		else
 			snprintf(cnt, sizeof(cnt), "%.0e", (double)op->count);
-		fprintf(r->out, "%s %-9s %-7s %5s %7s %9s %-8s %7s\n", name,
-		        rl_kind_name(op->kind), dt, cnt, ai, t, rl_bound_name(p->bound), tf);
+		line_col(r, cnt, 5);
+		line_col(r, ai, 7);
+		line_col(r, t, 9);
+		line_col(r, rl_bound_name(p->bound), -8);
+		line_col(r, tf, 7);
 	}
+	line_put(r, "\n", 1);
+	fwrite(r->line, 1, r->line_len, r->out);
 }
 
 /* Writes TEXT word-wrapped to 80 columns, the first line after FIRST and the
@@ -395,9 +483,17 @@ static void jkn(yajl_gen g, const char *k, double v)
 	jnum(g, v);
 }
 
-static void json_print(void *ctx, const char *s, size_t len)
+/* yajl buffers the text; it is moved to the stream once per op, since a
+ * print callback would be called (and fwrite with it) for every token. */
+static void json_flush(rl_report *r)
 {
-	fwrite(s, 1, len, ctx);
+	const unsigned char *buf;
+	size_t len;
+
+	if (yajl_gen_get_buf(r->g, &buf, &len) == yajl_gen_status_ok) {
+		fwrite(buf, 1, len, r->out);
+		yajl_gen_clear(r->g);
+	}
 }
 
 static int json_begin(rl_report *r)
@@ -407,7 +503,6 @@ static int json_begin(rl_report *r)
 	r->g = yajl_gen_alloc(NULL);
 	if (r->g == NULL)
 		return RL_ERR_NOMEM;
-	yajl_gen_config(r->g, yajl_gen_print_callback, json_print, r->out);
 	yajl_gen_map_open(r->g);
 	jstr(r->g, "device");
 	yajl_gen_map_open(r->g);
@@ -468,6 +563,7 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_map_close(g);
+	json_flush(r);
 }
 
 static void json_end(rl_report *r, const struct rl_summary *s)
@@ -519,6 +615,7 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
+	json_flush(r);
 	fputc('\n', r->out);
 }
 
@@ -553,6 +650,8 @@ int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 	case RL_FMT_JSON: json_row(r, op, p); break;
 	default: table_row(r, op, p); break;
 	}
+	if (r->oom)
+		return RL_ERR_NOMEM;
 	return ferror(r->out) ? RL_ERR_IO : 0;
 }
 
@@ -572,5 +671,6 @@ void rl_report_free(rl_report *r)
 		return;
 	if (r->g != NULL)
 		yajl_gen_free(r->g);
+	free(r->line);
 	free(r);
 }

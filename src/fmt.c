@@ -1,0 +1,160 @@
+/* fmt.c - fast number formatting (see fmt.h). */
+#include "config.h"
+
+#include "fmt.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const double pow10_tab[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static const char two_digits[] = "00010203040506070809101112131415161718192021222324"
+                                 "25262728293031323334353637383940414243444546474849"
+                                 "50515253545556575859606162636465666768697071727374"
+                                 "75767778798081828384858687888990919293949596979899";
+
+/* Writes U in decimal, two digits per division; returns the length. */
+static size_t put_u64(char *buf, uint64_t u)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp), n;
+
+	while (u >= 100) {
+		i -= 2;
+		memcpy(tmp + i, two_digits + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		i -= 2;
+		memcpy(tmp + i, two_digits + 2 * u, 2);
+	} else {
+		tmp[--i] = (char)('0' + u);
+	}
+	n = sizeof(tmp) - i;
+	memcpy(buf, tmp + i, n);
+	buf[n] = '\0';
+	return n;
+}
+
+size_t rl_fmt_u64(char *buf, unsigned long long u)
+{
+	return put_u64(buf, u);
+}
+
+size_t rl_fmt_fixed(char *buf, double v, int decimals)
+{
+	size_t n = 0;
+	uint64_t scaled, ip, fp, scale;
+	int i;
+
+	if (!isfinite(v) || decimals < 0 || decimals > 6 ||
+	    fabs(v) * pow10_tab[decimals] >= 1e12)
+		return (size_t)snprintf(buf, 32, "%.*f", decimals, v);
+	if (v < 0) {
+		buf[n++] = '-';
+		v = -v;
+	}
+	scale = (uint64_t)pow10_tab[decimals];
+	scaled = (uint64_t)llround(v * (double)scale);
+	ip = scaled / scale;
+	fp = scaled % scale;
+	n += put_u64(buf + n, ip);
+	if (decimals > 0) {
+		buf[n++] = '.';
+		for (i = decimals - 1; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		n += (size_t)decimals;
+		buf[n] = '\0';
+	}
+	return n;
+}
+
+/* round(v / 10^(e - 5)): six digits when 10^e <= v < 10^(e+1). Scaling by an
+ * exact power of ten rounds once. */
+static uint64_t scale6(double v, int e)
+{
+	int k = e - 5;
+
+	if (k >= 0 && k <= 22)
+		return (uint64_t)llround(v / pow10_tab[k]);
+	if (k < 0 && k >= -22)
+		return (uint64_t)llround(v * pow10_tab[-k]);
+	return (uint64_t)llround(v / pow(10, k));
+}
+
+size_t rl_fmt_num(char *buf, double v)
+{
+	size_t n = 0, k;
+	uint64_t digits;
+	int e, neg = v < 0;
+	char d[8];
+
+	if (isinf(v))
+		return (size_t)snprintf(buf, 32, "%sinf", v < 0 ? "-" : "");
+	if (!isfinite(v))
+		return (size_t)snprintf(buf, 32, "nan");
+	if (neg) {
+		buf[n++] = '-';
+		v = -v;
+	}
+	if (v == floor(v) && v < 1e15)
+		return n + put_u64(buf + n, (uint64_t)v);
+	if (v == 0) {
+		buf[n++] = '0';
+		buf[n] = '\0';
+		return n;
+	}
+	/* six significant digits: v = digits x 10^(e - 5), 100000 <= digits < 1e6 */
+	if (v < 1e-20 || v >= 1e21)
+		return n + (size_t)snprintf(buf + n, 32, "%.6g", v);
+	/* floor(log10(v)) from the table; scale6 corrects an off-by-one */
+	if (v >= 1)
+		for (e = 0; e < 21 && v >= pow10_tab[e + 1]; e++)
+			;
+	else
+		for (e = -1; e > -21 && v < 1.0 / pow10_tab[-e]; e--)
+			;
+	digits = scale6(v, e);
+	if (digits >= 1000000) /* log10 was low, or rounding carried: 999999.5 */
+		digits = scale6(v, ++e);
+	else if (digits < 100000) /* log10 was high */
+		digits = scale6(v, --e);
+	put_u64(d, digits);
+	/* %g: fixed notation when -4 <= e < 6, trailing zeros dropped */
+	k = 6;
+	while (k > 1 && d[k - 1] == '0')
+		k--;
+	if (e >= -4 && e < 6) {
+		if (e >= 0) {
+			memcpy(buf + n, d, (size_t)e + 1);
+			n += (size_t)e + 1;
+			if (k > (size_t)e + 1) {
+				buf[n++] = '.';
+				memcpy(buf + n, d + e + 1, k - (size_t)e - 1);
+				n += k - (size_t)e - 1;
+			}
+		} else {
+			buf[n++] = '0';
+			buf[n++] = '.';
+			memset(buf + n, '0', (size_t)(-e - 1));
+			n += (size_t)(-e - 1);
+			memcpy(buf + n, d, k);
+			n += k;
+		}
+		buf[n] = '\0';
+		return n;
+	}
+	buf[n++] = d[0];
+	if (k > 1) {
+		buf[n++] = '.';
+		memcpy(buf + n, d + 1, k - 1);
+		n += k - 1;
+	}
+	return n + (size_t)snprintf(buf + n, 16, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+}
