@@ -86,25 +86,57 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-/* Expands a leading source label: "ds: p. 3" -> "<text of ds>: p. 3". */
-static char *expand_source(const struct kvfile *kv, const char *src)
+/* The label of KV that starts at P and ends in ':' (or, at the start of the
+ * source, at the end, ',' or ':'), or -1. */
+static int label_at(const struct kvfile *kv, const char *p, int at_start)
 {
 	int i;
 
 	for (i = 0; i < kv->nlabels; i++) {
 		size_t n = strlen(kv->label[i]);
 
-		if (strncmp(src, kv->label[i], n) == 0 &&
-		    (src[n] == '\0' || src[n] == ':' || src[n] == ',')) {
-			size_t len = strlen(kv->label_text[i]) + strlen(src + n) + 1;
-			char *out = malloc(len);
+		if (strncmp(p, kv->label[i], n) == 0 &&
+		    (p[n] == ':' || (at_start && (p[n] == '\0' || p[n] == ','))))
+			return i;
+	}
+	return -1;
+}
 
-			if (out != NULL)
-				snprintf(out, len, "%s%s", kv->label_text[i], src + n);
-			return out;
+/* Expands source labels: "ds: p. 3, wp: table 2" becomes "<text of ds>: p. 3,
+ * <text of wp>: table 2". A label counts at the start of the source or of a
+ * word, followed by ':' (at the start also alone or before ','). Returns a
+ * malloc'ed string or NULL. */
+static char *expand_source(const struct kvfile *kv, const char *src)
+{
+	size_t cap = strlen(src) + 1, len = 0, i;
+	char *out;
+	const char *p;
+
+	for (p = src; *p != '\0'; p++) {
+		int at_word = p == src || p[-1] == ' ' || p[-1] == '(';
+		int l = at_word ? label_at(kv, p, p == src) : -1;
+
+		if (l >= 0)
+			cap += strlen(kv->label_text[l]);
+	}
+	out = malloc(cap);
+	if (out == NULL)
+		return NULL;
+	for (p = src; *p != '\0';) {
+		int at_word = p == src || p[-1] == ' ' || p[-1] == '(';
+		int l = at_word ? label_at(kv, p, p == src) : -1;
+
+		if (l >= 0) {
+			i = strlen(kv->label_text[l]);
+			memcpy(out + len, kv->label_text[l], i);
+			len += i;
+			p += strlen(kv->label[l]);
+		} else {
+			out[len++] = *p++;
 		}
 	}
-	return xstrdup(src);
+	out[len] = '\0';
+	return out;
 }
 
 static void kv_close(struct kvfile *kv)

@@ -249,8 +249,8 @@ static void table_begin(rl_report *r)
 	{
 		char line[512];
 
-		snprintf(line, sizeof(line), "device %s (%s), runtime %s: %.2f us per launch",
-		         d->name, d->id, r->info.runtime, r->info.host_overhead_us);
+		snprintf(line, sizeof(line), "%s (%s), %s runtime: %.2f us per launch", d->name,
+		         d->id, r->info.runtime, r->info.host_overhead_us);
 		wrap(r->out, line, "", "  ");
 	}
 	if (r->info.wide) {

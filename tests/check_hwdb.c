@@ -207,6 +207,33 @@ START_TEST(test_bad_device_file)
 }
 END_TEST
 
+/* Source labels expand at the start and inside the source text. */
+START_TEST(test_source_labels)
+{
+	static const char text[] =
+		"source a = Alpha sheet\nsource b = Beta page\n"
+		"id = x\nname = X\nsm_count = 10 ; a: p. 3, b: table 2 (b: again), ab: not a label\n"
+		"mem_bandwidth_gbs = 100 ; a\nfp32_vector_tflops = 1 ; measured: by hand\n"
+		"min_kernel_us = 1 ; a, b\n";
+	char path[] = "/tmp/roofline-check-XXXXXX";
+	int fd = mkstemp(path);
+	struct rl_device d;
+	struct rl_err err = {0, ""};
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_msg(rl_device_load(path, &d, &err) == 0, "%s", err.msg);
+	unlink(path);
+	ck_assert_str_eq(d.num[RL_HW_SM_COUNT].source,
+	                 "Alpha sheet: p. 3, Beta page: table 2 (Beta page: again), ab: not a label");
+	ck_assert_str_eq(d.num[RL_HW_MEM_BANDWIDTH_GBS].source, "Alpha sheet");
+	ck_assert_str_eq(d.num[RL_HW_MIN_KERNEL_US].source, "Alpha sheet, b");
+	ck_assert_str_eq(d.num[RL_PIPE_FP32_VECTOR].source, "measured: by hand");
+	rl_device_release(&d);
+}
+END_TEST
+
 START_TEST(test_missing_dir)
 {
 	rl_hwdb *none = NULL;
@@ -233,6 +260,7 @@ Suite *suite_hwdb(void)
 	tcase_add_test(data, test_runtimes);
 	tcase_add_loop_test(errors, test_bad_device_file, 0, ARRAY_SIZE(bad_files));
 	tcase_add_test(errors, test_missing_dir);
+	tcase_add_test(errors, test_source_labels);
 	suite_add_tcase(s, data);
 	suite_add_tcase(s, errors);
 	return s;

@@ -44,11 +44,11 @@ check "-o leaves no temporary file" test "$(ls "$tmp" | grep -c 'o.csv.tmp')" -e
 
 # device selection: id, alias, file, environment
 run classify --hw h200 "$EX/bert-base.csv"
-check "--hw alias" grep -q "^device NVIDIA H200" "$tmp/out"
+check "--hw alias" grep -q "^NVIDIA H200" "$tmp/out"
 run classify --hw "$top_srcdir/hwdb/t4.device" "$EX/bert-base.csv"
-check "--hw FILE" grep -q "^device NVIDIA T4" "$tmp/out"
+check "--hw FILE" grep -q "^NVIDIA T4" "$tmp/out"
 ROOFLINE_HW=a10 run classify "$EX/bert-base.csv"
-check "ROOFLINE_HW" grep -q "^device NVIDIA A10 " "$tmp/out"
+check "ROOFLINE_HW" grep -q "^NVIDIA A10 " "$tmp/out"
 run classify "$EX/bert-base.csv"
 check "default device is h100-sxm" grep -q "(h100-sxm)" "$tmp/out"
 
