@@ -6,6 +6,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "cli.h"
+#include "model.h"
 #include "report.h"
 
 static int usage(void)
@@ -110,6 +111,27 @@ static void json_print(void *ctx, const char *str, size_t len)
 	fwrite(str, 1, len, ctx);
 }
 
+/* Where each pipe's roof meets the memory roof: an op with a lower
+ * arithmetic intensity is memory-bound on that pipe. */
+static void show_ridges(const struct rl_device *d)
+{
+	int p;
+
+	printf("\nridge points, FLOP/byte (peak / %s GB/s):\n",
+	       d->num[RL_HW_MEM_BANDWIDTH_GBS].text);
+	for (p = 0; p < RL_PIPE_COUNT; p++) {
+		if (!d->num[p].present)
+			continue;
+		if (rl_pipe_is_tensor((enum rl_pipe)p))
+			printf("  %-12s %8.1f\n", rl_pipe_label((enum rl_pipe)p),
+			       rl_model_ridge(d, (enum rl_pipe)p, 1));
+		else
+			printf("  %-12s %8.1f  (%.1f for work that is not fused multiply-adds)\n",
+			       rl_pipe_label((enum rl_pipe)p), rl_model_ridge(d, (enum rl_pipe)p, 1),
+			       rl_model_ridge(d, (enum rl_pipe)p, 0));
+	}
+}
+
 static void show_device(const struct rl_device *d, enum rl_format fmt)
 {
 	struct show s = {fmt, NULL};
@@ -124,6 +146,8 @@ static void show_device(const struct rl_device *d, enum rl_format fmt)
 		yajl_gen_map_open(s.g);
 	}
 	rl_device_each(d, show_key, &s);
+	if (fmt == RL_FMT_TABLE)
+		show_ridges(d);
 	if (fmt == RL_FMT_JSON) {
 		yajl_gen_map_close(s.g);
 		yajl_gen_free(s.g);

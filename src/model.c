@@ -72,6 +72,19 @@ enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
 	return first_present(d, vector_chain[t]);
 }
 
+/* Vector work that is not multiply-add pairs runs at half the FMA peak. */
+static double pipe_peak(const struct rl_device *d, enum rl_pipe p, int fma)
+{
+	double peak = rl_device_peak_flops(d, p);
+
+	return !rl_pipe_is_tensor(p) && !fma ? peak / 2 : peak;
+}
+
+double rl_model_ridge(const struct rl_device *d, enum rl_pipe p, int fma)
+{
+	return pipe_peak(d, p, fma) / rl_device_bandwidth_bytes_per_s(d);
+}
+
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err)
 {
@@ -89,17 +102,15 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	p->fallback = p->pipe != p->wanted ||
 	              (op->unit == RL_UNIT_TENSOR && p->unit != RL_UNIT_TENSOR);
 	p->fma = (op->has & RL_HAS_FMA) ? op->fma : is_matrix_kind(op->kind);
-	peak = rl_device_peak_flops(d, p->pipe);
 	/* Datasheet vector peaks count an FMA as 2 FLOPs. Work that is not
 	 * multiply-add pairs (x * 2, cos, max) retires one FLOP per lane per
 	 * cycle: half the peak (A100: 19.5 TFLOPS FMA, 9.75 plain; Horace He,
 	 * "Making Deep Learning Go Brrrr", footnote on non-FMA compute). Tensor
 	 * cores only do multiply-adds. */
-	if (p->unit == RL_UNIT_VECTOR && !p->fma)
-		peak /= 2;
+	peak = pipe_peak(d, p->pipe, p->fma);
 	p->peak_flops = peak;
 	p->bandwidth = rl_device_bandwidth_bytes_per_s(d);
-	p->ridge = peak / p->bandwidth;
+	p->ridge = rl_model_ridge(d, p->pipe, p->fma);
 	p->attainable_flops = p->flops > 0 ? fmin(peak, p->intensity * p->bandwidth) : 0;
 
 	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;

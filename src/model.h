@@ -66,6 +66,11 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
                            enum rl_dtype t, enum rl_unit u, enum rl_pipe *wanted);
 
+/* The ridge point of pipe P on D: the arithmetic intensity (FLOP/byte) at
+ * which its roof meets the memory roof. FMA selects the full vector peak;
+ * without it, vector pipes count at half. 0 when D lacks P. */
+double rl_model_ridge(const struct rl_device *d, enum rl_pipe p, int fma);
+
 /* "compute", "memory" or "overhead". */
 const char *rl_bound_name(enum rl_bound b);
 

@@ -34,6 +34,10 @@ run hw show h100-sxm -f json
 check "hw show json" grep -q '"mem_bandwidth_gbs":{"value":"3350","source":"' "$tmp/out"
 run hw show h100-sxm
 check "hw show table" grep -q '^sm_count *132 ' "$tmp/out"
+# ridge points: 312 TFLOPS / 1555 GB/s = 200.6; fp32 19.5 / 1.555 = 12.5, 6.3 non-FMA
+run hw show a100
+check "bf16 tensor ridge 200.6 FLOP/byte" grep -q '^  bf16 tensor     200.6$' "$tmp/out"
+check "fp32 vector ridge 12.5 and 6.3" grep -q '^  fp32 vector      12.5  (6.3 for' "$tmp/out"
 run hw show "$DATA/tiny.device" -f csv
 check "hw show FILE" grep -q '^mem_bandwidth_gbs,1000,made up for the test suite$' "$tmp/out"
 run hw show h300
