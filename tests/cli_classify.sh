@@ -19,6 +19,21 @@ for f in "$EX"/*.csv; do
 	check "$(basename "$f"): one csv row per op" test "$got" -eq "$want"
 done
 
+# count-weighted totals against sums worked out independently in Python from
+# the rows and the v1 formulas (examples/README.md, "Totals by formula")
+while read -r f flops bytes; do
+	run classify -f json "$EX/$f"
+	check "$f: total FLOPs $flops" grep -q "\"summary\":{.*\"flops\":$flops," "$tmp/out"
+	check "$f: total bytes $bytes" grep -q "\"summary\":{.*\"bytes\":$bytes," "$tmp/out"
+done <<'TOTALS'
+blog-repeat-multiply.csv 549487378432 23622320128
+blog-cos-cos.csv 5100273665 10737418252
+bert-base.csv 717974814720 3261017088
+llama2-7b-decode.csv 14292868352 14301484034
+llama2-7b-prefill.csv 27635608485120 39656248322
+resnet50.csv 525915553792 10404773248
+TOTALS
+
 # the csv column contract, without measured_us in the input
 run classify -f csv "$EX/blog-repeat-multiply.csv"
 check "csv header" test "$(head -n 1 "$tmp/out")" = \
