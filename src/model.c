@@ -56,14 +56,11 @@ static enum rl_pipe first_present(const struct rl_device *d, const enum rl_pipe 
 enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
                            enum rl_dtype t, enum rl_unit u, enum rl_pipe *wanted)
 {
-	if (u == RL_UNIT_AUTO) {
-		/* Tensor cores when the kind is a matrix product and the tensor
-		 * chain of the dtype reaches a tensor pipe on this device (fp8 on an
-		 * A100 runs as fp16 on tensor cores); else CUDA cores. */
-		u = is_matrix_kind(kind) && rl_pipe_is_tensor(first_present(d, tensor_chain[t]))
-		        ? RL_UNIT_TENSOR
-		        : RL_UNIT_VECTOR;
-	}
+	/* Not given: matrix products follow the tensor chain, which ends on the
+	 * CUDA cores where the device (or the dtype: fp32) has no tensor pipe;
+	 * everything else is vector work. */
+	if (u == RL_UNIT_AUTO)
+		u = is_matrix_kind(kind) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
 	if (u == RL_UNIT_TENSOR) {
 		*wanted = tensor_chain[t][0];
 		return first_present(d, tensor_chain[t]);
@@ -99,8 +96,9 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : (p->flops > 0 ? HUGE_VAL : 0);
 	p->pipe = rl_model_pipe(d, op->kind, op->dtype, op->unit, &p->wanted);
 	p->unit = rl_pipe_is_tensor(p->pipe) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
-	p->fallback = p->pipe != p->wanted ||
-	              (op->unit == RL_UNIT_TENSOR && p->unit != RL_UNIT_TENSOR);
+	/* An op without FLOPs (a copy) never uses its pipe: no fallback. */
+	p->fallback = p->flops > 0 && (p->pipe != p->wanted ||
+	                               (op->unit == RL_UNIT_TENSOR && p->unit != RL_UNIT_TENSOR));
 	p->fma = (op->has & RL_HAS_FMA) ? op->fma : is_matrix_kind(op->kind);
 	/* Datasheet vector peaks count an FMA as 2 FLOPs. Work that is not
 	 * multiply-add pairs (x * 2, cos, max) retires one FLOP per lane per

@@ -36,7 +36,8 @@ struct rl_pred {
 	enum rl_unit unit;        /* the unit that does the math */
 	enum rl_pipe pipe;        /* the pipe whose peak is used */
 	enum rl_pipe wanted;      /* the pipe the op asked for */
-	int fallback;             /* 1 when the device lacks the asked-for pipe */
+	int fallback;             /* 1 when the device lacks the asked-for pipe
+	                           * (never for an op without FLOPs) */
 	int fma;                  /* 1 when the FLOPs are fused multiply-adds */
 	double peak_flops;        /* FLOP/s of the pipe, halved for non-FMA vector work */
 	double bandwidth;         /* bytes/s */

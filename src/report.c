@@ -18,6 +18,9 @@ struct rl_report {
 	enum rl_format fmt;
 	struct rl_report_info info;
 	int any_fallback;
+	/* distinct fallbacks seen (asked-for pipe, used pipe), for the footnote */
+	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
+	size_t nfb;
 	int has_measured; /* copied: info.ops is only valid until the last row */
 	size_t rows;
 	char *line; /* the csv row being built */
@@ -254,16 +257,16 @@ static void table_begin(rl_report *r)
 		wrap(r->out, line, "", "  ");
 	}
 	if (r->info.wide) {
-		fprintf(r->out, "%-32s %-9s %-7s %6s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
+		fprintf(r->out, "%-32s %-9s %-8s %6s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
 		        "name", "kind", "dtype", "count", "GFLOP", "MB", "FLOP/B", "unit", "t_comp_us",
 		        "t_mem_us", "t_ovh_us", "t_gpu_us", "t_us", "bound", "TFLOP/s");
 		if (has_measured(r))
 			fprintf(r->out, " %10s %7s", "meas_us", "roof%");
 	} else if (has_measured(r)) {
-		fprintf(r->out, "%-*s %-9s %-7s %7s %9s %-8s %9s %6s", NAME_W, "name", "kind",
+		fprintf(r->out, "%-*s %-9s %-8s %7s %9s %-8s %9s %5s", NAME_W, "name", "kind",
 		        "dtype", "FLOP/B", "t_us", "bound", "meas_us", "roof%");
 	} else {
-		fprintf(r->out, "%-*s %-9s %-7s %5s %7s %9s %-8s %7s", NAME_W, "name", "kind",
+		fprintf(r->out, "%-*s %-9s %-8s %5s %7s %9s %-8s %7s", NAME_W, "name", "kind",
 		        "dtype", "count", "FLOP/B", "t_us", "bound", "TFLOP/s");
 	}
 	fputc('\n', r->out);
@@ -331,7 +334,7 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		fmt_us(mm, sizeof(mm), p->t_memory_us);
 		fmt_us(o, sizeof(o), p->t_overhead_us);
 		fmt_us(g, sizeof(g), p->t_gpu_us);
-		fprintf(r->out, "%-32s %-9s %-7s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
+		fprintf(r->out, "%-32s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
 		        op->name, rl_kind_name(op->kind), dt, (unsigned long long)op->count,
 		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, t,
 		        rl_bound_name(p->bound), tf);
@@ -345,13 +348,13 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 	r->line_len = 0;
 	line_put(r, name, strlen(name));
 	line_col(r, rl_kind_name(op->kind), -9);
-	line_col(r, dt, -7);
+	line_col(r, dt, -8);
 	if (has_measured(r)) {
 		line_col(r, ai, 7);
 		line_col(r, t, 9);
 		line_col(r, rl_bound_name(p->bound), -8);
 		line_col(r, m, 9);
-		line_col(r, pct, 6);
+		line_col(r, pct, 5);
 	} else {
 		char cnt[24];
 
@@ -406,9 +409,16 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	int k;
 
 	fputc('\n', r->out);
-	if (r->any_fallback)
-		fprintf(r->out, "%s* the device lacks this dtype's pipe; the op is rated on the next one "
-		        "(json: \"pipe\")\n", r->fmt == RL_FMT_MD ? "" : "");
+	for (i = 0; i < r->nfb; i++) {
+		/* an op that asked for tensor math in fp32 wanted the fp32 vector
+		 * pipe itself: say "tensor" then */
+		if (r->fb_wanted[i] == r->fb_used[i])
+			fprintf(r->out, "* unit tensor: this dtype has no tensor-core math; rated on %s\n",
+			        rl_pipe_label(r->fb_used[i]));
+		else
+			fprintf(r->out, "* no %s pipe on this device: rated on %s\n",
+			        rl_pipe_label(r->fb_wanted[i]), rl_pipe_label(r->fb_used[i]));
+	}
 	fmt_us(t, sizeof(t), s->total_us);
 	fmt_si(f, sizeof(f), s->flops, "FLOP");
 	fmt_si(b, sizeof(b), s->bytes, "B");
@@ -641,9 +651,24 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
 	return 0;
 }
 
+static void note_fallback(rl_report *r, const struct rl_pred *p)
+{
+	size_t i;
+
+	r->any_fallback = 1;
+	for (i = 0; i < r->nfb; i++)
+		if (r->fb_wanted[i] == p->wanted && r->fb_used[i] == p->pipe)
+			return;
+	if (r->nfb < RL_PIPE_COUNT) {
+		r->fb_wanted[r->nfb] = p->wanted;
+		r->fb_used[r->nfb++] = p->pipe;
+	}
+}
+
 int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
-	r->any_fallback |= p->fallback;
+	if (p->fallback)
+		note_fallback(r, p);
 	r->rows++;
 	switch (r->fmt) {
 	case RL_FMT_CSV: csv_row(r, op, p); break;
