@@ -79,6 +79,16 @@ run classify -f csv --runtime graph --hw h200 "$tmp/add.csv"
 # graph: the host cost per node is below the 1.26 us launch floor of the H200
 check "graph: t_us is the GPU launch floor" test "$(csv_field "$tmp/out" add t_us)" = 1.26
 
+# a pipe the device lacks: V100 has no bf16 tensor cores; the row is marked
+printf 'name,kind,dtype,shape\nmm,matmul,bf16,4096x4096x4096\ncp,copy,bf16,4096\n' >"$tmp/v.csv"
+run classify --hw v100 "$tmp/v.csv"
+check "fallback marked after the dtype" grep -q '^mm  *matmul  *bf16\*' "$tmp/out"
+check "a copy uses no pipe and is not marked" grep -q '^cp  *copy  *bf16  ' "$tmp/out"
+check "footnote names the missing pipe" \
+	grep -q '^\* no bf16 tensor pipe on this device: rated on fp32 vector$' "$tmp/out"
+run classify --hw v100 -f csv "$tmp/v.csv"
+check "csv: the fallback is a warning on stderr" grep -q "1 op rated on a fallback pipe" "$tmp/err"
+
 # build-tree look-up of hwdb/ without ROOFLINE_HWDB
 ( unset ROOFLINE_HWDB; "$ROOFLINE" classify "$EX/bert-base.csv" >/dev/null 2>&1 )
 check "runs from the build tree without ROOFLINE_HWDB" test $? -eq 0
