@@ -146,14 +146,15 @@ int cmd_classify(int argc, char **argv)
 	if (db == NULL)
 		return RL_EXIT_FAIL;
 	c.ctx.dev = rl_cli_device(db, hw, &owned);
-	rt = rl_hwdb_find_runtime(db, runtime, NULL);
-	if (c.ctx.dev == NULL || rt == NULL) {
-		if (c.ctx.dev != NULL) {
-			struct rl_err e;
+	rt = NULL;
+	if (c.ctx.dev != NULL) {
+		struct rl_err e;
 
-			rl_hwdb_find_runtime(db, runtime, &e);
+		rt = rl_hwdb_find_runtime(db, runtime, &e);
+		if (rt == NULL)
 			rl_cli_error("%s", e.msg);
-		}
+	}
+	if (rt == NULL) {
 		rl_device_release(&owned);
 		rl_hwdb_free(db);
 		return RL_EXIT_FAIL;

@@ -311,7 +311,6 @@ static int do_row(struct reader *r, struct rl_op *op)
 	for (i = 0; i < r->ncols; i++) {
 		const char *s = field(r, i);
 		const char *cn = r->col[i] == COL_EXTRA ? field(r, i) : col_names[r->col[i]];
-		uint64_t u;
 		int rc = 0;
 
 		/* Text that reaches the output must be UTF-8; other cells are
@@ -411,7 +410,6 @@ static int do_row(struct reader *r, struct rl_op *op)
 		}
 		if (rc < 0)
 			return -1;
-		(void)u;
 	}
 	if (check_kind_columns(r, op->kind, given) < 0)
 		return -1;

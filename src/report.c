@@ -4,11 +4,12 @@
 #include "report.h"
 
 #include <csv.h>
-#include "fmt.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
+
+#include "fmt.h"
 
 /* The default table fits 80 columns: names are cut to this width. */
 #define NAME_W 18
@@ -17,13 +18,11 @@ struct rl_report {
 	FILE *out;
 	enum rl_format fmt;
 	struct rl_report_info info;
-	int any_fallback;
 	/* distinct fallbacks seen (asked-for pipe, used pipe), for the footnote */
 	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
 	size_t nfb;
 	int has_measured; /* copied: info.ops is only valid until the last row */
-	size_t rows;
-	char *line; /* the csv row being built */
+	char *line; /* the csv or table row being built */
 	size_t line_len, line_cap;
 	int oom;
 	yajl_gen g;
@@ -46,8 +45,10 @@ int rl_format_parse(const char *s, enum rl_format *out)
 /* RFC 4180 quoting, plus blanks at either end (readers trim them). */
 static int needs_quotes(const char *s)
 {
+	size_t n = strlen(s);
+
 	return strpbrk(s, ",\"\r\n") != NULL ||
-	       (*s == ' ' || *s == '\t' || (*s && (s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == '\t')));
+	       (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'));
 }
 
 void rl_csv_field(FILE *out, const char *s)
@@ -56,14 +57,6 @@ void rl_csv_field(FILE *out, const char *s)
 		csv_fwrite(out, s, strlen(s));
 	else
 		fputs(s, out);
-}
-
-/* A number for csv and json: integers exactly, others to 6 significant
- * digits (buffers are at least 32 bytes). */
-static void fmt_num(char *buf, size_t len, double v)
-{
-	(void)len;
-	rl_fmt_num(buf, v);
 }
 
 /* Microseconds for the table: two decimals, or scientific past a second. */
@@ -477,7 +470,7 @@ static void jnum(yajl_gen g, double v)
 		yajl_gen_null(g);
 		return;
 	}
-	fmt_num(b, sizeof(b), v);
+	rl_fmt_num(b, v);
 	yajl_gen_number(g, b, strlen(b));
 }
 
@@ -655,7 +648,6 @@ static void note_fallback(rl_report *r, const struct rl_pred *p)
 {
 	size_t i;
 
-	r->any_fallback = 1;
 	for (i = 0; i < r->nfb; i++)
 		if (r->fb_wanted[i] == p->wanted && r->fb_used[i] == p->pipe)
 			return;
@@ -669,7 +661,6 @@ int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
 	if (p->fallback)
 		note_fallback(r, p);
-	r->rows++;
 	switch (r->fmt) {
 	case RL_FMT_CSV: csv_row(r, op, p); break;
 	case RL_FMT_JSON: json_row(r, op, p); break;
