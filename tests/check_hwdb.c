@@ -188,17 +188,27 @@ static const struct {
 	{"id = x\nthis line has no equals sign\n", "expected 'key = value'"},
 };
 
+/* Writes TEXT to a new temporary file whose name goes to PATH (at least 32
+ * bytes); the caller unlinks it. */
+static void write_temp(char *path, const char *text)
+{
+	int fd;
+	size_t n = strlen(text);
+
+	strcpy(path, "/tmp/roofline-check-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, n), (ssize_t)n);
+	close(fd);
+}
+
 START_TEST(test_bad_device_file)
 {
-	char path[] = "/tmp/roofline-check-XXXXXX";
-	int fd = mkstemp(path);
+	char path[32];
 	struct rl_device d;
 	struct rl_err err = {0, ""};
-	size_t n = strlen(bad_files[_i].text);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, bad_files[_i].text, n), (ssize_t)n);
-	close(fd);
+	write_temp(path, bad_files[_i].text);
 	ck_assert_int_eq(rl_device_load(path, &d, &err), RL_ERR_PARSE);
 	unlink(path);
 	ck_assert_msg(strstr(err.msg, bad_files[_i].msg) != NULL, "'%s' lacks '%s'", err.msg,
@@ -215,14 +225,11 @@ START_TEST(test_source_labels)
 		"id = x\nname = X\nsm_count = 10 ; a: p. 3, b: table 2 (b: again), ab: not a label\n"
 		"mem_bandwidth_gbs = 100 ; a\nfp32_vector_tflops = 1 ; measured: by hand\n"
 		"min_kernel_us = 1 ; a, b\n";
-	char path[] = "/tmp/roofline-check-XXXXXX";
-	int fd = mkstemp(path);
+	char path[32];
 	struct rl_device d;
 	struct rl_err err = {0, ""};
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
-	close(fd);
+	write_temp(path, text);
 	ck_assert_msg(rl_device_load(path, &d, &err) == 0, "%s", err.msg);
 	unlink(path);
 	ck_assert_str_eq(d.num[RL_HW_SM_COUNT].source,
