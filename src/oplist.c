@@ -512,8 +512,6 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 			r->stop = 1;
 			return;
 		}
-		if (at + 1 == n)
-			break;
 	}
 	if (!*in_quote) {
 		for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
@@ -522,11 +520,8 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 			return; /* comment or blank line */
 		r->rec_line = r->lineno;
 	}
-	for (c = memchr(s, '"', n); c != NULL; c = memchr(c + 1, '"', n - (size_t)(c + 1 - s))) {
+	for (c = memchr(s, '"', n); c != NULL; c = memchr(c + 1, '"', n - (size_t)(c + 1 - s)))
 		quotes++;
-		if ((size_t)(c + 1 - s) == n)
-			break;
-	}
 	if (quotes & 1)
 		*in_quote = !*in_quote;
 	if (csv_parse(p, s, n, on_field, on_record, r) != n) {
