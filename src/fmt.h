@@ -2,9 +2,10 @@
  *
  * printf's exact decimal conversion dominated the time of writing a million
  * rows. These produce the same text as printf's "%.0f" (integers), "%.6g"
- * and "%.2f" for the values a report holds (finite, |v| < 1e15 for fixed
- * forms), by scaling to a 64-bit integer. Rounding of exact decimal ties may
- * differ from printf in the last digit; nothing downstream depends on it.
+ * and "%.2f" for the values a report holds, by scaling to a 64-bit integer;
+ * what does not fit (huge or tiny values) goes to printf. The "%.2f" form
+ * may differ from printf in the last digit near a decimal tie (double
+ * rounding); nothing downstream depends on it.
  */
 #ifndef RL_FMT_H
 #define RL_FMT_H
@@ -16,7 +17,8 @@
 size_t rl_fmt_num(char *buf, double v);
 
 /* Writes V like "%.*f" with DECIMALS (0 to 6) places into BUF (at least 32
- * bytes); values with more than 12 significant digits fall back to printf. Returns the length. */
+ * bytes); values with more than 12 significant digits fall back to printf.
+ * Returns the length. */
 size_t rl_fmt_fixed(char *buf, double v, int decimals);
 
 /* Writes U in decimal into BUF (at least 21 bytes). Returns the length. */

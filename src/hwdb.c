@@ -473,6 +473,17 @@ static int matches_name(const struct rl_device *d, const char *name)
 	return 0;
 }
 
+/* Makes room for one more element after the N in *ARR. */
+static int grow(void **arr, size_t n, size_t size, struct rl_err *err)
+{
+	void *p = realloc(*arr, (n + 1) * size);
+
+	if (p == NULL)
+		return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	*arr = p;
+	return 0;
+}
+
 int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err)
 {
 	rl_hwdb *db = calloc(1, sizeof(*db));
@@ -507,27 +518,13 @@ int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err)
 		}
 		snprintf(path, len, "%s/%s", dir, de->d_name);
 		if (is_dev) {
-			struct rl_device *grown = realloc(db->dev, (db->ndev + 1) * sizeof(*grown));
-
-			if (grown == NULL)
-				rc = rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-			else {
-				db->dev = grown;
-				rc = rl_device_load(path, &db->dev[db->ndev], err);
-				if (rc == 0)
-					db->ndev++;
-			}
+			rc = grow((void **)&db->dev, db->ndev, sizeof(*db->dev), err);
+			if (rc == 0 && (rc = rl_device_load(path, &db->dev[db->ndev], err)) == 0)
+				db->ndev++;
 		} else {
-			struct rl_runtime *grown = realloc(db->rt, (db->nrt + 1) * sizeof(*grown));
-
-			if (grown == NULL)
-				rc = rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-			else {
-				db->rt = grown;
-				rc = rl_runtime_load(path, &db->rt[db->nrt], err);
-				if (rc == 0)
-					db->nrt++;
-			}
+			rc = grow((void **)&db->rt, db->nrt, sizeof(*db->rt), err);
+			if (rc == 0 && (rc = rl_runtime_load(path, &db->rt[db->nrt], err)) == 0)
+				db->nrt++;
 		}
 		free(path);
 	}

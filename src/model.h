@@ -60,9 +60,8 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 
 /* The pipe an op of dtype T on unit U would use on D, following the fallback
  * chain when D lacks the first choice; *WANTED gets the first choice. With
- * RL_UNIT_AUTO, tensor is chosen for kinds that are matrix products when D has
- * a tensor pipe for T (possibly after a fallback, as fp8 to fp16). Every
- * chain ends in fp32 vector, so the result is RL_PIPE_NONE only for a device
+ * RL_UNIT_AUTO, matrix products (matmul, conv2d, attention) follow T's tensor
+ * chain and every other kind its vector chain. Every chain ends in fp32 vector, so the result is RL_PIPE_NONE only for a device
  * without an fp32 vector peak, which rl_device_load refuses. */
 enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
                            enum rl_dtype t, enum rl_unit u, enum rl_pipe *wanted);
