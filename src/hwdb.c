@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kvfile.h"
 #include "num.h"
 
 /* Documentation order of the numeric keys (docs/hwdb-format.md). */
@@ -49,33 +50,6 @@ const char *rl_hw_key_name(enum rl_hw_key k)
 	return "?";
 }
 
-/* ---- the "key = value ; source" line format ---- */
-
-#define MAX_LABELS 16
-
-struct kvfile {
-	const char *path;
-	FILE *f;
-	char *line;
-	size_t cap;
-	size_t lineno;
-	char *label[MAX_LABELS];
-	char *label_text[MAX_LABELS];
-	int nlabels;
-};
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -86,149 +60,8 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-/* The label of KV that starts at P and ends in ':' (or, at the start of the
- * source, at the end, ',' or ':'), or -1. */
-static int label_at(const struct kvfile *kv, const char *p, int at_start)
-{
-	int i;
-
-	for (i = 0; i < kv->nlabels; i++) {
-		size_t n = strlen(kv->label[i]);
-
-		if (strncmp(p, kv->label[i], n) == 0 &&
-		    (p[n] == ':' || (at_start && (p[n] == '\0' || p[n] == ','))))
-			return i;
-	}
-	return -1;
-}
-
-/* Expands source labels: "ds: p. 3, wp: table 2" becomes "<text of ds>: p. 3,
- * <text of wp>: table 2". A label counts at the start of the source or of a
- * word, followed by ':' (at the start also alone or before ','). Returns a
- * malloc'ed string or NULL. */
-static char *expand_source(const struct kvfile *kv, const char *src)
-{
-	size_t cap = strlen(src) + 1, len = 0, i;
-	char *out;
-	const char *p;
-
-	for (p = src; *p != '\0'; p++) {
-		int at_word = p == src || p[-1] == ' ' || p[-1] == '(';
-		int l = at_word ? label_at(kv, p, p == src) : -1;
-
-		if (l >= 0)
-			cap += strlen(kv->label_text[l]);
-	}
-	out = malloc(cap);
-	if (out == NULL)
-		return NULL;
-	for (p = src; *p != '\0';) {
-		int at_word = p == src || p[-1] == ' ' || p[-1] == '(';
-		int l = at_word ? label_at(kv, p, p == src) : -1;
-
-		if (l >= 0) {
-			i = strlen(kv->label_text[l]);
-			memcpy(out + len, kv->label_text[l], i);
-			len += i;
-			p += strlen(kv->label[l]);
-		} else {
-			out[len++] = *p++;
-		}
-	}
-	out[len] = '\0';
-	return out;
-}
-
-static void kv_close(struct kvfile *kv)
-{
-	int i;
-
-	if (kv->f != NULL)
-		fclose(kv->f);
-	free(kv->line);
-	for (i = 0; i < kv->nlabels; i++) {
-		free(kv->label[i]);
-		free(kv->label_text[i]);
-	}
-}
-
-static int kv_open(struct kvfile *kv, const char *path, struct rl_err *err)
-{
-	memset(kv, 0, sizeof(*kv));
-	kv->path = path;
-	kv->f = fopen(path, "r");
-	if (kv->f == NULL)
-		return rl_err_set(err, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
-	return 0;
-}
-
-/* Reads the next "key = value [; source]" line. Returns 1 with *KEY, *VAL and
- * *SRC (NULL when none; malloc'ed, the caller frees) set, 0 at the end, or a
- * negative status. "source LABEL = TEXT" lines are consumed here. */
-static int kv_next(struct kvfile *kv, char **key, char **val, char **src,
-                   struct rl_err *err)
-{
-	ssize_t n;
-
-	while ((n = getline(&kv->line, &kv->cap, kv->f)) >= 0) {
-		char *s, *eq, *semi;
-
-		kv->lineno++;
-		if ((size_t)n != strlen(kv->line))
-			return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: NUL byte in a text file",
-			                  kv->path, kv->lineno);
-		s = trim(kv->line);
-		if (*s == '\0' || *s == '#')
-			continue;
-		eq = strchr(s, '=');
-		if (eq == NULL)
-			return rl_err_set(err, RL_ERR_PARSE,
-			                  "%s:%zu: expected 'key = value', got '%.60s'",
-			                  kv->path, kv->lineno, s);
-		*eq = '\0';
-		*key = trim(s);
-		s = eq + 1;
-		/* The source starts at " ;" so that a ';' inside a word stays. */
-		*src = NULL;
-		for (semi = strchr(s, ';'); semi != NULL; semi = strchr(semi + 1, ';'))
-			if (semi == s || isspace((unsigned char)semi[-1]))
-				break;
-		if (semi != NULL) {
-			*semi = '\0';
-			*src = trim(semi + 1);
-		}
-		*val = trim(s);
-		if (strncmp(*key, "source", 6) == 0 && isspace((unsigned char)(*key)[6])) {
-			char *label = trim(*key + 6);
-
-			if (kv->nlabels == MAX_LABELS)
-				return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: more than %d sources",
-				                  kv->path, kv->lineno, MAX_LABELS);
-			kv->label[kv->nlabels] = xstrdup(label);
-			kv->label_text[kv->nlabels] = xstrdup(*val);
-			if (kv->label[kv->nlabels] == NULL || kv->label_text[kv->nlabels] == NULL)
-				return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-			kv->nlabels++;
-			continue;
-		}
-		if (**key == '\0')
-			return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: empty key", kv->path,
-			                  kv->lineno);
-		if (*src != NULL) {
-			*src = expand_source(kv, *src);
-			if (*src == NULL)
-				return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-		}
-		return 1;
-	}
-	if (ferror(kv->f))
-		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", kv->path,
-		                  strerror(errno));
-	return 0;
-}
-
 /* Parses a numeric value with its mandatory source into *V (takes SRC). */
-static int set_number(struct kvfile *kv, struct rl_hwval *v, const char *key,
+static int set_number(struct rl_kvfile *kv, struct rl_hwval *v, const char *key,
                       const char *val, char *src, struct rl_err *err)
 {
 	struct rl_err e;
@@ -257,7 +90,7 @@ static int set_number(struct kvfile *kv, struct rl_hwval *v, const char *key,
 	return 0;
 }
 
-static int set_string(struct kvfile *kv, char **slot, const char *key,
+static int set_string(struct rl_kvfile *kv, char **slot, const char *key,
                       const char *val, char *src, struct rl_err *err)
 {
 	free(src);
@@ -285,16 +118,16 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 	static const enum rl_hw_key required[] = {
 		RL_HW_SM_COUNT, RL_HW_MEM_BANDWIDTH_GBS,
 		(enum rl_hw_key)RL_PIPE_FP32_VECTOR, RL_HW_MIN_KERNEL_US};
-	struct kvfile kv;
+	struct rl_kvfile kv;
 	char *key, *val, *src;
 	size_t i;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	rc = kv_open(&kv, path, err);
+	rc = rl_kv_open(&kv, path, err);
 	if (rc < 0)
 		return rc;
-	while ((rc = kv_next(&kv, &key, &val, &src, err)) > 0) {
+	while ((rc = rl_kv_next(&kv, &key, &val, &src, err)) > 0) {
 		for (i = 0; i < 5; i++)
 			if (strcmp(key, device_string_keys[i]) == 0)
 				break;
@@ -315,7 +148,7 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 		if (rc < 0)
 			break;
 	}
-	kv_close(&kv);
+	rl_kv_close(&kv);
 	if (rc == 0 && (d->id == NULL || d->name == NULL))
 		rc = rl_err_set(err, RL_ERR_PARSE, "%s: missing key '%s'", path,
 		                d->id == NULL ? "id" : "name");
@@ -378,15 +211,15 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d)
 
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 {
-	struct kvfile kv;
+	struct rl_kvfile kv;
 	char *key, *val, *src;
 	int rc;
 
 	memset(rt, 0, sizeof(*rt));
-	rc = kv_open(&kv, path, err);
+	rc = rl_kv_open(&kv, path, err);
 	if (rc < 0)
 		return rc;
-	while ((rc = kv_next(&kv, &key, &val, &src, err)) > 0) {
+	while ((rc = rl_kv_next(&kv, &key, &val, &src, err)) > 0) {
 		if (strcmp(key, "id") == 0)
 			rc = set_string(&kv, &rt->id, key, val, src, err);
 		else if (strcmp(key, "name") == 0)
@@ -401,7 +234,7 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 		if (rc < 0)
 			break;
 	}
-	kv_close(&kv);
+	rl_kv_close(&kv);
 	if (rc == 0 && (rt->id == NULL || rt->name == NULL || !rt->host_overhead_us.present))
 		rc = rl_err_set(err, RL_ERR_PARSE, "%s: a runtime needs 'id', 'name' and 'host_overhead_us'",
 		                path);

@@ -1,0 +1,43 @@
+/* kvfile.h - the "key = value ; source" line format of hwdb/ and of recorded
+ * GPU attribute sets.
+ *
+ * One "key = value" per line; '#' starts a comment line; " ;" (a semicolon
+ * after a blank) starts the value's source; "source LABEL = TEXT" defines a
+ * label that later sources expand ("ds: p. 3" -> "<TEXT>: p. 3").
+ * docs/hwdb-format.md is the contract. The reader only splits lines: what
+ * keys mean, and which need a source, is its callers' business.
+ */
+#ifndef RL_KVFILE_H
+#define RL_KVFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+
+#define RL_KV_MAX_LABELS 16
+
+struct rl_kvfile {
+	const char *path;
+	FILE *f;
+	char *line;
+	size_t cap;
+	size_t lineno; /* of the line last returned */
+	char *label[RL_KV_MAX_LABELS];
+	char *label_text[RL_KV_MAX_LABELS];
+	int nlabels;
+};
+
+/* Opens PATH for reading. Returns 0 or RL_ERR_IO. Close with rl_kv_close,
+ * also after a failure. */
+int rl_kv_open(struct rl_kvfile *kv, const char *path, struct rl_err *err);
+void rl_kv_close(struct rl_kvfile *kv);
+
+/* Reads the next "key = value [; source]" line. Returns 1 with *KEY and *VAL
+ * (borrowed, valid until the next call) and *SRC (NULL when none, else
+ * malloc'ed with labels expanded: the caller frees it), 0 at the end of the
+ * file, or a negative status with "PATH:LINE: ..." in ERR. */
+int rl_kv_next(struct rl_kvfile *kv, char **key, char **val, char **src,
+               struct rl_err *err);
+
+#endif
