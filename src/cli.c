@@ -3,6 +3,10 @@
 
 #include "cli.h"
 
+#include "cuda.h"
+#include "num.h"
+#include "probe.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -86,6 +90,58 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+int rl_cli_derive(rl_hwdb *db, const struct rl_gpu *g, struct rl_device *dev,
+                  struct rl_xcheck *x)
+{
+	struct rl_err err;
+	char why[256];
+
+	if (rl_probe_derive(g, rl_xcheck_match(db, g, why, sizeof(why)), dev, NULL, NULL,
+	                    &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return -1;
+	}
+	rl_xcheck_run(db, g, dev, x);
+	return 0;
+}
+
+/* --hw live[:N]: the probed device, with the entry it matched said on stderr. */
+static const struct rl_device *live_device(rl_hwdb *db, const char *spec,
+                                           struct rl_device *owned)
+{
+	struct rl_err err;
+	struct rl_gpu g;
+	struct rl_xcheck x;
+	uint64_t index = 0;
+	size_t i;
+
+	if (spec[4] == ':' && rl_parse_u64(spec + 5, &index, &err) < 0) {
+		rl_cli_error("--hw %s: expected live or live:N (a CUDA device index)", spec);
+		return NULL;
+	}
+	if (index > INT_MAX) {
+		rl_cli_error("--hw %s: no CUDA device %s", spec, spec + 5);
+		return NULL;
+	}
+	if (rl_cuda_query((int)index, &g, &err) < 0) {
+		rl_cli_error("--hw %s: %s", spec, err.msg);
+		return NULL;
+	}
+	if (rl_cli_derive(db, &g, owned, &x) < 0)
+		return NULL;
+	if (x.entry != NULL)
+		rl_cli_error("--hw %s: %s (CUDA device %d) matches hwdb entry %s; %zu value%s "
+		             "differ%s by more than 5 %% (roofline probe shows them)",
+		             spec, g.name, g.device, x.entry->id, x.nflagged,
+		             x.nflagged == 1 ? "" : "s", x.nflagged == 1 ? "s" : "");
+	else
+		rl_cli_error("--hw %s: %s (CUDA device %d) matches no hwdb entry (%s)", spec,
+		             g.name, g.device, x.why);
+	for (i = 0; i < x.nwarnings; i++)
+		rl_cli_error("--hw %s: warning: %s", spec, x.warning[i]);
+	return owned;
+}
+
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned)
 {
@@ -96,6 +152,8 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 		spec = getenv("ROOFLINE_HW");
 	if (spec == NULL || *spec == '\0')
 		spec = "h100-sxm";
+	if (strcmp(spec, "live") == 0 || strncmp(spec, "live:", 5) == 0)
+		return live_device(db, spec, owned);
 	if (strchr(spec, '/') != NULL || ends_with(spec, ".device")) {
 		if (rl_device_load(spec, owned, &err) < 0) {
 			rl_cli_error("%s", err.msg);

@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "crosscheck.h"
+#include "gpu.h"
 #include "hwdb.h"
 
 enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
@@ -35,12 +37,19 @@ const char *rl_cli_hwdb_dir(const char *flag);
  * NULL on failure. */
 rl_hwdb *rl_cli_open_hwdb(const char *flag);
 
-/* The device SPEC names: a file when it contains '/' or ends in ".device",
- * else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW, else h100-sxm).
- * A file is loaded into *OWNED (released by the caller). NULL on error
- * (printed). */
+/* The device SPEC names: "live" or "live:N" the CUDA device 0 or N, probed
+ * (the entry it matched is said on stderr); a file when it contains '/' or
+ * ends in ".device"; else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW,
+ * else h100-sxm). A probed or loaded device goes to *OWNED (released by the
+ * caller). NULL on error (printed). */
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
+
+/* Derives G's device entry into *DEV (released by the caller) and cross-checks
+ * it against DB into *X; min_kernel_us comes from the matched entry. Prints
+ * the error and returns -1 on failure. */
+int rl_cli_derive(rl_hwdb *db, const struct rl_gpu *g, struct rl_device *dev,
+                  struct rl_xcheck *x);
 
 /* Output that appears whole or not at all: rl_out_open gives a temporary
  * stream; rl_out_commit moves it to PATH (NULL or "-": copies it to stdout);
@@ -58,5 +67,7 @@ void rl_out_abort(struct rl_out *o);
 
 int cmd_classify(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 
 #endif

@@ -17,6 +17,8 @@ const char *rl_strerror(int code)
 	case RL_ERR_ARG: return "invalid argument";
 	case RL_ERR_NOTFOUND: return "not found";
 	case RL_ERR_RANGE: return "number out of range";
+	case RL_ERR_UNSUPPORTED: return "not supported by this build";
+	case RL_ERR_DEVICE: return "GPU or CUDA runtime failure";
 	}
 	return "unknown error";
 }

@@ -18,6 +18,8 @@ enum rl_status {
 	RL_ERR_ARG = -4,      /* an invalid argument or option value */
 	RL_ERR_NOTFOUND = -5, /* a device, runtime or file that does not exist */
 	RL_ERR_RANGE = -6,    /* a number out of range or a size that overflows */
+	RL_ERR_UNSUPPORTED = -7, /* this build lacks the part asked for (CUDA) */
+	RL_ERR_DEVICE = -8,   /* the GPU, its driver or its runtime failed */
 };
 
 #define RL_ERR_MSG_MAX 512

@@ -40,6 +40,11 @@ static const struct {
 };
 #define N_NUM_KEYS (sizeof(num_keys) / sizeof(num_keys[0]))
 
+enum rl_hw_key rl_hw_key_at(size_t i)
+{
+	return num_keys[i].key;
+}
+
 const char *rl_hw_key_name(enum rl_hw_key k)
 {
 	size_t i;

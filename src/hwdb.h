@@ -11,6 +11,7 @@
 #define RL_HWDB_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dtype.h"
 #include "err.h"
@@ -48,6 +49,10 @@ struct rl_runtime {
 	struct rl_hwval host_overhead_us;
 };
 
+/* The numeric device keys in documentation order (docs/hwdb-format.md):
+ * I from 0 to RL_HW_NUM_COUNT - 1. */
+enum rl_hw_key rl_hw_key_at(size_t i);
+
 /* The key name of a numeric device key ("mem_bandwidth_gbs"). */
 const char *rl_hw_key_name(enum rl_hw_key k);
 
@@ -65,6 +70,12 @@ void rl_device_each(const struct rl_device *d,
  * RL_ERR_IO or RL_ERR_PARSE. */
 int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err);
 void rl_device_release(struct rl_device *d);
+
+/* Writes D to F as a device file (docs/hwdb-format.md) that rl_device_load
+ * reads back: HEADER (may be NULL; several lines allowed) as '#' comment
+ * lines, then every key D has, each number with its source. Returns 0 or
+ * RL_ERR_IO. */
+int rl_device_write(FILE *f, const struct rl_device *d, const char *header);
 
 /* The dense peak of pipe P in FLOP/s (OP/s for int8), or 0 when D lacks it. */
 double rl_device_peak_flops(const struct rl_device *d, enum rl_pipe p);

@@ -9,6 +9,8 @@
 static const struct rl_cmd commands[] = {
 	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
+	{"probe", cmd_probe, "query the CUDA GPU, derive its entry, cross-check the database"},
+	{"devices", cmd_devices, "list the CUDA devices of this machine"},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

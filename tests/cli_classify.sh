@@ -93,20 +93,24 @@ check "csv: the fallback is a warning on stderr" grep -q "1 op rated on a fallba
 ( unset ROOFLINE_HWDB; "$ROOFLINE" classify "$EX/bert-base.csv" >/dev/null 2>&1 )
 check "runs from the build tree without ROOFLINE_HWDB" test $? -eq 0
 
-# --help and --version on the program and every subcommand
-for cmd in "" classify hw; do
+# --help and --version on the program and every subcommand it lists
+commands=$("$ROOFLINE" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } /^$/ { on = 0 }')
+check "--help lists the commands" test -n "$commands"
+for cmd in "" $commands; do
 	run $cmd --help
 	check "roofline $cmd --help" test "$rc" -eq 0 -a -s "$tmp/out"
 	run $cmd --version
 	check "roofline $cmd --version" grep -q '^roofline [0-9]' "$tmp/out"
 done
 
-# every long option of every --help is in the man page
-for cmd in "" classify hw; do
+# every long option of every --help is in the man page, and every command
+for cmd in "" $commands; do
 	"$ROOFLINE" $cmd --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | while read -r opt; do
 		sed 's/\\//g' "$top_srcdir/docs/roofline.1" | grep -q -- "$opt" || echo "$opt"
 	done >"$tmp/missing"
 	check "man page documents 'roofline $cmd' options" test ! -s "$tmp/missing"
+	[ -z "$cmd" ] || check "man page describes '$cmd' under COMMANDS" \
+		grep -q "^\\.BI* \"*$cmd\\b" "$top_srcdir/docs/roofline.1"
 done
 
 done_testing
