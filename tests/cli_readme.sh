@@ -23,4 +23,13 @@ block 'describes the' >"$tmp/want"
 "$ROOFLINE" hw list >"$tmp/got"
 check "README: hw list" cmp -s "$tmp/want" "$tmp/got"
 
+# The probe's table is the H200's live output, committed under docs/measurements;
+# the recorded attribute set must still derive it (all but the "from" line).
+M="$top_srcdir/docs/measurements/h200-probe-2026-11-29/probe-table.txt"
+block "On the project's H200 .real output" >"$tmp/want"
+check "README: the H200 probe table is the recorded one" cmp -s "$tmp/want" "$M"
+"$ROOFLINE" probe --attrs "$DATA/gpu/h200.attrs" 2>/dev/null | tail -n +2 >"$tmp/got"
+tail -n +2 "$M" >"$tmp/want"
+check "README: the recorded H200 attributes still derive that table" cmp -s "$tmp/want" "$tmp/got"
+
 done_testing
