@@ -188,10 +188,11 @@ static int write_hwdb(FILE *f, const struct rl_probe_info *pi)
 
 	versions(v, sizeof(v), g);
 	n = (size_t)snprintf(header, sizeof(header),
-	                     "%s: derived by %s from %s\n(CUDA device %d%s%s, %s).\n"
+	                     "%s: derived by %s from %s\n(CUDA device %d%s%s, %s, ECC %s%s).\n"
 	                     "Per-SM rates of %s%s: %s.\n",
 	                     g->name, pi->stamp, pi->origin, g->device,
-	                     g->pci_bus_id[0] ? ", PCI " : "", g->pci_bus_id, v, pi->arch->chip,
+	                     g->pci_bus_id[0] ? ", PCI " : "", g->pci_bus_id, v, g->ecc ? "on" : "off",
+	                     rl_gpu_is_mig(g) ? ", a MIG slice" : "", pi->arch->chip,
 	                     pi->arch_assumed ? " (assumed: this compute capability is newer)" : "",
 	                     pi->arch->source);
 	if (n < sizeof(header) && pi->x->entry != NULL)
