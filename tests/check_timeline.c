@@ -139,6 +139,7 @@ START_TEST(test_closed_form_equals_stepwise)
 	double h = hosts[_i];
 	struct rl_tl_lane l = lane(RL_TL_STREAM, h);
 	struct naive s = {0, 0, 0};
+	double sum_max = 0;
 	size_t r;
 
 	for (r = 0; r < ARRAY_SIZE(runs); r++) {
@@ -149,6 +150,11 @@ START_TEST(test_closed_form_equals_stepwise)
 		              l.gpu_end_us, s.gpu_end);
 		ck_assert_double_eq_tol(l.host_us, s.host, 1e-9 * fmax(1, s.host));
 		ck_assert_double_eq_tol(l.busy_us, s.busy, 1e-9 * fmax(1, s.busy));
+		/* Bounds of docs/timeline.md: max(host, busy) <= step <= the sum
+		 * of max(h, g) per kernel (the summary's total) + h. */
+		sum_max += runs[r].n * fmax(h, runs[r].g);
+		ck_assert(s.gpu_end >= fmax(s.host, s.busy) - 1e-9);
+		ck_assert(fmax(s.host, s.gpu_end) <= sum_max + h + 1e-9);
 	}
 }
 END_TEST
