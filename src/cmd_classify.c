@@ -11,6 +11,7 @@
 #include "oplist.h"
 #include "report.h"
 #include "summary.h"
+#include "timeline.h"
 
 static int usage(void)
 {
@@ -30,6 +31,9 @@ static int usage(void)
 	       "      --host-overhead-us X  host cost per kernel launch in microseconds,\n"
 	       "                            overriding the runtime profile\n"
 	       "  -f, --format FMT          table (default), csv, json or md\n"
+	       "      --timeline            simulate one step on the host and the GPU for\n"
+	       "                            every runtime profile: step time, GPU idle time,\n"
+	       "                            GPU-Util (table, json, md; docs/timeline.md)\n"
 	       "      --wide                table: show every column, names uncut\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
 	       "                            standard output\n"
@@ -47,6 +51,8 @@ struct classify {
 	FILE *out;
 	rl_report *rep;
 	struct rl_summary sum;
+	struct rl_timeline tl;
+	int timeline;
 	const char *input;
 };
 
@@ -76,9 +82,30 @@ static int on_op(const struct rl_op *op, void *user)
 	rc = rl_predict(op, &c->ctx, &p, NULL);
 	if (rc == 0)
 		rc = rl_summary_add(&c->sum, op, &p);
+	if (rc == 0 && c->timeline)
+		rl_timeline_add_op(&c->tl, op, &p);
 	if (rc == 0)
 		rc = rl_report_row(c->rep, op, &p);
 	return rc;
+}
+
+/* One timeline lane per runtime profile of DB, in its order; the report's
+ * own runtime RT at HOST_US (which --host-overhead-us may have set). */
+static int add_lanes(struct rl_timeline *tl, const rl_hwdb *db, const struct rl_runtime *rt,
+                     double host_us)
+{
+	size_t i;
+
+	for (i = 0; i < rl_hwdb_runtime_count(db); i++) {
+		const struct rl_runtime *r = rl_hwdb_runtime(db, i);
+		int rc = rl_timeline_add_runtime(tl, r->id,
+		                                 r == rt ? host_us : r->host_overhead_us.value,
+		                                 rl_tl_mode_of(r->id), r == rt);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 int cmd_classify(int argc, char **argv)
@@ -89,6 +116,7 @@ int cmd_classify(int argc, char **argv)
 		{"runtime", required_argument, NULL, 'r'},
 		{"host-overhead-us", required_argument, NULL, 'H'},
 		{"format", required_argument, NULL, 'f'},
+		{"timeline", no_argument, NULL, 't'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -118,6 +146,7 @@ int cmd_classify(int argc, char **argv)
 		case 'D': hwdb = optarg; break;
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
+		case 't': c.timeline = 1; break;
 		case 'w': c.info.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
@@ -134,6 +163,9 @@ int cmd_classify(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("classify", optind == argc ? "no op list given"
 		                                                : "more than one op list given");
+	if (c.timeline && c.fmt == RL_FMT_CSV)
+		return rl_cli_usage("classify", "--timeline needs --format table, json or md "
+		                                "(csv has one row per op and no summary)");
 	c.input = argv[optind];
 	if (overhead != NULL) {
 		struct rl_err e;
@@ -164,8 +196,19 @@ int cmd_classify(int argc, char **argv)
 	c.info.dev = c.ctx.dev;
 	c.info.runtime = rt->id;
 	c.info.host_overhead_us = c.ctx.host_overhead_us;
+	rl_timeline_init(&c.tl);
+	if (c.timeline && add_lanes(&c.tl, db, rt, c.ctx.host_overhead_us) < 0) {
+		rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
+		rl_timeline_release(&c.tl);
+		rl_device_release(&owned);
+		rl_hwdb_free(db);
+		return RL_EXIT_FAIL;
+	}
+	if (c.timeline)
+		c.info.timeline = &c.tl;
 
 	if (rl_out_open(&out, output) < 0) {
+		rl_timeline_release(&c.tl);
 		rl_device_release(&owned);
 		rl_hwdb_free(db);
 		return RL_EXIT_FAIL;
@@ -174,6 +217,7 @@ int cmd_classify(int argc, char **argv)
 	rl_summary_init(&c.sum);
 	rl_errlist_init(&errs);
 	rc = rl_ops_read_path(c.input, &sink, &errs);
+	rl_timeline_finish(&c.tl);
 	if (rc == 0)
 		rc = rl_report_end(c.rep, &c.sum);
 	if (rc < 0) {
@@ -195,6 +239,7 @@ int cmd_classify(int argc, char **argv)
 	}
 	rl_report_free(c.rep);
 	rl_summary_release(&c.sum);
+	rl_timeline_release(&c.tl);
 	rl_device_release(&owned);
 	rl_hwdb_free(db);
 	return status;

@@ -10,6 +10,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "fmt.h"
+#include "timeline_report.h"
 
 /* The default table fits 80 columns: names are cut to this width. */
 #define NAME_W 18
@@ -453,6 +454,8 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 		else
 			wrap(r->out, rl_bound_advice((enum rl_bound)k), "  ", "    ");
 	}
+	if (r->info.timeline != NULL)
+		rl_timeline_write(r->out, r->fmt, r->info.timeline);
 }
 
 /* ---- json ---- */
@@ -617,6 +620,10 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 			jkv(g, rl_bound_name((enum rl_bound)k), rl_bound_advice((enum rl_bound)k));
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
+	if (r->info.timeline != NULL) {
+		jstr(g, "timeline");
+		rl_timeline_json(g, r->info.timeline);
+	}
 	yajl_gen_map_close(g);
 	json_flush(r);
 	fputc('\n', r->out);

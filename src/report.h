@@ -14,6 +14,7 @@
 #include "model.h"
 #include "oplist.h"
 #include "summary.h"
+#include "timeline.h"
 
 enum rl_format { RL_FMT_TABLE, RL_FMT_CSV, RL_FMT_JSON, RL_FMT_MD };
 
@@ -27,6 +28,10 @@ struct rl_report_info {
 	const struct rl_ops_header *ops; /* extra columns, has_measured; must stay
 	                                  * valid until the last rl_report_row */
 	int wide;                     /* table: every column, no truncation */
+	const struct rl_timeline *timeline; /* NULL, or a step simulated by the
+	                                     * caller, finished before rl_report_end,
+	                                     * which writes it after the summary
+	                                     * (table, md, json; not csv) */
 };
 
 typedef struct rl_report rl_report;

@@ -19,6 +19,10 @@ block 'examples/blog-repeat-multiply.csv. prints' >"$tmp/want"
 "$ROOFLINE" classify --hw a100 "$EX/blog-repeat-multiply.csv" 2>/dev/null | head -n 13 >"$tmp/got"
 check "README: the repeat-multiply sweep" cmp -s "$tmp/want" "$tmp/got"
 
+block 'ends with$' >"$tmp/want"
+"$ROOFLINE" classify --hw b200 --timeline "$EX/llama2-7b-decode.csv" 2>/dev/null | tail -n 6 >"$tmp/got"
+check "README: the Llama-2 decode timeline on a B200" cmp -s "$tmp/want" "$tmp/got"
+
 block 'describes the' >"$tmp/want"
 "$ROOFLINE" hw list >"$tmp/got"
 check "README: hw list" cmp -s "$tmp/want" "$tmp/got"

@@ -1,0 +1,122 @@
+/* timeline.c - the host/GPU step simulation (see timeline.h, docs/timeline.md). */
+#include "config.h"
+
+#include "timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+void rl_timeline_init(struct rl_timeline *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+}
+
+void rl_timeline_release(struct rl_timeline *tl)
+{
+	size_t i;
+
+	if (tl == NULL)
+		return;
+	for (i = 0; i < tl->nlanes; i++)
+		free(tl->lanes[i].runtime);
+	free(tl->lanes);
+	rl_timeline_init(tl);
+}
+
+enum rl_tl_mode rl_tl_mode_of(const char *id)
+{
+	return strcmp(id, "graph") == 0 ? RL_TL_GRAPH : RL_TL_STREAM;
+}
+
+int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_overhead_us,
+                            enum rl_tl_mode mode, int selected)
+{
+	struct rl_tl_lane *lanes, *l;
+	char *name = strdup(id);
+
+	lanes = name ? realloc(tl->lanes, (tl->nlanes + 1) * sizeof(*lanes)) : NULL;
+	if (lanes == NULL) {
+		free(name);
+		return RL_ERR_NOMEM;
+	}
+	tl->lanes = lanes;
+	l = &lanes[tl->nlanes++];
+	memset(l, 0, sizeof(*l));
+	l->runtime = name;
+	l->mode = mode;
+	l->host_overhead_us = host_overhead_us;
+	l->selected = selected != 0;
+	return 0;
+}
+
+void rl_tl_lane_run(struct rl_tl_lane *l, double n, double g)
+{
+	double h = l->host_overhead_us, h0 = l->host_us;
+
+	if (n <= 0)
+		return;
+	l->kernels += n;
+	l->host_us += n * h;
+	l->busy_us += n * g;
+	if (l->mode == RL_TL_GRAPH) {
+		/* One graph launch: the host pays for every node before the GPU
+		 * starts, then the nodes run back to back. */
+		l->gpu_end_us = l->host_us + l->busy_us;
+		return;
+	}
+	/* Kernel k of the run (k = 1..n) is issued at I_k = h0 + k h and ends at
+	 * E_k = max(I_k, E_(k-1)) + g. Unrolled, E_n = max(E_0 + n g,
+	 * max over k of I_k + (n - k + 1) g); the second term is linear in k, so
+	 * its maximum is at k = 1 (h0 + h + n g: the GPU is the slower side) or
+	 * k = n (h0 + n h + g: the host is). */
+	l->gpu_end_us = fmax(l->gpu_end_us + n * g, fmax(h0 + h + n * g, h0 + n * h + g));
+}
+
+void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const struct rl_pred *p)
+{
+	double launches = (double)op->launches;
+	double n = (double)op->count * launches;
+	size_t i;
+
+	/* t_gpu_us covers the op's launches together (launch floor included):
+	 * each kernel gets an equal share. */
+	for (i = 0; i < tl->nlanes; i++)
+		rl_tl_lane_run(&tl->lanes[i], n, p->t_gpu_us / launches);
+}
+
+void rl_timeline_finish(struct rl_timeline *tl)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nlanes; i++) {
+		struct rl_tl_lane *l = &tl->lanes[i];
+
+		l->step_us = fmax(l->host_us, l->gpu_end_us);
+		l->idle_us = fmax(l->step_us - l->busy_us, 0);
+		l->util = l->step_us > 0 ? l->busy_us / l->step_us : 0;
+	}
+}
+
+int rl_timeline_set_measured(struct rl_timeline *tl, double step_us, double gpu_busy_us)
+{
+	if (!isfinite(step_us) || !isfinite(gpu_busy_us) || step_us < 0 || gpu_busy_us < 0 ||
+	    gpu_busy_us > step_us)
+		return RL_ERR_RANGE;
+	tl->measured.present = 1;
+	tl->measured.step_us = step_us;
+	tl->measured.gpu_busy_us = gpu_busy_us;
+	return 0;
+}
+
+const struct rl_tl_lane *rl_timeline_graph_lane(const struct rl_timeline *tl)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nlanes; i++)
+		if (tl->lanes[i].mode == RL_TL_GRAPH)
+			return &tl->lanes[i];
+	return NULL;
+}

@@ -1,0 +1,91 @@
+/* timeline.h - the host and the GPU of one step, op by op, per runtime.
+ *
+ * Simulates an op list in file order on two clocks: the host issues each
+ * kernel after paying the runtime's host overhead, and the GPU runs it once it
+ * is issued and the previous kernel has finished, so the host runs ahead while
+ * the GPU is the slower side and the GPU idles while the host is. Several
+ * runtimes (eager, graph, cpp) are simulated side by side in one pass, in
+ * constant memory: a run of identical kernels (an op's count x launches) is
+ * advanced in closed form. The result is the predicted step time, GPU busy and
+ * idle time and GPU-Util (the kernel-busy share of the step) per runtime, with
+ * room for a measured step beside them (report on an imported trace).
+ * docs/timeline.md has the model. Pure functions: no I/O.
+ */
+#ifndef RL_TIMELINE_H
+#define RL_TIMELINE_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "op.h"
+
+/* How a runtime issues kernels. */
+enum rl_tl_mode {
+	RL_TL_STREAM, /* one host call per kernel (eager, cpp): the host runs ahead */
+	RL_TL_GRAPH,  /* the whole step is one CUDA graph launch, issued up front */
+};
+
+/* One runtime's lane: its host cost and its two clocks. Times in us from the
+ * start of the step. */
+struct rl_tl_lane {
+	char *runtime; /* runtime id (owned) */
+	enum rl_tl_mode mode;
+	int selected;            /* 1 for the runtime the report is for */
+	double host_overhead_us; /* host cost per kernel (graph: per node) */
+	double kernels;          /* kernels issued so far */
+	double host_us;          /* host clock: when the last kernel was issued */
+	double gpu_end_us;       /* GPU clock: when the last kernel ends */
+	double busy_us;          /* sum of kernel times */
+	/* set by rl_timeline_finish: */
+	double step_us; /* max(host, GPU end) */
+	double idle_us; /* step - busy */
+	double util;    /* busy / step, 0 to 1 (0 for an empty step) */
+};
+
+/* What a trace measured for the same step, to print beside the prediction. */
+struct rl_tl_measured {
+	int present;
+	double step_us;     /* wall time of one step */
+	double gpu_busy_us; /* time at least one kernel ran */
+};
+
+struct rl_timeline {
+	size_t nlanes;
+	struct rl_tl_lane *lanes;
+	struct rl_tl_measured measured;
+};
+
+void rl_timeline_init(struct rl_timeline *tl);
+void rl_timeline_release(struct rl_timeline *tl);
+
+/* The mode of runtime ID: RL_TL_GRAPH for "graph", else RL_TL_STREAM. */
+enum rl_tl_mode rl_tl_mode_of(const char *id);
+
+/* Adds a lane for runtime ID (copied) at HOST_OVERHEAD_US per kernel, in MODE.
+ * SELECTED nonzero marks it as the report's own runtime. Lanes keep the order
+ * they were added in. Returns 0 or RL_ERR_NOMEM. */
+int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_overhead_us,
+                            enum rl_tl_mode mode, int selected);
+
+/* Advances LANE by N identical kernels of GPU_US each (N >= 0, not
+ * necessarily whole: a count is a double). Exact, in closed form: see
+ * docs/timeline.md. */
+void rl_tl_lane_run(struct rl_tl_lane *lane, double n, double gpu_us);
+
+/* Advances every lane by one op: count x launches kernels, each taking
+ * t_gpu_us / launches on the GPU (P from rl_predict; its GPU side does not
+ * depend on the runtime). */
+void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const struct rl_pred *p);
+
+/* Closes the step: sets every lane's step_us, idle_us and util. */
+void rl_timeline_finish(struct rl_timeline *tl);
+
+/* Records a measured step of STEP_US with the GPU busy for GPU_BUSY_US, for
+ * the writers to print beside the prediction. Returns 0, or RL_ERR_RANGE when
+ * a value is negative or not finite, or busy exceeds the step. */
+int rl_timeline_set_measured(struct rl_timeline *tl, double step_us, double gpu_busy_us);
+
+/* The lane of the graph runtime, or NULL. */
+const struct rl_tl_lane *rl_timeline_graph_lane(const struct rl_timeline *tl);
+
+#endif

@@ -1,0 +1,127 @@
+/* timeline_report.c - table, md and json forms of a simulated step (see
+ * timeline_report.h). */
+#include "config.h"
+
+#include "timeline_report.h"
+
+#include <string.h>
+
+#include "err.h"
+#include "fmt.h"
+#include "json.h"
+
+/* Microseconds as the classify table prints them: two decimals, or
+ * scientific past a second. */
+static void fmt_us(char *buf, size_t len, double us)
+{
+	if (us < 1e6)
+		rl_fmt_fixed(buf, us, 2);
+	else
+		snprintf(buf, len, "%.3e", us);
+}
+
+/* One row: RUNTIME, HOST (already formatted), then the step's figures. */
+static void row(FILE *out, int md, const char *runtime, const char *host, double step_us,
+                double busy_us, double idle_us, double util)
+{
+	char s[32], b[32], i[32];
+
+	fmt_us(s, sizeof(s), step_us);
+	fmt_us(b, sizeof(b), busy_us);
+	fmt_us(i, sizeof(i), idle_us);
+	if (md)
+		fprintf(out, "| %s | %s | %s | %s | %s | %.1f %% |\n", runtime, host, s, b, i,
+		        util * 100);
+	else
+		fprintf(out, "%-10.10s %11s %12s %12s %12s %7.1f %%\n", runtime, host, s, b, i,
+		        util * 100);
+}
+
+int rl_timeline_write(FILE *out, enum rl_format fmt, const struct rl_timeline *tl)
+{
+	const struct rl_tl_lane *graph = rl_timeline_graph_lane(tl), *sel = NULL;
+	int md = fmt == RL_FMT_MD;
+	size_t k;
+
+	if (fmt != RL_FMT_TABLE && fmt != RL_FMT_MD)
+		return RL_ERR_ARG;
+	if (md)
+		fputs("\n**Timeline** (one step, ops in file order, the host running ahead of "
+		      "the GPU):\n\n"
+		      "| runtime | host/launch | step_us | gpu_busy_us | gpu_idle_us | GPU-Util |\n"
+		      "|---|---:|---:|---:|---:|---:|\n",
+		      out);
+	else
+		fprintf(out,
+		        "\ntimeline (one step, ops in file order, the host running ahead of "
+		        "the GPU):\n%-10s %11s %12s %12s %12s %9s\n",
+		        "runtime", "host/launch", "step_us", "gpu_busy_us", "gpu_idle_us",
+		        "GPU-Util");
+	for (k = 0; k < tl->nlanes; k++) {
+		const struct rl_tl_lane *l = &tl->lanes[k];
+		char h[32];
+
+		rl_fmt_fixed(h, l->host_overhead_us, 2);
+		strcat(h, " us");
+		row(out, md, l->runtime, h, l->step_us, l->busy_us, l->idle_us, l->util);
+		if (l->selected)
+			sel = l;
+	}
+	if (tl->measured.present) {
+		const struct rl_tl_measured *m = &tl->measured;
+
+		row(out, md, "measured", "-", m->step_us, m->gpu_busy_us,
+		    m->step_us - m->gpu_busy_us, m->step_us > 0 ? m->gpu_busy_us / m->step_us : 0);
+	}
+	/* "What CUDA graphs would save", against the report's own runtime. */
+	if (graph != NULL && sel != NULL && sel != graph && sel->step_us > 0) {
+		char g[32], s[32];
+
+		fmt_us(g, sizeof(g), graph->step_us);
+		fmt_us(s, sizeof(s), sel->step_us);
+		fprintf(out,
+		        "%sas one CUDA graph: %s us per step instead of %s us in %s (%+.1f %%)\n",
+		        md ? "\n" : "", g, s, sel->runtime,
+		        (graph->step_us - sel->step_us) / sel->step_us * 100);
+	}
+	return ferror(out) ? RL_ERR_IO : 0;
+}
+
+void rl_timeline_json(yajl_gen g, const struct rl_timeline *tl)
+{
+	size_t k;
+
+	yajl_gen_map_open(g);
+	rl_json_str(g, "runtimes");
+	yajl_gen_map_open(g);
+	for (k = 0; k < tl->nlanes; k++) {
+		const struct rl_tl_lane *l = &tl->lanes[k];
+
+		rl_json_str(g, l->runtime);
+		yajl_gen_map_open(g);
+		rl_json_kv(g, "mode", l->mode == RL_TL_GRAPH ? "graph" : "stream");
+		rl_json_str(g, "selected");
+		yajl_gen_bool(g, l->selected);
+		rl_json_kn(g, "host_overhead_us", l->host_overhead_us);
+		rl_json_kn(g, "kernels", l->kernels);
+		rl_json_kn(g, "host_us", l->host_us);
+		rl_json_kn(g, "step_us", l->step_us);
+		rl_json_kn(g, "gpu_busy_us", l->busy_us);
+		rl_json_kn(g, "gpu_idle_us", l->idle_us);
+		rl_json_kn(g, "gpu_util", l->util);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+	if (tl->measured.present) {
+		const struct rl_tl_measured *m = &tl->measured;
+
+		rl_json_str(g, "measured");
+		yajl_gen_map_open(g);
+		rl_json_kn(g, "step_us", m->step_us);
+		rl_json_kn(g, "gpu_busy_us", m->gpu_busy_us);
+		rl_json_kn(g, "gpu_idle_us", m->step_us - m->gpu_busy_us);
+		rl_json_kn(g, "gpu_util", m->step_us > 0 ? m->gpu_busy_us / m->step_us : 0);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+}

@@ -1,0 +1,390 @@
+/* check_timeline.c - the host/GPU step simulation: hand-worked steps, the
+ * closed form for a run of kernels against a kernel-by-kernel simulation
+ * written here independently, graph against stream, and the writers. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_tree.h>
+
+#include "check.h"
+#include "timeline.h"
+#include "timeline_report.h"
+
+#define EPS 1e-9
+
+/* A lane alone, for driving rl_tl_lane_run directly. */
+static struct rl_tl_lane lane(enum rl_tl_mode mode, double host_us)
+{
+	struct rl_tl_lane l;
+
+	memset(&l, 0, sizeof(l));
+	l.mode = mode;
+	l.host_overhead_us = host_us;
+	return l;
+}
+
+static void finish(struct rl_tl_lane *l)
+{
+	struct rl_timeline tl;
+
+	rl_timeline_init(&tl);
+	tl.nlanes = 1;
+	tl.lanes = l;
+	rl_timeline_finish(&tl);
+}
+
+/* Three ops, 5 us of host time each, 2, 10 and 1 us on the GPU.
+ *   kernel 1: issued at 5, GPU free: runs 5-7       (GPU idle 0-5)
+ *   kernel 2: issued at 10, GPU free: runs 10-20    (GPU idle 7-10)
+ *   kernel 3: issued at 15, GPU busy: runs 20-21    (host waits for nothing)
+ * host ends at 15, GPU at 21: step 21, busy 2 + 10 + 1 = 13, idle 5 + 3 = 8,
+ * GPU-Util 13 / 21 = 61.905 %. */
+START_TEST(test_three_ops)
+{
+	struct rl_tl_lane l = lane(RL_TL_STREAM, 5);
+
+	rl_tl_lane_run(&l, 1, 2);
+	ck_assert_double_eq_tol(l.gpu_end_us, 7, EPS);
+	rl_tl_lane_run(&l, 1, 10);
+	ck_assert_double_eq_tol(l.gpu_end_us, 20, EPS);
+	rl_tl_lane_run(&l, 1, 1);
+	finish(&l);
+	ck_assert_double_eq_tol(l.host_us, 15, EPS);
+	ck_assert_double_eq_tol(l.step_us, 21, EPS);
+	ck_assert_double_eq_tol(l.busy_us, 13, EPS);
+	ck_assert_double_eq_tol(l.idle_us, 8, EPS);
+	ck_assert_double_eq_tol(l.util, 13.0 / 21, EPS);
+	ck_assert_double_eq_tol(l.kernels, 3, EPS);
+}
+END_TEST
+
+/* The same three ops as one CUDA graph at 0.05 us per node: the host pays
+ * 3 x 0.05 = 0.15 us, then the kernels run back to back for 13 us: step
+ * 13.15, idle 0.15, GPU-Util 13 / 13.15 = 98.859 %. At 5 us per node the
+ * graph would cost 15 + 13 = 28 us: a graph only pays off when it is cheap
+ * to launch. */
+START_TEST(test_three_ops_graph)
+{
+	struct rl_tl_lane g = lane(RL_TL_GRAPH, 0.05), slow = lane(RL_TL_GRAPH, 5);
+	double gpu[] = {2, 10, 1};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gpu); i++) {
+		rl_tl_lane_run(&g, 1, gpu[i]);
+		rl_tl_lane_run(&slow, 1, gpu[i]);
+	}
+	finish(&g);
+	finish(&slow);
+	ck_assert_double_eq_tol(g.step_us, 13.15, EPS);
+	ck_assert_double_eq_tol(g.idle_us, 0.15, EPS);
+	ck_assert_double_eq_tol(g.util, 13 / 13.15, EPS);
+	ck_assert_double_eq_tol(slow.step_us, 28, EPS);
+	ck_assert_double_eq_tol(slow.idle_us, 15, EPS);
+}
+END_TEST
+
+/* A host-bound run, then a GPU-bound one, 5 us of host time per kernel:
+ *   4 kernels of 1 us: kernel k issued at 5k, runs 5k to 5k + 1; GPU ends at
+ *   21, host at 20.
+ *   3 kernels of 10 us: issued at 25, 30, 35; run 25-35, 35-45, 45-55.
+ * step 55, busy 4 + 30 = 34, idle 21. */
+START_TEST(test_phases)
+{
+	struct rl_tl_lane l = lane(RL_TL_STREAM, 5);
+
+	rl_tl_lane_run(&l, 4, 1);
+	ck_assert_double_eq_tol(l.host_us, 20, EPS);
+	ck_assert_double_eq_tol(l.gpu_end_us, 21, EPS);
+	rl_tl_lane_run(&l, 3, 10);
+	finish(&l);
+	ck_assert_double_eq_tol(l.host_us, 35, EPS);
+	ck_assert_double_eq_tol(l.step_us, 55, EPS);
+	ck_assert_double_eq_tol(l.busy_us, 34, EPS);
+	ck_assert_double_eq_tol(l.idle_us, 21, EPS);
+}
+END_TEST
+
+/* Kernel by kernel, the definition: kernel i starts at max(its issue time,
+ * the end of kernel i - 1). */
+struct naive {
+	double host, gpu_end, busy;
+};
+
+static void naive_run(struct naive *s, double h, unsigned n, double g)
+{
+	unsigned k;
+
+	for (k = 0; k < n; k++) {
+		s->host += h;
+		s->gpu_end = fmax(s->host, s->gpu_end) + g;
+		s->busy += g;
+	}
+}
+
+/* Runs of (count, GPU us) that mix host- and GPU-bound stretches. */
+static const struct {
+	unsigned n;
+	double g;
+} runs[] = {
+    {1, 2},     {7, 0.5}, {3, 40},  {1, 3},    {12, 3}, {5, 6.6}, {1, 0.01},
+    {20, 1.26}, {2, 100}, {9, 2.9}, {30, 0.1}, {4, 7},  {1, 0},   {6, 0},
+};
+
+static const double hosts[] = {0, 0.05, 3, 6.6, 50};
+
+START_TEST(test_closed_form_equals_stepwise)
+{
+	double h = hosts[_i];
+	struct rl_tl_lane l = lane(RL_TL_STREAM, h);
+	struct naive s = {0, 0, 0};
+	double sum_max = 0;
+	size_t r;
+
+	for (r = 0; r < ARRAY_SIZE(runs); r++) {
+		rl_tl_lane_run(&l, runs[r].n, runs[r].g);
+		naive_run(&s, h, runs[r].n, runs[r].g);
+		ck_assert_msg(fabs(l.gpu_end_us - s.gpu_end) < 1e-9 * fmax(1, s.gpu_end),
+		              "host %g, after run %zu: closed form %.12g, stepwise %.12g", h, r,
+		              l.gpu_end_us, s.gpu_end);
+		ck_assert_double_eq_tol(l.host_us, s.host, 1e-9 * fmax(1, s.host));
+		ck_assert_double_eq_tol(l.busy_us, s.busy, 1e-9 * fmax(1, s.busy));
+		/* Bounds of docs/timeline.md: max(host, busy) <= step <= the sum
+		 * of max(h, g) per kernel (the summary's total) + h. */
+		sum_max += runs[r].n * fmax(h, runs[r].g);
+		ck_assert(s.gpu_end >= fmax(s.host, s.busy) - 1e-9);
+		ck_assert(fmax(s.host, s.gpu_end) <= sum_max + h + 1e-9);
+	}
+}
+END_TEST
+
+/* An op of count 3 with 2 launches and t_gpu 8 us is 6 kernels of 4 us. At
+ * 1 us of host time each, kernel k is issued at k; kernel 1 runs 1-5 and the
+ * GPU stays busy from then on: it ends at 1 + 6 x 4 = 25, the host at 6.
+ * step 25, busy 24, idle 1. */
+START_TEST(test_count_and_launches)
+{
+	struct rl_timeline tl;
+	struct rl_op op;
+	struct rl_pred p;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, "x", 1, RL_TL_STREAM, 1), 0);
+	rl_op_init(&op);
+	op.count = 3;
+	op.launches = 2;
+	memset(&p, 0, sizeof(p));
+	p.t_gpu_us = 8;
+	rl_timeline_add_op(&tl, &op, &p);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].kernels, 6, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].host_us, 6, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 25, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].busy_us, 24, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].idle_us, 1, EPS);
+	rl_timeline_release(&tl);
+}
+END_TEST
+
+/* Lanes are simulated side by side on the same ops. Ten kernels of 2 us and
+ * one of 20 us:
+ *   eager, 6.6 us: the host issues the tenth small kernel at 66, it ends at
+ *     68; the big one is issued at 72.6 and ends at 92.6. busy 40, idle 52.6.
+ *   graph, 0.05 us per node: 11 x 0.05 = 0.55 us of host, then 40 us. */
+START_TEST(test_lanes_side_by_side)
+{
+	struct rl_timeline tl;
+	struct rl_op op;
+	struct rl_pred p;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, "eager", 6.6, RL_TL_STREAM, 1), 0);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, "graph", 0.05, rl_tl_mode_of("graph"), 0), 0);
+	ck_assert_int_eq(rl_tl_mode_of("cpp"), RL_TL_STREAM);
+	ck_assert_ptr_eq(rl_timeline_graph_lane(&tl), &tl.lanes[1]);
+	rl_op_init(&op);
+	memset(&p, 0, sizeof(p));
+	op.count = 10;
+	p.t_gpu_us = 2;
+	rl_timeline_add_op(&tl, &op, &p);
+	op.count = 1;
+	p.t_gpu_us = 20;
+	rl_timeline_add_op(&tl, &op, &p);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 92.6, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].idle_us, 52.6, EPS);
+	ck_assert_double_eq_tol(tl.lanes[1].step_us, 40.55, EPS);
+	ck_assert_double_eq_tol(tl.lanes[1].idle_us, 0.55, EPS);
+	ck_assert_int_eq(tl.lanes[0].selected, 1);
+	ck_assert_int_eq(tl.lanes[1].selected, 0);
+	rl_timeline_release(&tl);
+}
+END_TEST
+
+/* An empty step has no GPU-Util (0, not a division by zero). */
+START_TEST(test_empty_step)
+{
+	struct rl_timeline tl;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, "eager", 6.6, RL_TL_STREAM, 1), 0);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 0, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].util, 0, EPS);
+	rl_timeline_release(&tl);
+	rl_timeline_release(NULL);
+}
+END_TEST
+
+START_TEST(test_measured_range)
+{
+	struct rl_timeline tl;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_set_measured(&tl, 10, 11), RL_ERR_RANGE);
+	ck_assert_int_eq(rl_timeline_set_measured(&tl, -1, 0), RL_ERR_RANGE);
+	ck_assert_int_eq(rl_timeline_set_measured(&tl, NAN, 0), RL_ERR_RANGE);
+	ck_assert_int_eq(tl.measured.present, 0);
+	ck_assert_int_eq(rl_timeline_set_measured(&tl, 10000, 1900), 0);
+	ck_assert_int_eq(tl.measured.present, 1);
+	rl_timeline_release(&tl);
+}
+END_TEST
+
+/* The three-op step of test_three_ops in eager (5 us) and as a graph
+ * (0.05 us per node), with a measured step of 40 us, 10 of them busy. */
+static void three_op_timeline(struct rl_timeline *tl)
+{
+	double gpu[] = {2, 10, 1};
+	size_t i, k;
+
+	rl_timeline_init(tl);
+	ck_assert_int_eq(rl_timeline_add_runtime(tl, "eager", 5, RL_TL_STREAM, 1), 0);
+	ck_assert_int_eq(rl_timeline_add_runtime(tl, "graph", 0.05, RL_TL_GRAPH, 0), 0);
+	for (i = 0; i < ARRAY_SIZE(gpu); i++)
+		for (k = 0; k < tl->nlanes; k++)
+			rl_tl_lane_run(&tl->lanes[k], 1, gpu[i]);
+	rl_timeline_finish(tl);
+	ck_assert_int_eq(rl_timeline_set_measured(tl, 40, 10), 0);
+}
+
+static char *write_text(enum rl_format fmt, int *rc)
+{
+	struct rl_timeline tl;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	three_op_timeline(&tl);
+	*rc = rl_timeline_write(out, fmt, &tl);
+	fclose(out);
+	rl_timeline_release(&tl);
+	return buf;
+}
+
+/* Rows carry the hand-worked figures: eager 21 / 13 / 8 us, 61.9 %; graph
+ * 13.15 / 13 / 0.15 us, 98.9 %; measured 40 / 10 / 30 us, 25.0 %; and the
+ * graph saves (13.15 - 21) / 21 = -37.4 %. Every line fits 80 columns. */
+START_TEST(test_write_table)
+{
+	int rc;
+	char *t = write_text(RL_FMT_TABLE, &rc), *line, *save = NULL;
+
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(t, "\neager          5.00 us        21.00        13.00         8.00"
+	                        "    61.9 %\n") != NULL,
+	              "%s", t);
+	ck_assert_msg(strstr(t, "\ngraph          0.05 us        13.15        13.00         0.15"
+	                        "    98.9 %\n") != NULL,
+	              "%s", t);
+	ck_assert_msg(strstr(t, "\nmeasured             -        40.00        10.00        30.00"
+	                        "    25.0 %\n") != NULL,
+	              "%s", t);
+	ck_assert_msg(strstr(t, "as one CUDA graph: 13.15 us per step instead of 21.00 us in eager "
+	                        "(-37.4 %)\n") != NULL,
+	              "%s", t);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		ck_assert_msg(strlen(line) <= 80, "over 80 columns: %s", line);
+	free(t);
+
+	t = write_text(RL_FMT_MD, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(t, "\n| eager | 5.00 us | 21.00 | 13.00 | 8.00 | 61.9 % |\n") != NULL,
+	              "%s", t);
+	ck_assert_msg(strstr(t, "\n| measured | - | 40.00 | 10.00 | 30.00 | 25.0 % |\n") != NULL,
+	              "%s", t);
+	free(t);
+
+	t = write_text(RL_FMT_CSV, &rc);
+	ck_assert_int_eq(rc, RL_ERR_ARG);
+	ck_assert(t == NULL || t[0] == '\0');
+	free(t);
+}
+END_TEST
+
+static double jnum(yajl_val root, const char **path)
+{
+	yajl_val v = yajl_tree_get(root, path, yajl_t_number);
+
+	ck_assert_msg(v != NULL, "no number at %s/%s/%s", path[0], path[1] ? path[1] : "",
+	              path[1] && path[2] ? path[2] : "");
+	return YAJL_GET_DOUBLE(v);
+}
+
+START_TEST(test_write_json)
+{
+	struct rl_timeline tl;
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	size_t len;
+	char *text, errbuf[256];
+	yajl_val root, v;
+	const char *step[] = {"runtimes", "eager", "step_us", NULL};
+	const char *util[] = {"runtimes", "graph", "gpu_util", NULL};
+	const char *idle[] = {"runtimes", "eager", "gpu_idle_us", NULL};
+	const char *mode[] = {"runtimes", "graph", "mode", NULL};
+	const char *sel[] = {"runtimes", "eager", "selected", NULL};
+	const char *mstep[] = {"measured", "step_us", NULL};
+	const char *mutil[] = {"measured", "gpu_util", NULL};
+
+	three_op_timeline(&tl);
+	rl_timeline_json(g, &tl);
+	ck_assert_int_eq(yajl_gen_get_buf(g, &buf, &len), yajl_gen_status_ok);
+	text = strndup((const char *)buf, len);
+	root = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	ck_assert_msg(root != NULL, "%s: %s", errbuf, text);
+	ck_assert_double_eq_tol(jnum(root, step), 21, 1e-6);
+	ck_assert_double_eq_tol(jnum(root, idle), 8, 1e-6);
+	ck_assert_double_eq_tol(jnum(root, util), 13 / 13.15, 1e-5);
+	ck_assert_double_eq_tol(jnum(root, mstep), 40, 1e-6);
+	ck_assert_double_eq_tol(jnum(root, mutil), 0.25, 1e-6);
+	v = yajl_tree_get(root, mode, yajl_t_string);
+	ck_assert_str_eq(YAJL_GET_STRING(v), "graph");
+	v = yajl_tree_get(root, sel, yajl_t_true);
+	ck_assert_ptr_nonnull(v);
+	yajl_tree_free(root);
+	free(text);
+	yajl_gen_free(g);
+	rl_timeline_release(&tl);
+}
+END_TEST
+
+Suite *suite_timeline(void)
+{
+	Suite *s = suite_create("timeline");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_three_ops);
+	tcase_add_test(tc, test_three_ops_graph);
+	tcase_add_test(tc, test_phases);
+	tcase_add_loop_test(tc, test_closed_form_equals_stepwise, 0, (int)ARRAY_SIZE(hosts));
+	tcase_add_test(tc, test_count_and_launches);
+	tcase_add_test(tc, test_lanes_side_by_side);
+	tcase_add_test(tc, test_empty_step);
+	tcase_add_test(tc, test_measured_range);
+	tcase_add_test(tc, test_write_table);
+	tcase_add_test(tc, test_write_json);
+	suite_add_tcase(s, tc);
+	return s;
+}
