@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fusion.h"
 #include "model.h"
 #include "num.h"
 #include "oplist.h"
 #include "report.h"
 #include "summary.h"
+#include "whatif_report.h"
 
 static int usage(void)
 {
@@ -31,6 +33,9 @@ static int usage(void)
 	       "                            overriding the runtime profile\n"
 	       "  -f, --format FMT          table (default), csv, json or md\n"
 	       "      --wide                table: show every column, names uncut\n"
+	       "      --suggest-fusion      table, md: propose fusing runs of memory- or\n"
+	       "                            overhead-bound pointwise, softmax and layernorm\n"
+	       "                            ops, with the time saved\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
 	       "                            standard output\n"
 	       "  -h, --help                show this help and exit\n"
@@ -48,6 +53,9 @@ struct classify {
 	rl_report *rep;
 	struct rl_summary sum;
 	const char *input;
+	struct rl_fuse_stream fs;
+	struct rl_errlist *errs;
+	const char **blank_extra; /* the extra cells of a fused group: empty */
 };
 
 static int on_header(const struct rl_ops_header *h, void *user)
@@ -61,23 +69,48 @@ static int on_header(const struct rl_ops_header *h, void *user)
 		for (i = 0; i < h->nextra; i++)
 			fprintf(stderr, "%s '%s'", i ? "," : "", h->extra_names[i]);
 		fputc('\n', stderr);
+		c->blank_extra = calloc(h->nextra, sizeof(*c->blank_extra));
+		if (c->blank_extra == NULL)
+			return RL_ERR_NOMEM;
+		for (i = 0; i < h->nextra; i++)
+			c->blank_extra[i] = "";
 	}
 	c->info.ops = h;
 	return rl_report_begin(c->out, c->fmt, &c->info, &c->rep);
+}
+
+/* One kernel after fusion: into the summary and the report. */
+static int on_kernel(const struct rl_fuse_row *row, void *user)
+{
+	struct classify *c = user;
+	struct rl_op op = *row->op;
+	int rc;
+
+	if (op.extra == NULL)
+		op.extra = c->blank_extra;
+	rc = rl_summary_add(&c->sum, &op, row->p);
+	if (rc == 0)
+		rc = rl_report_row(c->rep, &op, row->p);
+	return rc;
 }
 
 static int on_op(const struct rl_op *op, void *user)
 {
 	struct classify *c = user;
 	struct rl_pred p;
+	struct rl_err e;
 	int rc;
 
 	/* The reader has validated the op, so prediction cannot fail here. */
 	rc = rl_predict(op, &c->ctx, &p, NULL);
 	if (rc == 0)
-		rc = rl_summary_add(&c->sum, op, &p);
-	if (rc == 0)
-		rc = rl_report_row(c->rep, op, &p);
+		rc = rl_fuse_stream_op(&c->fs, op, &p, &e);
+	if (rc == RL_ERR_PARSE) {
+		struct rl_err located;
+
+		rl_err_set(&located, rc, "%s:%zu: %s", c->input, op->line, e.msg);
+		rl_errlist_add(c->errs, &located);
+	}
 	return rc;
 }
 
@@ -90,6 +123,7 @@ int cmd_classify(int argc, char **argv)
 		{"host-overhead-us", required_argument, NULL, 'H'},
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
+		{"suggest-fusion", no_argument, NULL, 'F'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -104,7 +138,7 @@ int cmd_classify(int argc, char **argv)
 	struct rl_ops_sink sink = {on_header, on_op, &c};
 	rl_hwdb *db;
 	const struct rl_runtime *rt;
-	int opt, rc, status = RL_EXIT_OK;
+	int opt, rc, status = RL_EXIT_OK, suggest = 0;
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
@@ -119,6 +153,7 @@ int cmd_classify(int argc, char **argv)
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
 		case 'w': c.info.wide = 1; break;
+		case 'F': suggest = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &c.fmt) < 0)
@@ -135,6 +170,8 @@ int cmd_classify(int argc, char **argv)
 		return rl_cli_usage("classify", optind == argc ? "no op list given"
 		                                                : "more than one op list given");
 	c.input = argv[optind];
+	if (suggest && (c.fmt == RL_FMT_CSV || c.fmt == RL_FMT_JSON))
+		return rl_cli_usage("classify", "--suggest-fusion writes table or md output");
 	if (overhead != NULL) {
 		struct rl_err e;
 
@@ -173,9 +210,15 @@ int cmd_classify(int argc, char **argv)
 	c.out = out.f;
 	rl_summary_init(&c.sum);
 	rl_errlist_init(&errs);
+	c.errs = &errs;
+	rl_fuse_stream_init(&c.fs, &c.ctx, suggest, on_kernel, &c);
 	rc = rl_ops_read_path(c.input, &sink, &errs);
 	if (rc == 0)
+		rc = rl_fuse_stream_end(&c.fs, NULL);
+	if (rc == 0)
 		rc = rl_report_end(c.rep, &c.sum);
+	if (rc == 0 && (c.fmt == RL_FMT_TABLE || c.fmt == RL_FMT_MD))
+		rc = rl_whatif_fusion(c.out, &c.fs, c.sum.total_us, c.fmt == RL_FMT_MD);
 	if (rc < 0) {
 		for (i = 0; i < errs.kept; i++)
 			rl_cli_error("%s", errs.msg[i]);
@@ -194,6 +237,8 @@ int cmd_classify(int argc, char **argv)
 			status = RL_EXIT_FAIL;
 	}
 	rl_report_free(c.rep);
+	rl_fuse_stream_release(&c.fs);
+	free(c.blank_extra);
 	rl_summary_release(&c.sum);
 	rl_device_release(&owned);
 	rl_hwdb_free(db);

@@ -28,6 +28,7 @@ enum col {
 	COL_NAME, COL_KIND, COL_DTYPE, COL_SHAPE, COL_KERNEL, COL_STRIDE,
 	COL_PADDING, COL_GROUPS, COL_CAUSAL, COL_INPUTS, COL_FPE, COL_FLOPS,
 	COL_BYTES, COL_UNIT, COL_LAUNCHES, COL_COUNT, COL_MEASURED, COL_FMA,
+	COL_FUSE,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -35,7 +36,7 @@ enum col {
 static const char *const col_names[COL_KNOWN] = {
 	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
-	"launches", "count", "measured_us", "fma",
+	"launches", "count", "measured_us", "fma", "fuse",
 };
 
 struct reader {
@@ -315,7 +316,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 
 		/* Text that reaches the output must be UTF-8; other cells are
 		 * parsed strictly, which rejects any stray byte. */
-		if ((r->col[i] == COL_NAME || r->col[i] == COL_EXTRA) &&
+		if ((r->col[i] == COL_NAME || r->col[i] == COL_EXTRA || r->col[i] == COL_FUSE) &&
 		    !valid_utf8((const unsigned char *)s)) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column %zu: invalid UTF-8", r->name,
 			          r->rec_line, i + 1);
@@ -404,6 +405,9 @@ static int do_row(struct reader *r, struct rl_op *op)
 				rc = -1;
 			}
 			op->has |= RL_HAS_MEASURED;
+			break;
+		case COL_FUSE:
+			op->fuse = s;
 			break;
 		case COL_EXTRA:
 			break;
@@ -701,6 +705,8 @@ static int list_op(const struct rl_op *op, void *user)
 	*o = *op;
 	o->name = keep(l, op->name);
 	if (o->name == NULL)
+		return RL_ERR_NOMEM;
+	if (op->fuse != NULL && (o->fuse = keep(l, op->fuse)) == NULL)
 		return RL_ERR_NOMEM;
 	if (l->nextra > 0) {
 		/* The array of extra cells is itself kept as a "string" block. */
