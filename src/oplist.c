@@ -20,6 +20,7 @@
 
 #include "formulas.h"
 #include "num.h"
+#include "symbols.h"
 
 /* A line longer than this is not an op list (and would make us buffer it). */
 #define MAX_LINE (1u << 20)
@@ -363,7 +364,8 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_SHAPE: {
 			struct rl_err e;
 
-			if (rl_parse_dims(s, op->dims, RL_MAX_DIMS, &op->ndims, &e) < 0) {
+			if (rl_symbols_dims(r->sink->names, s, op->dims, op->dim_sym, RL_MAX_DIMS,
+			                    &op->ndims, &e) < 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'shape': %s", r->name,
 				          r->rec_line, e.msg);
 				return -1;
@@ -729,7 +731,7 @@ static int list_op(const struct rl_op *op, void *user)
 int rl_oplist_read(FILE *f, const char *name, struct rl_oplist *list,
                    struct rl_errlist *errs)
 {
-	struct rl_ops_sink sink = {list_header, list_op, list};
+	struct rl_ops_sink sink = {list_header, list_op, list, NULL};
 
 	memset(list, 0, sizeof(*list));
 	return rl_ops_read(f, name, &sink, errs);
