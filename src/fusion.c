@@ -50,8 +50,7 @@ int rl_fusion_add(struct rl_fusion *g, const struct rl_op *op, const struct rl_p
 	return 0;
 }
 
-void rl_fusion_predict(const struct rl_fusion *g, const struct rl_model_ctx *ctx,
-                       struct rl_pred *p)
+void rl_fusion_predict(const struct rl_fusion *g, const struct rl_model_ctx *ctx, struct rl_pred *p)
 {
 	*p = g->slowest;
 	p->flops = g->flops;
@@ -70,9 +69,8 @@ void rl_fusion_predict(const struct rl_fusion *g, const struct rl_model_ctx *ctx
 
 /* ---- the stream ---- */
 
-void rl_fuse_stream_init(struct rl_fuse_stream *s, const struct rl_model_ctx *ctx,
-                         int suggest, int (*emit)(const struct rl_fuse_row *, void *),
-                         void *user)
+void rl_fuse_stream_init(struct rl_fuse_stream *s, const struct rl_model_ctx *ctx, int suggest,
+                         int (*emit)(const struct rl_fuse_row *, void *), void *user)
 {
 	memset(s, 0, sizeof(*s));
 	s->ctx = ctx;
@@ -177,8 +175,7 @@ static int candidate(const struct rl_op *op, const struct rl_pred *p)
 	       p->bound != RL_BOUND_COMPUTE;
 }
 
-static int suggest_op(struct rl_fuse_stream *s, const struct rl_op *op,
-                      const struct rl_pred *p)
+static int suggest_op(struct rl_fuse_stream *s, const struct rl_op *op, const struct rl_pred *p)
 {
 	int rc;
 
@@ -199,8 +196,8 @@ static int suggest_op(struct rl_fuse_stream *s, const struct rl_op *op,
 	return s->run_last == NULL ? RL_ERR_NOMEM : 0;
 }
 
-int rl_fuse_stream_op(struct rl_fuse_stream *s, const struct rl_op *op,
-                      const struct rl_pred *p, struct rl_err *err)
+int rl_fuse_stream_op(struct rl_fuse_stream *s, const struct rl_op *op, const struct rl_pred *p,
+                      struct rl_err *err)
 {
 	int rc;
 

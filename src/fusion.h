@@ -27,15 +27,15 @@
 /* A group being accumulated; all figures are for one occurrence. */
 struct rl_fusion {
 	size_t nops;
-	uint64_t count;          /* every member's count */
-	enum rl_dtype dtype;     /* the first member's */
+	uint64_t count;      /* every member's count */
+	enum rl_dtype dtype; /* the first member's */
 	double flops;
-	double reads;            /* bytes read from memory so far */
-	double out_bytes;        /* output of the last member */
-	double t_compute_us;     /* sum over the members */
-	double unfused_us;       /* sum of the members' t_us */
-	struct rl_pred slowest;  /* prediction of the member with most compute */
-	int fallback;            /* some member's pipe fell back */
+	double reads;           /* bytes read from memory so far */
+	double out_bytes;       /* output of the last member */
+	double t_compute_us;    /* sum over the members */
+	double unfused_us;      /* sum of the members' t_us */
+	struct rl_pred slowest; /* prediction of the member with most compute */
+	int fallback;           /* some member's pipe fell back */
 };
 
 void rl_fusion_init(struct rl_fusion *g);
@@ -60,16 +60,16 @@ void rl_fusion_predict(const struct rl_fusion *g, const struct rl_model_ctx *ctx
 struct rl_fuse_row {
 	const struct rl_op *op;
 	const struct rl_pred *p;
-	size_t nops;        /* members: 1 for a plain op */
-	double unfused_us;  /* one occurrence: the members' t_us summed */
-	double out_bytes;   /* the kernel's output; < 0 when unknown */
+	size_t nops;       /* members: 1 for a plain op */
+	double unfused_us; /* one occurrence: the members' t_us summed */
+	double out_bytes;  /* the kernel's output; < 0 when unknown */
 };
 
 /* A group of the list, or a proposed one, for the what-if report. */
 struct rl_fuse_whatif {
-	char *first, *last;  /* first and last member (first: the group name
-	                      * for a group of the list); owned */
-	size_t line;         /* the first member's */
+	char *first, *last; /* first and last member (first: the group name
+	                     * for a group of the list); owned */
+	size_t line;        /* the first member's */
 	size_t nops;
 	uint64_t count;
 	double unfused_us, fused_us; /* one occurrence */
@@ -98,15 +98,14 @@ struct rl_fuse_stream {
  * or layernorm, not compute-bound, in no group of the list, with formula
  * bytes and one count, are predicted fused and kept as proposals when that
  * saves time. */
-void rl_fuse_stream_init(struct rl_fuse_stream *s, const struct rl_model_ctx *ctx,
-                         int suggest, int (*emit)(const struct rl_fuse_row *, void *),
-                         void *user);
+void rl_fuse_stream_init(struct rl_fuse_stream *s, const struct rl_model_ctx *ctx, int suggest,
+                         int (*emit)(const struct rl_fuse_row *, void *), void *user);
 
 /* Feeds OP, predicted as P. Returns 0, the negative status EMIT returned,
  * RL_ERR_NOMEM, or RL_ERR_PARSE (message without location in ERR: the op
  * cannot join its group). */
-int rl_fuse_stream_op(struct rl_fuse_stream *s, const struct rl_op *op,
-                      const struct rl_pred *p, struct rl_err *err);
+int rl_fuse_stream_op(struct rl_fuse_stream *s, const struct rl_op *op, const struct rl_pred *p,
+                      struct rl_err *err);
 
 /* Emits the open group and closes the open run. Returns as rl_fuse_stream_op. */
 int rl_fuse_stream_end(struct rl_fuse_stream *s, struct rl_err *err);

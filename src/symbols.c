@@ -61,13 +61,15 @@ static int each_pair(struct rl_symbols *s, const char *spec, const char *opt,
 		if (comma == NULL)
 			comma = p + strlen(p);
 		if (eq == NULL || eq > comma)
-			return rl_err_set(err, RL_ERR_PARSE, "%s: '%.*s' is not NAME=VALUE (e.g. B=32)",
-			                  opt, (int)(comma - p), p);
-		if (!valid_name(p, (size_t)(eq - p)) || eq - p >= RL_SYMBOL_LEN)
 			return rl_err_set(err, RL_ERR_PARSE,
-			                  "%s: '%.*s' is not a name (letters and '_', no lower-case 'x', "
-			                  "at most %d)",
-			                  opt, (int)(eq - p), p, RL_SYMBOL_LEN - 1);
+			                  "%s: '%.*s' is not NAME=VALUE (e.g. B=32)", opt,
+			                  (int)(comma - p), p);
+		if (!valid_name(p, (size_t)(eq - p)) || eq - p >= RL_SYMBOL_LEN)
+			return rl_err_set(
+			    err, RL_ERR_PARSE,
+			    "%s: '%.*s' is not a name (letters and '_', no lower-case 'x', "
+			    "at most %d)",
+			    opt, (int)(eq - p), p, RL_SYMBOL_LEN - 1);
 		vlen = (size_t)(comma - eq - 1);
 		if (vlen >= sizeof(val))
 			vlen = sizeof(val) - 1;
@@ -87,8 +89,7 @@ static int each_pair(struct rl_symbols *s, const char *spec, const char *opt,
 	}
 }
 
-static int bind(struct rl_symbols *s, const char *name, size_t n, uint64_t v,
-                struct rl_err *err)
+static int bind(struct rl_symbols *s, const char *name, size_t n, uint64_t v, struct rl_err *err)
 {
 	if (find(s, name, n) >= 0)
 		return rl_err_set(err, RL_ERR_PARSE, "--set: %.*s is given twice", (int)n, name);
@@ -158,15 +159,16 @@ int rl_symbols_dims(const struct rl_symbols *s, const char *text, uint64_t *dims
 		int i;
 
 		if (k == max)
-			return rl_err_set(err, RL_ERR_PARSE, "shape '%s' has more than %d dimensions",
-			                  text, max);
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "shape '%s' has more than %d dimensions", text, max);
 		if (valid_name(p, len)) {
 			i = find(s, p, len);
 			if (i < 0)
-				return rl_err_set(err, RL_ERR_PARSE,
-				                  "name '%.*s' in shape '%s' is not bound (give its size "
-				                  "with --set %.*s=N)",
-				                  (int)len, p, text, (int)len, p);
+				return rl_err_set(
+				    err, RL_ERR_PARSE,
+				    "name '%.*s' in shape '%s' is not bound (give its size "
+				    "with --set %.*s=N)",
+				    (int)len, p, text, (int)len, p);
 			dims[k] = s->value[i];
 			if (sym != NULL)
 				sym[k] = (unsigned char)(i + 1);
@@ -176,20 +178,26 @@ int rl_symbols_dims(const struct rl_symbols *s, const char *text, uint64_t *dims
 			int rc;
 
 			if (len == 0 || len >= sizeof(buf))
-				return rl_err_set(err, RL_ERR_PARSE,
-				                  "shape '%s' is not dimensions or names joined by 'x' "
-				                  "(e.g. Bx4096)", text);
+				return rl_err_set(
+				    err, RL_ERR_PARSE,
+				    "shape '%s' is not dimensions or names joined by 'x' "
+				    "(e.g. Bx4096)",
+				    text);
 			memcpy(buf, p, len);
 			buf[len] = '\0';
 			rc = rl_parse_u64(buf, &one, NULL);
 			if (rc == RL_ERR_RANGE)
-				return rl_err_set(err, rc, "shape '%s': dimension %s is too large", text, buf);
+				return rl_err_set(err, rc, "shape '%s': dimension %s is too large",
+				                  text, buf);
 			if (rc < 0)
-				return rl_err_set(err, RL_ERR_PARSE,
-				                  "shape '%s' is not dimensions or names joined by 'x' "
-				                  "(e.g. Bx4096)", text);
+				return rl_err_set(
+				    err, RL_ERR_PARSE,
+				    "shape '%s' is not dimensions or names joined by 'x' "
+				    "(e.g. Bx4096)",
+				    text);
 			if (one == 0)
-				return rl_err_set(err, RL_ERR_RANGE, "shape '%s' has a zero dimension", text);
+				return rl_err_set(err, RL_ERR_RANGE,
+				                  "shape '%s' has a zero dimension", text);
 			dims[k] = one;
 			if (sym != NULL)
 				sym[k] = 0;

@@ -16,7 +16,7 @@
 #include "op.h"
 
 #define RL_SYMBOLS_MAX 32
-#define RL_SYMBOL_LEN 32 /* longest name + 1 */
+#define RL_SYMBOL_LEN  32 /* longest name + 1 */
 
 struct rl_symbols {
 	size_t n;

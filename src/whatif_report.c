@@ -11,8 +11,8 @@
 #include "fmt.h"
 #include "report.h"
 
-#define SHOW 10     /* groups listed per section */
-#define LABEL_W 28  /* the label column, so a line fits 80 columns */
+#define SHOW    10 /* groups listed per section */
+#define LABEL_W 28 /* the label column, so a line fits 80 columns */
 
 static double saved_us(const struct rl_fuse_whatif *w)
 {
@@ -83,9 +83,10 @@ static void section(FILE *out, const struct rl_fuse_whatif *v, size_t n, int md)
 		us(b, w->fused_us);
 		us(c, saved_us(w));
 		if (md)
-			fprintf(out, "%s`%s`: %zu ops, count %llu: %s us unfused, %s us fused, "
-			        "saves %s us\n", item, name, w->nops, (unsigned long long)w->count,
-			        a, b, c);
+			fprintf(out,
+			        "%s`%s`: %zu ops, count %llu: %s us unfused, %s us fused, "
+			        "saves %s us\n",
+			        item, name, w->nops, (unsigned long long)w->count, a, b, c);
 		else
 			fprintf(out, "  %2zu. %-*s %4zu %6llu %11s %9s %9s\n", i + 1, LABEL_W, name,
 			        w->nops, (unsigned long long)w->count, a, b, c);
@@ -113,8 +114,10 @@ int rl_whatif_fusion(FILE *out, const struct rl_fuse_stream *s, double total_us,
 
 		us(a, saved);
 		us(b, total_us + saved);
-		fprintf(out, "%sfusion groups (column 'fuse'): %zu, saving %s us of %s us "
-		        "unfused\n", md ? "\n" : "\n", s->ngroups, a, b);
+		fprintf(out,
+		        "%sfusion groups (column 'fuse'): %zu, saving %s us of %s us "
+		        "unfused\n",
+		        md ? "\n" : "\n", s->ngroups, a, b);
 		section(out, s->groups, s->ngroups, md);
 	}
 	if (s->suggest) {
@@ -124,10 +127,12 @@ int rl_whatif_fusion(FILE *out, const struct rl_fuse_stream *s, double total_us,
 		us(b, total_us - saved);
 		if (s->nproposals == 0)
 			fprintf(out, "\nfusion suggestions: none (no run of two or more memory- or "
-			        "overhead-bound\npointwise, softmax or layernorm ops)\n");
+			             "overhead-bound\npointwise, softmax or layernorm ops)\n");
 		else
-			fprintf(out, "\nfusion suggestions: %zu run%s, saving %s us: %s us predicted "
-			        "fused\n", s->nproposals, s->nproposals == 1 ? "" : "s", a, b);
+			fprintf(out,
+			        "\nfusion suggestions: %zu run%s, saving %s us: %s us predicted "
+			        "fused\n",
+			        s->nproposals, s->nproposals == 1 ? "" : "s", a, b);
 		if (s->nproposals > 0)
 			section(out, s->proposals, s->nproposals, md);
 	}
@@ -149,9 +154,11 @@ int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const
 {
 	if (csv)
 		fputs("name,kind,dtype,count,t_us,t_scaled_us,ratio,intensity,intensity_scaled,"
-		      "bound,bound_scaled,verdict\n", out);
+		      "bound,bound_scaled,verdict\n",
+		      out);
 	else
-		fprintf(out, "%s (%s), %s runtime: %.2f us per launch\nscaled: %s\n"
+		fprintf(out,
+		        "%s (%s), %s runtime: %.2f us per launch\nscaled: %s\n"
 		        "%-18s %10s %10s %6s %8s %8s %s\n",
 		        dev->name, dev->id, runtime, host_overhead_us, label, "name", "t_us",
 		        "t_scaled", "ratio", "FLOP/B", "scaled", "verdict");
@@ -173,8 +180,9 @@ int rl_scale_report_row(FILE *out, int csv, const struct rl_op *op, const struct
 		rl_fmt_num(r, ratio);
 		rl_fmt_num(i1, base->intensity);
 		rl_fmt_num(i2, scaled->intensity);
-		fprintf(out, "%s,%s,%s,%s,%s,%s,%s,%s\n", a, b, r, i1, i2, rl_bound_name(base->bound),
-		        rl_bound_name(scaled->bound), rl_scale_verdict_name(v));
+		fprintf(out, "%s,%s,%s,%s,%s,%s,%s,%s\n", a, b, r, i1, i2,
+		        rl_bound_name(base->bound), rl_bound_name(scaled->bound),
+		        rl_scale_verdict_name(v));
 	} else {
 		char name[4 * 18 + 8];
 
@@ -214,13 +222,16 @@ int rl_scale_report_end(FILE *out, int csv, const struct rl_scale_sum *s, const 
 		        s->base_us > 0 ? 100 * s->base_by[k] / s->base_us : 0, s->ops_by[k],
 		        s->ops_by[k] == 1 ? "" : "s", a, b, r);
 	}
-	if (ratio < RL_SCALE_FLAT && s->base_by[RL_SCALE_OVERHEAD] >= s->base_by[RL_SCALE_INTENSITY])
-		fputs("under 1.1: overhead-bound. The GPU waits on the host; the larger size\n"
-		      "  costs almost nothing: raise the batch, or cut the overhead (CUDA graphs)\n",
-		      out);
+	if (ratio < RL_SCALE_FLAT &&
+	    s->base_by[RL_SCALE_OVERHEAD] >= s->base_by[RL_SCALE_INTENSITY])
+		fputs(
+		    "under 1.1: overhead-bound. The GPU waits on the host; the larger size\n"
+		    "  costs almost nothing: raise the batch, or cut the overhead (CUDA graphs)\n",
+		    out);
 	else if (ratio < RL_SCALE_FLAT)
 		fputs("under 1.1, but not from overhead: the larger size raises arithmetic\n"
-		      "  intensity (weights read once serve more rows)\n", out);
+		      "  intensity (weights read once serve more rows)\n",
+		      out);
 	else
 		fputs("1.1 or more: the time follows the work (compute or memory traffic)\n", out);
 	return ferror(out) ? RL_ERR_IO : 0;

@@ -55,15 +55,15 @@ START_TEST(test_output_bytes)
 		const char *shape;
 		double out;
 	} cases[] = {
-		{RL_KIND_POINTWISE, RL_FP32, "8x16", 8 * 16 * 4},
-		{RL_KIND_COPY, RL_BF16, "8x16", 8 * 16 * 2},
-		{RL_KIND_REDUCTION, RL_FP32, "8x16", 8 * 4},       /* one per row */
-		{RL_KIND_SOFTMAX, RL_FP16, "4x8x16", 4 * 8 * 16 * 2},
-		{RL_KIND_LAYERNORM, RL_BF16, "8x16", 8 * 16 * 2},  /* not weight, bias */
-		{RL_KIND_MATMUL, RL_BF16, "32x64x128", 32 * 64 * 2},    /* C[M,N] */
-		{RL_KIND_MATMUL, RL_BF16, "3x32x64x128", 3 * 32 * 64 * 2},
-		{RL_KIND_ATTENTION, RL_BF16, "2x4x16x8", 2 * 4 * 16 * 8 * 2},
-		{RL_KIND_ATTENTION, RL_BF16, "2x4x1x512x8", 2 * 4 * 1 * 8 * 2}, /* O[B,H,Sq,D] */
+	    {RL_KIND_POINTWISE, RL_FP32, "8x16", 8 * 16 * 4},
+	    {RL_KIND_COPY, RL_BF16, "8x16", 8 * 16 * 2},
+	    {RL_KIND_REDUCTION, RL_FP32, "8x16", 8 * 4}, /* one per row */
+	    {RL_KIND_SOFTMAX, RL_FP16, "4x8x16", 4 * 8 * 16 * 2},
+	    {RL_KIND_LAYERNORM, RL_BF16, "8x16", 8 * 16 * 2},    /* not weight, bias */
+	    {RL_KIND_MATMUL, RL_BF16, "32x64x128", 32 * 64 * 2}, /* C[M,N] */
+	    {RL_KIND_MATMUL, RL_BF16, "3x32x64x128", 3 * 32 * 64 * 2},
+	    {RL_KIND_ATTENTION, RL_BF16, "2x4x16x8", 2 * 4 * 16 * 8 * 2},
+	    {RL_KIND_ATTENTION, RL_BF16, "2x4x1x512x8", 2 * 4 * 1 * 8 * 2}, /* O[B,H,Sq,D] */
 	};
 	size_t i;
 
@@ -118,11 +118,11 @@ START_TEST(test_cos_cos)
 	ck_assert_int_eq(rl_fusion_add(&g, &b, &pb, NULL), 0);
 	rl_fusion_predict(&g, &ctx, &pf);
 	ck_assert_double_eq(pf.flops, 2.0 * 268435456);
-	ck_assert_double_eq(pf.bytes, 8.0 * 268435456);           /* read x, write y */
+	ck_assert_double_eq(pf.bytes, 8.0 * 268435456); /* read x, write y */
 	ck_assert_double_eq_tol(pf.t_memory_us, 2147483648 / 1555e9 * 1e6, 1e-6); /* 1381.02 */
 	ck_assert_double_eq_tol(pf.t_us, 1381.0184, 1e-3);
 	ck_assert_double_eq_tol(g.unfused_us, 2762.0368, 1e-3);
-	ck_assert_double_eq_tol(pf.t_overhead_us, 6.6, 1e-12);    /* one launch */
+	ck_assert_double_eq_tol(pf.t_overhead_us, 6.6, 1e-12); /* one launch */
 	ck_assert_int_eq(pf.bound, RL_BOUND_MEMORY);
 	/* non-FMA fp32: 9.75 TFLOPS; 2 x 2^28 / 9.75e12 = 55.0637 us */
 	ck_assert_double_eq_tol(pf.t_compute_us, 55.0637, 1e-4);
@@ -223,14 +223,12 @@ START_TEST(test_fuse_stream)
 		enum rl_kind kind;
 		const char *shape;
 	} list[] = {
-		{"a", "g", RL_KIND_POINTWISE, "4096"},
-		{"b", "g", RL_KIND_POINTWISE, "4096"},
-		{"c", NULL, RL_KIND_POINTWISE, "4096"},  /* run c, d, e */
-		{"d", NULL, RL_KIND_SOFTMAX, "4096"},
-		{"e", NULL, RL_KIND_LAYERNORM, "4096"},
-		{"mm", NULL, RL_KIND_MATMUL, "8192x8192x8192"}, /* compute-bound: ends it */
-		{"f", NULL, RL_KIND_POINTWISE, "4096"},  /* a run of one: nothing */
-		{"g2", "g", RL_KIND_POINTWISE, "4096"},  /* "g" again: a new group */
+	    {"a", "g", RL_KIND_POINTWISE, "4096"},          {"b", "g", RL_KIND_POINTWISE, "4096"},
+	    {"c", NULL, RL_KIND_POINTWISE, "4096"}, /* run c, d, e */
+	    {"d", NULL, RL_KIND_SOFTMAX, "4096"},           {"e", NULL, RL_KIND_LAYERNORM, "4096"},
+	    {"mm", NULL, RL_KIND_MATMUL, "8192x8192x8192"}, /* compute-bound: ends it */
+	    {"f", NULL, RL_KIND_POINTWISE, "4096"},         /* a run of one: nothing */
+	    {"g2", "g", RL_KIND_POINTWISE, "4096"},         /* "g" again: a new group */
 	};
 	struct rl_fuse_stream fs;
 	struct seen seen = {{{0}}, {0}, {0}, 0};
@@ -241,8 +239,8 @@ START_TEST(test_fuse_stream)
 		struct rl_op op;
 		struct rl_pred p;
 
-		mkop(&op, list[i].name, list[i].kind, list[i].kind == RL_KIND_MATMUL ? RL_BF16 : RL_FP32,
-		     list[i].shape);
+		mkop(&op, list[i].name, list[i].kind,
+		     list[i].kind == RL_KIND_MATMUL ? RL_BF16 : RL_FP32, list[i].shape);
 		op.fuse = list[i].fuse;
 		predict(&op, &p);
 		ck_assert_int_eq(rl_fuse_stream_op(&fs, &op, &p, NULL), 0);

@@ -13,16 +13,17 @@ START_TEST(test_set)
 	static const struct {
 		const char *spec, *msg; /* msg NULL: accepted */
 	} cases[] = {
-		{"B=32,S=128", NULL},
-		{"H_kv=8", NULL},
-		{"B=0", "--set: B: 0 is below the minimum 1"},
-		{"B=-1", "--set: B: '-1' is not a non-negative integer"},
-		{"B=1.5", "--set: B: '1.5' is not a non-negative integer"},
-		{"B", "--set: 'B' is not NAME=VALUE (e.g. B=32)"},
-		{"B=3,B=4", "--set: B is given twice"},
-		{"max=3", "--set: 'max' is not a name (letters and '_', no lower-case 'x', at most 31)"},
-		{"B2=3", "--set: 'B2' is not a name (letters and '_', no lower-case 'x', at most 31)"},
-		{"=3", "--set: '' is not a name (letters and '_', no lower-case 'x', at most 31)"},
+	    {"B=32,S=128", NULL},
+	    {"H_kv=8", NULL},
+	    {"B=0", "--set: B: 0 is below the minimum 1"},
+	    {"B=-1", "--set: B: '-1' is not a non-negative integer"},
+	    {"B=1.5", "--set: B: '1.5' is not a non-negative integer"},
+	    {"B", "--set: 'B' is not NAME=VALUE (e.g. B=32)"},
+	    {"B=3,B=4", "--set: B is given twice"},
+	    {"max=3",
+	     "--set: 'max' is not a name (letters and '_', no lower-case 'x', at most 31)"},
+	    {"B2=3", "--set: 'B2' is not a name (letters and '_', no lower-case 'x', at most 31)"},
+	    {"=3", "--set: '' is not a name (letters and '_', no lower-case 'x', at most 31)"},
 	};
 	size_t i;
 
@@ -95,16 +96,16 @@ START_TEST(test_scale_apply)
 	ck_assert_str_eq(label, "B x2");
 
 	rl_op_init(&op);
-	ck_assert_int_eq(rl_symbols_dims(&s, "BxSx768", op.dims, op.dim_sym, RL_MAX_DIMS,
-	                                 &op.ndims, NULL), 0);
+	ck_assert_int_eq(
+	    rl_symbols_dims(&s, "BxSx768", op.dims, op.dim_sym, RL_MAX_DIMS, &op.ndims, NULL), 0);
 	ck_assert_int_eq(rl_symbols_apply(&s, &op, &big, &dep, NULL), 0);
 	ck_assert_int_eq(dep, 1);
-	ck_assert_uint_eq(big.dims[0], 64); /* 32 x 2 */
+	ck_assert_uint_eq(big.dims[0], 64);  /* 32 x 2 */
 	ck_assert_uint_eq(big.dims[1], 128); /* S not scaled */
 	ck_assert_uint_eq(big.dims[2], 768);
 
-	ck_assert_int_eq(rl_symbols_dims(&s, "Sx768", op.dims, op.dim_sym, RL_MAX_DIMS, &op.ndims,
-	                                 NULL), 0);
+	ck_assert_int_eq(
+	    rl_symbols_dims(&s, "Sx768", op.dims, op.dim_sym, RL_MAX_DIMS, &op.ndims, NULL), 0);
 	ck_assert_int_eq(rl_symbols_apply(&s, &op, &big, &dep, NULL), 0);
 	ck_assert_int_eq(dep, 0);
 
@@ -112,8 +113,8 @@ START_TEST(test_scale_apply)
 	rl_symbols_init(&s);
 	ck_assert_int_eq(rl_symbols_set(&s, "B=9223372036854775808", NULL), 0);
 	ck_assert_int_eq(rl_symbols_scale(&s, "B=2", NULL), 0);
-	ck_assert_int_eq(rl_symbols_dims(&s, "B", op.dims, op.dim_sym, RL_MAX_DIMS, &op.ndims,
-	                                 NULL), 0);
+	ck_assert_int_eq(
+	    rl_symbols_dims(&s, "B", op.dims, op.dim_sym, RL_MAX_DIMS, &op.ndims, NULL), 0);
 	ck_assert_int_eq(rl_symbols_apply(&s, &op, &big, NULL, &e), RL_ERR_RANGE);
 }
 END_TEST
@@ -123,22 +124,23 @@ END_TEST
 START_TEST(test_verdicts)
 {
 	static const struct {
-		double f0, b0, t0; enum rl_bound bd0;
+		double f0, b0, t0;
+		enum rl_bound bd0;
 		double f1, b1, t1;
 		enum rl_scale_verdict want;
 	} cases[] = {
-		/* same work: fixed, whatever the times */
-		{100, 100, 5, RL_BOUND_MEMORY, 100, 100, 5, RL_SCALE_FIXED},
-		/* overhead-bound, doubled work, 6.6 -> 6.6 us: overhead */
-		{100, 100, 6.6, RL_BOUND_OVERHEAD, 200, 200, 6.6, RL_SCALE_OVERHEAD},
-		/* overhead-bound but 6.6 -> 7.5 us (x1.14, not flat): intensity
-		 * unchanged, so linear */
-		{100, 100, 6.6, RL_BOUND_OVERHEAD, 200, 200, 7.5, RL_SCALE_LINEAR},
-		/* weight-bound matmul: flops x2, bytes x1.004: intensity x1.99 */
-		{268435456, 33685504, 10.06, RL_BOUND_MEMORY, 536870912, 33816576, 10.09,
-		 RL_SCALE_INTENSITY},
-		/* memory-bound pointwise: both x2 */
-		{100, 600, 20, RL_BOUND_MEMORY, 200, 1200, 40, RL_SCALE_LINEAR},
+	    /* same work: fixed, whatever the times */
+	    {100, 100, 5, RL_BOUND_MEMORY, 100, 100, 5, RL_SCALE_FIXED},
+	    /* overhead-bound, doubled work, 6.6 -> 6.6 us: overhead */
+	    {100, 100, 6.6, RL_BOUND_OVERHEAD, 200, 200, 6.6, RL_SCALE_OVERHEAD},
+	    /* overhead-bound but 6.6 -> 7.5 us (x1.14, not flat): intensity
+	     * unchanged, so linear */
+	    {100, 100, 6.6, RL_BOUND_OVERHEAD, 200, 200, 7.5, RL_SCALE_LINEAR},
+	    /* weight-bound matmul: flops x2, bytes x1.004: intensity x1.99 */
+	    {268435456, 33685504, 10.06, RL_BOUND_MEMORY, 536870912, 33816576, 10.09,
+	     RL_SCALE_INTENSITY},
+	    /* memory-bound pointwise: both x2 */
+	    {100, 600, 20, RL_BOUND_MEMORY, 200, 1200, 40, RL_SCALE_LINEAR},
 	};
 	size_t i;
 
