@@ -211,3 +211,42 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
 	*bytes = (op->has & RL_HAS_BYTES) ? op->bytes : b;
 	return 0;
 }
+
+int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+{
+	const uint64_t *d = op->dims;
+	double es = (double)rl_dtype_size(op->dtype), f, b, n = 1;
+	int i, rc;
+
+	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES))
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "its bytes were given, so its reads and writes are not known apart");
+	/* Validates the shape, so the products below cannot overflow. */
+	rc = rl_op_work(op, &f, &b, err);
+	if (rc < 0)
+		return rc;
+	switch (op->kind) {
+	case RL_KIND_MATMUL: /* C[B, M, N] */
+		for (i = 0; i < op->ndims - 1; i++)
+			n *= (double)d[i];
+		break;
+	case RL_KIND_ATTENTION: /* O[B, H, Sq, D] */
+		n = (double)d[0] * (double)d[1] * (double)d[2] * (double)d[op->ndims - 1];
+		break;
+	case RL_KIND_CONV2D: { /* [N, K, Ho, Wo] */
+		uint64_t ho = (d[2] + 2 * op->padding - op->kernel[1]) / op->stride + 1;
+		uint64_t wo = (d[3] + 2 * op->padding - op->kernel[2]) / op->stride + 1;
+
+		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;
+		break;
+	}
+	default:
+		for (i = 0; i < op->ndims; i++)
+			n *= (double)d[i];
+		if (op->kind == RL_KIND_REDUCTION)
+			n /= (double)d[op->ndims - 1];
+		break;
+	}
+	*out = n * es;
+	return 0;
+}

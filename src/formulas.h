@@ -24,4 +24,13 @@ double rl_default_flops_per_element(enum rl_kind k);
  * (without location) in ERR. */
 int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err);
 
+/* The bytes of one occurrence of OP that are its output, written to memory:
+ * the part of rl_op_work()'s bytes that a following op may read back. The
+ * rest of the bytes are its reads. pointwise, copy, softmax, layernorm:
+ * N x es; reduction: N / last x es; matmul: B x M x N x es; attention:
+ * B x H x Sq x D x es; conv2d: N x K x Ho x Wo x es. Returns 0, or
+ * RL_ERR_PARSE for an op whose split is unknown (explicit 'bytes', a custom
+ * op), or the status of rl_op_work(). */
+int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err);
+
 #endif

@@ -82,12 +82,32 @@ double rl_model_ridge(const struct rl_device *d, enum rl_pipe p, int fma)
 	return pipe_peak(d, p, fma) / rl_device_bandwidth_bytes_per_s(d);
 }
 
+void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, double launches)
+{
+	double t_ovh;
+
+	p->t_overhead_us = launches * ctx->host_overhead_us;
+	p->t_launch_us = launches * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
+	p->t_gpu_us = fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_launch_us);
+	p->t_us = fmax(p->t_gpu_us, p->t_overhead_us);
+
+	/* Launch floor and host overhead are both time not spent on the op's
+	 * own work: together they are the overhead side of the verdict. */
+	t_ovh = fmax(p->t_overhead_us, p->t_launch_us);
+	if (t_ovh >= p->t_compute_us && t_ovh >= p->t_memory_us)
+		p->bound = RL_BOUND_OVERHEAD;
+	else if (p->t_compute_us > p->t_memory_us)
+		p->bound = RL_BOUND_COMPUTE;
+	else
+		p->bound = RL_BOUND_MEMORY;
+}
+
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err)
 {
 	const struct rl_device *d = ctx->dev;
 	double launches = (double)op->launches;
-	double peak, t_ovh;
+	double peak;
 	int rc;
 
 	rc = rl_op_work(op, &p->flops, &p->bytes, err);
@@ -113,20 +133,7 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 
 	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
-	p->t_overhead_us = launches * ctx->host_overhead_us;
-	p->t_launch_us = launches * d->num[RL_HW_MIN_KERNEL_US].value;
-	p->t_gpu_us = fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_launch_us);
-	p->t_us = fmax(p->t_gpu_us, p->t_overhead_us);
-
-	/* Launch floor and host overhead are both time not spent on the op's
-	 * own work: together they are the overhead side of the verdict. */
-	t_ovh = fmax(p->t_overhead_us, p->t_launch_us);
-	if (t_ovh >= p->t_compute_us && t_ovh >= p->t_memory_us)
-		p->bound = RL_BOUND_OVERHEAD;
-	else if (p->t_compute_us > p->t_memory_us)
-		p->bound = RL_BOUND_COMPUTE;
-	else
-		p->bound = RL_BOUND_MEMORY;
+	rl_pred_times(p, ctx, launches);
 	p->roofline_pct = (op->has & RL_HAS_MEASURED) && op->measured_us > 0
 	                          ? p->t_gpu_us / op->measured_us * 100
 	                          : 0;

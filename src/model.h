@@ -58,6 +58,11 @@ struct rl_pred {
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err);
 
+/* Given P's t_compute_us and t_memory_us, sets the host and launch terms for
+ * LAUNCHES kernels on CTX, t_gpu_us, t_us and the bound, as rl_predict does.
+ * For predictions assembled elsewhere (a fused group, an L2-resident op). */
+void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, double launches);
+
 /* The pipe an op of dtype T on unit U would use on D, following the fallback
  * chain when D lacks the first choice; *WANTED gets the first choice. With
  * RL_UNIT_AUTO, matrix products (matmul, conv2d, attention) follow T's tensor

@@ -11,7 +11,7 @@ static const char *const kind_names[RL_KIND_COUNT] = {
 	[RL_KIND_SOFTMAX] = "softmax",     [RL_KIND_LAYERNORM] = "layernorm",
 	[RL_KIND_MATMUL] = "matmul",       [RL_KIND_CONV2D] = "conv2d",
 	[RL_KIND_ATTENTION] = "attention", [RL_KIND_COPY] = "copy",
-	[RL_KIND_CUSTOM] = "custom",
+	[RL_KIND_CUSTOM] = "custom",       [RL_KIND_FUSED] = "fused",
 };
 
 void rl_op_init(struct rl_op *op)
@@ -38,7 +38,7 @@ int rl_kind_parse(const char *name, enum rl_kind *out)
 {
 	int i;
 
-	for (i = 0; i < RL_KIND_COUNT; i++) {
+	for (i = 0; i < RL_KIND_FUSED; i++) {
 		/* first letters differ for most names: skip strcasecmp for them */
 		if ((name[0] | 0x20) == kind_names[i][0] && strcasecmp(name, kind_names[i]) == 0) {
 			*out = (enum rl_kind)i;

@@ -26,6 +26,7 @@ enum rl_kind {
 	RL_KIND_ATTENTION,
 	RL_KIND_COPY,
 	RL_KIND_CUSTOM,
+	RL_KIND_FUSED, /* output only: a fusion group predicted as one kernel (fusion.h) */
 	RL_KIND_COUNT
 };
 
@@ -48,6 +49,8 @@ struct rl_op {
 	unsigned has;             /* RL_HAS_* bits */
 	int ndims;
 	uint64_t dims[RL_MAX_DIMS];
+	unsigned char dim_sym[RL_MAX_DIMS]; /* 1 + index in the rl_symbols a dim was
+	                                     * bound from (symbols.h), 0: a number */
 	uint64_t kernel[3];       /* conv2d: output channels K, filter R x S */
 	uint64_t stride;          /* conv2d, default 1 */
 	uint64_t padding;         /* conv2d, default 0 */
@@ -63,6 +66,7 @@ struct rl_op {
 	double measured_us;       /* observed GPU time of one occurrence */
 	size_t line;              /* line of the op list, 0 when not from a file */
 	const char *const *extra; /* carried-through cells, one per extra column */
+	const char *fuse;         /* fusion group (fusion.h), NULL when not given */
 };
 
 /* Sets OP to the defaults of an op with no optional column given. */
@@ -71,7 +75,8 @@ void rl_op_init(struct rl_op *op);
 /* Canonical name of a kind ("matmul"). */
 const char *rl_kind_name(enum rl_kind k);
 
-/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or -1. */
+/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or -1. The
+ * output-only kind "fused" is not accepted. */
 int rl_kind_parse(const char *name, enum rl_kind *out);
 
 /* The list of kind names, for error messages. */

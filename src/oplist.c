@@ -20,6 +20,7 @@
 
 #include "formulas.h"
 #include "num.h"
+#include "symbols.h"
 
 /* A line longer than this is not an op list (and would make us buffer it). */
 #define MAX_LINE (1u << 20)
@@ -28,6 +29,7 @@ enum col {
 	COL_NAME, COL_KIND, COL_DTYPE, COL_SHAPE, COL_KERNEL, COL_STRIDE,
 	COL_PADDING, COL_GROUPS, COL_CAUSAL, COL_INPUTS, COL_FPE, COL_FLOPS,
 	COL_BYTES, COL_UNIT, COL_LAUNCHES, COL_COUNT, COL_MEASURED, COL_FMA,
+	COL_FUSE,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -35,7 +37,7 @@ enum col {
 static const char *const col_names[COL_KNOWN] = {
 	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
-	"launches", "count", "measured_us", "fma",
+	"launches", "count", "measured_us", "fma", "fuse",
 };
 
 struct reader {
@@ -315,7 +317,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 
 		/* Text that reaches the output must be UTF-8; other cells are
 		 * parsed strictly, which rejects any stray byte. */
-		if ((r->col[i] == COL_NAME || r->col[i] == COL_EXTRA) &&
+		if ((r->col[i] == COL_NAME || r->col[i] == COL_EXTRA || r->col[i] == COL_FUSE) &&
 		    !valid_utf8((const unsigned char *)s)) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column %zu: invalid UTF-8", r->name,
 			          r->rec_line, i + 1);
@@ -362,7 +364,8 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_SHAPE: {
 			struct rl_err e;
 
-			if (rl_parse_dims(s, op->dims, RL_MAX_DIMS, &op->ndims, &e) < 0) {
+			if (rl_symbols_dims(r->sink->names, s, op->dims, op->dim_sym, RL_MAX_DIMS,
+			                    &op->ndims, &e) < 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'shape': %s", r->name,
 				          r->rec_line, e.msg);
 				return -1;
@@ -404,6 +407,9 @@ static int do_row(struct reader *r, struct rl_op *op)
 				rc = -1;
 			}
 			op->has |= RL_HAS_MEASURED;
+			break;
+		case COL_FUSE:
+			op->fuse = s;
 			break;
 		case COL_EXTRA:
 			break;
@@ -702,6 +708,8 @@ static int list_op(const struct rl_op *op, void *user)
 	o->name = keep(l, op->name);
 	if (o->name == NULL)
 		return RL_ERR_NOMEM;
+	if (op->fuse != NULL && (o->fuse = keep(l, op->fuse)) == NULL)
+		return RL_ERR_NOMEM;
 	if (l->nextra > 0) {
 		/* The array of extra cells is itself kept as a "string" block. */
 		extra = calloc(l->nextra, sizeof(*extra));
@@ -723,7 +731,7 @@ static int list_op(const struct rl_op *op, void *user)
 int rl_oplist_read(FILE *f, const char *name, struct rl_oplist *list,
                    struct rl_errlist *errs)
 {
-	struct rl_ops_sink sink = {list_header, list_op, list};
+	struct rl_ops_sink sink = {list_header, list_op, list, NULL};
 
 	memset(list, 0, sizeof(*list));
 	return rl_ops_read(f, name, &sink, errs);

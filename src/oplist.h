@@ -24,6 +24,8 @@ struct rl_ops_header {
 	int has_measured;                /* the measured_us column is present */
 };
 
+struct rl_symbols;
+
 struct rl_ops_sink {
 	/* Called once after the header line. H stays valid until rl_ops_read
 	 * returns. A negative return stops reading and is returned by
@@ -33,6 +35,9 @@ struct rl_ops_sink {
 	 * are valid only during the call. A negative return stops reading. */
 	int (*op)(const struct rl_op *op, void *user);
 	void *user;
+	/* Names that shapes may use (symbols.h), bound as rows are read; NULL:
+	 * none, and a name in a shape is an error. */
+	const struct rl_symbols *names;
 };
 
 /* Reads an op list from F, naming it NAME in messages. Returns 0 when the

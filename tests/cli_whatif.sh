@@ -1,0 +1,140 @@
+#!/bin/sh
+# cli_whatif.sh - the what-if analyses of classify: the fuse column and
+# --suggest-fusion (A100 SXM4 40GB: 1555 GB/s; eager runtime 6.6 us).
+. "$top_srcdir/tests/lib.sh"
+
+# x.cos().cos() through the fuse column: one kernel reading x and writing y,
+# 2 x 2^28 x 4 B = 2147483648 B / 1555 GB/s = 1381.02 us, against
+# 2 x 1381.02 = 2762.04 us for the two kernels of the unfused rows.
+run classify -f csv --hw a100 "$DATA/fuse-cos-cos.csv"
+check "fuse: exit 0" test "$rc" = 0
+check "fuse: one row for the group, kind fused" test "$(csv_field "$tmp/out" cos_cos kind)" = fused
+check "fuse: the members have no row" test "$(grep -c '^cos_' "$tmp/out")" = 1
+check "fuse: bytes 2 x 2^28 x 4 = 2147483648" \
+	test "$(csv_field "$tmp/out" cos_cos bytes)" = 2147483648
+check "fuse: flops 2 x 2^28 = 536870912" test "$(csv_field "$tmp/out" cos_cos flops)" = 536870912
+check "fuse: 1381.02 us, memory-bound" \
+	test "$(csv_field "$tmp/out" cos_cos t_us),$(csv_field "$tmp/out" cos_cos bound)" = 1381.02,memory
+check "fuse: one launch: t_overhead 6.6 us" test "$(csv_field "$tmp/out" cos_cos t_overhead_us)" = 6.6
+check "fuse: ungrouped row unchanged" test "$(csv_field "$tmp/out" relu t_us)" = 1381.02
+run classify -f csv --hw a100 "$EX/blog-cos-cos.csv"
+u1=$(csv_field "$tmp/out" unfused.cos_1 t_us)
+u2=$(csv_field "$tmp/out" unfused.cos_2 t_us)
+check "fuse: the group is 2x faster than the unfused rows" \
+	awk -v a="$u1" -v b="$u2" 'BEGIN { r = (a + b) / 1381.02; exit !(r > 1.999 && r < 2.001) }'
+
+# table: the section on the groups, with the time saved: 2762.04 - 1381.02
+run classify --hw a100 "$DATA/fuse-cos-cos.csv"
+check "fuse table: total 1381.02 + 1381.02 = 2762.04 us" grep -q '^total: 2762.04 us predicted for 2 ops' "$tmp/out"
+check "fuse table: section header" \
+	grep -q "^fusion groups (column 'fuse'): 1, saving 1381.02 us of 4143.06 us unfused$" "$tmp/out"
+check "fuse table: group line" \
+	grep -Eq '^   1\. cos_cos +2 +1 +2762\.04 +1381\.02 +1381\.02$' "$tmp/out"
+check "fuse table: within 80 columns" awk 'length > 80 { exit 1 }' "$tmp/out"
+
+# errors: a count that differs inside a group; explicit bytes in a group
+run classify -f csv --hw a100 "$DATA/fuse-bad.csv"
+check "fuse count mismatch: exit 1" test "$rc" = 1
+check "fuse count mismatch: nothing on stdout" test ! -s "$tmp/out"
+check "fuse count mismatch: message with file and line" grep -qx \
+	"roofline: $DATA/fuse-bad.csv:3: column 'fuse': count 12 differs from the group's 1 (a fused kernel runs its ops together)" "$tmp/err"
+printf 'name,kind,dtype,shape,bytes,fuse\na,pointwise,fp32,1024,,g\nb,pointwise,fp32,1024,99,g\n' >"$tmp/b.csv"
+run classify --hw a100 "$tmp/b.csv"
+check "fuse explicit bytes: exit 1" test "$rc" = 1
+check "fuse explicit bytes: message" grep -q \
+	"b.csv:3: column 'fuse': 'b' cannot be fused: its bytes were given" "$tmp/err"
+
+# --suggest-fusion on BERT-base (h100-sxm, eager): attn.out.add + attn.out.ln
+# and ffn.add + ffn.ln are overhead-bound (6.6 us each), 12 times each;
+# fused: one launch, 6.6 us: saves 12 x 6.6 = 79.2 us per pair, 158.4 us in
+# all; predicted total 1425.66 - 158.40 = 1267.26 us.
+run classify --suggest-fusion "$EX/bert-base.csv"
+check "suggest: exit 0" test "$rc" = 0
+check "suggest: header with the saving" \
+	grep -q '^fusion suggestions: 2 runs, saving 158.40 us: 1267.26 us predicted fused$' "$tmp/out"
+check "suggest: attn.out.add..attn.out.ln" \
+	grep -Eq '^   1\. attn\.out\.add\.\.attn\.out\.ln +2 +12 +13\.20 +6\.60 +79\.20$' "$tmp/out"
+check "suggest: ffn.add..ffn.ln" \
+	grep -Eq '^   2\. ffn\.add\.\.ffn\.ln +2 +12 +13\.20 +6\.60 +79\.20$' "$tmp/out"
+check "suggest: within 80 columns" awk 'length > 80 { exit 1 }' "$tmp/out"
+# ffn.gelu is memory-bound but between two matmuls: no run of two
+sed -n '/^fusion suggestions/,$p' "$tmp/out" >"$tmp/sug"
+check "suggest: gelu alone is not proposed" test "$(grep -c gelu "$tmp/sug")" = 0
+check "suggest: two proposals listed" test "$(grep -c '^ *[0-9]\. ' "$tmp/sug")" = 2
+run classify --suggest-fusion -f csv "$EX/bert-base.csv"
+check "suggest with csv: usage error" test "$rc" = 2
+
+# --set and --scale on one decoder layer (h100-sxm: 3350 GB/s, 989.4 bf16
+# tensor TFLOPS; graph runtime: 0.05 us per launch, 1.26 us launch floor)
+D="$DATA/decode-symbolic.csv"
+run classify -f csv --set B=8,S=1024 --scale B=2 --runtime graph "$D"
+check "scale: exit 0" test "$rc" = 0
+# o_proj 8x4096x4096: bytes 2 (8 x 4096 + 4096^2 + 8 x 4096) = 33685504,
+# 10.0554 us; at B = 16: 33816576 B, 10.0945 us: ratio 1.0039; intensity
+# 268435456 / 33685504 = 7.96887 -> 536870912 / 33816576 = 15.876
+check "scale: o_proj 10.0554 -> 10.0945 us" 	test "$(csv_field "$tmp/out" o_proj t_us),$(csv_field "$tmp/out" o_proj t_scaled_us)" = 10.0554,10.0945
+check "scale: o_proj intensity 7.96887 -> 15.876" 	test "$(csv_field "$tmp/out" o_proj intensity),$(csv_field "$tmp/out" o_proj intensity_scaled)" = 7.96887,15.876
+check "scale: o_proj: more reuse, not overhead" test "$(csv_field "$tmp/out" o_proj verdict)" = intensity
+# attention 8x32x1x1024x128: bytes 2 x 8 x 32 (2 x 128 + 2 x 1024 x 128) =
+# 134348800, 40.1041 us; doubles with B
+check "scale: attention 40.1041 us, ratio 2" 	test "$(csv_field "$tmp/out" attention t_us),$(csv_field "$tmp/out" attention ratio)" = 40.1041,2
+check "scale: attention is linear" test "$(csv_field "$tmp/out" attention verdict)" = linear
+# rmsnorm 8x4096: 147456 B, 0.044 us: under the 1.26 us launch floor, at 16 too
+check "scale: rmsnorm stays on the launch floor" 	test "$(csv_field "$tmp/out" rmsnorm t_us),$(csv_field "$tmp/out" rmsnorm t_scaled_us),$(csv_field "$tmp/out" rmsnorm verdict)" = 1.26,1.26,overhead
+run classify --set B=8,S=1024 --scale B=2 --runtime graph "$D"
+check "scale table: header names the factor" grep -qx 'scaled: B x2' "$tmp/out"
+check "scale table: within 80 columns" awk 'length > 80 { exit 1 }' "$tmp/out"
+check "scale table: the total line" grep -q '^total: .* us -> .* us with B x2: ratio ' "$tmp/out"
+# eager (6.6 us per launch), B = 1: the matmuls read 2 x 4096 x 12288 B of
+# weights and more (>= 30 us), far above 6.6 us: their time stays flat because
+# their intensity doubles, not because of overhead
+run classify --set B=1,S=128 --scale B=2 "$D"
+check "scale eager B=1: ratio 1.00" grep -q '^total: .* us with B x2: ratio 1.00$' "$tmp/out"
+check "scale eager B=1: not from overhead" grep -q '^under 1.1, but not from overhead' "$tmp/out"
+# a residual add and a layernorm of 32 x 768 bf16 (0.03 us of traffic): at
+# 6.6 us per launch, doubling B costs nothing: 13.20 -> 13.20 us
+printf 'name,kind,dtype,shape,inputs\nadd,pointwise,bf16,Bx768,2\nln,layernorm,bf16,Bx768,\n' >"$tmp/s.csv"
+run classify --set B=32 --scale B=2 "$tmp/s.csv"
+check "scale small: 13.20 -> 13.20 us" grep -q '^total: 13.20 us -> 13.20 us with B x2: ratio 1.00$' "$tmp/out"
+check "scale small: overhead-bound" grep -q '^under 1.1: overhead-bound' "$tmp/out"
+
+# errors: an unbound name names file, line, column and the name
+run classify "$D"
+check "unbound: exit 1" test "$rc" = 1
+check "unbound: file, line, column, name" grep -qx 	"roofline: $D:5: column 'shape': name 'B' in shape 'Bx4096' is not bound (give its size with --set B=N)" "$tmp/err"
+run classify --set B=8 "$D"
+check "unbound S: named" grep -q "$D:7: column 'shape': name 'S' in shape 'Bx32x1xSx128' is not bound" "$tmp/err"
+run classify --set B=8,S=4 --scale Q=2 "$D"
+check "scale of an unbound name: usage error" test "$rc" = 2
+check "scale of an unbound name: message" grep -q "^roofline: --scale: Q is not bound" "$tmp/err"
+run classify --set B=0 "$D"
+check "--set B=0: usage error" test "$rc" = 2
+run classify --set B=8,S=4 --scale B=2 -f json "$D"
+check "--scale with json: usage error" test "$rc" = 2
+# 2^51 x 4096 = 2^63 elements fit; twice that does not
+printf 'name,kind,dtype,shape\np,pointwise,fp32,Bx4096\n' >"$tmp/o.csv"
+run classify --set B=2251799813685248 --scale B=2 "$tmp/o.csv"
+check "scaled size overflows: exit 1" test "$rc" = 1
+check "scaled size overflows: located" grep -qx \
+	"roofline: $tmp/o.csv:2: at B x2: shape: the tensor has more than 2^64 elements" "$tmp/err"
+
+# the worked examples in the docs are real output
+# docblock FILE RE: the first fenced block of FILE after a line matching RE
+docblock() {
+	awk -v re="$2" '
+		$0 ~ re { armed = 1; next }
+		armed && /^```/ { if (inside) exit; inside = 1; next }
+		inside { print }' "$top_srcdir/$1"
+}
+docblock docs/oplist-format.md 'tests/data/fuse-cos-cos.csv. prints' >"$tmp/want"
+"$ROOFLINE" classify --hw a100 "$DATA/fuse-cos-cos.csv" >"$tmp/got" 2>/dev/null
+check "docs: the fusion example is real output" cmp -s "$tmp/want" "$tmp/got"
+
+docblock docs/oplist-format.md 'scale B=2 --runtime graph tests/data/decode-symbolic.csv. prints' >"$tmp/want"
+"$ROOFLINE" classify --set B=8,S=1024 --scale B=2 --runtime graph "$D" >"$tmp/got" 2>/dev/null
+check "docs: the scaling example is real output" cmp -s "$tmp/want" "$tmp/got"
+docblock README.md '^examples/bert-base.csv. ends with' >"$tmp/want"
+"$ROOFLINE" classify --suggest-fusion "$EX/bert-base.csv" 2>/dev/null | sed -n '/^fusion suggestions/,$p' >"$tmp/got"
+check "README: the fusion suggestions are real output" cmp -s "$tmp/want" "$tmp/got"
+
+done_testing
