@@ -22,6 +22,7 @@ struct rl_report {
 	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
 	size_t nfb;
 	int has_measured; /* copied: info.ops is only valid until the last row */
+	int has_host;
 	char *line; /* the csv or table row being built */
 	size_t line_len, line_cap;
 	int oom;
@@ -110,6 +111,8 @@ static void csv_begin(rl_report *r)
 		fprintf(r->out, "%s%s", i ? "," : "", csv_cols[i]);
 	if (has_measured(r))
 		fputs(",measured_us,roofline_pct", r->out);
+	if (r->has_host)
+		fputs(",host_us", r->out);
 	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
 		fputc(',', r->out);
 		rl_csv_field(r->out, r->info.ops->extra_names[i]);
@@ -217,6 +220,12 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 		} else {
 			line_put(r, ",,", 2);
 		}
+	}
+	if (r->has_host) {
+		if (op->has & RL_HAS_HOST)
+			line_num(r, op->host_us);
+		else
+			line_put(r, ",", 1);
 	}
 	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++)
 		line_field(r, op->extra[i], 0);
@@ -556,6 +565,8 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 		jkn(g, "measured_us", op->measured_us);
 		jkn(g, "roofline_pct", p->roofline_pct);
 	}
+	if (op->has & RL_HAS_HOST)
+		jkn(g, "host_us", op->host_us);
 	if (op->line > 0)
 		jkn(g, "line", (double)op->line);
 	if (r->info.ops && r->info.ops->nextra > 0) {
@@ -635,6 +646,7 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
 	r->fmt = fmt;
 	r->info = *info;
 	r->has_measured = info->ops != NULL && info->ops->has_measured;
+	r->has_host = info->ops != NULL && info->ops->has_host;
 	*rep = r;
 	switch (fmt) {
 	case RL_FMT_CSV: csv_begin(r); break;
