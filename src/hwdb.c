@@ -683,6 +683,114 @@ const struct rl_device *rl_hwdb_find_device(const rl_hwdb *db, const char *name,
 	return NULL;
 }
 
+/* ---- matching the name a GPU reports ---- */
+
+/* Splits S into lower-case alphanumeric words, dropping vendor and brand
+ * words; returns how many (at most MAX) were stored in W (each < 32 bytes). */
+static int words(const char *s, char w[][32], int max)
+{
+	static const char *const brand[] = {"nvidia", "amd", "tesla", "geforce", "instinct",
+	                                    "radeon", "intel"};
+	int n = 0;
+
+	while (*s != '\0' && n < max) {
+		char word[32];
+		size_t len = 0, j;
+		int drop = 0;
+
+		while (*s != '\0' && !isalnum((unsigned char)*s))
+			s++;
+		while (isalnum((unsigned char)*s)) {
+			if (len < sizeof(word) - 1)
+				word[len++] = (char)tolower((unsigned char)*s);
+			s++;
+		}
+		if (len == 0)
+			continue;
+		word[len] = '\0';
+		for (j = 0; j < sizeof(brand) / sizeof(brand[0]); j++)
+			drop |= strcmp(word, brand[j]) == 0;
+		if (!drop)
+			memcpy(w[n++], word, len + 1);
+	}
+	return n;
+}
+
+/* Whether every word of WANT is among the words of D's id, aliases and name. */
+static int has_words(const struct rl_device *d, char want[][32], int n, int first_only)
+{
+	char have[48][32];
+	int nh = 0, i, j;
+
+	nh += words(d->id, have + nh, 48 - nh);
+	nh += words(d->aliases ? d->aliases : "", have + nh, 48 - nh);
+	nh += words(d->name, have + nh, 48 - nh);
+	for (i = 0; i < (first_only ? 1 : n); i++) {
+		int found = 0;
+
+		for (j = 0; j < nh && !found; j++)
+			found = strcmp(want[i], have[j]) == 0;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether WANT's words joined by '-' are D's id or one of its aliases. */
+static int exact_id(const struct rl_device *d, char want[][32], int n)
+{
+	char joined[256] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(joined + used, used < sizeof(joined) ? sizeof(joined) - used : 0,
+		                         "%s%s", i ? "-" : "", want[i]);
+	return matches_name(d, joined);
+}
+
+const struct rl_device *rl_hwdb_match_device(const rl_hwdb *db, const char *reported,
+                                             struct rl_err *err)
+{
+	char want[16][32], list[256];
+	const struct rl_device *hit[64];
+	size_t i, nhit = 0, used = 0;
+	int n = words(reported, want, 16), pass;
+
+	for (pass = 0; n > 0 && pass < 2 && nhit == 0; pass++)
+		for (i = 0; i < db->ndev && nhit < 64; i++)
+			if (has_words(&db->dev[i], want, n, pass == 1))
+				hit[nhit++] = &db->dev[i];
+	if (nhit > 1) {
+		/* "h200" is both a word of h200-sxm's name and its alias */
+		const struct rl_device *exact = NULL;
+		size_t nexact = 0;
+
+		for (i = 0; i < nhit; i++)
+			if (exact_id(hit[i], want, n))
+				exact = hit[i], nexact++;
+		if (nexact == 1)
+			return exact;
+	}
+	if (nhit == 1)
+		return hit[0];
+	if (nhit == 0)
+		return rl_err_set(err, RL_ERR_NOTFOUND,
+		                  "the trace's device '%s' is not in the database '%s': choose one "
+		                  "with --hw ('roofline hw list' lists them)",
+		                  reported, db->dir),
+		       NULL;
+	list[0] = '\0';
+	for (i = 0; i < nhit; i++)
+		used += (size_t)snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+		                         "%s%s", i ? ", " : "", hit[i]->id);
+	rl_err_set(err, RL_ERR_ARG,
+	           "the trace's device '%s' matches several devices of the database (%s): "
+	           "choose one with --hw",
+	           reported, list);
+	return NULL;
+}
+
 const struct rl_runtime *rl_hwdb_find_runtime(const rl_hwdb *db, const char *name,
                                               struct rl_err *err)
 {

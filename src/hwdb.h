@@ -96,6 +96,17 @@ const struct rl_runtime *rl_hwdb_runtime(const rl_hwdb *db, size_t i);
 const struct rl_device *rl_hwdb_find_device(const rl_hwdb *db, const char *name,
                                             struct rl_err *err);
 
+/* Finds the device a GPU's reported name means ("NVIDIA H200",
+ * "NVIDIA A100-SXM4-80GB", as in a trace's deviceProperties): the one device
+ * whose id, aliases and name contain every word of the name (case ignored,
+ * vendor and brand words such as "NVIDIA" dropped), or failing that its
+ * first word; of several, the one whose id or alias is exactly those words.
+ * Returns NULL with ERR set when none matches (RL_ERR_NOTFOUND) or several
+ * do (RL_ERR_ARG, the message lists them); either way the message asks for
+ * --hw. */
+const struct rl_device *rl_hwdb_match_device(const rl_hwdb *db, const char *reported,
+                                             struct rl_err *err);
+
 /* Finds a runtime profile by id; on a miss, as rl_hwdb_find_device. */
 const struct rl_runtime *rl_hwdb_find_runtime(const rl_hwdb *db, const char *name,
                                               struct rl_err *err);

@@ -20,11 +20,8 @@
 
 #include "err.h"
 #include "op.h"
+#include "step.h"
 #include "trace.h"
-
-struct rl_interval {
-	int64_t start_ns, end_ns;
-};
 
 /* The first few distinct names of rows kept as custom, with counts. */
 #define RL_IMPORT_CUSTOM_NAMES 6

@@ -9,6 +9,8 @@
 static const struct rl_cmd commands[] = {
 	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
+	{"import", cmd_import, "turn a PyTorch profiler trace into an op list"},
+	{"report", cmd_report, "each op of a trace against its roofline, and the step"},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

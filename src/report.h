@@ -13,6 +13,7 @@
 #include "hwdb.h"
 #include "model.h"
 #include "oplist.h"
+#include "step.h"
 #include "summary.h"
 
 enum rl_format { RL_FMT_TABLE, RL_FMT_CSV, RL_FMT_JSON, RL_FMT_MD };
@@ -27,6 +28,9 @@ struct rl_report_info {
 	const struct rl_ops_header *ops; /* extra columns, has_measured; must stay
 	                                  * valid until the last rl_report_row */
 	int wide;                     /* table: every column, no truncation */
+	const struct rl_step *step;   /* report: the measured step, complete by
+	                               * rl_report_end; in table and md it replaces
+	                               * the summary, in json it is added */
 };
 
 typedef struct rl_report rl_report;
