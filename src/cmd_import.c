@@ -47,14 +47,15 @@ int rl_cli_import(const char *path, struct rl_import *imp)
 		rl_cli_error("%s: warning: %zu event%s skipped (the first at %s)", t.name,
 		             t.skipped.count, t.skipped.count == 1 ? "" : "s", t.skipped.first);
 	if (imp->unlinked > 0)
-		rl_cli_error("%s: warning: %zu GPU activit%s (%.3f us) without their launch call in "
-		             "the trace: left out of the ops",
+		rl_cli_error("%s: warning: %zu GPU activit%s (%.3f us) without a launch call in the "
+		             "trace: left out of the ops",
 		             t.name, imp->unlinked, imp->unlinked == 1 ? "y" : "ies",
 		             (double)imp->unlinked_ns / 1000);
 	if (imp->orphans > 0)
-		rl_cli_error("%s: warning: %zu launch call%s outside any CPU op: rows named after "
+		rl_cli_error("%s: warning: %zu launch call%s outside any CPU op: %s named after "
 		             "the call",
-		             t.name, imp->orphans, imp->orphans == 1 ? "" : "s");
+		             t.name, imp->orphans, imp->orphans == 1 ? "" : "s",
+		             imp->orphans == 1 ? "a row" : "rows");
 	if (imp->custom > 0) {
 		char list[512];
 		size_t used = 0;

@@ -64,6 +64,9 @@ long rl_gz_read(rl_gz *gz, void *buf, size_t n, struct rl_err *err)
 		return got;
 	}
 	msg = gzerror(gz->f, &zerr);
+	/* zlib prefixes its message with the path */
+	if (strncmp(msg, gz->name, strlen(gz->name)) == 0 && msg[strlen(gz->name)] == ':')
+		msg += strlen(gz->name) + 1 + (msg[strlen(gz->name) + 1] == ' ');
 	if (zerr == Z_OK || (got == 0 && zerr == Z_STREAM_END))
 		return 0;
 	if (zerr == Z_ERRNO)

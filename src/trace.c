@@ -256,12 +256,15 @@ static unsigned long long offset_now(const struct parser *p)
 	return p->base + yajl_get_bytes_consumed(p->h);
 }
 
-static int fail(struct parser *p, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Records an error at byte BACK bytes before the parser's position (the
+ * start of the token just read, when its length is known). */
+static int fail_back(struct parser *p, int code, size_t back, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int fail(struct parser *p, int code, const char *fmt, ...)
+static int fail_back(struct parser *p, int code, size_t back, const char *fmt, ...)
 {
-	char msg[RL_ERR_MSG_MAX];
+	char msg[RL_ERR_MSG_MAX - 64];
+	unsigned long long at = offset_now(p);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -270,10 +273,13 @@ static int fail(struct parser *p, int code, const char *fmt, ...)
 	if (code == RL_ERR_NOMEM)
 		rl_err_set(p->err, code, "out of memory");
 	else
-		rl_err_set(p->err, code, "%s: byte %llu: %s", p->t->name, offset_now(p), msg);
+		rl_err_set(p->err, code, "%s: byte %llu: %s", p->t->name, at >= back ? at - back : 0,
+		           msg);
 	p->failed = 1;
 	return 0; /* tells yajl to stop */
 }
+
+#define fail(p, code, ...) fail_back(p, code, 0, __VA_ARGS__)
 
 static void skip_event(struct parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -708,7 +714,7 @@ static void reset_event(struct parser *p)
 	s->name = s->cat = s->ph = s->pid = s->tid = s->ts = s->dur = s->corr = s->device = 0;
 	s->ntok = s->ntypes = s->nconc = 0;
 	s->dims_bad = 0;
-	s->offset = offset_now(p);
+	s->offset = offset_now(p) - 1; /* yajl has consumed the '{' */
 }
 
 /* A scalar value (number, string, bool or null) as text. IS_STR: a string. */
@@ -722,15 +728,16 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 	switch (here(p)) {
 	case W_TOP:
 		p->saw_value = 1;
-		return fail(p, RL_ERR_PARSE,
-		            "not a PyTorch profiler trace: the JSON is a single value, not an object");
+		return fail_back(p, RL_ERR_PARSE, n + 2 * is_str,
+		                 "not a PyTorch profiler trace: the JSON is a single value, not an object");
 	case W_ROOT:
 		if (p->key == K_TRACE_EVENTS || p->key == K_DEVICE_PROPERTIES)
 			return fail(p, RL_ERR_PARSE, "not a PyTorch profiler trace: '%s' is not an array",
 			            p->key == K_TRACE_EVENTS ? "traceEvents" : "deviceProperties");
 		return 1;
 	case W_EVENTS:
-		return fail(p, RL_ERR_PARSE, "traceEvents item %zu is not an object", p->t->events + 1);
+		return fail_back(p, RL_ERR_PARSE, n + 2 * is_str, "traceEvents item %zu is not an object",
+		                 p->t->events + 1);
 	case W_EVENT:
 		switch (p->key) {
 		case K_PH: field = &s->ph; break;
@@ -922,7 +929,8 @@ static int cb_start_array(void *ctx)
 			return push(p, W_DEVPROPS);
 		break;
 	case W_EVENTS:
-		return fail(p, RL_ERR_PARSE, "traceEvents item %zu is not an object", p->t->events + 1);
+		return fail_back(p, RL_ERR_PARSE, 1, "traceEvents item %zu is not an object",
+		                 p->t->events + 1);
 	case W_ARGS:
 		if (p->key == K_INPUT_DIMS) {
 			p->ev.ntok = 0;
@@ -1064,6 +1072,11 @@ int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err)
 		rc = err ? err->code : RL_ERR_PARSE;
 		goto out;
 	}
+	if (t->bytes == 0) {
+		rc = rl_err_set(err, RL_ERR_PARSE, "%s: byte 0: empty file: not a PyTorch profiler trace",
+		                t->name);
+		goto out;
+	}
 	if (st != yajl_status_ok) {
 		char msg[256];
 		unsigned long long at = p.base + yajl_get_bytes_consumed(p.h);
@@ -1078,10 +1091,7 @@ int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err)
 			                t->name, at, msg);
 		goto out;
 	}
-	if (!p.saw_value)
-		rc = rl_err_set(err, RL_ERR_PARSE, "%s: byte 0: empty file: not a PyTorch profiler trace",
-		                t->name);
-	else if (!p.saw_events)
+	if (!p.saw_events)
 		rc = rl_err_set(err, RL_ERR_PARSE,
 		                "%s: byte %llu: not a PyTorch profiler trace: no 'traceEvents' array "
 		                "(expected the JSON of torch.profiler's export_chrome_trace)",

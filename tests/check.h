@@ -17,6 +17,8 @@ Suite *suite_hwdb(void);
 Suite *suite_model(void);
 Suite *suite_oplist(void);
 Suite *suite_report(void);
+Suite *suite_trace(void);
+Suite *suite_import(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

@@ -48,6 +48,8 @@ int main(void)
 	srunner_add_suite(sr, suite_model());
 	srunner_add_suite(sr, suite_oplist());
 	srunner_add_suite(sr, suite_report());
+	srunner_add_suite(sr, suite_trace());
+	srunner_add_suite(sr, suite_import());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);
