@@ -174,8 +174,8 @@ int cmd_report(int argc, char **argv)
 	rl_step_timeline(&step, imp.gpu, imp.ngpu);
 
 	if (fmt == RL_FMT_TABLE || fmt == RL_FMT_MD)
-		fprintf(out.f, "%s%s: %zu ops of the step, run on %s\n", fmt == RL_FMT_MD ? "Trace: " : "",
-		        argv[optind], imp.n, imp.device ? imp.device : "(device not recorded)");
+		fprintf(out.f, "%s%zu ops in the trace, run on %s\n", fmt == RL_FMT_MD ? "Trace: " : "",
+		        imp.n, imp.device ? imp.device : "a device it does not name");
 	rc = rl_report_begin(out.f, fmt, &info, &rep);
 	for (i = 0; rc == 0 && i < imp.n; i++) {
 		struct rl_pred p;

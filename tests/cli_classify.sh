@@ -94,7 +94,7 @@ check "csv: the fallback is a warning on stderr" grep -q "1 op rated on a fallba
 check "runs from the build tree without ROOFLINE_HWDB" test $? -eq 0
 
 # --help and --version on the program and every subcommand
-for cmd in "" classify hw; do
+for cmd in "" classify hw import report; do
 	run $cmd --help
 	check "roofline $cmd --help" test "$rc" -eq 0 -a -s "$tmp/out"
 	run $cmd --version
@@ -102,7 +102,7 @@ for cmd in "" classify hw; do
 done
 
 # every long option of every --help is in the man page
-for cmd in "" classify hw; do
+for cmd in "" classify hw import report; do
 	"$ROOFLINE" $cmd --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | while read -r opt; do
 		sed 's/\\//g' "$top_srcdir/docs/roofline.1" | grep -q -- "$opt" || echo "$opt"
 	done >"$tmp/missing"
