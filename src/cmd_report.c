@@ -174,8 +174,9 @@ int cmd_report(int argc, char **argv)
 	rl_step_timeline(&step, imp.gpu, imp.ngpu);
 
 	if (fmt == RL_FMT_TABLE || fmt == RL_FMT_MD)
-		fprintf(out.f, "%s%zu ops in the trace, run on %s\n", fmt == RL_FMT_MD ? "Trace: " : "",
-		        imp.n, imp.device ? imp.device : "a device it does not name");
+		fprintf(out.f, "%s%zu ops in the trace, run on %s\n%s", fmt == RL_FMT_MD ? "Trace: " : "",
+		        imp.n, imp.device ? imp.device : "a device it does not name",
+		        fmt == RL_FMT_MD ? "\n" : "");
 	rc = rl_report_begin(out.f, fmt, &info, &rep);
 	for (i = 0; rc == 0 && i < imp.n; i++) {
 		struct rl_pred p;

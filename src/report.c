@@ -413,8 +413,8 @@ static void step_text(rl_report *r, const struct rl_step *st)
 	int k;
 
 	fmt_us(a, sizeof(a), st->span_us);
-	fprintf(r->out, "%sstep: %s us from the first GPU activity to the last (%zu activities)\n",
-	        md ? "\n**Step**\n\n" : "", a, st->activities);
+	fprintf(r->out, "%s %s us from the first GPU activity to the last (%zu activities)\n%s",
+	        md ? "**Step:**" : "step:", a, st->activities, md ? "\n" : "");
 	fmt_us(a, sizeof(a), st->busy_us);
 	fmt_us(b, sizeof(b), st->idle_us);
 	fmt_us(c, sizeof(c), st->longest_gap_us);
@@ -455,8 +455,9 @@ static void step_text(rl_report *r, const struct rl_step *st)
 			fprintf(r->out, "  %-10s %5zu %8llu %12s %12s %6s %11s\n", name, x->ops,
 			        (unsigned long long)x->launches, a, b, pct, c);
 	}
-	fprintf(r->out, "%stop %zu ops by recoverable time (measured - roofline):\n",
-	        md ? "\n**Recoverable** " : "", st->ntop);
+	fprintf(r->out, md ? "\n**Top %zu ops by recoverable time** (measured - roofline)\n"
+	                   : "top %zu ops by recoverable time (measured - roofline):\n",
+	        st->ntop);
 	if (md)
 		fputs("\n| # | name | measured_us | roofline_us | recoverable_us | bound | advice |\n"
 		      "|--:|---|--:|--:|--:|---|---|\n",

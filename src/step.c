@@ -70,7 +70,21 @@ const char *rl_step_advice(const struct rl_op *op, const struct rl_pred *p)
 	if (op->launches > 1 && p->bound != RL_BOUND_COMPUTE)
 		return "several kernels for one op: fuse them (torch.compile) or pick a fused "
 		       "implementation";
-	return rl_op_advice(op, p);
+	/* the op already runs slower than its roofline: say how to close the
+	 * gap before how to move the roof */
+	switch (p->bound) {
+	case RL_BOUND_COMPUTE:
+		if (p->unit == RL_UNIT_TENSOR)
+			return "below the tensor-core peak: dims in multiples of 64 and a tuned "
+			       "kernel (torch.compile mode=max-autotune) close the gap; beyond it, fp8";
+		return rl_op_advice(op, p);
+	case RL_BOUND_MEMORY:
+		return "below the memory roof: fuse with its neighbours (torch.compile) so "
+		       "fewer bytes move, or use a smaller dtype";
+	default:
+		return "too small to fill the GPU: fuse it into its neighbours or give each "
+		       "launch more work (a larger batch)";
+	}
 }
 
 static void add_kind(struct rl_step_kind *k, const struct rl_op *op, const struct rl_pred *p)

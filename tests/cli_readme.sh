@@ -23,4 +23,13 @@ block 'describes the' >"$tmp/want"
 "$ROOFLINE" hw list >"$tmp/got"
 check "README: hw list" cmp -s "$tmp/want" "$tmp/got"
 
+block 'prints its 153 ops' >"$tmp/want"
+"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 6 >"$tmp/got"
+check "README: the first lines of the BERT trace report" cmp -s "$tmp/want" "$tmp/got"
+
+block 'and then the step' >"$tmp/want"
+"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null |
+	sed -n '/^step:/,$p' | head -n 20 >"$tmp/got"
+check "README: the step of the BERT trace report" cmp -s "$tmp/want" "$tmp/got"
+
 done_testing
