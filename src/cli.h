@@ -65,9 +65,19 @@ int rl_out_open(struct rl_out *o, const char *path);
 int rl_out_commit(struct rl_out *o);
 void rl_out_abort(struct rl_out *o);
 
+struct rl_import;
+
+/* Reads and imports the trace PATH into *IMP (released by the caller with
+ * rl_import_release), printing the warnings (skipped events, unlinked GPU
+ * activities, rows kept as custom) on stderr. Prints the error and returns
+ * -1 on failure. */
+int rl_cli_import(const char *path, struct rl_import *imp);
+
 int cmd_classify(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -11,6 +11,8 @@ static const struct rl_cmd commands[] = {
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
 	{"probe", cmd_probe, "query the CUDA GPU, derive its entry, cross-check the database"},
 	{"devices", cmd_devices, "list the CUDA devices of this machine"},
+	{"import", cmd_import, "turn a PyTorch profiler trace into an op list"},
+	{"report", cmd_report, "each op of a trace against its roofline, and the step"},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

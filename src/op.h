@@ -39,6 +39,7 @@ enum {
 	RL_HAS_BYTES = 1 << 4,
 	RL_HAS_MEASURED = 1 << 5,
 	RL_HAS_FMA = 1 << 6,
+	RL_HAS_HOST = 1 << 7,
 };
 
 struct rl_op {
@@ -64,6 +65,7 @@ struct rl_op {
 	uint64_t launches;        /* kernels per occurrence, default 1 */
 	uint64_t count;           /* occurrences, default 1 */
 	double measured_us;       /* observed GPU time of one occurrence */
+	double host_us;           /* observed host-side (CPU) time of one occurrence */
 	size_t line;              /* line of the op list, 0 when not from a file */
 	const char *const *extra; /* carried-through cells, one per extra column */
 	const char *fuse;         /* fusion group (fusion.h), NULL when not given */

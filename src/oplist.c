@@ -30,6 +30,7 @@ enum col {
 	COL_PADDING, COL_GROUPS, COL_CAUSAL, COL_INPUTS, COL_FPE, COL_FLOPS,
 	COL_BYTES, COL_UNIT, COL_LAUNCHES, COL_COUNT, COL_MEASURED, COL_FMA,
 	COL_FUSE,
+	COL_HOST,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -37,7 +38,7 @@ enum col {
 static const char *const col_names[COL_KNOWN] = {
 	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
-	"launches", "count", "measured_us", "fma", "fuse",
+	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 };
 
 struct reader {
@@ -159,7 +160,7 @@ static int do_header(struct reader *r)
 {
 	struct rl_ops_header *h = &r->hdr;
 	size_t i, j;
-	int have_name = 0, have_measured = 0;
+	int have_name = 0, have_measured = 0, have_host = 0;
 
 	r->ncols = r->nfields;
 	r->col = calloc(r->ncols, sizeof(*r->col));
@@ -197,6 +198,8 @@ static int do_header(struct reader *r)
 			have_name = 1;
 		if (r->col[i] == COL_MEASURED)
 			have_measured = 1;
+		if (r->col[i] == COL_HOST)
+			have_host = 1;
 		if (r->col[i] == COL_EXTRA) {
 			r->extra_names[r->nextra] = strdup(name);
 			if (r->extra_names[r->nextra] == NULL)
@@ -216,6 +219,7 @@ static int do_header(struct reader *r)
 	h->nextra = r->nextra;
 	h->extra_names = (const char *const *)r->extra_names;
 	h->has_measured = have_measured;
+	h->has_host = have_host;
 	return r->sink->header ? r->sink->header(h, r->sink->user) : 0;
 }
 
@@ -410,6 +414,15 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		case COL_FUSE:
 			op->fuse = s;
+			break;
+		case COL_HOST:
+			rc = cell_number(r, cn, s, &op->host_us);
+			if (rc == 0 && op->host_us <= 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'host_us': must be above 0",
+				          r->name, r->rec_line);
+				rc = -1;
+			}
+			op->has |= RL_HAS_HOST;
 			break;
 		case COL_EXTRA:
 			break;
@@ -677,6 +690,7 @@ static int list_header(const struct rl_ops_header *h, void *user)
 	size_t i;
 
 	l->has_measured = h->has_measured;
+	l->has_host = h->has_host;
 	l->extra_names = calloc(h->nextra + 1, sizeof(*l->extra_names));
 	if (l->extra_names == NULL)
 		return RL_ERR_NOMEM;

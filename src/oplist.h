@@ -22,6 +22,7 @@ struct rl_ops_header {
 	size_t nextra;                   /* columns the format does not define */
 	const char *const *extra_names;  /* carried through to csv and json output */
 	int has_measured;                /* the measured_us column is present */
+	int has_host;                    /* the host_us column is present */
 };
 
 struct rl_symbols;
@@ -57,6 +58,7 @@ struct rl_oplist {
 	size_t nextra;
 	char **extra_names;
 	int has_measured;
+	int has_host;
 	char **strings; /* every string the ops point to */
 	size_t nstrings;
 };

@@ -23,6 +23,7 @@ struct rl_report {
 	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
 	size_t nfb;
 	int has_measured; /* copied: info.ops is only valid until the last row */
+	int has_host;
 	char *line; /* the csv or table row being built */
 	size_t line_len, line_cap;
 	int oom;
@@ -111,6 +112,8 @@ static void csv_begin(rl_report *r)
 		fprintf(r->out, "%s%s", i ? "," : "", csv_cols[i]);
 	if (has_measured(r))
 		fputs(",measured_us,roofline_pct", r->out);
+	if (r->has_host)
+		fputs(",host_us", r->out);
 	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
 		fputc(',', r->out);
 		rl_csv_field(r->out, r->info.ops->extra_names[i]);
@@ -219,6 +222,12 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 			line_put(r, ",,", 2);
 		}
 	}
+	if (r->has_host) {
+		if (op->has & RL_HAS_HOST)
+			line_num(r, op->host_us);
+		else
+			line_put(r, ",", 1);
+	}
 	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++)
 		line_field(r, op->extra[i], 0);
 	line_put(r, "\n", 1);
@@ -228,6 +237,7 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 /* ---- table and md ---- */
 
 static void wrap(FILE *out, const char *text, const char *first, const char *rest);
+static void cut_name(char *buf, size_t len, const char *name, int w);
 
 static void table_begin(rl_report *r)
 {
@@ -395,6 +405,86 @@ static void wrap(FILE *out, const char *text, const char *first, const char *res
 	}
 }
 
+/* The model-level view of a measured step (report): table and md. */
+static void step_text(rl_report *r, const struct rl_step *st)
+{
+	int md = r->fmt == RL_FMT_MD;
+	char a[32], b[32], c[32], d[32];
+	size_t i;
+	int k;
+
+	fmt_us(a, sizeof(a), st->span_us);
+	fprintf(r->out, "%s %s us from the first GPU activity to the last (%zu activities)\n%s",
+	        md ? "**Step:**" : "step:", a, st->activities, md ? "\n" : "");
+	fmt_us(a, sizeof(a), st->busy_us);
+	fmt_us(b, sizeof(b), st->idle_us);
+	fmt_us(c, sizeof(c), st->longest_gap_us);
+	fprintf(r->out, "%sGPU busy  %10s us  %5.1f %%\n", md ? "- " : "  ", a,
+	        st->span_us > 0 ? st->busy_us / st->span_us * 100 : 0);
+	fprintf(r->out, "%sGPU idle  %10s us  %5.1f %%  in %zu gaps, the longest %s us\n",
+	        md ? "- " : "  ", b, st->span_us > 0 ? st->idle_us / st->span_us * 100 : 0,
+	        st->gaps, c);
+	fprintf(r->out, "%soverhead: the GPU waited on the host for %.1f %% of the step\n",
+	        md ? "- " : "  ", st->span_us > 0 ? st->idle_us / st->span_us * 100 : 0);
+	if (md)
+		fputs("\n**Time per kind** (measured GPU time against the roofline)\n\n"
+		      "| kind | ops | launches | measured_us | roofline_us | roof % | host_us |\n"
+		      "|---|--:|--:|--:|--:|--:|--:|\n",
+		      r->out);
+	else
+		fprintf(r->out, "time per kind (measured GPU time against the roofline):\n"
+		                "  %-10s %5s %8s %12s %12s %6s %11s\n",
+		        "kind", "ops", "launches", "measured_us", "roofline_us", "roof%", "host_us");
+	for (k = 0; k <= RL_KIND_COUNT; k++) {
+		const struct rl_step_kind *x = k < RL_KIND_COUNT ? &st->kind[k] : &st->all;
+		const char *name = k < RL_KIND_COUNT ? rl_kind_name((enum rl_kind)k) : "all";
+		char pct[16];
+
+		if (x->ops == 0)
+			continue;
+		fmt_us(a, sizeof(a), x->measured_us);
+		fmt_us(b, sizeof(b), x->roofline_us);
+		fmt_us(c, sizeof(c), x->host_us);
+		if (x->measured_us > 0)
+			snprintf(pct, sizeof(pct), "%.0f", x->roofline_us / x->measured_us * 100);
+		else
+			snprintf(pct, sizeof(pct), "-");
+		if (md)
+			fprintf(r->out, "| %s | %zu | %llu | %s | %s | %s | %s |\n", name, x->ops,
+			        (unsigned long long)x->launches, a, b, pct, c);
+		else
+			fprintf(r->out, "  %-10s %5zu %8llu %12s %12s %6s %11s\n", name, x->ops,
+			        (unsigned long long)x->launches, a, b, pct, c);
+	}
+	fprintf(r->out, md ? "\n**Top %zu ops by recoverable time** (measured - roofline)\n"
+	                   : "top %zu ops by recoverable time (measured - roofline):\n",
+	        st->ntop);
+	if (md)
+		fputs("\n| # | name | measured_us | roofline_us | recoverable_us | bound | advice |\n"
+		      "|--:|---|--:|--:|--:|---|---|\n",
+		      r->out);
+	else
+		fprintf(r->out, "  %3s %-24s %10s %10s %11s %s\n", "#", "name", "measured",
+		        "roofline", "recoverable", "bound");
+	for (i = 0; i < st->ntop; i++) {
+		const struct rl_step_top *x = &st->top[i];
+		char name[4 * 24 + 8];
+
+		fmt_us(a, sizeof(a), x->measured_us);
+		fmt_us(b, sizeof(b), x->roofline_us);
+		fmt_us(d, sizeof(d), x->measured_us - x->roofline_us);
+		if (md) {
+			fprintf(r->out, "| %zu | %s | %s | %s | %s | %s | %s |\n", i + 1, x->name, a, b,
+			        d, rl_bound_name(x->bound), x->advice);
+			continue;
+		}
+		cut_name(name, sizeof(name), x->name, 24);
+		fprintf(r->out, "  %2zu. %s %10s %10s %11s %s\n", i + 1, name, a, b, d,
+		        rl_bound_name(x->bound));
+		wrap(r->out, x->advice, "       ", "         ");
+	}
+}
+
 static void table_end(rl_report *r, const struct rl_summary *s)
 {
 	const char *item = r->fmt == RL_FMT_MD ? "- " : "  ";
@@ -412,6 +502,10 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 		else
 			fprintf(r->out, "* no %s pipe on this device: rated on %s\n",
 			        rl_pipe_label(r->fb_wanted[i]), rl_pipe_label(r->fb_used[i]));
+	}
+	if (r->info.step != NULL) {
+		step_text(r, r->info.step);
+		return;
 	}
 	fmt_us(t, sizeof(t), s->total_us);
 	fmt_si(f, sizeof(f), s->flops, "FLOP");
@@ -559,6 +653,8 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 		jkn(g, "measured_us", op->measured_us);
 		jkn(g, "roofline_pct", p->roofline_pct);
 	}
+	if (op->has & RL_HAS_HOST)
+		jkn(g, "host_us", op->host_us);
 	if (op->line > 0)
 		jkn(g, "line", (double)op->line);
 	if (r->info.ops && r->info.ops->nextra > 0) {
@@ -570,6 +666,59 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	}
 	yajl_gen_map_close(g);
 	json_flush(r);
+}
+
+static void json_kind(yajl_gen g, const struct rl_step_kind *x)
+{
+	yajl_gen_map_open(g);
+	jkn(g, "ops", (double)x->ops);
+	jkn(g, "launches", (double)x->launches);
+	jkn(g, "measured_us", x->measured_us);
+	jkn(g, "roofline_us", x->roofline_us);
+	jkn(g, "host_us", x->host_us);
+	yajl_gen_map_close(g);
+}
+
+static void json_step(yajl_gen g, const struct rl_step *st)
+{
+	size_t i;
+	int k;
+
+	jstr(g, "step");
+	yajl_gen_map_open(g);
+	jkn(g, "activities", (double)st->activities);
+	jkn(g, "span_us", st->span_us);
+	jkn(g, "busy_us", st->busy_us);
+	jkn(g, "idle_us", st->idle_us);
+	jkn(g, "overhead_share", st->span_us > 0 ? st->idle_us / st->span_us : 0);
+	jkn(g, "gaps", (double)st->gaps);
+	jkn(g, "longest_gap_us", st->longest_gap_us);
+	jstr(g, "kinds");
+	yajl_gen_map_open(g);
+	for (k = 0; k < RL_KIND_COUNT; k++) {
+		if (st->kind[k].ops == 0)
+			continue;
+		jstr(g, rl_kind_name((enum rl_kind)k));
+		json_kind(g, &st->kind[k]);
+	}
+	yajl_gen_map_close(g);
+	jstr(g, "all");
+	json_kind(g, &st->all);
+	jstr(g, "recoverable");
+	yajl_gen_array_open(g);
+	for (i = 0; i < st->ntop; i++) {
+		yajl_gen_map_open(g);
+		jkv(g, "name", st->top[i].name);
+		jkv(g, "kind", rl_kind_name(st->top[i].kind));
+		jkn(g, "measured_us", st->top[i].measured_us);
+		jkn(g, "roofline_us", st->top[i].roofline_us);
+		jkn(g, "recoverable_us", st->top[i].measured_us - st->top[i].roofline_us);
+		jkv(g, "bound", rl_bound_name(st->top[i].bound));
+		jkv(g, "advice", st->top[i].advice);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
 }
 
 static void json_end(rl_report *r, const struct rl_summary *s)
@@ -620,6 +769,8 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 			jkv(g, rl_bound_name((enum rl_bound)k), rl_bound_advice((enum rl_bound)k));
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
+	if (r->info.step != NULL)
+		json_step(g, r->info.step);
 	if (r->info.timeline != NULL) {
 		jstr(g, "timeline");
 		rl_timeline_json(g, r->info.timeline);
@@ -642,6 +793,7 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
 	r->fmt = fmt;
 	r->info = *info;
 	r->has_measured = info->ops != NULL && info->ops->has_measured;
+	r->has_host = info->ops != NULL && info->ops->has_host;
 	*rep = r;
 	switch (fmt) {
 	case RL_FMT_CSV: csv_begin(r); break;

@@ -13,6 +13,7 @@
 #include "hwdb.h"
 #include "model.h"
 #include "oplist.h"
+#include "step.h"
 #include "summary.h"
 #include "timeline.h"
 
@@ -32,6 +33,9 @@ struct rl_report_info {
 	                                     * caller, finished before rl_report_end,
 	                                     * which writes it after the summary
 	                                     * (table, md, json; not csv) */
+	const struct rl_step *step;   /* report: the measured step, complete by
+	                               * rl_report_end; in table and md it replaces
+	                               * the summary, in json it is added */
 };
 
 typedef struct rl_report rl_report;

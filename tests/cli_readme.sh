@@ -35,5 +35,13 @@ check "README: the H200 probe table is the recorded one" cmp -s "$tmp/want" "$M"
 "$ROOFLINE" probe --attrs "$DATA/gpu/h200.attrs" 2>/dev/null | tail -n +2 >"$tmp/got"
 tail -n +2 "$M" >"$tmp/want"
 check "README: the recorded H200 attributes still derive that table" cmp -s "$tmp/want" "$tmp/got"
+block 'prints its 153 ops' >"$tmp/want"
+"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 6 >"$tmp/got"
+check "README: the first lines of the BERT trace report" cmp -s "$tmp/want" "$tmp/got"
+
+block 'and then the step' >"$tmp/want"
+"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null |
+	sed -n '/^step:/,$p' | head -n 20 >"$tmp/got"
+check "README: the step of the BERT trace report" cmp -s "$tmp/want" "$tmp/got"
 
 done_testing

@@ -1,0 +1,1136 @@
+/* atenmap.c - the ATen op table and its shape rules (see atenmap.h).
+ *
+ * Each table row names an op, the kind it becomes, a rule (how the shape is
+ * read from the inputs) and up to two small parameters of the rule: which
+ * input holds the first matrix, which "Concrete Inputs" slot holds a dim or
+ * the causal flag, and so on. Argument positions follow the ATen schemas
+ * (native_functions.yaml); docs/trace-import.md repeats them.
+ */
+#include "config.h"
+
+#include "atenmap.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+
+enum rule {
+	R_MM,        /* A[M,K] at in[a], B[K,N] at in[a+1] -> MxNxK */
+	R_BMM,       /* A[B,M,K], B[B,K,N] from in[a] -> BxMxNxK */
+	R_MATMUL,    /* torch.matmul's broadcasting rules */
+	R_LINEAR,    /* x[...,K], W[N,K] -> (prod ...)xNxK */
+	R_MV,        /* A[M,K] at in[a], x[K] -> Mx1xK */
+	R_DOT,       /* x[K], y[K] -> 1x1xK */
+	R_CONV,      /* input, weight; a: layout of the concrete args (CONV_*) */
+	R_SDPA,      /* q, k as [B,H,S,D]; a: slot of is_causal */
+	R_SDPA_BSHD, /* q, k as [B,S,H,D]; a: slot of is_causal (or mask type) */
+	R_NORM,      /* normalised over the trailing dims named in slot a */
+	R_GROUPNORM, /* a: slot of num_groups */
+	R_BATCHNORM, /* per channel over N and the spatial dims */
+	R_INSTNORM,  /* per (sample, channel) over the spatial dims */
+	R_SOFTMAX,   /* a: slot of dim */
+	R_REDUCE,    /* a: slot of dim(s); b: 1 when a single int dim is allowed */
+	R_POINTWISE, /* broadcast of the tensor inputs */
+	R_FILL,      /* writes in[0]'s shape, reads nothing */
+	R_COPY,      /* copy of in[a]'s shape; dtype conversions counted */
+	R_TO,        /* to / _to_copy: in[0] converted to the dtype in slot a */
+	R_EMBEDDING, /* weight[V,D], indices[...] -> (numel indices)xD rows */
+	R_INDEX_SELECT, /* self, dim slot 1, index in[2] */
+	R_GATHER,    /* output has index in[2]'s shape */
+	R_INDEX,     /* self[indices]: index tensors in the list in[1] */
+	R_SCATTER,   /* writes in[a]'s shape into self */
+	R_CAT,       /* list in[0] joined along slot 1's dim */
+	R_STACK,     /* list in[0] stacked */
+	R_FOREACH,   /* pointwise over lists of tensors */
+	R_FOREACH_FILL, /* writes list in[0] */
+	R_FOREACH_NORM, /* one norm per tensor of list in[0] */
+	R_ADAM,      /* fused Adam(W) step: params, grads, exp_avg, exp_avg_sq */
+};
+
+enum { CONV_2D, CONV_CONVOLUTION, CONV_CUDNN };
+
+struct entry {
+	const char *name; /* without the "aten::" prefix */
+	enum rl_kind kind;
+	enum rule rule;
+	double fpe;       /* flops_per_element; 0 = the kind's default */
+	int a, b;
+};
+
+/* flops_per_element follows examples/blog-cos-cos.csv: exp counts 2, tanh 6,
+ * gelu 14 (tanh form; the erf form gets the same budget), sigmoid 5
+ * (negate, exp, add, divide), silu 6 (sigmoid and a multiply). */
+static const struct entry table[] = {
+	{"mm", RL_KIND_MATMUL, R_MM, 0, 0, 0},
+	{"addmm", RL_KIND_MATMUL, R_MM, 0, 1, 0},
+	{"_addmm_activation", RL_KIND_MATMUL, R_MM, 0, 1, 0},
+	{"_scaled_mm", RL_KIND_MATMUL, R_MM, 0, 0, 0},
+	{"bmm", RL_KIND_MATMUL, R_BMM, 0, 0, 0},
+	{"baddbmm", RL_KIND_MATMUL, R_BMM, 0, 1, 0},
+	{"matmul", RL_KIND_MATMUL, R_MATMUL, 0, 0, 0},
+	{"linear", RL_KIND_MATMUL, R_LINEAR, 0, 0, 0},
+	{"mv", RL_KIND_MATMUL, R_MV, 0, 0, 0},
+	{"addmv", RL_KIND_MATMUL, R_MV, 0, 1, 0},
+	{"dot", RL_KIND_MATMUL, R_DOT, 0, 0, 0},
+
+	{"conv2d", RL_KIND_CONV2D, R_CONV, 0, CONV_2D, 0},
+	{"convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0},
+	{"_convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0},
+	{"cudnn_convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CUDNN, 0},
+
+	{"scaled_dot_product_attention", RL_KIND_ATTENTION, R_SDPA, 0, 5, 0},
+	{"_scaled_dot_product_flash_attention", RL_KIND_ATTENTION, R_SDPA, 0, 4, 0},
+	{"_scaled_dot_product_efficient_attention", RL_KIND_ATTENTION, R_SDPA, 0, 6, 0},
+	{"_scaled_dot_product_cudnn_attention", RL_KIND_ATTENTION, R_SDPA, 0, 6, 0},
+	{"_scaled_dot_product_fused_attention_overrideable", RL_KIND_ATTENTION, R_SDPA, 0, 5, 0},
+	{"_cudnn_attention_forward", RL_KIND_ATTENTION, R_SDPA, 0, 10, 0},
+	{"_flash_attention_forward", RL_KIND_ATTENTION, R_SDPA_BSHD, 0, 8, 0},
+	{"_efficient_attention_forward", RL_KIND_ATTENTION, R_SDPA_BSHD, 0, 9, 0},
+
+	{"layer_norm", RL_KIND_LAYERNORM, R_NORM, 0, 1, 0},
+	{"native_layer_norm", RL_KIND_LAYERNORM, R_NORM, 0, 1, 0},
+	{"rms_norm", RL_KIND_LAYERNORM, R_NORM, 4, 1, 0},
+	{"_fused_rms_norm", RL_KIND_LAYERNORM, R_NORM, 4, 1, 0},
+	{"group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 1, 0},
+	{"native_group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 6, 0},
+	{"batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"_batch_norm_impl_index", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"native_batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"cudnn_batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"_native_batch_norm_legit", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"_native_batch_norm_legit_no_training", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"instance_norm", RL_KIND_LAYERNORM, R_INSTNORM, 0, 0, 0},
+
+	{"softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
+	{"_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
+	{"_safe_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
+	{"log_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
+	{"_log_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
+
+	{"sum", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 0},
+	{"mean", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 0},
+	{"prod", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"max", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"min", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"amax", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"amin", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"argmax", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"argmin", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"any", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"all", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
+	{"logsumexp", RL_KIND_REDUCTION, R_REDUCE, 4, 1, 1},
+	{"norm", RL_KIND_REDUCTION, R_REDUCE, 2, 2, 0},
+	{"linalg_vector_norm", RL_KIND_REDUCTION, R_REDUCE, 2, 2, 0},
+	{"var", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
+	{"std", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
+	{"var_mean", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
+	{"std_mean", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
+
+	{"add", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"add_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"sub", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"sub_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"rsub", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"mul", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"mul_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"div", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"div_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"neg", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"abs", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"reciprocal", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"square", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"sqrt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"rsqrt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"pow", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"exp", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"exp_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"log", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"cos", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"sin", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"erf", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"tanh", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
+	{"tanh_", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
+	{"sigmoid", RL_KIND_POINTWISE, R_POINTWISE, 5, 0, 0},
+	{"sigmoid_", RL_KIND_POINTWISE, R_POINTWISE, 5, 0, 0},
+	{"silu", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
+	{"silu_", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
+	{"gelu", RL_KIND_POINTWISE, R_POINTWISE, 14, 0, 0},
+	{"gelu_", RL_KIND_POINTWISE, R_POINTWISE, 14, 0, 0},
+	{"relu", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"relu_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"leaky_relu", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"hardtanh", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"hardtanh_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"clamp", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"clamp_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"clamp_min", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"clamp_min_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"clamp_max", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"maximum", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"minimum", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"where", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"masked_fill", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"masked_fill_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"addcmul", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"addcmul_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"addcdiv", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"addcdiv_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"lerp", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"lerp_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"eq", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"ne", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"lt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"le", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"gt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"ge", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"logical_not", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"logical_and", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"logical_or", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"native_dropout", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+	{"dropout", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+
+	{"fill_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+	{"zero_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+	{"zeros_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+	{"ones_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+	{"full_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+
+	{"copy_", RL_KIND_COPY, R_COPY, 0, 1, 0},
+	{"clone", RL_KIND_COPY, R_COPY, 0, 0, 0},
+	{"contiguous", RL_KIND_COPY, R_COPY, 0, 0, 0},
+	{"reshape", RL_KIND_COPY, R_COPY, 0, 0, 0},
+	{"flatten", RL_KIND_COPY, R_COPY, 0, 0, 0},
+	{"to", RL_KIND_COPY, R_TO, 0, 1, 0},
+	{"_to_copy", RL_KIND_COPY, R_TO, 0, 1, 0},
+	{"cat", RL_KIND_COPY, R_CAT, 0, 0, 0},
+	{"concat", RL_KIND_COPY, R_CAT, 0, 0, 0},
+	{"stack", RL_KIND_COPY, R_STACK, 0, 0, 0},
+	{"embedding", RL_KIND_COPY, R_EMBEDDING, 0, 0, 0},
+	{"index_select", RL_KIND_COPY, R_INDEX_SELECT, 0, 0, 0},
+	{"gather", RL_KIND_COPY, R_GATHER, 0, 0, 0},
+	{"index", RL_KIND_COPY, R_INDEX, 0, 0, 0},
+	{"index_put", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"index_put_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"_index_put_impl_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"index_add", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
+	{"index_add_", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
+	{"index_copy", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
+	{"index_copy_", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
+	{"scatter", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"scatter_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"scatter_add", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"scatter_add_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"scatter_reduce", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+	{"scatter_reduce_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
+
+	{"_foreach_add", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_add_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_sub", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_sub_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_mul", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_mul_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_div", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_div_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_neg", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_neg_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_sqrt", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_sqrt_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_maximum_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_clamp_min_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
+	{"_foreach_addcmul", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
+	{"_foreach_addcmul_", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
+	{"_foreach_addcdiv", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
+	{"_foreach_addcdiv_", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
+	{"_foreach_lerp", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
+	{"_foreach_lerp_", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
+	{"_foreach_zero_", RL_KIND_POINTWISE, R_FOREACH_FILL, 0, 0, 0},
+	{"_foreach_copy_", RL_KIND_COPY, R_FOREACH, 0, 0, 0},
+	{"_foreach_norm", RL_KIND_REDUCTION, R_FOREACH_NORM, 2, 0, 0},
+	{"_fused_adam_", RL_KIND_POINTWISE, R_ADAM, 14, 0, 0},
+	{"_fused_adamw_", RL_KIND_POINTWISE, R_ADAM, 14, 0, 0},
+};
+
+static const struct {
+	const char *name;
+	int dtype; /* enum rl_dtype, or -1: no dtype of ours */
+	unsigned size;
+} types[] = {
+	{"c10::BFloat16", RL_BF16, 2}, {"c10::Half", RL_FP16, 2},
+	{"float", RL_FP32, 4},         {"double", RL_FP64, 8},
+	{"c10::Float8_e4m3fn", RL_FP8E4M3, 1}, {"c10::Float8_e4m3fnuz", RL_FP8E4M3, 1},
+	{"c10::Float8_e5m2", RL_FP8E5M2, 1},   {"c10::Float8_e5m2fnuz", RL_FP8E5M2, 1},
+	{"long int", RL_INT64, 8},     {"long", RL_INT64, 8},
+	{"int64_t", RL_INT64, 8},      {"int", RL_INT32, 4},
+	{"unsigned int", RL_INT32, 4}, {"signed char", RL_INT8, 1},
+	{"unsigned char", RL_INT8, 1}, {"bool", RL_INT8, 1},
+	{"short", -1, 2},              {"unsigned short", -1, 2},
+	{"c10::complex<c10::Half>", -1, 4}, {"c10::complex<float>", -1, 8},
+	{"c10::complex<double>", -1, 16},
+};
+
+int rl_aten_dtype(const char *type, enum rl_dtype *out, unsigned *size)
+{
+	size_t i;
+
+	*size = 0;
+	if (type == NULL)
+		return -1;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (strcmp(type, types[i].name) == 0) {
+			*size = types[i].size;
+			if (types[i].dtype < 0)
+				return -1;
+			*out = (enum rl_dtype)types[i].dtype;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int is_float(enum rl_dtype t)
+{
+	return t != RL_INT8 && t != RL_INT32 && t != RL_INT64;
+}
+
+/* A tensor input: dims recorded, not a list, and a tensor type (or no type
+ * recorded at all, in traces without "Input type"). */
+static const struct rl_trace_input *tensor(const struct rl_trace_input *in, int n, int i)
+{
+	const char *t;
+
+	if (i < 0 || i >= n || !in[i].has_dims || in[i].nlist > 0)
+		return NULL;
+	t = in[i].type;
+	if (t != NULL && (*t == '\0' || strcmp(t, "Scalar") == 0 || strcmp(t, "ScalarList") == 0 ||
+	                  strcmp(t, "TensorList") == 0 || strcmp(t, "GenericList") == 0))
+		return NULL;
+	return &in[i];
+}
+
+static uint64_t numel(const uint64_t *dims, int nd)
+{
+	uint64_t n = 1;
+	int i;
+
+	for (i = 0; i < nd; i++)
+		if (rl_mul_u64(n, dims[i], &n) < 0)
+			return 0; /* treated like an empty tensor: not mapped */
+	return n;
+}
+
+/* Element size of a tensor input (the fallback's for an unknown type). */
+static unsigned elem_size(const struct rl_trace_input *x, enum rl_dtype fallback)
+{
+	enum rl_dtype t;
+	unsigned size;
+
+	if (rl_aten_dtype(x->type, &t, &size) < 0 && size == 0)
+		return (unsigned)rl_dtype_size(fallback);
+	return size;
+}
+
+/* The op's dtype: the first floating-point tensor input's, else the first
+ * tensor input's, else FALLBACK. -1 when that input has a type without a
+ * dtype of ours (complex, short). */
+static int op_dtype(const struct rl_trace_input *in, int n, enum rl_dtype fallback,
+                    enum rl_dtype *out)
+{
+	int i, first = -1;
+	enum rl_dtype t;
+	unsigned size;
+
+	for (i = 0; i < n; i++) {
+		if (tensor(in, n, i) == NULL || in[i].type == NULL)
+			continue;
+		if (rl_aten_dtype(in[i].type, &t, &size) < 0) {
+			if (size > 0 && first < 0)
+				return -1;
+			continue;
+		}
+		if (is_float(t)) {
+			*out = t;
+			return 0;
+		}
+		if (first < 0)
+			first = i;
+	}
+	if (first >= 0)
+		rl_aten_dtype(in[first].type, out, &size);
+	else
+		*out = fallback;
+	return 0;
+}
+
+/* Sets OP's shape to DIMS, folding leading dims when there are more than the
+ * format allows and giving a 0-dim tensor the shape 1. -1 for an empty
+ * tensor (a zero dim), which no formula takes. */
+static int set_shape(struct rl_op *op, const uint64_t *dims, int nd)
+{
+	int i, skip = nd > RL_MAX_DIMS ? nd - RL_MAX_DIMS : 0;
+	uint64_t lead = 1;
+
+	for (i = 0; i < nd; i++)
+		if (dims[i] == 0)
+			return -1;
+	if (nd == 0) {
+		op->ndims = 1;
+		op->dims[0] = 1;
+		op->has |= RL_HAS_SHAPE;
+		return 0;
+	}
+	for (i = 0; i <= skip; i++)
+		if (rl_mul_u64(lead, dims[i], &lead) < 0)
+			return -1;
+	op->ndims = nd - skip;
+	op->dims[0] = lead;
+	for (i = 1; i < op->ndims; i++)
+		op->dims[i] = dims[skip + i];
+	op->has |= RL_HAS_SHAPE;
+	return 0;
+}
+
+/* OP's shape as [N / L, L] (just [L] when N = L): the form of the kinds that
+ * work along the last dim (reduction, softmax, layernorm). */
+static int set_rows(struct rl_op *op, uint64_t n, uint64_t l)
+{
+	uint64_t d[2];
+
+	if (n == 0 || l == 0 || n % l != 0)
+		return -1;
+	d[0] = n / l;
+	d[1] = l;
+	return n == l ? set_shape(op, d + 1, 1) : set_shape(op, d, 2);
+}
+
+/* Parses a concrete argument as an integer ("3", "-1"). */
+static int conc_int(const struct rl_trace_input *in, int n, int i, long long *out)
+{
+	char *end;
+
+	if (i < 0 || i >= n || in[i].concrete == NULL || in[i].concrete[0] == '\0')
+		return -1;
+	errno = 0;
+	*out = strtoll(in[i].concrete, &end, 10);
+	return *end == '\0' && errno == 0 ? 0 : -1;
+}
+
+/* Parses "[1, 2]" (or a bare "2") into up to MAX integers; returns the
+ * count, or -1 when the argument is not such a list. */
+static int conc_list(const struct rl_trace_input *in, int n, int i, long long *v, int max)
+{
+	const char *s;
+	char *end;
+	int k = 0;
+
+	if (i < 0 || i >= n || in[i].concrete == NULL)
+		return -1;
+	s = in[i].concrete;
+	if (*s != '[') {
+		long long x;
+
+		if (conc_int(in, n, i, &x) < 0)
+			return -1;
+		v[0] = x;
+		return 1;
+	}
+	s++;
+	while (*s == ' ')
+		s++;
+	if (*s == ']')
+		return s[1] == '\0' ? 0 : -1;
+	for (;;) {
+		if (k == max)
+			return -1;
+		errno = 0;
+		v[k++] = strtoll(s, &end, 10);
+		if (end == s || errno != 0)
+			return -1;
+		s = end;
+		while (*s == ' ')
+			s++;
+		if (*s == ']')
+			return s[1] == '\0' ? k : -1;
+		if (*s++ != ',')
+			return -1;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+static int conc_true(const struct rl_trace_input *in, int n, int i)
+{
+	return i >= 0 && i < n && in[i].concrete != NULL && strcmp(in[i].concrete, "True") == 0;
+}
+
+/* A dim argument (may be negative) as an index into ND dims, or -1. */
+static int norm_dim(long long d, int nd)
+{
+	if (d < 0)
+		d += nd;
+	return d >= 0 && d < nd ? (int)d : -1;
+}
+
+/* ---- rules ---- */
+
+static int matmul_shape(struct rl_op *op, uint64_t b, uint64_t m, uint64_t nn, uint64_t k)
+{
+	uint64_t d[4] = {b, m, nn, k};
+
+	return b == 1 ? set_shape(op, d + 1, 3) : set_shape(op, d, 4);
+}
+
+static int do_mm(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *a = tensor(in, n, e->a), *b = tensor(in, n, e->a + 1);
+
+	if (!a || !b || a->nd != 2 || b->nd != 2 || a->dims[1] != b->dims[0])
+		return -1;
+	return matmul_shape(op, 1, a->dims[0], b->dims[1], a->dims[1]);
+}
+
+static int do_bmm(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *a = tensor(in, n, e->a), *b = tensor(in, n, e->a + 1);
+
+	if (!a || !b || a->nd != 3 || b->nd != 3 || a->dims[0] != b->dims[0] ||
+	    a->dims[2] != b->dims[1])
+		return -1;
+	return matmul_shape(op, a->dims[0], a->dims[1], b->dims[2], a->dims[2]);
+}
+
+/* torch.matmul: 1-D operands get a dim of 1, a 2-D right operand folds the
+ * left one's batch dims into M, otherwise the batch dims broadcast. */
+static int do_matmul(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *a = tensor(in, n, 0), *b = tensor(in, n, 1);
+	uint64_t m, k, nn, batch = 1, ba, bb;
+	int i;
+
+	if (!a || !b || a->nd < 1 || b->nd < 1)
+		return -1;
+	k = a->dims[a->nd - 1];
+	if ((b->nd == 1 ? b->dims[0] : b->dims[b->nd - 2]) != k)
+		return -1;
+	nn = b->nd == 1 ? 1 : b->dims[b->nd - 1];
+	if (b->nd <= 2) {
+		m = numel(a->dims, a->nd - 1);
+		return m == 0 ? -1 : matmul_shape(op, 1, m, nn, k);
+	}
+	m = a->nd == 1 ? 1 : a->dims[a->nd - 2];
+	for (i = 0; i < (a->nd > b->nd ? a->nd : b->nd) - 2; i++) {
+		int ia = a->nd - 3 - i, ib = b->nd - 3 - i;
+
+		ba = ia >= 0 ? a->dims[ia] : 1;
+		bb = ib >= 0 ? b->dims[ib] : 1;
+		if (ba != bb && ba != 1 && bb != 1)
+			return -1;
+		if (rl_mul_u64(batch, ba > bb ? ba : bb, &batch) < 0)
+			return -1;
+	}
+	return matmul_shape(op, batch, m, nn, k);
+}
+
+static int do_linear(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0), *w = tensor(in, n, 1);
+	uint64_t m;
+
+	if (!x || !w || x->nd < 1 || w->nd != 2 || x->dims[x->nd - 1] != w->dims[1])
+		return -1;
+	m = numel(x->dims, x->nd - 1);
+	return m == 0 ? -1 : matmul_shape(op, 1, m, w->dims[0], w->dims[1]);
+}
+
+static int do_mv(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *a = tensor(in, n, e->a), *x = tensor(in, n, e->a + 1);
+
+	if (!a || !x || a->nd != 2 || x->nd != 1 || a->dims[1] != x->dims[0])
+		return -1;
+	return matmul_shape(op, 1, a->dims[0], 1, a->dims[1]);
+}
+
+static int do_dot(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *a = tensor(in, n, 0), *b = tensor(in, n, 1);
+
+	if (!a || !b || a->nd != 1 || b->nd != 1 || a->dims[0] != b->dims[0])
+		return -1;
+	return matmul_shape(op, 1, 1, 1, a->dims[0]);
+}
+
+/* Equal values on both axes, as conv2d rows need: "[2, 2]" or "2". */
+static int conc_square(const struct rl_trace_input *in, int n, int i, long long def,
+                       long long *out)
+{
+	long long v[3];
+	int k;
+
+	if (i < 0 || i >= n || in[i].concrete == NULL || in[i].concrete[0] == '\0') {
+		*out = def;
+		return 0;
+	}
+	k = conc_list(in, n, i, v, 3);
+	if (k == 1 || (k == 2 && v[0] == v[1])) {
+		*out = v[0];
+		return 0;
+	}
+	return -1;
+}
+
+static int do_conv(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	/* argument slots of conv2d, convolution/_convolution, cudnn_convolution */
+	static const int slots[3][5] = {
+		/* stride, padding, dilation, groups, transposed */
+		{3, 4, 5, 6, -1},
+		{3, 4, 5, 8, 6},
+		{3, 2, 4, 5, -1},
+	};
+	const int *s = slots[e->a];
+	const struct rl_trace_input *x = tensor(in, n, 0), *w = tensor(in, n, 1);
+	long long stride, pad, dil, groups = 1;
+	const char *pads;
+
+	if (!x || !w || x->nd != 4 || w->nd != 4 || conc_true(in, n, s[4]))
+		return -1;
+	if (conc_square(in, n, s[0], 1, &stride) < 0 || conc_square(in, n, s[2], 1, &dil) < 0 ||
+	    dil != 1 || stride < 1)
+		return -1;
+	pads = s[1] < n ? in[s[1]].concrete : NULL;
+	if (pads != NULL && strcmp(pads, "valid") == 0)
+		pad = 0;
+	else if (pads != NULL && strcmp(pads, "same") == 0)
+		pad = stride == 1 && w->dims[2] == w->dims[3] && (w->dims[2] & 1)
+		              ? (long long)(w->dims[2] / 2)
+		              : -1;
+	else if (conc_square(in, n, s[1], 0, &pad) < 0)
+		return -1;
+	if (pad < 0 || (s[3] < n && in[s[3]].concrete != NULL && in[s[3]].concrete[0] != '\0' &&
+	                (conc_int(in, n, s[3], &groups) < 0 || groups < 1)))
+		return -1;
+	if (x->dims[1] != w->dims[1] * (uint64_t)groups)
+		return -1;
+	if (set_shape(op, x->dims, 4) < 0)
+		return -1;
+	op->kernel[0] = w->dims[0];
+	op->kernel[1] = w->dims[2];
+	op->kernel[2] = w->dims[3];
+	op->has |= RL_HAS_KERNEL;
+	op->stride = (uint64_t)stride;
+	op->padding = (uint64_t)pad;
+	op->groups = (uint64_t)groups;
+	return 0;
+}
+
+static int do_sdpa(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *q = tensor(in, n, 0), *k = tensor(in, n, 1);
+	int bshd = e->rule == R_SDPA_BSHD;
+	uint64_t b, h, sq, sk, d, dims[5];
+	long long mask;
+
+	if (!q || !k || q->nd != 4 || k->nd != 4 || q->dims[0] != k->dims[0] ||
+	    q->dims[3] != k->dims[3])
+		return -1;
+	b = q->dims[0];
+	h = bshd ? q->dims[2] : q->dims[1];
+	sq = bshd ? q->dims[1] : q->dims[2];
+	sk = bshd ? k->dims[1] : k->dims[2];
+	d = q->dims[3];
+	dims[0] = b, dims[1] = h, dims[2] = sq, dims[3] = sk, dims[4] = d;
+	if (sq == sk) {
+		dims[3] = d;
+		if (set_shape(op, dims, 4) < 0)
+			return -1;
+	} else if (set_shape(op, dims, 5) < 0) {
+		return -1;
+	}
+	/* _efficient_attention_forward takes a mask type: 1 and 2 are causal */
+	if (e->rule == R_SDPA_BSHD && strcmp(e->name, "_efficient_attention_forward") == 0)
+		op->causal = conc_int(in, n, e->a, &mask) == 0 && (mask == 1 || mask == 2);
+	else
+		op->causal = conc_true(in, n, e->a);
+	return 0;
+}
+
+/* layer_norm and rms_norm: normalised over the trailing dims given in slot
+ * A ("[768]"), as rows of that many elements. */
+static int do_norm(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long shape[RL_TRACE_MAX_DIMS];
+	int k, i;
+	uint64_t l = 1;
+
+	if (!x || x->nd < 1)
+		return -1;
+	k = conc_list(in, n, e->a, shape, RL_TRACE_MAX_DIMS);
+	if (k < 1 || k > x->nd)
+		k = 1;
+	for (i = 0; i < k; i++)
+		if (rl_mul_u64(l, x->dims[x->nd - k + i], &l) < 0)
+			return -1;
+	if (k == 1)
+		return set_shape(op, x->dims, x->nd);
+	return set_rows(op, numel(x->dims, x->nd), l);
+}
+
+static int do_groupnorm(const struct entry *e, const struct rl_trace_input *in, int n,
+                        struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long g;
+	uint64_t total;
+
+	if (!x || x->nd < 2 || conc_int(in, n, e->a, &g) < 0 || g < 1 ||
+	    x->dims[1] % (uint64_t)g != 0)
+		return -1;
+	total = numel(x->dims, x->nd);
+	/* rows of one group: (C / G) x H x W elements, N x G of them */
+	return set_rows(op, total, total / (x->dims[0] * (uint64_t)g));
+}
+
+static int do_batchnorm(const struct rl_trace_input *in, int n, struct rl_op *op, int inst)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	uint64_t total;
+
+	if (!x || x->nd < 2)
+		return -1;
+	total = numel(x->dims, x->nd);
+	/* batch norm: C rows of N x spatial; instance norm: N x C rows of spatial */
+	return set_rows(op, total, inst ? total / (x->dims[0] * x->dims[1]) : total / x->dims[1]);
+}
+
+static int do_softmax(const struct entry *e, const struct rl_trace_input *in, int n,
+                      struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long d;
+	int dim;
+
+	if (!x || x->nd < 1)
+		return -1;
+	if (conc_int(in, n, e->a, &d) < 0 || (dim = norm_dim(d, x->nd)) < 0)
+		dim = x->nd - 1;
+	if (dim == x->nd - 1)
+		return set_shape(op, x->dims, x->nd);
+	return set_rows(op, numel(x->dims, x->nd), x->dims[dim]);
+}
+
+/* The reduced dims come as a list ("[1]", "[-1, -2]"), as a single int where
+ * the schema takes one (max.dim, argmax), or not at all (everything). */
+static int do_reduce(const struct entry *e, const struct rl_trace_input *in, int n,
+                     struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long v[RL_TRACE_MAX_DIMS];
+	uint64_t total, l = 1;
+	int k = -1, i, seen = 0;
+
+	if (!x)
+		return -1;
+	total = numel(x->dims, x->nd);
+	if (e->a < n && in[e->a].concrete != NULL &&
+	    (in[e->a].concrete[0] == '[' || e->b))
+		k = conc_list(in, n, e->a, v, RL_TRACE_MAX_DIMS);
+	if (k <= 0 || x->nd == 0)
+		return set_rows(op, total, total);
+	for (i = 0; i < k; i++) {
+		int d = norm_dim(v[i], x->nd);
+
+		if (d < 0 || (seen & (1 << d)))
+			return -1;
+		seen |= 1 << d;
+		if (rl_mul_u64(l, x->dims[d], &l) < 0)
+			return -1;
+	}
+	return set_rows(op, total, l);
+}
+
+/* The output is the tensor inputs broadcast together. Inputs of the
+ * output's size and dtype are counted by the formula's "inputs"; when others
+ * take part (broadcast operands, a bool mask, mixed dtypes), the row gives
+ * explicit bytes instead: every input read once, the output written once.
+ * One-element tensors next to larger ones are scalars and not counted. */
+static int do_pointwise(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	uint64_t out[RL_TRACE_MAX_DIMS], N, es = rl_dtype_size(op->dtype);
+	int nd = -1, i, j, inputs = 0, exact = 1;
+	double bytes = 0;
+
+	for (i = 0; i < n; i++)
+		if (tensor(in, n, i) != NULL && in[i].nd > nd)
+			nd = in[i].nd;
+	if (nd < 0)
+		return -1;
+	for (j = 0; j < nd; j++)
+		out[j] = 1;
+	for (i = 0; i < n; i++) {
+		const struct rl_trace_input *x = tensor(in, n, i);
+
+		for (j = 0; x != NULL && j < x->nd; j++) {
+			uint64_t *o = &out[nd - x->nd + j], d = x->dims[j];
+
+			if (*o == 1)
+				*o = d;
+			else if (d != 1 && d != *o)
+				return -1;
+		}
+	}
+	if ((N = numel(out, nd)) == 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct rl_trace_input *x = tensor(in, n, i);
+		uint64_t k;
+
+		if (x == NULL || (k = numel(x->dims, x->nd)) == 0 || (k == 1 && N > 1))
+			continue;
+		if (k == N && elem_size(x, op->dtype) == es)
+			inputs++;
+		else
+			exact = 0;
+		bytes += (double)k * elem_size(x, op->dtype);
+	}
+	if (set_shape(op, out, nd) < 0)
+		return -1;
+	op->inputs = (uint64_t)inputs;
+	if (!exact) {
+		op->bytes = bytes + (double)N * (double)es;
+		op->has |= RL_HAS_BYTES;
+	}
+	return 0;
+}
+
+static int do_fill(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+
+	if (!x || set_shape(op, x->dims, x->nd) < 0)
+		return -1;
+	op->inputs = 0;
+	op->flops_per_element = 0;
+	op->has |= RL_HAS_FPE;
+	return 0;
+}
+
+/* A copy between dtypes reads one size and writes the other: give bytes. */
+static void convert_bytes(struct rl_op *op, uint64_t n, unsigned dst)
+{
+	unsigned src = (unsigned)rl_dtype_size(op->dtype);
+
+	if (dst != 0 && dst != src) {
+		op->bytes = (double)n * (src + dst);
+		op->has |= RL_HAS_BYTES;
+	}
+}
+
+static int do_copy(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *src = tensor(in, n, e->a), *dst = tensor(in, n, 0);
+	enum rl_dtype t;
+	unsigned size;
+
+	if (!src || set_shape(op, src->dims, src->nd) < 0)
+		return -1;
+	if (rl_aten_dtype(src->type, &t, &size) == 0)
+		op->dtype = t;
+	if (e->a != 0 && dst != NULL)
+		convert_bytes(op, numel(src->dims, src->nd), elem_size(dst, op->dtype));
+	return 0;
+}
+
+/* c10::ScalarType codes, as "Concrete Inputs" record a dtype argument. */
+static unsigned scalar_type_size(long long code)
+{
+	static const unsigned size[] = {
+		1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4, 2, /* uint8 .. bfloat16 */
+		1, 1, 1, 1, 1, 2, 8, 1, 1, 1, 1, /* quint4x2 .. float8_e4m3fnuz */
+	};
+
+	return code >= 0 && code < (long long)(sizeof(size) / sizeof(size[0])) ? size[code] : 0;
+}
+
+static int do_to(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0), *other = tensor(in, n, 1);
+	long long code;
+	unsigned dst = 0;
+
+	if (!x || set_shape(op, x->dims, x->nd) < 0)
+		return -1;
+	if (other != NULL) /* to(other): the other tensor's dtype */
+		dst = elem_size(other, op->dtype);
+	else if (conc_int(in, n, e->a, &code) == 0 || conc_int(in, n, e->a + 1, &code) == 0)
+		dst = scalar_type_size(code);
+	convert_bytes(op, numel(x->dims, x->nd), dst);
+	return 0;
+}
+
+static int do_embedding(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *w = tensor(in, n, 0), *idx = tensor(in, n, 1);
+	uint64_t d[2];
+
+	if (!w || !idx || w->nd != 2)
+		return -1;
+	d[0] = numel(idx->dims, idx->nd);
+	d[1] = w->dims[1];
+	return set_shape(op, d, 2);
+}
+
+static int do_index_select(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0), *idx = tensor(in, n, 2);
+	uint64_t d[RL_TRACE_MAX_DIMS];
+	long long dim;
+	int i;
+
+	if (!x || !idx || x->nd < 1 || conc_int(in, n, 1, &dim) < 0 ||
+	    (i = norm_dim(dim, x->nd)) < 0)
+		return -1;
+	memcpy(d, x->dims, sizeof(d));
+	d[i] = numel(idx->dims, idx->nd);
+	return set_shape(op, d, x->nd);
+}
+
+static int do_shape_of(const struct rl_trace_input *x, struct rl_op *op)
+{
+	return x == NULL ? -1 : set_shape(op, x->dims, x->nd);
+}
+
+/* self[i0, i1, ...] with integer index tensors: the first index's shape,
+ * then self's dims not indexed. (A boolean mask selects an unknown number
+ * of elements; it is counted as if it were an index of that shape.) */
+static int do_index(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	const unsigned char *pos;
+	uint64_t first[RL_TRACE_MAX_DIMS], d[RL_TRACE_MAX_DIMS], dims[RL_TRACE_MAX_DIMS];
+	int nd, fnd = -1, k, i;
+	size_t j;
+
+	if (!x || n < 2 || in[1].nlist == 0 || in[1].nlist > (size_t)x->nd)
+		return -1;
+	pos = in[1].list;
+	for (j = 0; j < in[1].nlist; j++)
+		if (rl_trace_list_next(&pos, d, &nd) == 0 && fnd < 0 && nd > 0)
+			memcpy(first, d, sizeof(d)), fnd = nd;
+	if (fnd < 0)
+		return -1;
+	k = 0;
+	for (i = 0; i < fnd; i++)
+		dims[k++] = first[i];
+	for (i = (int)in[1].nlist; i < x->nd && k < RL_TRACE_MAX_DIMS; i++)
+		dims[k++] = x->dims[i];
+	return set_shape(op, dims, k);
+}
+
+/* Sum of the elements of the list input X; FIRST and *FND (when not NULL)
+ * get the first non-empty tensor's dims. */
+static uint64_t list_numel(const struct rl_trace_input *x, uint64_t *first, int *fnd)
+{
+	const unsigned char *pos = x->list;
+	uint64_t d[RL_TRACE_MAX_DIMS], total = 0;
+	size_t j;
+	int nd;
+
+	if (fnd)
+		*fnd = -1;
+	for (j = 0; j < x->nlist; j++) {
+		uint64_t k;
+
+		if (rl_trace_list_next(&pos, d, &nd) < 0)
+			return 0;
+		k = numel(d, nd);
+		if (fnd && *fnd < 0 && k > 0)
+			memcpy(first, d, sizeof(d)), *fnd = nd;
+		total += k;
+	}
+	return total;
+}
+
+/* cat: the first non-empty tensor's shape with the joined dim summed (when
+ * the tensors agree); stack: the tensors' shape with a leading count. */
+static int do_cat(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	uint64_t first[RL_TRACE_MAX_DIMS], total;
+	int fnd;
+	long long dim = 0;
+
+	if (n < 1 || in[0].nlist == 0)
+		return -1;
+	total = list_numel(&in[0], first, &fnd);
+	if (total == 0 || fnd < 0)
+		return -1;
+	if (e->rule == R_STACK) {
+		uint64_t d[RL_TRACE_MAX_DIMS + 1];
+
+		d[0] = in[0].nlist;
+		memcpy(d + 1, first, (size_t)fnd * sizeof(*first));
+		if (numel(d, fnd + 1) == total)
+			return set_shape(op, d, fnd + 1);
+	} else {
+		int i;
+
+		if (conc_int(in, n, 1, &dim) < 0)
+			dim = 0; /* the schema's default */
+		i = norm_dim(dim, fnd);
+		uint64_t rest = i < 0 ? 0 : numel(first, fnd) / first[i];
+
+		if (i >= 0 && rest > 0 && total % rest == 0) {
+			first[i] = total / rest;
+			return set_shape(op, first, fnd);
+		}
+	}
+	return set_shape(op, &total, 1);
+}
+
+/* _foreach_*: every list argument holds N elements in all; the op reads each
+ * list once and writes one. */
+static int do_foreach(const struct entry *e, const struct rl_trace_input *in, int n,
+                      struct rl_op *op)
+{
+	uint64_t total = 0;
+	int i, lists = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t k;
+
+		if (in[i].nlist == 0)
+			continue;
+		k = list_numel(&in[i], NULL, NULL);
+		if (total == 0)
+			total = k;
+		if (k == total && k > 0)
+			lists++;
+	}
+	if (total == 0 || set_shape(op, &total, 1) < 0)
+		return -1;
+	if (e->rule == R_FOREACH_FILL) {
+		op->inputs = 0;
+		op->flops_per_element = 0;
+		op->has |= RL_HAS_FPE;
+	} else if (e->kind == RL_KIND_POINTWISE) {
+		op->inputs = (uint64_t)lists;
+	}
+	return 0;
+}
+
+/* _fused_adam(w)_(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
+ * state_steps, ...): reads the four (five with amsgrad) lists, writes params
+ * and both moments. */
+static int do_adam(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	uint64_t total;
+	int reads = 4;
+
+	if (n < 4 || in[0].nlist == 0 || (total = list_numel(&in[0], NULL, NULL)) == 0)
+		return -1;
+	if (n > 4 && in[4].nlist > 0)
+		reads = 5;
+	if (set_shape(op, &total, 1) < 0)
+		return -1;
+	op->inputs = (uint64_t)reads;
+	op->bytes = (double)total * (double)rl_dtype_size(op->dtype) * (reads + 3);
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+static int apply(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	switch (e->rule) {
+	case R_MM: return do_mm(e, in, n, op);
+	case R_BMM: return do_bmm(e, in, n, op);
+	case R_MATMUL: return do_matmul(in, n, op);
+	case R_LINEAR: return do_linear(in, n, op);
+	case R_MV: return do_mv(e, in, n, op);
+	case R_DOT: return do_dot(in, n, op);
+	case R_CONV: return do_conv(e, in, n, op);
+	case R_SDPA:
+	case R_SDPA_BSHD: return do_sdpa(e, in, n, op);
+	case R_NORM: return do_norm(e, in, n, op);
+	case R_GROUPNORM: return do_groupnorm(e, in, n, op);
+	case R_BATCHNORM: return do_batchnorm(in, n, op, 0);
+	case R_INSTNORM: return do_batchnorm(in, n, op, 1);
+	case R_SOFTMAX: return do_softmax(e, in, n, op);
+	case R_REDUCE: return do_reduce(e, in, n, op);
+	case R_POINTWISE: return do_pointwise(in, n, op);
+	case R_FILL: return do_fill(in, n, op);
+	case R_COPY: return do_copy(e, in, n, op);
+	case R_TO: return do_to(e, in, n, op);
+	case R_EMBEDDING: return do_embedding(in, n, op);
+	case R_INDEX_SELECT: return do_index_select(in, n, op);
+	case R_GATHER: return do_shape_of(tensor(in, n, 2), op);
+	case R_INDEX: return do_index(in, n, op);
+	case R_SCATTER: return do_shape_of(tensor(in, n, e->a) ? tensor(in, n, e->a)
+	                                                        : tensor(in, n, 2), op);
+	case R_CAT:
+	case R_STACK: return do_cat(e, in, n, op);
+	case R_FOREACH:
+	case R_FOREACH_FILL:
+	case R_FOREACH_NORM: return do_foreach(e, in, n, op);
+	case R_ADAM: return do_adam(in, n, op);
+	}
+	return -1;
+}
+
+void rl_aten_custom(const struct rl_trace_input *in, int n, enum rl_dtype fallback,
+                    struct rl_op *op)
+{
+	double bytes = 0;
+	enum rl_dtype t;
+	int i;
+
+	op->kind = RL_KIND_CUSTOM;
+	op->has &= ~(unsigned)(RL_HAS_SHAPE | RL_HAS_KERNEL | RL_HAS_FPE);
+	op->ndims = 0;
+	op->stride = 1, op->padding = 0, op->groups = 1, op->causal = 0, op->inputs = 1;
+	op->dtype = op_dtype(in, n, fallback, &t) == 0 ? t : fallback;
+	for (i = 0; i < n; i++) {
+		const struct rl_trace_input *x = tensor(in, n, i);
+
+		if (x != NULL)
+			bytes += (double)numel(x->dims, x->nd) * elem_size(x, fallback);
+		else if (in[i].nlist > 0)
+			bytes += (double)list_numel(&in[i], NULL, NULL) * rl_dtype_size(fallback);
+	}
+	op->flops = 0;
+	op->bytes = bytes;
+	op->has |= RL_HAS_FLOPS | RL_HAS_BYTES;
+}
+
+int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
+                enum rl_dtype fallback, struct rl_op *op)
+{
+	const struct entry *e = NULL;
+	size_t i;
+	enum rl_dtype t;
+
+	if (strncmp(name, "aten::", 6) == 0) {
+		for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+			if (strcmp(name + 6, table[i].name) == 0) {
+				e = &table[i];
+				break;
+			}
+		}
+	}
+	if (e == NULL || op_dtype(in, n, fallback, &t) < 0) {
+		rl_aten_custom(in, n, fallback, op);
+		return 0;
+	}
+	op->kind = e->kind;
+	op->dtype = t;
+	if (e->fpe > 0) {
+		op->flops_per_element = e->fpe;
+		op->has |= RL_HAS_FPE;
+	}
+	if (apply(e, in, n, op) < 0) {
+		rl_aten_custom(in, n, fallback, op);
+		return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,39 @@
+/* atenmap.h - from one profiled ATen op to an op-list row.
+ *
+ * A table maps ATen op names (aten::addmm, aten::layer_norm, ...) to an op
+ * kind and a rule that reads the kind's shape (and conv2d's kernel, stride,
+ * padding and groups, attention's causal flag) from the op's recorded input
+ * dims, types and concrete arguments. docs/trace-import.md lists every name
+ * and rule. The mapping only fills columns of op list v1; the FLOPs and bytes
+ * stay the formulas' job (src/formulas.c), except where the formula's
+ * assumptions do not hold (mixed dtypes, broadcast inputs, optimizer steps),
+ * where explicit bytes are given. Pure functions, no I/O.
+ */
+#ifndef RL_ATENMAP_H
+#define RL_ATENMAP_H
+
+#include "dtype.h"
+#include "op.h"
+#include "trace.h"
+
+/* The dtype of an "Input type" string ("c10::BFloat16" -> bf16, "float" ->
+ * fp32, "long int" -> int64, "bool" -> int8 ...). Returns 0 and sets *OUT, or
+ * -1 for a non-tensor type ("Scalar", "TensorList", "") or one without a
+ * dtype of its own here (short, complex); *SIZE gets the element size in
+ * bytes when known (0 otherwise). */
+int rl_aten_dtype(const char *type, enum rl_dtype *out, unsigned *size);
+
+/* Fills OP (already rl_op_init'ed) with the kind, dtype, shape and the kind's
+ * columns for the CPU op NAME whose inputs are IN[0..N). FALLBACK is the
+ * dtype used where the trace records none (lists of tensors). Returns 1 when
+ * the op was mapped, 0 when it became a custom row: no FLOPs, and bytes from
+ * the sizes of its recorded inputs (the trace records no outputs). */
+int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
+                enum rl_dtype fallback, struct rl_op *op);
+
+/* Makes OP a custom row from its inputs, as rl_aten_map does for an op it
+ * cannot map (used when a mapped row fails the formulas' checks). */
+void rl_aten_custom(const struct rl_trace_input *in, int n, enum rl_dtype fallback,
+                    struct rl_op *op);
+
+#endif

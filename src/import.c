@@ -1,0 +1,489 @@
+/* import.c - joining a trace's GPU activities to its CPU ops (see import.h).
+ *
+ * CPU ops are sorted by (thread, start, longest first), so that on each
+ * thread an op's enclosing ops come before it; one pass with a stack gives
+ * every op its parent. A launch call's innermost enclosing op is then the
+ * last op of its thread that starts at or before the call, or the nearest
+ * ancestor of that op whose interval holds the call: intervals on one thread
+ * nest. Correlation ids are looked up in an open-addressing hash table.
+ */
+#include "config.h"
+
+#include "import.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atenmap.h"
+#include "formulas.h"
+
+#define NONE SIZE_MAX
+#define MAX_INPUTS 32
+
+struct sorted_op {
+	uint32_t thread;
+	int64_t ts, end;
+	size_t idx; /* into t->ops */
+};
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	const struct sorted_op *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1; /* the longer one encloses */
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* A row in the making: the outermost op (or an orphan launch) and its work. */
+struct row {
+	int64_t ts;
+	size_t op;     /* index into t->ops, or NONE for an orphan launch */
+	size_t launch; /* the orphan's launch index */
+	int64_t gpu_ns;
+	uint64_t launches;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return x->launch < y->launch ? -1 : x->launch > y->launch;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* The trace's most common floating-point dtype among typed tensor inputs:
+ * what a list of tensors (whose element type the trace omits) most likely
+ * holds. fp32 when there is none. */
+static enum rl_dtype common_dtype(const struct rl_trace *t)
+{
+	size_t count[RL_DTYPE_COUNT] = {0}, i;
+	struct rl_trace_input in[MAX_INPUTS];
+	enum rl_dtype best = RL_FP32;
+	int k, n;
+
+	for (i = 0; i < t->nops; i++) {
+		n = rl_trace_op_inputs(t, &t->ops[i], in, MAX_INPUTS);
+		for (k = 0; k < n; k++) {
+			enum rl_dtype d;
+			unsigned size;
+
+			if (in[k].has_dims && in[k].nlist == 0 &&
+			    rl_aten_dtype(in[k].type, &d, &size) == 0 && d != RL_INT8 &&
+			    d != RL_INT32 && d != RL_INT64)
+				count[d]++;
+		}
+	}
+	for (k = 0; k < RL_DTYPE_COUNT; k++)
+		if (count[k] > count[best])
+			best = (enum rl_dtype)k;
+	return best;
+}
+
+/* "aten::addmm" -> "addmm#12": ATen's prefix dropped, the row number added
+ * so that every row of a step has its own name. */
+static char *row_name(const char *name, size_t row)
+{
+	size_t n;
+	char *s;
+
+	if (strncmp(name, "aten::", 6) == 0 && name[6] != '\0')
+		name += 6;
+	if (*name == '\0')
+		name = "op";
+	n = strlen(name) + 24;
+	s = malloc(n);
+	if (s != NULL)
+		snprintf(s, n, "%s#%zu", name, row);
+	return s;
+}
+
+static int note_custom(struct rl_import *imp, const char *name)
+{
+	size_t i;
+
+	imp->custom++;
+	for (i = 0; i < imp->ncustom_names; i++) {
+		if (strcmp(imp->custom_names[i].name, name) == 0) {
+			imp->custom_names[i].count++;
+			return 0;
+		}
+	}
+	if (i == RL_IMPORT_CUSTOM_NAMES)
+		return 0;
+	if ((imp->custom_names[i].name = strdup(name)) == NULL)
+		return RL_ERR_NOMEM;
+	imp->custom_names[i].count = 1;
+	imp->ncustom_names++;
+	return 0;
+}
+
+/* The name of the GPU that ran the work: the deviceProperties entry whose id
+ * the activities carry (the only entry when they carry none). */
+static int pick_device(const struct rl_trace *t, struct rl_import *imp)
+{
+	const char *name = NULL;
+	size_t i, j;
+
+	if (t->ndevices == 1 && (t->ngpu == 0 || t->gpu[0].device < 0 ||
+	                         t->gpu[0].device == t->devices[0].id))
+		name = t->devices[0].name;
+	for (i = 0; name == NULL && i < t->ngpu; i++) {
+		for (j = 0; j < t->ndevices; j++) {
+			if (t->devices[j].id != t->gpu[i].device)
+				continue;
+			if (name != NULL && strcmp(name, t->devices[j].name) != 0)
+				imp->device_ambiguous = 1;
+			else
+				name = t->devices[j].name;
+		}
+	}
+	for (; name != NULL && i < t->ngpu; i++)
+		for (j = 0; j < t->ndevices; j++)
+			if (t->devices[j].id == t->gpu[i].device &&
+			    strcmp(name, t->devices[j].name) != 0)
+				imp->device_ambiguous = 1;
+	if (name == NULL && t->ndevices > 0) {
+		/* activities name no device of the list: any entry will do if
+		 * all entries agree */
+		name = t->devices[0].name;
+		for (j = 1; j < t->ndevices; j++)
+			if (strcmp(name, t->devices[j].name) != 0)
+				imp->device_ambiguous = 1;
+	}
+	if (name == NULL)
+		return 0;
+	for (j = 0; j < t->ndevices; j++)
+		if (strcmp(name, t->devices[j].name) == 0) {
+			imp->device_sms = t->devices[j].num_sms;
+			imp->device_mem_bytes = t->devices[j].total_mem_bytes;
+			break;
+		}
+	imp->device = strdup(name);
+	return imp->device == NULL ? RL_ERR_NOMEM : 0;
+}
+
+/* Fills one row's op. */
+static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct row *r,
+                   size_t rowno, struct rl_op *op)
+{
+	struct rl_trace_input in[MAX_INPUTS];
+	const char *name;
+	int n = 0, mapped;
+
+	rl_op_init(op);
+	if (r->op != NONE) {
+		const struct rl_trace_op *o = &t->ops[r->op];
+
+		name = rl_trace_str(t, o->name);
+		n = rl_trace_op_inputs(t, o, in, MAX_INPUTS);
+		mapped = rl_aten_map(name, in, n, imp->fallback, op);
+		if (mapped) {
+			/* the formulas have the last word on a shape */
+			double f, b;
+
+			if (rl_op_work(op, &f, &b, NULL) < 0) {
+				rl_op_init(op);
+				rl_aten_custom(in, n, imp->fallback, op);
+				mapped = 0;
+			}
+		}
+		if (!mapped && note_custom(imp, name) < 0)
+			return RL_ERR_NOMEM;
+		if (o->dur_ns > 0) {
+			op->host_us = (double)o->dur_ns / 1000;
+			op->has |= RL_HAS_HOST;
+		}
+	} else {
+		const struct rl_trace_launch *l = &t->launches[r->launch];
+
+		name = rl_trace_str(t, l->name);
+		rl_aten_custom(in, 0, imp->fallback, op);
+		if (l->dur_ns > 0) {
+			op->host_us = (double)l->dur_ns / 1000;
+			op->has |= RL_HAS_HOST;
+		}
+	}
+	if ((imp->names[rowno] = row_name(name, rowno + 1)) == NULL)
+		return RL_ERR_NOMEM;
+	op->name = imp->names[rowno];
+	op->launches = r->launches;
+	if (r->gpu_ns > 0) {
+		op->measured_us = (double)r->gpu_ns / 1000;
+		op->has |= RL_HAS_MEASURED;
+	}
+	return 0;
+}
+
+int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_err *err)
+{
+	struct sorted_op *s = NULL;
+	size_t *parent = NULL, *root = NULL, *hash = NULL, *launch_op = NULL, *row_of = NULL;
+	struct row *rows = NULL;
+	size_t hcap, i, nrows = 0;
+	int rc = RL_ERR_NOMEM;
+
+	memset(imp, 0, sizeof(*imp));
+	if (t->ngpu == 0)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "%s: no GPU kernels in the trace (record it with "
+		                  "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])",
+		                  t->name);
+	imp->fallback = common_dtype(t);
+	if (pick_device(t, imp) < 0)
+		goto out;
+
+	/* nesting of the CPU ops, thread by thread */
+	s = malloc((t->nops + 1) * sizeof(*s));
+	parent = malloc((t->nops + 1) * sizeof(*parent));
+	root = malloc((t->nops + 1) * sizeof(*root));
+	if (s == NULL || parent == NULL || root == NULL)
+		goto out;
+	for (i = 0; i < t->nops; i++) {
+		s[i].thread = t->ops[i].thread;
+		s[i].ts = t->ops[i].ts_ns;
+		s[i].end = t->ops[i].ts_ns + t->ops[i].dur_ns;
+		s[i].idx = i;
+	}
+	qsort(s, t->nops, sizeof(*s), cmp_sorted);
+	{
+		size_t *stack = root; /* borrowed as scratch until roots are set */
+		size_t depth = 0;
+
+		for (i = 0; i < t->nops; i++) {
+			if (i > 0 && s[i].thread != s[i - 1].thread)
+				depth = 0;
+			while (depth > 0 && !(s[i].ts >= s[stack[depth - 1]].ts &&
+			                      s[i].end <= s[stack[depth - 1]].end))
+				depth--;
+			parent[i] = depth > 0 ? stack[depth - 1] : NONE;
+			stack[depth++] = i;
+		}
+		/* parents come first in sorted order, so one pass finds roots */
+		for (i = 0; i < t->nops; i++)
+			root[i] = parent[i] == NONE ? i : root[parent[i]];
+	}
+
+	/* correlation id -> launch */
+	for (hcap = 16; hcap < 2 * t->nlaunches + 2; hcap *= 2)
+		;
+	hash = malloc(hcap * sizeof(*hash));
+	launch_op = malloc((t->nlaunches + 1) * sizeof(*launch_op));
+	if (hash == NULL || launch_op == NULL)
+		goto out;
+	for (i = 0; i < hcap; i++)
+		hash[i] = NONE;
+	for (i = 0; i < t->nlaunches; i++) {
+		size_t j = mix(t->launches[i].corr) & (hcap - 1);
+
+		while (hash[j] != NONE && t->launches[hash[j]].corr != t->launches[i].corr)
+			j = (j + 1) & (hcap - 1);
+		if (hash[j] == NONE)
+			hash[j] = i; /* a repeated id keeps its first launch */
+		launch_op[i] = NONE - 1; /* not looked up yet */
+	}
+
+	/* rows: per sorted op (its root's row), per orphan launch */
+	row_of = malloc((t->nops + t->nlaunches + 1) * sizeof(*row_of));
+	rows = malloc((t->nops + t->nlaunches + 1) * sizeof(*rows));
+	imp->gpu = malloc(t->ngpu * sizeof(*imp->gpu));
+	if (row_of == NULL || rows == NULL || imp->gpu == NULL)
+		goto out;
+	for (i = 0; i < t->nops + t->nlaunches; i++)
+		row_of[i] = NONE;
+	for (i = 0; i < t->ngpu; i++) {
+		const struct rl_trace_gpu *g = &t->gpu[i];
+		size_t j = mix(g->corr) & (hcap - 1), l, key;
+
+		imp->gpu[imp->ngpu].start_ns = g->ts_ns;
+		imp->gpu[imp->ngpu++].end_ns = g->ts_ns + g->dur_ns;
+		imp->gpu_by_kind[g->kind]++;
+		imp->gpu_ns += g->dur_ns;
+		while (hash[j] != NONE && t->launches[hash[j]].corr != g->corr)
+			j = (j + 1) & (hcap - 1);
+		if ((l = hash[j]) == NONE) {
+			imp->unlinked++;
+			imp->unlinked_ns += g->dur_ns;
+			continue;
+		}
+		if (launch_op[l] == NONE - 1) {
+			/* the last op of the launch's thread starting at or before it */
+			const struct rl_trace_launch *la = &t->launches[l];
+			size_t lo = 0, hi = t->nops, k;
+
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (s[mid].thread < la->thread ||
+				    (s[mid].thread == la->thread && s[mid].ts <= la->ts_ns))
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			k = lo > 0 && s[lo - 1].thread == la->thread ? lo - 1 : NONE;
+			while (k != NONE && !(s[k].ts <= la->ts_ns && la->ts_ns <= s[k].end))
+				k = parent[k];
+			launch_op[l] = k;
+		}
+		key = launch_op[l] == NONE ? t->nops + l : root[launch_op[l]];
+		if (row_of[key] == NONE) {
+			struct row *r = &rows[nrows];
+
+			row_of[key] = nrows++;
+			r->op = launch_op[l] == NONE ? NONE : s[key].idx;
+			r->launch = l;
+			r->ts = launch_op[l] == NONE ? t->launches[l].ts_ns : s[key].ts;
+			r->gpu_ns = 0;
+			r->launches = 0;
+			if (r->op == NONE)
+				imp->orphans++;
+		}
+		rows[row_of[key]].gpu_ns += g->dur_ns;
+		rows[row_of[key]].launches++;
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_row);
+
+	imp->ops = calloc(nrows + 1, sizeof(*imp->ops));
+	imp->names = calloc(nrows + 1, sizeof(*imp->names));
+	if (imp->ops == NULL || imp->names == NULL)
+		goto out;
+	for (i = 0; i < nrows; i++) {
+		if (make_op(t, imp, &rows[i], i, &imp->ops[i]) < 0)
+			goto out;
+		imp->n++;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		rl_err_set(err, rc, "out of memory");
+	free(s);
+	free(parent);
+	free(root);
+	free(hash);
+	free(launch_op);
+	free(row_of);
+	free(rows);
+	return rc;
+}
+
+void rl_import_release(struct rl_import *imp)
+{
+	size_t i;
+
+	if (imp == NULL)
+		return;
+	for (i = 0; i < imp->n; i++)
+		free(imp->names[i]);
+	for (i = 0; i < imp->ncustom_names; i++)
+		free(imp->custom_names[i].name);
+	free(imp->names);
+	free(imp->ops);
+	free(imp->gpu);
+	free(imp->device);
+	memset(imp, 0, sizeof(*imp));
+}
+
+/* ---- writing op list v1 ---- */
+
+static void csv_text(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' && s[0] != '\t' && s[0] != '#' &&
+	    (s[0] == '\0' || (s[strlen(s) - 1] != ' ' && s[strlen(s) - 1] != '\t'))) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* An explicit count: exact integers print in full, anything else round-trips. */
+static void number(FILE *out, double v)
+{
+	if (v == (double)(int64_t)v && v < 9007199254740992.0)
+		fprintf(out, "%" PRId64, (int64_t)v);
+	else
+		fprintf(out, "%.17g", v);
+}
+
+static void dims(FILE *out, const uint64_t *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%" PRIu64, i ? "x" : "", d[i]);
+}
+
+int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
+{
+	size_t i;
+
+	fputs("# op list v1 (docs/oplist-format.md), written by roofline import from\n# ", out);
+	for (; *source; source++)
+		fputc(*source == '\n' || *source == '\r' ? '?' : *source, out);
+	fprintf(out, "\n# device: %s\n", imp->device ? imp->device : "(not recorded)");
+	fputs("# one row per outermost CPU op that launched GPU work; measured_us: its GPU\n"
+	      "# time, launches: its GPU activities, host_us: the op's own CPU time\n",
+	      out);
+	fputs("name,kind,dtype,shape,kernel,stride,padding,groups,causal,inputs,"
+	      "flops_per_element,flops,bytes,launches,measured_us,host_us\n",
+	      out);
+	for (i = 0; i < imp->n; i++) {
+		const struct rl_op *op = &imp->ops[i];
+
+		csv_text(out, op->name);
+		fprintf(out, ",%s,%s,", rl_kind_name(op->kind), rl_dtype_name(op->dtype));
+		if (op->has & RL_HAS_SHAPE)
+			dims(out, op->dims, op->ndims);
+		fputc(',', out);
+		if (op->kind == RL_KIND_CONV2D) {
+			dims(out, op->kernel, 3);
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", op->stride, op->padding,
+			        op->groups);
+		} else {
+			fputs(",,,,", out);
+		}
+		if (op->kind == RL_KIND_ATTENTION)
+			fputc(op->causal ? '1' : '0', out);
+		fputc(',', out);
+		if (op->kind == RL_KIND_POINTWISE)
+			fprintf(out, "%" PRIu64, op->inputs);
+		fputc(',', out);
+		if (op->has & RL_HAS_FPE)
+			fprintf(out, "%g", op->flops_per_element);
+		fputc(',', out);
+		if (op->has & RL_HAS_FLOPS)
+			number(out, op->flops);
+		fputc(',', out);
+		if (op->has & RL_HAS_BYTES)
+			number(out, op->bytes);
+		fprintf(out, ",%" PRIu64 ",", op->launches);
+		if (op->has & RL_HAS_MEASURED)
+			fprintf(out, "%.3f", op->measured_us);
+		fputc(',', out);
+		if (op->has & RL_HAS_HOST)
+			fprintf(out, "%.3f", op->host_us);
+		fputc('\n', out);
+	}
+	return ferror(out) ? RL_ERR_IO : 0;
+}

@@ -1,0 +1,65 @@
+/* import.h - a profiler trace becomes an op list with measured times.
+ *
+ * Joins each GPU activity (kernel, memset, memcpy) to the runtime call that
+ * launched it through their shared correlation id, that call to the innermost
+ * CPU op on the same thread whose interval holds the call's start, and that
+ * op to its outermost enclosing CPU op. Each outermost op that launched GPU
+ * work becomes one row: kind, dtype and shape from its recorded inputs
+ * (atenmap.h), measured_us the summed durations of its GPU activities,
+ * launches their number, host_us the op's own duration. Nested ops are folded
+ * into their outermost op. (Kineto's "External id" is not used: in some
+ * PyTorch versions it equals the correlation id and links unrelated ops.)
+ * The rows and their names belong to the struct rl_import.
+ */
+#ifndef RL_IMPORT_H
+#define RL_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "op.h"
+#include "step.h"
+#include "trace.h"
+
+/* The first few distinct names of rows kept as custom, with counts. */
+#define RL_IMPORT_CUSTOM_NAMES 6
+
+struct rl_import {
+	struct rl_op *ops;    /* rows, in order of start time */
+	size_t n;
+	char **names;         /* owned: ops[i].name */
+	struct rl_interval *gpu; /* every GPU activity of the trace */
+	size_t ngpu;
+	size_t gpu_by_kind[RL_GPU_KIND_COUNT];
+	int64_t gpu_ns;       /* summed durations of all GPU activities */
+	size_t unlinked;      /* GPU activities whose launch call is not in the trace */
+	int64_t unlinked_ns;
+	size_t orphans;       /* launch calls outside any CPU op: rows named after the call */
+	size_t custom;        /* rows the table could not map */
+	size_t ncustom_names;
+	struct {
+		char *name;
+		size_t count;
+	} custom_names[RL_IMPORT_CUSTOM_NAMES];
+	char *device;         /* deviceProperties name of the GPU that ran the work, or NULL */
+	long long device_sms; /* its numSms and totalGlobalMem, 0 when not recorded */
+	long long device_mem_bytes;
+	int device_ambiguous; /* the work ran on GPUs of different names */
+	enum rl_dtype fallback; /* the trace's most common floating-point dtype */
+};
+
+/* Builds the rows of T into *IMP (caller-owned; release with
+ * rl_import_release, also after a failure). Returns 0, RL_ERR_PARSE when T
+ * has no GPU activity ("PATH: no GPU kernels in the trace ..."), or
+ * RL_ERR_NOMEM. */
+int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_err *err);
+
+void rl_import_release(struct rl_import *imp);
+
+/* Writes the rows as op list v1 (docs/oplist-format.md) to OUT, after
+ * comment lines naming SOURCE and the device. Returns 0 or RL_ERR_IO. */
+int rl_import_write(FILE *out, const struct rl_import *imp, const char *source);
+
+#endif

@@ -1,0 +1,68 @@
+/* step.h - one measured step of a trace against its roofline.
+ *
+ * The model-level view of "roofline report": from the GPU activities, how
+ * long the step lasted (first activity start to last end), how much of it
+ * the GPU was busy (the union of the activities' intervals) and how it sat
+ * idle in between (the gaps: time the GPU waited on the host, the overhead
+ * share of the step); from the ops, measured GPU time against the roofline
+ * (t_gpu) per op kind, and the ops with the most recoverable time (measured
+ * minus roofline) with advice for each. Pure: fed intervals and predicted
+ * ops, it does no I/O. Names of the top ops are copied (owned).
+ */
+#ifndef RL_STEP_H
+#define RL_STEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "op.h"
+
+struct rl_interval {
+	int64_t start_ns, end_ns;
+};
+
+#define RL_STEP_TOP 10
+
+struct rl_step_kind {
+	size_t ops;
+	uint64_t launches;
+	double measured_us; /* GPU time of the ops that have one */
+	double roofline_us; /* sum of t_gpu_us over the same ops */
+	double host_us;
+};
+
+struct rl_step_top {
+	char *name;
+	enum rl_kind kind;
+	enum rl_bound bound;
+	double measured_us, roofline_us;
+	const char *advice; /* static */
+};
+
+struct rl_step {
+	size_t activities;
+	double span_us;        /* first GPU activity start to last end */
+	double busy_us;        /* union of the activities' intervals */
+	double idle_us;        /* span_us - busy_us */
+	size_t gaps;           /* idle stretches between activities */
+	double longest_gap_us;
+	struct rl_step_kind kind[RL_KIND_COUNT];
+	struct rl_step_kind all;
+	size_t ntop;
+	struct rl_step_top top[RL_STEP_TOP]; /* most recoverable first */
+};
+
+void rl_step_init(struct rl_step *s);
+void rl_step_release(struct rl_step *s);
+
+/* Sets the timeline fields from the N intervals IV (sorted in place). */
+void rl_step_timeline(struct rl_step *s, struct rl_interval *iv, size_t n);
+
+/* Adds one op (count 1) and its prediction. Returns 0 or RL_ERR_NOMEM. */
+int rl_step_add(struct rl_step *s, const struct rl_op *op, const struct rl_pred *p);
+
+/* Advice for an op measured slower than its roofline (static string). */
+const char *rl_step_advice(const struct rl_op *op, const struct rl_pred *p);
+
+#endif

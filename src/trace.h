@@ -1,0 +1,127 @@
+/* trace.h - reading a PyTorch profiler trace (Kineto's Chrome trace JSON).
+ *
+ * The trace is streamed through yajl's callback parser from a plain or
+ * gzipped file (gzread.h): the document is never held in memory. Only what
+ * the CPU-op-to-kernel join needs is kept, in compact records: CPU ops (name,
+ * thread, start, duration, encoded input arguments), runtime launch calls
+ * (correlation id, thread, start) and GPU activities (kernels, memsets,
+ * memcpys: correlation id, start, duration), plus the deviceProperties names.
+ * Strings are interned; ids index rl_trace_str. Times are integer
+ * nanoseconds, read exactly from the decimal microseconds of the file.
+ * Numbers are read as raw text (integers beyond 64 bits are fine where they
+ * are not needed) and strings are not checked for UTF-8; names that reach
+ * output have invalid bytes replaced by '?'. Everything is owned by the
+ * struct rl_trace and freed by rl_trace_release.
+ */
+#ifndef RL_TRACE_H
+#define RL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+enum rl_gpu_kind { RL_GPU_KERNEL, RL_GPU_MEMSET, RL_GPU_MEMCPY, RL_GPU_KIND_COUNT };
+
+/* A cpu_op event: one ATen (or other dispatcher) op on a CPU thread. */
+struct rl_trace_op {
+	uint32_t name;   /* string id */
+	uint32_t thread; /* id of the (pid, tid) pair */
+	int64_t ts_ns, dur_ns;
+	uint64_t args;   /* offset of the encoded inputs (rl_trace_op_inputs) */
+};
+
+/* A runtime or driver call that has a correlation id (cudaLaunchKernel,
+ * cuLaunchKernelEx, cudaMemsetAsync, ...). */
+struct rl_trace_launch {
+	uint64_t corr;
+	uint32_t thread;
+	uint32_t name;
+	int64_t ts_ns, dur_ns;
+};
+
+/* A GPU activity: a kernel, memset or memcpy. */
+struct rl_trace_gpu {
+	uint64_t corr;
+	int64_t ts_ns, dur_ns;
+	int32_t device; /* args.device, -1 when absent */
+	uint8_t kind;   /* enum rl_gpu_kind */
+};
+
+struct rl_trace_device {
+	long long id;
+	char *name;
+	long long num_sms;          /* numSms, 0 when absent */
+	long long total_mem_bytes;  /* totalGlobalMem, 0 when absent */
+};
+
+/* Events that were dropped, with the first one's reason and byte offset. */
+struct rl_trace_skips {
+	size_t count;
+	char first[RL_ERR_MSG_MAX]; /* "byte 1234: cpu_op event without 'dur'" */
+};
+
+struct rl_trace {
+	char *name; /* the input's name in messages */
+	unsigned long long bytes; /* uncompressed size */
+	size_t events;            /* items of traceEvents */
+	struct rl_trace_op *ops;
+	size_t nops;
+	struct rl_trace_launch *launches;
+	size_t nlaunches;
+	struct rl_trace_gpu *gpu;
+	size_t ngpu;
+	struct rl_trace_device *devices;
+	size_t ndevices;
+	struct rl_trace_skips skipped;
+
+	/* internals: the string pool and the argument arena */
+	char *pool;
+	size_t pool_len, pool_cap;
+	size_t *str_off;
+	size_t nstr, str_cap;
+	uint32_t *hash;
+	size_t hash_cap;
+	unsigned char *arena;
+	size_t arena_len, arena_cap;
+	size_t ops_cap, launches_cap, gpu_cap, devices_cap;
+};
+
+/* Reads the trace at PATH ("-": standard input) into *T (caller-owned,
+ * released with rl_trace_release, also after a failure). Returns 0, or:
+ * RL_ERR_IO (cannot open or read), RL_ERR_PARSE (not JSON, truncated, not a
+ * trace, a traceEvents item that is not an object; the message says
+ * "PATH: byte OFFSET: ..."), RL_ERR_NOMEM. Events that lack a needed field
+ * are skipped and counted in T->skipped, not errors. */
+int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err);
+
+void rl_trace_release(struct rl_trace *t);
+
+/* The interned string ID (borrowed, valid until rl_trace_release). */
+const char *rl_trace_str(const struct rl_trace *t, uint32_t id);
+
+/* One input of a CPU op, from args "Input Dims", "Input type" and
+ * "Concrete Inputs" at the same position. */
+#define RL_TRACE_MAX_DIMS 8
+struct rl_trace_input {
+	const char *type;     /* "c10::BFloat16", "Scalar", "TensorList", "" ...; NULL if absent */
+	const char *concrete; /* "1", "[2, 2]", "False", "" ...; NULL if absent */
+	int has_dims;         /* a dims entry is recorded (a tensor or a list) */
+	int nd;               /* tensor: number of dims (0 for a 0-dim tensor or a scalar) */
+	uint64_t dims[RL_TRACE_MAX_DIMS];
+	size_t nlist;         /* a list of tensors (TensorList): how many; 0 otherwise */
+	const unsigned char *list; /* for rl_trace_list_next */
+};
+
+/* Decodes up to MAX inputs of OP into IN; returns how many (an op with more
+ * has the rest ignored). Tensors with more than RL_TRACE_MAX_DIMS dims, and
+ * malformed dims, come back with has_dims 0. */
+int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
+                       struct rl_trace_input *in, int max);
+
+/* Decodes the next tensor of a list input: *POS starts at IN->list. Fills
+ * DIMS (RL_TRACE_MAX_DIMS) and *ND; returns 0, or -1 for a tensor with too
+ * many dims (skip it). Call it IN->nlist times. */
+int rl_trace_list_next(const unsigned char **pos, uint64_t *dims, int *nd);
+
+#endif

@@ -1,0 +1,356 @@
+/* check_import.c - the CPU-op-to-kernel join, the ATen mapping and the step
+ * view, on the hand-built trace-nested.json and on the two real fixtures.
+ * Fixture numbers come from tests/trace-facts.py (python, independent of
+ * this code), run once: see the comments at each value. */
+#include "config.h"
+
+#include <string.h>
+
+#include "atenmap.h"
+#include "check.h"
+#include "formulas.h"
+#include "import.h"
+#include "step.h"
+#include "trace.h"
+
+static void import_file(const char *file, struct rl_import *imp)
+{
+	char path[1024];
+	struct rl_trace t;
+	struct rl_err e;
+
+	snprintf(path, sizeof(path), "%s/%s", RL_TEST_DATA, file);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(rl_import_trace(&t, imp, &e) == 0, "%s", e.msg);
+	rl_trace_release(&t);
+}
+
+static void check_dims(const struct rl_op *op, int n, const uint64_t *want)
+{
+	int i;
+
+	ck_assert_int_eq(op->ndims, n);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(op->dims[i], want[i]);
+}
+
+static double flops_of(const struct rl_op *op)
+{
+	double f, b;
+
+	ck_assert_int_eq(rl_op_work(op, &f, &b, NULL), 0);
+	return f;
+}
+
+START_TEST(test_nested)
+{
+	struct rl_import imp;
+	struct rl_step st;
+
+	import_file("trace-nested.json", &imp);
+	/* linear (thread 1, with t and addmm inside: the launch and the memset
+	 * call sit in addmm, folded into linear), relu (thread 2, starting
+	 * inside linear's time but on another thread), add, and the launch at
+	 * 300 us outside any op; the kernel of correlation 12 has no launch */
+	ck_assert_uint_eq(imp.n, 4);
+	ck_assert_str_eq(imp.ops[0].name, "linear#1");
+	ck_assert_int_eq(imp.ops[0].kind, RL_KIND_MATMUL);
+	check_dims(&imp.ops[0], 3, (const uint64_t[]){4, 16, 8});
+	ck_assert_uint_eq(imp.ops[0].launches, 2);
+	ck_assert_double_eq_tol(imp.ops[0].measured_us, 3.5 + 0.5, 1e-9);
+	ck_assert_double_eq_tol(imp.ops[0].host_us, 50, 1e-9);
+	ck_assert_str_eq(imp.ops[1].name, "relu#2");
+	ck_assert_int_eq(imp.ops[1].dtype, RL_FP32);
+	ck_assert_double_eq_tol(imp.ops[1].measured_us, 1, 1e-9);
+	ck_assert_str_eq(imp.ops[2].name, "add#3");
+	ck_assert_uint_eq(imp.ops[2].inputs, 2);
+	ck_assert_double_eq_tol(imp.ops[2].measured_us, 1.25, 1e-9);
+	ck_assert_str_eq(imp.ops[3].name, "cudaLaunchKernel#4");
+	ck_assert_int_eq(imp.ops[3].kind, RL_KIND_CUSTOM);
+	ck_assert_double_eq_tol(imp.ops[3].measured_us, 2, 1e-9);
+	ck_assert_double_eq_tol(imp.ops[3].host_us, 5, 1e-9);
+	ck_assert_uint_eq(imp.orphans, 1);
+	ck_assert_uint_eq(imp.unlinked, 1);
+	ck_assert_int_eq(imp.unlinked_ns, 4000);
+	ck_assert_str_eq(imp.device, "NVIDIA H200");
+	/* activities 120-123.5, 124-124.5, 130-131, 210-211.25, 305-307,
+	 * 400-404: 284 us from first to last, 12.25 busy, 5 gaps (0.5, 5.5,
+	 * 79, 93.75, 93), the longest 211.25 -> 305 */
+	rl_step_init(&st);
+	rl_step_timeline(&st, imp.gpu, imp.ngpu);
+	ck_assert_double_eq_tol(st.span_us, 284, 1e-9);
+	ck_assert_double_eq_tol(st.busy_us, 12.25, 1e-9);
+	ck_assert_uint_eq(st.gaps, 5);
+	ck_assert_double_eq_tol(st.longest_gap_us, 93.75, 1e-9);
+	rl_step_release(&st);
+	rl_import_release(&imp);
+}
+END_TEST
+
+START_TEST(test_bert)
+{
+	struct rl_import imp;
+	struct rl_step st;
+	double measured = 0, host = 0;
+	size_t i, matmul = 0, launches = 0;
+
+	import_file("trace_bert_base_fwd_b32_s128_bf16.json.gz", &imp);
+	/* trace-facts.py: 153 rows, 73 of them aten::linear (6 per layer x 12,
+	 * and the pooler), 154 kernels and 24 memsets = 178 activities,
+	 * 1906.799 + 19.135 = 1925.934 us; host_us of the rows 6852.931 */
+	ck_assert_uint_eq(imp.n, 153);
+	for (i = 0; i < imp.n; i++) {
+		matmul += imp.ops[i].kind == RL_KIND_MATMUL;
+		measured += imp.ops[i].measured_us;
+		host += imp.ops[i].host_us;
+		launches += imp.ops[i].launches;
+	}
+	ck_assert_uint_eq(matmul, 73);
+	ck_assert_uint_eq(launches, 178);
+	ck_assert_uint_eq(imp.gpu_by_kind[RL_GPU_KERNEL], 154);
+	ck_assert_uint_eq(imp.gpu_by_kind[RL_GPU_MEMSET], 24);
+	ck_assert_double_eq_tol(measured, 1925.934, 1e-6);
+	ck_assert_double_eq_tol(host, 6852.931, 1e-6);
+	ck_assert_uint_eq(imp.custom, 0);
+	ck_assert_uint_eq(imp.unlinked, 0);
+	/* row 8: linear [[32, 128, 768], [768, 768], [768]] -> 4096x768x768,
+	 * 2 x 4096 x 768 x 768 = 4,831,838,208 FLOPs; 10.400 us, host 137.330 */
+	ck_assert_str_eq(imp.ops[7].name, "linear#8");
+	check_dims(&imp.ops[7], 3, (const uint64_t[]){4096, 768, 768});
+	ck_assert_double_eq(flops_of(&imp.ops[7]), 4831838208.0);
+	ck_assert_double_eq_tol(imp.ops[7].measured_us, 10.4, 1e-9);
+	ck_assert_double_eq_tol(imp.ops[7].host_us, 137.33, 1e-9);
+	/* row 11: sdpa on q, k, v [32, 12, 128, 64], is_causal False, 2 kernels */
+	ck_assert_int_eq(imp.ops[10].kind, RL_KIND_ATTENTION);
+	check_dims(&imp.ops[10], 4, (const uint64_t[]){32, 12, 128, 64});
+	ck_assert_int_eq(imp.ops[10].causal, 0);
+	ck_assert_uint_eq(imp.ops[10].launches, 2);
+	ck_assert_double_eq_tol(imp.ops[10].measured_us, 10.016, 1e-9);
+	/* row 6: add [32, 128, 768] + [1, 128, 768] (position embeddings,
+	 * broadcast): (3145728 + 98304 + 3145728) x 2 B = 12,779,520 bytes */
+	ck_assert_int_eq(imp.ops[5].kind, RL_KIND_POINTWISE);
+	ck_assert(imp.ops[5].has & RL_HAS_BYTES);
+	ck_assert_double_eq(imp.ops[5].bytes, 12779520.0);
+	/* trace-facts.py: span 10039.932 us, busy 1925.934, 177 gaps, the
+	 * longest 331.999 us */
+	rl_step_init(&st);
+	rl_step_timeline(&st, imp.gpu, imp.ngpu);
+	ck_assert_double_eq_tol(st.span_us, 10039.932, 1e-6);
+	ck_assert_double_eq_tol(st.busy_us, 1925.934, 1e-6);
+	ck_assert_uint_eq(st.gaps, 177);
+	ck_assert_double_eq_tol(st.longest_gap_us, 331.999, 1e-6);
+	rl_step_release(&st);
+	rl_import_release(&imp);
+}
+END_TEST
+
+START_TEST(test_gpt2)
+{
+	struct rl_import imp;
+	double measured = 0;
+	size_t i, matmul = 0;
+
+	import_file("trace_gpt2_fwd_b1_s1_bf16.json.gz", &imp);
+	/* trace-facts.py: 235 rows, 48 addmm and 1 linear (the LM head), one
+	 * aten::arange (no formula: custom), 574.583 us of kernels */
+	ck_assert_uint_eq(imp.n, 235);
+	for (i = 0; i < imp.n; i++) {
+		matmul += imp.ops[i].kind == RL_KIND_MATMUL;
+		measured += imp.ops[i].measured_us;
+	}
+	ck_assert_uint_eq(matmul, 49);
+	ck_assert_double_eq_tol(measured, 574.583, 1e-6);
+	ck_assert_uint_eq(imp.custom, 1);
+	ck_assert_str_eq(imp.custom_names[0].name, "aten::arange");
+	/* row 7: addmm(bias [2304], x [1, 768], W [768, 2304]): M 1, N 2304,
+	 * K 768: 2 x 1 x 2304 x 768 = 3,538,944 FLOPs */
+	ck_assert_str_eq(imp.ops[6].name, "addmm#7");
+	check_dims(&imp.ops[6], 3, (const uint64_t[]){1, 2304, 768});
+	ck_assert_double_eq(flops_of(&imp.ops[6]), 3538944.0);
+	/* row 8: cat([[0], [1, 12, 1, 64]], -2): the empty tensor drops out;
+	 * the list's dtype is not recorded: the trace's common dtype, bf16 */
+	ck_assert_int_eq(imp.ops[7].kind, RL_KIND_COPY);
+	check_dims(&imp.ops[7], 4, (const uint64_t[]){1, 12, 1, 64});
+	ck_assert_int_eq(imp.ops[7].dtype, RL_BF16);
+	rl_import_release(&imp);
+}
+END_TEST
+
+/* ---- the mapping table on hand-made inputs ---- */
+
+static struct rl_trace_input T(const char *type, int nd, const uint64_t *d)
+{
+	struct rl_trace_input x;
+
+	memset(&x, 0, sizeof(x));
+	x.type = type;
+	x.concrete = "";
+	x.has_dims = 1;
+	x.nd = nd;
+	memcpy(x.dims, d, (size_t)nd * sizeof(*d));
+	return x;
+}
+
+static struct rl_trace_input S(const char *concrete)
+{
+	struct rl_trace_input x;
+
+	memset(&x, 0, sizeof(x));
+	x.type = "Scalar";
+	x.concrete = concrete;
+	x.has_dims = 1;
+	return x;
+}
+
+static int map(const char *name, struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	rl_op_init(op);
+	return rl_aten_map(name, in, n, RL_FP32, op);
+}
+
+START_TEST(test_map_conv)
+{
+	/* docs/oplist-format.md's worked conv2d: 32x64x56x56, 128x3x3, stride
+	 * 2, padding 1, fp16: 3,699,376,128 FLOPs */
+	struct rl_trace_input in[7] = {
+		T("c10::Half", 4, (const uint64_t[]){32, 64, 56, 56}),
+		T("c10::Half", 4, (const uint64_t[]){128, 64, 3, 3}),
+		S(""), S("[2, 2]"), S("[1, 1]"), S("[1, 1]"), S("1"),
+	};
+	struct rl_op op;
+
+	in[2].type = "";
+	ck_assert_int_eq(map("aten::conv2d", in, 7, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_CONV2D);
+	ck_assert_int_eq(op.dtype, RL_FP16);
+	ck_assert_uint_eq(op.kernel[0], 128);
+	ck_assert_uint_eq(op.stride, 2);
+	ck_assert_uint_eq(op.padding, 1);
+	ck_assert_double_eq(flops_of(&op), 3699376128.0);
+	/* dilation 2 is not a conv2d row: custom, bytes of the inputs */
+	in[5] = S("[2, 2]");
+	ck_assert_int_eq(map("aten::conv2d", in, 7, &op), 0);
+	ck_assert_int_eq(op.kind, RL_KIND_CUSTOM);
+	ck_assert_double_eq(op.bytes, (32.0 * 64 * 56 * 56 + 128 * 64 * 3 * 3) * 2);
+}
+END_TEST
+
+START_TEST(test_map_attention)
+{
+	struct rl_trace_input q = T("c10::BFloat16", 4, (const uint64_t[]){2, 8, 1024, 64});
+	struct rl_trace_input in[6] = {q, q, q, S(""), S("0."), S("True")};
+	struct rl_trace_input fl[9] = {
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 1024, 8, 64}),
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 4096, 8, 64}),
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 4096, 8, 64}),
+		S(""), S(""), S("1024"), S("4096"), S("0."), S("False"),
+	};
+	struct rl_op op;
+
+	ck_assert_int_eq(map("aten::scaled_dot_product_attention", in, 6, &op), 1);
+	check_dims(&op, 4, (const uint64_t[]){2, 8, 1024, 64});
+	ck_assert_int_eq(op.causal, 1);
+	/* flash forward takes [B, S, H, D]; Sq 1024 and Sk 4096 differ */
+	ck_assert_int_eq(map("aten::_flash_attention_forward", fl, 9, &op), 1);
+	check_dims(&op, 5, (const uint64_t[]){2, 8, 1024, 4096, 64});
+	ck_assert_int_eq(op.causal, 0);
+}
+END_TEST
+
+START_TEST(test_map_shapes)
+{
+	struct rl_op op;
+	struct rl_trace_input mm[2] = {
+		T("float", 4, (const uint64_t[]){8, 1, 64, 32}),
+		T("float", 3, (const uint64_t[]){4, 32, 16}),
+	};
+	struct rl_trace_input ln[3] = {
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 3, 4, 8}), S("[4, 8]"),
+		T("c10::BFloat16", 2, (const uint64_t[]){4, 8}),
+	};
+	struct rl_trace_input sm[3] = {
+		T("c10::Half", 3, (const uint64_t[]){2, 5, 7}), S("1"), S("False"),
+	};
+	struct rl_trace_input red[4] = {
+		T("float", 2, (const uint64_t[]){8, 128}), S("[-1]"), S("False"), S(""),
+	};
+	struct rl_trace_input am[3] = {
+		T("long int", 2, (const uint64_t[]){3, 4}), S("0"), S("False"),
+	};
+	struct rl_trace_input foo[1] = {T("float", 2, (const uint64_t[]){10, 10})};
+
+	/* matmul broadcasts batch dims 8x1 and 4: 32 problems of 64x16x32 */
+	ck_assert_int_eq(map("aten::matmul", mm, 2, &op), 1);
+	check_dims(&op, 4, (const uint64_t[]){32, 64, 16, 32});
+	/* layer_norm over the last two dims: 6 rows of 32 */
+	ck_assert_int_eq(map("aten::layer_norm", ln, 3, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_LAYERNORM);
+	check_dims(&op, 2, (const uint64_t[]){6, 32});
+	/* softmax over dim 1 of 2x5x7: 14 rows of 5 */
+	ck_assert_int_eq(map("aten::_softmax", sm, 3, &op), 1);
+	check_dims(&op, 2, (const uint64_t[]){14, 5});
+	/* sum over the last dim; with no dim, over everything */
+	ck_assert_int_eq(map("aten::sum", red, 4, &op), 1);
+	check_dims(&op, 2, (const uint64_t[]){8, 128});
+	red[1] = S("");
+	ck_assert_int_eq(map("aten::sum", red, 2, &op), 1);
+	check_dims(&op, 1, (const uint64_t[]){1024});
+	/* argmax(dim=0) of 3x4: 4 rows of 3; int64 */
+	ck_assert_int_eq(map("aten::argmax", am, 3, &op), 1);
+	check_dims(&op, 2, (const uint64_t[]){4, 3});
+	ck_assert_int_eq(op.dtype, RL_INT64);
+	/* an op of no formula: custom, the bytes of its input */
+	ck_assert_int_eq(map("aten::foo", foo, 1, &op), 0);
+	ck_assert_int_eq(op.kind, RL_KIND_CUSTOM);
+	ck_assert_double_eq(op.flops, 0);
+	ck_assert_double_eq(op.bytes, 400);
+}
+END_TEST
+
+START_TEST(test_dtypes)
+{
+	static const struct {
+		const char *type;
+		int ok;
+		enum rl_dtype t;
+		unsigned size;
+	} cases[] = {
+		{"c10::BFloat16", 1, RL_BF16, 2}, {"c10::Half", 1, RL_FP16, 2},
+		{"float", 1, RL_FP32, 4},         {"double", 1, RL_FP64, 8},
+		{"long int", 1, RL_INT64, 8},     {"long", 1, RL_INT64, 8},
+		{"int", 1, RL_INT32, 4},          {"bool", 1, RL_INT8, 1},
+		{"unsigned char", 1, RL_INT8, 1}, {"c10::Float8_e4m3fn", 1, RL_FP8E4M3, 1},
+		{"short", 0, RL_FP32, 2},         {"Scalar", 0, RL_FP32, 0},
+		{"TensorList", 0, RL_FP32, 0},
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		enum rl_dtype t = RL_FP32;
+		unsigned size;
+
+		ck_assert_int_eq(rl_aten_dtype(cases[i].type, &t, &size), cases[i].ok ? 0 : -1);
+		ck_assert_uint_eq(size, cases[i].size);
+		if (cases[i].ok)
+			ck_assert_int_eq(t, cases[i].t);
+	}
+}
+END_TEST
+
+Suite *suite_import(void)
+{
+	Suite *s = suite_create("import");
+	TCase *tc = tcase_create("join");
+
+	tcase_add_test(tc, test_nested);
+	tcase_add_test(tc, test_bert);
+	tcase_add_test(tc, test_gpt2);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mapping");
+	tcase_add_test(tc, test_map_conv);
+	tcase_add_test(tc, test_map_attention);
+	tcase_add_test(tc, test_map_shapes);
+	tcase_add_test(tc, test_dtypes);
+	suite_add_tcase(s, tc);
+	return s;
+}

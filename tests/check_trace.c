@@ -1,0 +1,205 @@
+/* check_trace.c - the streaming trace reader: records, times, arguments,
+ * and bad input with its byte offset. Expected values are read off the
+ * small hand-written traces in tests/data by eye (offsets with python's
+ * str.index, as noted) and off the fixtures with tests/trace-facts.py. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "trace.h"
+
+static int read_trace(const char *file, struct rl_trace *t, struct rl_err *e)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", RL_TEST_DATA, file);
+	memset(e, 0, sizeof(*e));
+	return rl_trace_read(path, t, e);
+}
+
+START_TEST(test_records)
+{
+	struct rl_trace t;
+	struct rl_err e;
+	struct rl_trace_input in[8];
+	int n;
+
+	ck_assert_int_eq(read_trace("trace-nested.json", &t, &e), 0);
+	/* 18 traceEvents items: 5 cpu_ops, 5 runtime calls, 6 GPU activities,
+	 * one flow and one metadata event (ignored) */
+	ck_assert_uint_eq(t.events, 18);
+	ck_assert_uint_eq(t.nops, 5);
+	ck_assert_uint_eq(t.nlaunches, 5);
+	ck_assert_uint_eq(t.ngpu, 6);
+	ck_assert_uint_eq(t.skipped.count, 0);
+	ck_assert_uint_eq(t.ndevices, 1);
+	ck_assert_str_eq(t.devices[0].name, "NVIDIA H200");
+	ck_assert_str_eq(rl_trace_str(&t, t.ops[0].name), "aten::linear");
+	ck_assert_int_eq(t.ops[0].ts_ns, 100000);
+	ck_assert_int_eq(t.ops[0].dur_ns, 50000);
+	ck_assert_int_eq(t.gpu[0].dur_ns, 3500);
+	ck_assert_int_eq(t.gpu[1].kind, RL_GPU_MEMSET);
+	ck_assert_uint_eq(t.gpu[0].corr, 7);
+	/* aten::addmm: [[16], [4, 8], [8, 16], [], []] */
+	n = rl_trace_op_inputs(&t, &t.ops[2], in, 8);
+	ck_assert_int_eq(n, 5);
+	ck_assert_str_eq(in[0].type, "c10::BFloat16");
+	ck_assert_int_eq(in[0].nd, 1);
+	ck_assert_uint_eq(in[0].dims[0], 16);
+	ck_assert_int_eq(in[2].nd, 2);
+	ck_assert_uint_eq(in[2].dims[0], 8);
+	ck_assert_uint_eq(in[2].dims[1], 16);
+	ck_assert_str_eq(in[3].type, "Scalar");
+	ck_assert_str_eq(in[3].concrete, "1");
+	ck_assert_int_eq(in[3].nd, 0);
+	rl_trace_release(&t);
+}
+END_TEST
+
+START_TEST(test_tensor_lists)
+{
+	struct rl_trace t;
+	struct rl_err e;
+	struct rl_trace_input in[8];
+	const unsigned char *pos;
+	uint64_t d[RL_TRACE_MAX_DIMS];
+	int n, nd;
+	size_t i, cats = 0;
+
+	/* GPT-2's aten::cat records "Input Dims": [[[0], [1, 12, 1, 64]], []] */
+	ck_assert_int_eq(read_trace("trace_gpt2_fwd_b1_s1_bf16.json.gz", &t, &e), 0);
+	for (i = 0; i < t.nops; i++) {
+		if (strcmp(rl_trace_str(&t, t.ops[i].name), "aten::cat") != 0)
+			continue;
+		cats++;
+		n = rl_trace_op_inputs(&t, &t.ops[i], in, 8);
+		ck_assert_int_eq(n, 2);
+		ck_assert_str_eq(in[0].type, "TensorList");
+		ck_assert_uint_eq(in[0].nlist, 2);
+		pos = in[0].list;
+		ck_assert_int_eq(rl_trace_list_next(&pos, d, &nd), 0);
+		ck_assert_int_eq(nd, 1);
+		ck_assert_uint_eq(d[0], 0);
+		ck_assert_int_eq(rl_trace_list_next(&pos, d, &nd), 0);
+		ck_assert_int_eq(nd, 4);
+		ck_assert_uint_eq(d[1], 12);
+		ck_assert_uint_eq(d[3], 64);
+		ck_assert_str_eq(in[1].concrete, "-2");
+	}
+	ck_assert_uint_eq(cats, 24); /* 2 per layer, 12 layers */
+	/* trace-facts.py: 247 kernels, 574.583 us, 1195 cpu_ops */
+	ck_assert_uint_eq(t.ngpu, 247);
+	ck_assert_uint_eq(t.nops, 1195);
+	{
+		int64_t sum = 0;
+
+		for (i = 0; i < t.ngpu; i++)
+			sum += t.gpu[i].dur_ns;
+		ck_assert_int_eq(sum, 574583);
+	}
+	rl_trace_release(&t);
+}
+END_TEST
+
+START_TEST(test_bigint_utf8)
+{
+	/* integers beyond 64 bits in places the reader does not need, invalid
+	 * UTF-8 in a name, a type and a concrete input: read, names cleaned */
+	struct rl_trace t;
+	struct rl_err e;
+	struct rl_trace_input in[4];
+
+	ck_assert_int_eq(read_trace("trace-bigint-utf8.json", &t, &e), 0);
+	ck_assert_uint_eq(t.nops, 1);
+	ck_assert_uint_eq(t.ngpu, 1);
+	ck_assert_uint_eq(t.nlaunches, 1);
+	ck_assert_str_eq(rl_trace_str(&t, t.ops[0].name), "aten::my?op");
+	ck_assert_int_eq(rl_trace_op_inputs(&t, &t.ops[0], in, 4), 1);
+	ck_assert_uint_eq(in[0].dims[0], 1024);
+	ck_assert_int_eq(t.gpu[0].dur_ns, 2500);
+	rl_trace_release(&t);
+}
+END_TEST
+
+START_TEST(test_missing_fields)
+{
+	struct rl_trace t;
+	struct rl_err e;
+
+	/* a cpu_op without dur, a kernel without correlation, one without ts:
+	 * skipped and counted; the first starts at byte 18 (str.index) */
+	ck_assert_int_eq(read_trace("trace-missing-fields.json", &t, &e), 0);
+	ck_assert_uint_eq(t.skipped.count, 3);
+	ck_assert_str_eq(t.skipped.first, "byte 18: cpu_op event without 'dur'");
+	ck_assert_uint_eq(t.nops, 1);
+	ck_assert_uint_eq(t.ngpu, 1);
+	rl_trace_release(&t);
+}
+END_TEST
+
+static const struct {
+	const char *file;
+	int code;
+	const char *msg; /* the message after "PATH: " */
+} bad[] = {
+	/* 1500 bytes of trace-nested.json */
+	{"trace-truncated.json", RL_ERR_PARSE, "byte 1500: the JSON ends early"},
+	/* the second item, 42, starts at byte 30 */
+	{"trace-not-events.json", RL_ERR_PARSE, "byte 30: traceEvents item 2 is not an object"},
+	/* a file of 59 bytes without traceEvents */
+	{"trace-not-a-trace.json", RL_ERR_PARSE, "byte 59: not a PyTorch profiler trace"},
+	/* half of the gzip stream of trace-nested.json: data ends early */
+	{"trace-truncated.json.gz", RL_ERR_PARSE, "truncated gzip data"},
+	{"no-such-trace.json", RL_ERR_IO, "No such file or directory"},
+};
+
+START_TEST(test_errors)
+{
+	struct rl_trace t;
+	struct rl_err e;
+	int i = _i;
+
+	ck_assert_int_eq(read_trace(bad[i].file, &t, &e), bad[i].code);
+	ck_assert_msg(strstr(e.msg, bad[i].msg) != NULL, "%s: got '%s'", bad[i].file, e.msg);
+	ck_assert_msg(strstr(e.msg, bad[i].file) != NULL, "no file name in '%s'", e.msg);
+	rl_trace_release(&t);
+}
+END_TEST
+
+START_TEST(test_garbled_offset)
+{
+	struct rl_trace t;
+	struct rl_err e;
+	const char *at;
+	long off;
+
+	/* a missing comma before "name", which spans bytes 46 to 51 */
+	ck_assert_int_eq(read_trace("trace-garbled.json", &t, &e), RL_ERR_PARSE);
+	at = strstr(e.msg, ": byte ");
+	ck_assert_ptr_nonnull(at);
+	off = strtol(at + 7, NULL, 10);
+	ck_assert_int_ge(off, 46);
+	ck_assert_int_le(off, 52);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not valid JSON"));
+	rl_trace_release(&t);
+}
+END_TEST
+
+Suite *suite_trace(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_records);
+	tcase_add_test(tc, test_tensor_lists);
+	tcase_add_test(tc, test_bigint_utf8);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_add_test(tc, test_missing_fields);
+	tcase_add_loop_test(tc, test_errors, 0, ARRAY_SIZE(bad));
+	tcase_add_test(tc, test_garbled_offset);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,115 @@
+#!/bin/sh
+# cli_import.sh - "roofline import" and "roofline report" on the fixture
+# traces: the op list classify reads back, the numbers of the step, errors
+# with byte offsets and no output left behind. Numbers from
+# tests/trace-facts.py (python, independent of roofline).
+. "$top_srcdir/tests/lib.sh"
+
+BERT="$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz"
+GPT2="$DATA/trace_gpt2_fwd_b1_s1_bf16.json.gz"
+
+# import -o writes an op list that classify reads without a warning
+run import -o "$tmp/bert.csv" "$BERT"
+check "import: exit 0" test "$rc" -eq 0
+check "import -o: nothing on stdout" test ! -s "$tmp/out"
+check "import: no warning for BERT" test ! -s "$tmp/err"
+run classify --hw h200 "$tmp/bert.csv"
+check "classify reads the import" test "$rc" -eq 0
+check "classify: no warning on the import" test ! -s "$tmp/err"
+rows=$(grep -v '^#' "$tmp/bert.csv" | tail -n +2 | wc -l)
+check "BERT: 153 rows" test "$rows" -eq 153
+matmul=$(grep -c '^[^#][^,]*,matmul,' "$tmp/bert.csv")
+check "BERT: 73 matmul rows" test "$matmul" -eq 73
+sum=$(awk -F, '/^#/ || /^name,/ { next } { s += $15 } END { printf "%.3f", s }' "$tmp/bert.csv")
+check "BERT: measured_us sums to the 1925.934 us of all GPU activities" test "$sum" = 1925.934
+
+# the same through standard input, and GPT-2's unmapped arange
+gzip -dc "$GPT2" | "$ROOFLINE" import - >"$tmp/gpt2.csv" 2>"$tmp/err"
+check "import from stdin" test "$(grep -v '^#' "$tmp/gpt2.csv" | tail -n +2 | wc -l)" -eq 235
+check "GPT-2: one op kept as custom, named" grep -q "1 op kept as custom.*aten::arange (1)" "$tmp/err"
+check "GPT-2: addmm 1x2304x768" grep -q '^addmm#7,matmul,bf16,1x2304x768,' "$tmp/gpt2.csv"
+
+# report: device from deviceProperties ("NVIDIA H200" -> h200-sxm)
+run report "$BERT"
+check "report: exit 0" test "$rc" -eq 0
+check "report: h200-sxm from the trace's deviceProperties" \
+	grep -q '^NVIDIA H200 SXM 141GB (h200-sxm), eager runtime' "$tmp/out"
+check "report: GPU busy 1925.93 us of 10039.93" grep -q 'GPU busy     1925.93 us   19.2 %' "$tmp/out"
+check "report: step span" grep -q '^step: 10039.93 us' "$tmp/out"
+check "report: 177 gaps, the longest 332.00 us" grep -q 'in 177 gaps, the longest 332.00 us' "$tmp/out"
+check "report: ten recoverable ops" grep -q '^  10\. ' "$tmp/out"
+check "report: 80 columns" test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")" -le 80
+run report --hw h100 "$BERT"
+check "report --hw overrides the trace" grep -q '(h100-sxm)' "$tmp/out"
+run report -f json "$BERT"
+check "report json: busy_us" grep -q '"busy_us":1925.93' "$tmp/out"
+check "report json: per kind" grep -q '"matmul":{"ops":73,' "$tmp/out"
+run report -f csv "$BERT"
+check "report csv: host_us column" grep -q '^name,.*,measured_us,roofline_pct,host_us$' "$tmp/out"
+run report -f md "$GPT2"
+check "report md" grep -q '^| kind | ops | launches |' "$tmp/out"
+
+# the trace's device must be known, or the user says which
+sed 's/NVIDIA H200/NVIDIA H999/' "$DATA/trace-nested.json" >"$tmp/h999.json"
+run report "$tmp/h999.json"
+check "unknown trace device: exit 1" test "$rc" -eq 1
+check "unknown trace device: asks for --hw" grep -q "device 'NVIDIA H999' is not in the database.*--hw" "$tmp/err"
+# Matched as the probe matches a GPU: by name, then by the SM count the trace
+# records (numSms). The H100 SXM, PCIe and NVL entries all name an "h100".
+sed 's/NVIDIA H200/NVIDIA H100 80GB HBM3/' "$DATA/trace-nested.json" >"$tmp/h100.json"
+run report "$tmp/h100.json"
+check "H100 80GB HBM3 with 132 SMs is the h100-sxm" grep -q '(h100-sxm)' "$tmp/out"
+sed 's/"NVIDIA H200", "numSms": 132/"NVIDIA H100 PCIe", "numSms": 114/' "$DATA/trace-nested.json" >"$tmp/h100p.json"
+run report "$tmp/h100p.json"
+check "H100 PCIe with 114 SMs is the h100-pcie" grep -q '(h100-pcie)' "$tmp/out"
+run report --hw h100-nvl "$tmp/h100.json"
+check "--hw overrides the trace's device" grep -q '(h100-nvl)' "$tmp/out"
+
+# bad traces: exit 1, the byte offset, nothing on stdout, no file left
+expect_fail() {
+	desc=$1 pattern=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -ne 1 ]; then
+		not_ok "$desc" "exit $rc, want 1"
+	elif [ -s "$tmp/out" ]; then
+		not_ok "$desc" "stdout not empty"
+	elif ! grep -Eq -- "$pattern" "$tmp/err"; then
+		not_ok "$desc" "stderr lacks /$pattern/:" "$(head -n 3 "$tmp/err")"
+	else
+		ok "$desc"
+	fi
+}
+expect_fail "truncated trace" "trace-truncated.json: byte 1500: the JSON ends early" \
+	import "$DATA/trace-truncated.json"
+expect_fail "truncated gzip" "trace-truncated.json.gz: byte [0-9]+: truncated gzip data" \
+	import "$DATA/trace-truncated.json.gz"
+expect_fail "garbled JSON" "trace-garbled.json: byte [0-9]+: not valid JSON" \
+	import "$DATA/trace-garbled.json"
+expect_fail "JSON that is not a trace" "trace-not-a-trace.json: byte 59: not a PyTorch profiler trace" \
+	import "$DATA/trace-not-a-trace.json"
+expect_fail "an event that is not an object" "byte 30: traceEvents item 2 is not an object" \
+	report "$DATA/trace-not-events.json"
+expect_fail "missing trace" "cannot open" import "$tmp/nope.json"
+printf '{"traceEvents": []}' >"$tmp/nogpu.json"
+expect_fail "no GPU work" "no GPU kernels in the trace" import "$tmp/nogpu.json"
+echo keep >"$tmp/keep.csv"
+run import -o "$tmp/keep.csv" "$DATA/trace-truncated.json"
+check "bad trace: an existing -o file is untouched" test "$(cat "$tmp/keep.csv")" = keep
+run import -o "$tmp/new.csv" "$DATA/trace-garbled.json"
+check "bad trace: no -o file created" test ! -e "$tmp/new.csv"
+check "bad trace: no temporary file left" test "$(ls "$tmp" | grep -c 'new.csv')" -eq 0
+
+# skippable events: a counted warning with the first one's offset
+run import "$DATA/trace-missing-fields.json"
+check "missing fields: imported" test "$rc" -eq 0
+check "missing fields: counted, first offset" \
+	grep -q "warning: 3 events skipped (the first at byte 18: cpu_op event without 'dur')" "$tmp/err"
+run import "$DATA/trace-bigint-utf8.json"
+check "64-bit overflow and bad UTF-8: imported" test "$rc" -eq 0
+run classify --hw h200 "$tmp/out"
+"$ROOFLINE" import "$DATA/trace-bigint-utf8.json" >"$tmp/u.csv" 2>/dev/null
+run classify --hw h200 "$tmp/u.csv"
+check "bad UTF-8 in a name: classify reads the cleaned name" grep -q '^my?op#1 ' "$tmp/out"
+
+done_testing
