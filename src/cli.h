@@ -67,6 +67,7 @@ void rl_out_abort(struct rl_out *o);
 
 int cmd_classify(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 

@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "cli.h"
 #include "model.h"
 #include "num.h"
 #include "oplist.h"
 #include "report.h"
 #include "summary.h"
+#include "svg.h"
 
 static int usage(void)
 {
@@ -33,6 +35,8 @@ static int usage(void)
 	       "      --wide                table: show every column, names uncut\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
 	       "                            standard output\n"
+	       "      --svg FILE            also draw the roofline chart (as roofline plot)\n"
+	       "                            into FILE, whole or not at all\n"
 	       "  -h, --help                show this help and exit\n"
 	       "  -V, --version             show the version and exit\n"
 	       "\n"
@@ -48,6 +52,7 @@ struct classify {
 	rl_report *rep;
 	struct rl_summary sum;
 	const char *input;
+	rl_chart *chart; /* --svg */
 };
 
 static int on_header(const struct rl_ops_header *h, void *user)
@@ -78,6 +83,8 @@ static int on_op(const struct rl_op *op, void *user)
 		rc = rl_summary_add(&c->sum, op, &p);
 	if (rc == 0)
 		rc = rl_report_row(c->rep, op, &p);
+	if (rc == 0 && c->chart != NULL)
+		rc = rl_chart_add(c->chart, op, &p);
 	return rc;
 }
 
@@ -91,13 +98,16 @@ int cmd_classify(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
+		{"svg", required_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *hw = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
-	const char *overhead = NULL;
+	const char *overhead = NULL, *svg = NULL;
 	struct classify c;
+	struct rl_chart_info chart_info;
+	struct rl_out svg_out;
 	struct rl_device owned;
 	struct rl_errlist errs;
 	struct rl_out out;
@@ -120,6 +130,7 @@ int cmd_classify(int argc, char **argv)
 		case 'H': overhead = optarg; break;
 		case 'w': c.info.wide = 1; break;
 		case 'o': output = optarg; break;
+		case 'S': svg = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &c.fmt) < 0)
 				return rl_cli_usage("classify", "unknown format '%s' (expected table, csv, json or md)",
@@ -171,11 +182,27 @@ int cmd_classify(int argc, char **argv)
 		return RL_EXIT_FAIL;
 	}
 	c.out = out.f;
+	if (svg != NULL) {
+		memset(&chart_info, 0, sizeof(chart_info));
+		chart_info.dev = c.ctx.dev;
+		chart_info.runtime = rt->id;
+		chart_info.host_overhead_us = c.ctx.host_overhead_us;
+		chart_info.source = strcmp(c.input, "-") == 0 ? "<stdin>" : c.input;
+		if (rl_chart_new(&chart_info, &c.chart) < 0 || rl_out_open(&svg_out, svg) < 0) {
+			rl_chart_free(c.chart);
+			rl_out_abort(&out);
+			rl_device_release(&owned);
+			rl_hwdb_free(db);
+			return RL_EXIT_FAIL;
+		}
+	}
 	rl_summary_init(&c.sum);
 	rl_errlist_init(&errs);
 	rc = rl_ops_read_path(c.input, &sink, &errs);
 	if (rc == 0)
 		rc = rl_report_end(c.rep, &c.sum);
+	if (rc == 0 && c.chart != NULL)
+		rc = rl_svg_roofline(svg_out.f, c.chart);
 	if (rc < 0) {
 		for (i = 0; i < errs.kept; i++)
 			rl_cli_error("%s", errs.msg[i]);
@@ -184,6 +211,8 @@ int cmd_classify(int argc, char **argv)
 		if (errs.count == 0)
 			rl_cli_error("%s: %s", c.input, rl_strerror(rc));
 		rl_out_abort(&out);
+		if (c.chart != NULL)
+			rl_out_abort(&svg_out);
 		status = RL_EXIT_FAIL;
 	} else {
 		if (c.fmt == RL_FMT_CSV && c.sum.fallbacks > 0)
@@ -192,7 +221,10 @@ int cmd_classify(int argc, char **argv)
 			             c.sum.fallbacks, c.sum.fallbacks == 1 ? "" : "s");
 		if (rl_out_commit(&out) < 0)
 			status = RL_EXIT_FAIL;
+		if (c.chart != NULL && rl_out_commit(&svg_out) < 0)
+			status = RL_EXIT_FAIL;
 	}
+	rl_chart_free(c.chart);
 	rl_report_free(c.rep);
 	rl_summary_release(&c.sum);
 	rl_device_release(&owned);
