@@ -63,7 +63,8 @@ struct rl_chart_info {
 	const struct rl_device *dev; /* borrowed */
 	const char *runtime;         /* runtime profile id, borrowed */
 	double host_overhead_us;
-	const char *source;          /* the op list's name, or NULL; borrowed */
+	const char *source;          /* the op list's path, or NULL; borrowed (the
+	                              * chart names its last component) */
 };
 
 typedef struct rl_chart rl_chart;

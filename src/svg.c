@@ -276,7 +276,10 @@ static void subtitle(FILE *out, const rl_chart *c)
 	fmt_time(t, sizeof(t), rl_chart_total_us(c));
 	fprintf(out, "<text x=\"%d\" y=\"48\" font-size=\"12\" fill=\"#444444\">", RL_PLOT_X0);
 	if (info->source != NULL) {
-		rl_svg_text(out, info->source, 60);
+		const char *slash = strrchr(info->source, '/');
+
+		/* the file's name, not where it was: the same list, the same chart */
+		rl_svg_text(out, slash != NULL && slash[1] != '\0' ? slash + 1 : info->source, 60);
 		fputs(": ", out);
 	}
 	fprintf(out, "%zu op%s, %s predicted in all; host overhead %.2f us per launch</text>\n",

@@ -18,6 +18,7 @@ Suite *suite_model(void);
 Suite *suite_oplist(void);
 Suite *suite_report(void);
 Suite *suite_probe(void);
+Suite *suite_chart(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

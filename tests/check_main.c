@@ -49,6 +49,7 @@ int main(void)
 	srunner_add_suite(sr, suite_oplist());
 	srunner_add_suite(sr, suite_report());
 	srunner_add_suite(sr, suite_probe());
+	srunner_add_suite(sr, suite_chart());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);
