@@ -75,6 +75,7 @@ int rl_cli_import(const char *path, struct rl_import *imp);
 
 int cmd_classify(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_import(int argc, char **argv);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "cli.h"
 #include "fusion.h"
 #include "model.h"
@@ -13,6 +14,7 @@
 #include "report.h"
 #include "scaling.h"
 #include "summary.h"
+#include "svg.h"
 #include "timeline.h"
 #include "symbols.h"
 #include "whatif_report.h"
@@ -47,6 +49,8 @@ static int usage(void)
 	       "                            ops, with the time saved\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
 	       "                            standard output\n"
+	       "      --svg FILE            also draw the roofline chart (as roofline plot)\n"
+	       "                            into FILE, whole or not at all\n"
 	       "  -h, --help                show this help and exit\n"
 	       "  -V, --version             show the version and exit\n"
 	       "\n"
@@ -64,6 +68,7 @@ struct classify {
 	struct rl_timeline tl;
 	int timeline;
 	const char *input;
+	rl_chart *chart; /* --svg */
 	struct rl_fuse_stream fs;
 	struct rl_errlist *errs;
 	const char **blank_extra; /* the extra cells of a fused group: empty */
@@ -189,6 +194,8 @@ static int on_kernel(const struct rl_fuse_row *row, void *user)
 		rl_timeline_add_op(&c->tl, &op, row->p);
 	if (rc == 0)
 		rc = rl_report_row(c->rep, &op, row->p);
+	if (rc == 0 && c->chart != NULL)
+		rc = rl_chart_add(c->chart, &op, row->p);
 	return rc;
 }
 
@@ -243,13 +250,16 @@ int cmd_classify(int argc, char **argv)
 		{"set", required_argument, NULL, 'S'},
 		{"scale", required_argument, NULL, 'K'},
 		{"output", required_argument, NULL, 'o'},
+		{"svg", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *hw = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
-	const char *overhead = NULL, *scale = NULL;
+	const char *overhead = NULL, *scale = NULL, *svg = NULL;
 	struct classify c;
+	struct rl_chart_info chart_info;
+	struct rl_out svg_out;
 	struct rl_device owned;
 	struct rl_errlist errs;
 	struct rl_out out;
@@ -283,6 +293,7 @@ int cmd_classify(int argc, char **argv)
 			break;
 		}
 		case 'o': output = optarg; break;
+		case 'G': svg = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &c.fmt) < 0)
 				return rl_cli_usage("classify", "unknown format '%s' (expected table, csv, json or md)",
@@ -313,8 +324,9 @@ int cmd_classify(int argc, char **argv)
 			return rl_cli_usage("classify", "--scale writes table or csv output");
 		if (suggest)
 			return rl_cli_usage("classify", "--scale and --suggest-fusion do not combine");
-		if (c.timeline)
-			return rl_cli_usage("classify", "--scale and --timeline do not combine");
+		if (c.timeline || svg != NULL)
+			return rl_cli_usage("classify", "--scale combines with neither --timeline "
+			                                "nor --svg");
 		rl_symbols_scale_label(&c.syms, c.scale_label, sizeof(c.scale_label));
 		if (c.scale_label[0] == '\0')
 			snprintf(c.scale_label, sizeof(c.scale_label), "every factor 1");
@@ -367,6 +379,20 @@ int cmd_classify(int argc, char **argv)
 		return RL_EXIT_FAIL;
 	}
 	c.out = out.f;
+	if (svg != NULL) {
+		memset(&chart_info, 0, sizeof(chart_info));
+		chart_info.dev = c.ctx.dev;
+		chart_info.runtime = rt->id;
+		chart_info.host_overhead_us = c.ctx.host_overhead_us;
+		chart_info.source = strcmp(c.input, "-") == 0 ? "<stdin>" : c.input;
+		if (rl_chart_new(&chart_info, &c.chart) < 0 || rl_out_open(&svg_out, svg) < 0) {
+			rl_chart_free(c.chart);
+			rl_out_abort(&out);
+			rl_device_release(&owned);
+			rl_hwdb_free(db);
+			return RL_EXIT_FAIL;
+		}
+	}
 	rl_summary_init(&c.sum);
 	rl_errlist_init(&errs);
 	c.errs = &errs;
@@ -386,6 +412,8 @@ int cmd_classify(int argc, char **argv)
 		rc = rl_report_end(c.rep, &c.sum);
 	if (rc == 0 && !c.scaling && (c.fmt == RL_FMT_TABLE || c.fmt == RL_FMT_MD))
 		rc = rl_whatif_fusion(c.out, &c.fs, c.sum.total_us, c.fmt == RL_FMT_MD);
+	if (rc == 0 && c.chart != NULL)
+		rc = rl_svg_roofline(svg_out.f, c.chart);
 	if (rc < 0) {
 		for (i = 0; i < errs.kept; i++)
 			rl_cli_error("%s", errs.msg[i]);
@@ -394,6 +422,8 @@ int cmd_classify(int argc, char **argv)
 		if (errs.count == 0)
 			rl_cli_error("%s: %s", c.input, rl_strerror(rc));
 		rl_out_abort(&out);
+		if (c.chart != NULL)
+			rl_out_abort(&svg_out);
 		status = RL_EXIT_FAIL;
 	} else {
 		if (c.fmt == RL_FMT_CSV && c.sum.fallbacks > 0)
@@ -402,7 +432,10 @@ int cmd_classify(int argc, char **argv)
 			             c.sum.fallbacks, c.sum.fallbacks == 1 ? "" : "s");
 		if (rl_out_commit(&out) < 0)
 			status = RL_EXIT_FAIL;
+		if (c.chart != NULL && rl_out_commit(&svg_out) < 0)
+			status = RL_EXIT_FAIL;
 	}
+	rl_chart_free(c.chart);
 	rl_report_free(c.rep);
 	rl_fuse_stream_release(&c.fs);
 	rl_fuse_stream_release(&c.fs2);

@@ -8,6 +8,7 @@
 
 static const struct rl_cmd commands[] = {
 	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
+	{"plot", cmd_plot, "draw an op list as an SVG roofline chart, or a sweep"},
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
 	{"probe", cmd_probe, "query the CUDA GPU, derive its entry, cross-check the database"},
 	{"devices", cmd_devices, "list the CUDA devices of this machine"},

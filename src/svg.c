@@ -1,0 +1,1081 @@
+/* svg.c - the roofline and sweep charts as SVG 1.1 (see svg.h).
+ *
+ * Plain SVG that browsers and librsvg render alike: no CSS, no scripts, no
+ * external fonts; every op's point carries a <title> tooltip with its
+ * numbers. Text widths are estimated from the font's advance widths, which is
+ * enough to keep labels from overlapping each other and the plot's edges.
+ */
+#include "config.h"
+
+#include "svg.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+#define FONT "DejaVu Sans, Verdana, Arial, sans-serif"
+#define LABELS 6       /* the longest ops (distinct spots) get a label */
+#define NAME_MAX_CHARS 28
+#define LEGEND_X 772
+
+static const char *const bound_colour[RL_BOUND_COUNT] = {
+	[RL_BOUND_COMPUTE] = "#d62728",
+	[RL_BOUND_MEMORY] = "#1f77b4",
+	[RL_BOUND_OVERHEAD] = "#8c6d31",
+};
+
+/* --- XML text --------------------------------------------------------- */
+
+/* Decodes one UTF-8 sequence at S: returns its length and sets *CP, or
+ * returns 1 with *CP = -1 for a byte that starts no valid sequence. */
+static size_t utf8_next(const unsigned char *s, long *cp)
+{
+	size_t n, i;
+	long c, min;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f, min = 0x80;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f, min = 0x800;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	else {
+		*cp = -1;
+		return 1;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80) {
+			*cp = -1;
+			return 1;
+		}
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = c;
+	return n;
+}
+
+size_t rl_svg_text_len(const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	long cp;
+
+	while (*p) {
+		p += utf8_next(p, &cp);
+		n++;
+	}
+	return max_chars > 0 && n > max_chars ? max_chars : n;
+}
+
+void rl_svg_text(FILE *out, const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = rl_svg_text_len(s, 0), k = 0, n;
+	int cut = max_chars > 0 && len > max_chars;
+	long cp;
+
+	while (*p) {
+		if (cut && k == max_chars - 1) {
+			fputs("\xe2\x80\xa6", out); /* U+2026 ellipsis */
+			return;
+		}
+		n = utf8_next(p, &cp);
+		/* XML 1.0 allows no C0 control but tab, LF and CR, and SVG folds
+		 * those into spaces anyway. */
+		if (cp < 0 || cp == 0xfffe || cp == 0xffff)
+			fputs("\xef\xbf\xbd", out);
+		else if (cp < 0x20 || cp == 0x7f)
+			fputc(' ', out);
+		else if (cp == '&')
+			fputs("&amp;", out);
+		else if (cp == '<')
+			fputs("&lt;", out);
+		else if (cp == '>')
+			fputs("&gt;", out);
+		else if (cp == '"')
+			fputs("&quot;", out);
+		else if (cp == '\'')
+			fputs("&apos;", out);
+		else
+			fwrite(p, 1, n, out);
+		p += n;
+		k++;
+	}
+}
+
+/* --- numbers and units ------------------------------------------------ */
+
+/* V with an SI prefix and UNIT: "989.4 TFLOP/s", "3.35 TB/s". */
+static void fmt_si(char *buf, size_t len, double v, const char *unit)
+{
+	static const char prefix[] = " kMGTPE";
+	int k = 0;
+
+	while (k < 6 && fabs(v) >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	if (k == 0)
+		snprintf(buf, len, "%.4g %s", v, unit);
+	else
+		snprintf(buf, len, "%.4g %c%s", v, prefix[k], unit);
+}
+
+/* A time in microseconds: "250 us", "1.5 ms", "2 s". */
+static void fmt_time(char *buf, size_t len, double us)
+{
+	if (us >= 1e6)
+		snprintf(buf, len, "%.4g s", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, len, "%.4g ms", us / 1e3);
+	else
+		snprintf(buf, len, "%.4g us", us);
+}
+
+static void fmt_flops(char *buf, size_t len, double v)
+{
+	fmt_si(buf, len, v, "FLOP/s");
+}
+
+static void fmt_bytes_per_s(char *buf, size_t len, double v)
+{
+	fmt_si(buf, len, v, "B/s");
+}
+
+/* An intensity tick: 0.01, 0.1, 1, 10 ... plainly, 1e-5 and 1e5 beyond. */
+static void fmt_plain(char *buf, size_t len, double v)
+{
+	double e = log10(v);
+
+	if (e >= -4 && e <= 4)
+		snprintf(buf, len, "%g", v);
+	else
+		snprintf(buf, len, "1e%d", (int)lround(e));
+}
+
+typedef void (*fmt_fn)(char *buf, size_t len, double v);
+
+/* --- placing labels --------------------------------------------------- */
+
+struct box {
+	double x0, y0, x1, y1;
+};
+
+#define MAX_BOXES 256
+
+struct boxes {
+	struct box b[MAX_BOXES];
+	size_t n;
+};
+
+static void boxes_add(struct boxes *bs, struct box b)
+{
+	if (bs->n < MAX_BOXES)
+		bs->b[bs->n++] = b;
+}
+
+static double overlap(struct box a, struct box b)
+{
+	double w = fmin(a.x1, b.x1) - fmax(a.x0, b.x0);
+	double h = fmin(a.y1, b.y1) - fmax(a.y0, b.y0);
+
+	return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* The estimated width in pixels of S at 11 px, cut to MAX_CHARS as
+ * rl_svg_text cuts it: DejaVu Sans advance widths, rounded up. */
+static double text_w(const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0, limit = rl_svg_text_len(s, max_chars);
+	double w = 0;
+	long cp;
+
+	while (*p && n < limit) {
+		p += utf8_next(p, &cp);
+		n++;
+		if (cp < 0 || cp >= 0x80)
+			w += 11;
+		else if (strchr("iljI.,:;'|!", (int)cp))
+			w += 3.5;
+		else if (strchr("ftr -()[]", (int)cp))
+			w += 4.6;
+		else if (strchr("mwMW%", (int)cp))
+			w += 11;
+		else if (cp >= 'A' && cp <= 'Z')
+			w += 8.3;
+		else
+			w += 7.2;
+	}
+	return w;
+}
+
+/* The box of a text W pixels wide at 11 px, at X (anchored as ANCHOR:
+ * 0 start, 1 middle, 2 end) on baseline Y. */
+static struct box text_box(double x, double y, double w, int anchor)
+{
+	struct box b;
+
+	b.x0 = (anchor == 0 ? x : anchor == 1 ? x - w / 2 : x - w) - 3;
+	b.x1 = b.x0 + w + 6;
+	b.y0 = y - 10;
+	b.y1 = y + 3;
+	return b;
+}
+
+static const char *anchor_name(int anchor)
+{
+	return anchor == 0 ? "start" : anchor == 1 ? "middle" : "end";
+}
+
+/* --- shared pieces ------------------------------------------------------ */
+
+static void svg_begin(FILE *out, int w, int h, const struct rl_chart_info *info,
+                      const char *what)
+{
+	fprintf(out,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+	        "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"11\">\n",
+	        w, h, w, h, FONT);
+	fprintf(out, "<title>%s: ", what);
+	rl_svg_text(out, info->dev->name, 0);
+	fputs(" (", out);
+	rl_svg_text(out, info->dev->id, 0);
+	fputs("), ", out);
+	rl_svg_text(out, info->runtime, 0);
+	fputs(" runtime</title>\n", out);
+	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
+	fprintf(out, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">%s: ",
+	        RL_PLOT_X0, what);
+	rl_svg_text(out, info->dev->name, 0);
+	fputs(" (", out);
+	rl_svg_text(out, info->dev->id, 0);
+	fputs("), ", out);
+	rl_svg_text(out, info->runtime, 0);
+	fputs(" runtime</text>\n", out);
+}
+
+/* The subtitle: the op list, its size and the runtime's cost per launch. */
+static void subtitle(FILE *out, const rl_chart *c)
+{
+	const struct rl_chart_info *info = rl_chart_info(c);
+	char t[64];
+
+	fmt_time(t, sizeof(t), rl_chart_total_us(c));
+	fprintf(out, "<text x=\"%d\" y=\"48\" font-size=\"12\" fill=\"#444444\">", RL_PLOT_X0);
+	if (info->source != NULL) {
+		const char *slash = strrchr(info->source, '/');
+
+		/* the file's name, not where it was: the same list, the same chart */
+		rl_svg_text(out, slash != NULL && slash[1] != '\0' ? slash + 1 : info->source, 60);
+		fputs(": ", out);
+	}
+	fprintf(out, "%zu op%s, %s predicted in all; host overhead %.2f us per launch</text>\n",
+	        rl_chart_count(c), rl_chart_count(c) == 1 ? "" : "s", t, info->host_overhead_us);
+}
+
+/* Decade grid lines (with 2..9 minor lines on a log axis) and tick labels of
+ * a horizontal axis X over the band Y0..Y1. */
+static void x_axis(FILE *out, const struct rl_axis *x, double y0, double y1, fmt_fn fmt,
+                   const double *ticks, size_t nticks)
+{
+	char buf[64];
+	size_t i;
+
+	if (x->log && ticks == NULL) {
+		double d;
+		int m;
+
+		for (d = x->lo; d <= x->hi * 1.0001; d *= 10) {
+			for (m = 2; m <= 9 && d * m < x->hi; m++) {
+				double px = rl_axis_px(x, d * m);
+
+				fprintf(out,
+				        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				        "stroke=\"#f0f0f0\"/>\n",
+				        px, y0, px, y1);
+			}
+			fprintf(out,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#d0d0d0\"/>\n",
+			        rl_axis_px(x, d), y0, rl_axis_px(x, d), y1);
+			fmt(buf, sizeof(buf), d);
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+			        rl_axis_px(x, d), y1 + 16, buf);
+		}
+		return;
+	}
+	for (i = 0; i < nticks; i++) {
+		double px = rl_axis_px(x, ticks[i]);
+
+		fprintf(out,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d0d0\"/>\n",
+		        px, y0, px, y1);
+		fmt(buf, sizeof(buf), ticks[i]);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", px,
+		        y1 + 16, buf);
+	}
+}
+
+/* Decade grid lines and labels of a vertical log axis Y over X0..X1. */
+static void y_axis(FILE *out, const struct rl_axis *y, double x0, double x1, fmt_fn fmt)
+{
+	char buf[64];
+	double d;
+	int m;
+
+	for (d = y->lo; d <= y->hi * 1.0001; d *= 10) {
+		for (m = 2; m <= 9 && d * m < y->hi; m++) {
+			double py = rl_axis_px(y, d * m);
+
+			fprintf(out,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#f0f0f0\"/>\n",
+			        x0, py, x1, py);
+		}
+		fprintf(out,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d0d0\"/>\n",
+		        x0, rl_axis_px(y, d), x1, rl_axis_px(y, d));
+		fmt(buf, sizeof(buf), d);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x0 - 6,
+		        rl_axis_px(y, d) + 4, buf);
+	}
+}
+
+static void frame(FILE *out, double x0, double y0, double x1, double y1)
+{
+	fprintf(out,
+	        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#333333\"/>\n",
+	        x0, y0, x1 - x0, y1 - y0);
+}
+
+/* A roof's name: "bf16 tensor", "fp32 vector" or "fp32 vector, no FMA". */
+static void roof_name(char *buf, size_t len, const struct rl_chart_roof *r)
+{
+	snprintf(buf, len, "%s%s", rl_pipe_label(r->pipe),
+	         !rl_pipe_is_tensor(r->pipe) && !r->fma ? ", no FMA" : "");
+}
+
+/* The legend's bound entries at (LEGEND_X, Y); returns the next free y. */
+static double legend_bounds(FILE *out, double y, int measured)
+{
+	enum rl_bound b;
+
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-weight=\"bold\">bound</text>\n", LEGEND_X, y);
+	y += 18;
+	for (b = 0; b < RL_BOUND_COUNT; b++) {
+		fprintf(out,
+		        "<circle cx=\"%d\" cy=\"%.1f\" r=\"5\" fill=\"%s\" fill-opacity=\"0.55\" "
+		        "stroke=\"%s\"/>\n",
+		        LEGEND_X + 6, y - 4, bound_colour[b], bound_colour[b]);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y,
+		        rl_bound_name(b));
+		y += 18;
+	}
+	if (measured) {
+		fprintf(out,
+		        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#555555\" "
+		        "stroke-dasharray=\"3,2\"/>\n",
+		        LEGEND_X + 6, y - 14, LEGEND_X + 6, y - 4);
+		fprintf(out,
+		        "<circle cx=\"%d\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"#555555\" "
+		        "stroke-width=\"1.5\"/>\n",
+		        LEGEND_X + 6, y - 4);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\">measured</text>\n",
+		        LEGEND_X + 18, y);
+		y += 18;
+	}
+	return y;
+}
+
+/* The legend's line styles of the roofline chart; returns the next free y. */
+static double legend_roofs(FILE *out, double y)
+{
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-weight=\"bold\">roofs</text>\n", LEGEND_X,
+	        y);
+	y += 18;
+	fprintf(out,
+	        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000000\" "
+	        "stroke-width=\"2\"/>\n",
+	        LEGEND_X, y - 4, LEGEND_X + 14, y - 4);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">memory, tensor pipe</text>\n", LEGEND_X + 18, y);
+	y += 18;
+	fprintf(out,
+	        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000000\" "
+	        "stroke-width=\"1.5\" stroke-dasharray=\"6,3\"/>\n",
+	        LEGEND_X, y - 4, LEGEND_X + 14, y - 4);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">vector pipe</text>\n", LEGEND_X + 18, y);
+	y += 18;
+	fprintf(out,
+	        "<rect x=\"%d\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"#ffffff\" "
+	        "stroke=\"#000000\" stroke-width=\"1.5\"/>\n",
+	        LEGEND_X + 3, y - 8);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">ridge point (FLOP/B)</text>\n", LEGEND_X + 18, y);
+	return y + 26;
+}
+
+/* Lines of small grey legend text from Y on; returns the next free y. */
+static double legend_notes(FILE *out, double y, const char *const *lines, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (lines[i] == NULL)
+			continue;
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#555555\">", LEGEND_X, y);
+		rl_svg_text(out, lines[i], 0);
+		fputs("</text>\n", out);
+		y += 15;
+	}
+	return y;
+}
+
+/* --- the roofline chart ---------------------------------------------- */
+
+static const rl_chart *sort_chart; /* qsort has no user pointer */
+
+/* Longest total time first; file order breaks ties. */
+static int by_total_desc(const void *a, const void *b)
+{
+	const struct rl_chart_point *x = rl_chart_point(sort_chart, *(const size_t *)a);
+	const struct rl_chart_point *y = rl_chart_point(sort_chart, *(const size_t *)b);
+
+	if (x->total_us != y->total_us)
+		return x->total_us > y->total_us ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int is_plotted(const struct rl_chart_point *pt)
+{
+	return pt->flops > 0 && pt->bytes > 0 && isfinite(pt->intensity);
+}
+
+static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
+{
+	char f[64], t[64];
+
+	fmt_flops(f, sizeof(f), pt->attainable_flops);
+	fmt_time(t, sizeof(t), pt->t_us);
+	fputs("<title>", out);
+	rl_svg_text(out, pt->name, 0);
+	fprintf(out, ": %.3g FLOP/B, %s attainable, %s, %s-bound, %.1f %% of the time", pt->intensity,
+	        f, t, rl_bound_name(pt->bound), share * 100);
+	if (pt->measured_us > 0) {
+		fmt_flops(f, sizeof(f), pt->flops / (pt->measured_us * 1e-6));
+		fmt_time(t, sizeof(t), pt->measured_us);
+		fprintf(out, "; measured %s, %s", t, f);
+	}
+	fputs("</title>", out);
+}
+
+/* The memory roof from the left edge to the highest ridge, each pipe's roof
+ * from its ridge to the right edge, and each ridge marked and labelled. */
+static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layout *l,
+                       struct boxes *bs)
+{
+	double total = rl_chart_total_us(c);
+	double top_ridge = l->roof[0].ridge, x0, y0, x1, y1, angle;
+	char name[96], peak[64], bw[64];
+	size_t i;
+
+	for (i = 1; i < l->nroofs; i++)
+		top_ridge = fmax(top_ridge, l->roof[i].ridge);
+	/* where the memory roof enters the plot: the left edge or the bottom */
+	x0 = fmax(l->x.lo, l->y.lo / l->bandwidth);
+	x1 = top_ridge;
+	fprintf(out,
+	        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\" "
+	        "stroke-width=\"2\"/>\n",
+	        rl_axis_px(&l->x, x0), rl_axis_px(&l->y, l->bandwidth * x0),
+	        rl_axis_px(&l->x, x1), rl_axis_px(&l->y, l->bandwidth * x1));
+	/* its label, along the line, where it covers the fewest points */
+	x0 = rl_axis_px(&l->x, x0);
+	y0 = rl_axis_px(&l->y, l->bandwidth * fmax(l->x.lo, l->y.lo / l->bandwidth));
+	x1 = rl_axis_px(&l->x, x1);
+	y1 = rl_axis_px(&l->y, l->bandwidth * top_ridge);
+	angle = atan2(y1 - y0, x1 - x0) * 180 / 3.14159265358979;
+	fmt_bytes_per_s(bw, sizeof(bw), l->bandwidth);
+	snprintf(name, sizeof(name), "memory %s", bw);
+	{
+		double len = hypot(x1 - x0, y1 - y0), ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+		double w = text_w(name, 0) * 12 / 11, best_cost = HUGE_VAL, best = 0.08, f, d;
+		size_t k;
+
+		for (f = 0.08; f + w / len < 0.95; f += 0.06) {
+			double cost = 0;
+
+			for (d = 0; d <= w; d += 8)
+				for (k = 0; k < rl_chart_count(c); k++) {
+					const struct rl_chart_point *pt = rl_chart_point(c, k);
+					double sx = x0 + (f * len + d) * ux + 8 * uy;
+					double sy = y0 + (f * len + d) * uy - 8 * ux;
+
+					if (is_plotted(pt) &&
+					    hypot(rl_axis_px(&l->x, pt->intensity) - sx,
+					          rl_axis_px(&l->y, pt->attainable_flops) - sy) <
+					            rl_chart_radius(total > 0 ? pt->total_us / total : 0) + 7)
+						cost++;
+				}
+			if (cost < best_cost) {
+				best_cost = cost;
+				best = f;
+			}
+		}
+		for (d = 0; d <= w; d += 8) {
+			double sx = x0 + (best * len + d) * ux + 8 * uy;
+			double sy = y0 + (best * len + d) * uy - 8 * ux;
+
+			boxes_add(bs, (struct box){sx - 6, sy - 6, sx + 6, sy + 6});
+		}
+		fprintf(out,
+		        "<text x=\"%.1f\" y=\"%.1f\" transform=\"rotate(%.2f %.1f %.1f)\" "
+		        "font-size=\"12\">%s</text>\n",
+		        x0 + best * len * ux + 5 * uy, y0 + best * len * uy - 5 * ux, angle,
+		        x0 + best * len * ux + 5 * uy, y0 + best * len * uy - 5 * ux, name);
+	}
+
+	for (i = 0; i < l->nroofs; i++) {
+		const struct rl_chart_roof *r = &l->roof[i];
+		double rx = rl_axis_px(&l->x, r->ridge), ry = rl_axis_px(&l->y, r->peak_flops);
+		double ly = ry - 5;
+		struct box b;
+		char text[160];
+		size_t j;
+
+		roof_name(name, sizeof(name), r);
+		fmt_flops(peak, sizeof(peak), r->peak_flops);
+		snprintf(text, sizeof(text), "%s %s", name, peak);
+		fprintf(out,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000000\" "
+		        "stroke-width=\"%s\"%s/>\n",
+		        rx, ry, RL_PLOT_X1, ry, rl_pipe_is_tensor(r->pipe) ? "2" : "1.5",
+		        rl_pipe_is_tensor(r->pipe) ? "" : " stroke-dasharray=\"6,3\"");
+		/* the ridge: a dotted drop to the axis, and its intensity */
+		fprintf(out,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888888\" "
+		        "stroke-dasharray=\"2,3\"/>\n",
+		        rx, ry, rx, RL_PLOT_Y1);
+		fprintf(out,
+		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"#ffffff\" "
+		        "stroke=\"#000000\" stroke-width=\"1.5\"><title>ridge of ",
+		        rx - 3.5, ry - 3.5);
+		rl_svg_text(out, text, 0);
+		fprintf(out, ": %.3g FLOP/B</title></rect>\n", r->ridge);
+		fprintf(out,
+		        "<text x=\"%.1f\" y=\"%d\" transform=\"rotate(-90 %.1f %d)\" "
+		        "fill=\"#555555\">ridge %.3g</text>\n",
+		        rx - 4, RL_PLOT_Y1 - 6, rx - 4, RL_PLOT_Y1 - 6, r->ridge);
+		boxes_add(bs, (struct box){rx - 16, RL_PLOT_Y1 - 80, rx, RL_PLOT_Y1});
+		boxes_add(bs, (struct box){rx - 8, ry - 8, rx + 8, ry + 8});
+		/* the roof's label above its line at the right edge, or below it
+		 * when a higher roof's label is in the way */
+		b = text_box(RL_PLOT_X1 - 6, ly, text_w(text, 0), 2);
+		for (j = 0; j < bs->n; j++)
+			if (overlap(b, bs->b[j]) > 0)
+				break;
+		if (j < bs->n) {
+			ly = ry + 14;
+			b = text_box(RL_PLOT_X1 - 6, ly, text_w(text, 0), 2);
+		}
+		boxes_add(bs, b);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+		        RL_PLOT_X1 - 6, ly, text);
+	}
+}
+
+/* Labels the longest ops, one label per spot ("attn.query +3" when more ops
+ * share it), each where it overlaps least with the plot's edge, the other
+ * labels and the other big points. */
+static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layout *l,
+                        const size_t *order, size_t n, double total, struct boxes *bs)
+{
+	struct {
+		double x, y, r;
+		size_t first, more;
+	} spot[LABELS];
+	size_t nspots = 0, i, j, k;
+	size_t nobst;
+
+	for (i = 0; i < n && nspots < LABELS; i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
+		double x, y;
+
+		if (!is_plotted(pt) || pt->total_us <= 0)
+			continue;
+		x = rl_axis_px(&l->x, pt->intensity);
+		y = rl_axis_px(&l->y, pt->attainable_flops);
+		for (j = 0; j < nspots; j++)
+			if (fabs(spot[j].x - x) < 1 && fabs(spot[j].y - y) < 1)
+				break;
+		if (j < nspots)
+			continue;
+		spot[nspots].x = x;
+		spot[nspots].y = y;
+		spot[nspots].r = rl_chart_radius(total > 0 ? pt->total_us / total : 0);
+		spot[nspots].first = order[i];
+		spot[nspots].more = 0;
+		for (k = 0; k < n; k++) {
+			const struct rl_chart_point *q = rl_chart_point(c, k);
+
+			if (k != order[i] && is_plotted(q) &&
+			    fabs(rl_axis_px(&l->x, q->intensity) - x) < 1 &&
+			    fabs(rl_axis_px(&l->y, q->attainable_flops) - y) < 1)
+				spot[nspots].more++;
+		}
+		nspots++;
+	}
+	/* the big points are obstacles for every label but their own */
+	nobst = bs->n;
+	for (j = 0; j < nspots; j++)
+		boxes_add(bs, (struct box){spot[j].x - spot[j].r, spot[j].y - spot[j].r,
+		                           spot[j].x + spot[j].r, spot[j].y + spot[j].r});
+	for (j = 0; j < nspots; j++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, spot[j].first);
+		double x = spot[j].x, y = spot[j].y, r = spot[j].r;
+		/* candidates: right, left, above, below, then further out with a
+		 * leader line */
+		const struct {
+			double dx, dy;
+			int anchor;
+		} cand[] = {
+			{r + 4, 4, 0},           {-r - 4, 4, 2},          {0, -r - 5, 1},
+			{0, r + 14, 1},          {r + 8, -r - 12, 0},     {r + 8, r + 18, 0},
+			{-r - 8, -r - 12, 2},    {-r - 8, r + 18, 2},     {r + 16, -r - 30, 0},
+			{r + 16, r + 36, 0},     {-r - 16, -r - 30, 2},   {-r - 16, r + 36, 2},
+		};
+		char more[32] = "";
+		double len;
+		size_t best = 0, c2;
+		double best_cost = HUGE_VAL;
+		struct box b;
+
+		if (spot[j].more > 0)
+			snprintf(more, sizeof(more), " +%zu", spot[j].more);
+		len = text_w(pt->name, NAME_MAX_CHARS) + text_w(more, 0);
+		for (c2 = 0; c2 < sizeof(cand) / sizeof(cand[0]); c2++) {
+			double cost = 0;
+
+			b = text_box(x + cand[c2].dx, y + cand[c2].dy, len, cand[c2].anchor);
+			if (b.x0 < RL_PLOT_X0 + 2 || b.x1 > RL_PLOT_X1 - 2 || b.y0 < RL_PLOT_Y0 + 2 ||
+			    b.y1 > RL_PLOT_Y1 - 2)
+				cost += 1e6;
+			for (k = 0; k < bs->n; k++)
+				if (k != nobst + j)
+					cost += overlap(b, bs->b[k]);
+			/* prefer the near places a little */
+			cost += (double)c2 * 0.5;
+			if (cost < best_cost) {
+				best_cost = cost;
+				best = c2;
+			}
+		}
+		b = text_box(x + cand[best].dx, y + cand[best].dy, len, cand[best].anchor);
+		boxes_add(bs, b);
+		if (best >= 4) {
+			double ax = cand[best].anchor == 0 ? b.x0 : b.x1, ay = (b.y0 + b.y1) / 2;
+			double d = hypot(ax - x, ay - y);
+
+			fprintf(out,
+			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#777777\" stroke-width=\"0.8\"/>\n",
+			        x + (ax - x) * r / d, y + (ay - y) * r / d, ax, ay);
+		}
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x + cand[best].dx,
+		        y + cand[best].dy, anchor_name(cand[best].anchor));
+		rl_svg_text(out, pt->name, NAME_MAX_CHARS);
+		fprintf(out, "%s</text>\n", more);
+	}
+}
+
+int rl_svg_roofline(FILE *out, const rl_chart *c)
+{
+	const struct rl_chart_info *info = rl_chart_info(c);
+	struct rl_chart_layout l;
+	struct boxes *bs;
+	size_t n = rl_chart_count(c), i, nmeasured = 0;
+	double total = rl_chart_total_us(c);
+	size_t *order;
+	char note1[96], note2[96];
+	const char *notes[8];
+	double y;
+
+	bs = calloc(1, sizeof(*bs));
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (bs == NULL || order == NULL) {
+		free(bs);
+		free(order);
+		return RL_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		order[i] = i;
+		if (is_plotted(rl_chart_point(c, i)) && rl_chart_point(c, i)->measured_us > 0)
+			nmeasured++;
+	}
+	sort_chart = c;
+	qsort(order, n, sizeof(*order), by_total_desc);
+	rl_chart_layout(c, &l);
+
+	svg_begin(out, RL_CHART_WIDTH, RL_CHART_HEIGHT, info, "Roofline");
+	subtitle(out, c);
+	y_axis(out, &l.y, RL_PLOT_X0, RL_PLOT_X1, fmt_flops);
+	x_axis(out, &l.x, RL_PLOT_Y0, RL_PLOT_Y1, fmt_plain, NULL, 0);
+	frame(out, RL_PLOT_X0, RL_PLOT_Y0, RL_PLOT_X1, RL_PLOT_Y1);
+	fprintf(out,
+	        "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">arithmetic "
+	        "intensity (FLOP/byte)</text>\n",
+	        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, RL_PLOT_Y1 + 40);
+	fprintf(out,
+	        "<text x=\"18\" y=\"%.1f\" transform=\"rotate(-90 18 %.1f)\" text-anchor=\"middle\" "
+	        "font-size=\"12\">attainable FLOP/s</text>\n",
+	        (RL_PLOT_Y0 + RL_PLOT_Y1) / 2.0, (RL_PLOT_Y0 + RL_PLOT_Y1) / 2.0);
+
+	fprintf(out,
+	        "<defs><clipPath id=\"plot\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+	        "</clipPath></defs>\n",
+	        RL_PLOT_X0, RL_PLOT_Y0, RL_PLOT_X1 - RL_PLOT_X0, RL_PLOT_Y1 - RL_PLOT_Y0);
+	fputs("<g clip-path=\"url(#plot)\">\n", out);
+	draw_roofs(out, c, &l, bs);
+	fputs("</g>\n", out);
+
+	/* biggest first, so that small points stay visible on top */
+	fputs("<g stroke-width=\"1\">\n", out);
+	for (i = 0; i < n; i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
+		double share = total > 0 ? pt->total_us / total : 0;
+
+		if (!is_plotted(pt))
+			continue;
+		fprintf(out,
+		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" fill-opacity=\"0.55\" "
+		        "stroke=\"%s\">",
+		        rl_axis_px(&l.x, pt->intensity), rl_axis_px(&l.y, pt->attainable_flops),
+		        rl_chart_radius(share), bound_colour[pt->bound], bound_colour[pt->bound]);
+		tooltip(out, pt, share);
+		fputs("</circle>\n", out);
+	}
+	for (i = 0; i < n; i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
+		double x, y0, y1;
+
+		if (!is_plotted(pt) || pt->measured_us <= 0)
+			continue;
+		x = rl_axis_px(&l.x, pt->intensity);
+		y0 = rl_axis_px(&l.y, pt->attainable_flops);
+		y1 = rl_axis_px(&l.y, pt->flops / (pt->measured_us * 1e-6));
+		fprintf(out,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>\n",
+		        x, y0, x, y1, bound_colour[pt->bound]);
+		fprintf(out,
+		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
+		        "stroke-width=\"1.5\">",
+		        x, y1, bound_colour[pt->bound]);
+		tooltip(out, pt, total > 0 ? pt->total_us / total : 0);
+		fputs("</circle>\n", out);
+	}
+	fputs("</g>\n", out);
+	draw_labels(out, c, &l, order, n, total, bs);
+
+	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0) + 8;
+	y = legend_roofs(out, y);
+	i = 0;
+	notes[i++] = nmeasured > 0 ? "measured: flops / measured_us" : NULL;
+	notes[i++] = "point: attainable FLOP/s";
+	notes[i++] = "area: share of the predicted";
+	notes[i++] = "time (count x t)";
+	notes[i++] = "labels: the longest ops; +N:";
+	notes[i++] = "N more ops at the same spot";
+	notes[i++] = NULL;
+	notes[i++] = NULL;
+	if (l.plotted < n) {
+		snprintf(note1, sizeof(note1), "%zu op%s without FLOPs or", n - l.plotted,
+		         n - l.plotted == 1 ? "" : "s");
+		snprintf(note2, sizeof(note2), "bytes not shown");
+		notes[6] = note1;
+		notes[7] = note2;
+	}
+	legend_notes(out, y, notes, 8);
+	fputs("</svg>\n", out);
+	free(bs);
+	free(order);
+	return ferror(out) ? RL_ERR_IO : 0;
+}
+
+int rl_svg_roofline_ops(FILE *out, const struct rl_chart_info *info, const struct rl_op *ops,
+                        const struct rl_pred *preds, size_t n)
+{
+	rl_chart *c;
+	size_t i;
+	int rc = rl_chart_new(info, &c);
+
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = rl_chart_add(c, &ops[i], &preds[i]);
+	if (rc == 0)
+		rc = rl_svg_roofline(out, c);
+	rl_chart_free(c);
+	return rc;
+}
+
+/* --- the sweep chart -------------------------------------------------- */
+
+#define SWEEP_H 760
+#define PANEL_H 170
+#define PANEL_GAP 50
+#define PANEL_TOP 80
+
+enum { P_TIME, P_FLOPS, P_BW, NPANELS };
+
+/* The value of panel P for PT, predicted (MEASURED 0) or measured; 0 when
+ * there is none. */
+static double panel_value(int p, const struct rl_chart_point *pt, int measured)
+{
+	double us = measured ? pt->measured_us : pt->t_us;
+
+	if (us <= 0)
+		return 0;
+	switch (p) {
+	case P_TIME: return us;
+	case P_FLOPS: return pt->flops / (us * 1e-6);
+	default: return pt->bytes / (us * 1e-6);
+	}
+}
+
+/* A reference line's label, above the line at Y = PY: at the right end, or
+ * the left end, or below the line, whichever first keeps clear of the points
+ * of panel P. */
+static void ref_label(FILE *out, const rl_chart *c, const struct rl_axis *x,
+                      const struct rl_axis *y, const double *xs, int p, double py,
+                      const char *name, const char *value)
+{
+	double len = text_w(name, 0) + text_w(value, 0) + 4;
+	size_t i, k;
+	const struct {
+		double x, dy;
+		int anchor;
+	} cand[] = {
+		{RL_PLOT_X1 - 6, -7, 2}, {RL_PLOT_X0 + 6, -7, 0},
+		{RL_PLOT_X1 - 6, 15, 2}, {RL_PLOT_X0 + 6, 15, 0},
+	};
+	struct box b;
+	double v;
+	int m;
+
+	for (k = 0; k < sizeof(cand) / sizeof(cand[0]); k++) {
+		b = text_box(cand[k].x, py + cand[k].dy, len, cand[k].anchor);
+		for (i = 0; i < rl_chart_count(c); i++) {
+			for (m = 0; m < 2; m++) {
+				struct box pb;
+
+				if ((v = panel_value(p, rl_chart_point(c, i), m)) <= 0)
+					continue;
+				pb.x0 = rl_axis_px(x, xs[i]) - 6;
+				pb.x1 = pb.x0 + 12;
+				pb.y0 = rl_axis_px(y, v) - 6;
+				pb.y1 = pb.y0 + 12;
+				if (overlap(b, pb) > 0)
+					break;
+			}
+			if (m < 2)
+				break;
+		}
+		if (i == rl_chart_count(c))
+			break;
+	}
+	if (k == sizeof(cand) / sizeof(cand[0]))
+		k = 0;
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s %s</text>\n", cand[k].x,
+	        py + cand[k].dy, anchor_name(cand[k].anchor), name, value);
+}
+
+int rl_svg_sweep(FILE *out, const rl_chart *c)
+{
+	static const char *const title[NPANELS] = {
+		"predicted time per op",
+		"achieved FLOP/s (flops / time)",
+		"achieved bandwidth (bytes / time)",
+	};
+	static const fmt_fn fmt[NPANELS] = {fmt_time, fmt_flops, fmt_bytes_per_s};
+	const struct rl_chart_info *info = rl_chart_info(c);
+	struct rl_chart_roof roof[RL_CHART_MAX_ROOFS];
+	size_t n = rl_chart_count(c), nroofs, i, k, nticks = 0;
+	double bw = rl_device_bandwidth_bytes_per_s(info->dev);
+	double *xs, *ticks;
+	struct rl_axis x;
+	int by_fpe = n > 0, p, m, any_measured = 0;
+
+	xs = malloc((n ? n : 1) * sizeof(*xs));
+	ticks = malloc((n ? n : 1) * sizeof(*ticks));
+	if (xs == NULL || ticks == NULL) {
+		free(xs);
+		free(ticks);
+		return RL_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, i);
+
+		if (!pt->has_fpe || !(pt->flops_per_element > 0))
+			by_fpe = 0;
+		if (pt->measured_us > 0)
+			any_measured = 1;
+	}
+	/* x: flops_per_element on a log axis padded by half a step of two, or
+	 * the op's position on a linear one */
+	memset(&x, 0, sizeof(x));
+	x.px_lo = RL_PLOT_X0;
+	x.px_hi = RL_PLOT_X1;
+	if (by_fpe) {
+		double lo = HUGE_VAL, hi = 0;
+
+		for (i = 0; i < n; i++) {
+			xs[i] = rl_chart_point(c, i)->flops_per_element;
+			lo = fmin(lo, xs[i]);
+			hi = fmax(hi, xs[i]);
+		}
+		x.log = 1;
+		x.lo = lo / 1.414;
+		x.hi = hi * 1.414;
+		for (i = 0; i < n; i++) {
+			for (k = 0; k < nticks; k++)
+				if (ticks[k] == xs[i])
+					break;
+			if (k == nticks)
+				ticks[nticks++] = xs[i];
+		}
+		/* too many distinct values: decades instead */
+		if (nticks > 16)
+			nticks = 0;
+	} else {
+		size_t step = n <= 20 ? 1 : (n + 9) / 10;
+
+		for (i = 0; i < n; i++)
+			xs[i] = (double)(i + 1);
+		x.lo = 0.5;
+		x.hi = (double)n + 0.5;
+		for (i = 1; i <= n; i += step)
+			ticks[nticks++] = (double)i;
+	}
+	nroofs = rl_chart_roofs(c, roof);
+
+	svg_begin(out, RL_CHART_WIDTH, SWEEP_H, info, "Sweep");
+	subtitle(out, c);
+	for (p = 0; p < NPANELS; p++) {
+		double y0 = PANEL_TOP + p * (PANEL_H + PANEL_GAP), y1 = y0 + PANEL_H;
+		double lo = HUGE_VAL, hi = 0, v, px, py;
+		struct rl_axis y;
+		char buf[64];
+		int first;
+
+		for (i = 0; i < n; i++)
+			for (m = 0; m < 2; m++)
+				if ((v = panel_value(p, rl_chart_point(c, i), m)) > 0)
+					lo = fmin(lo, v), hi = fmax(hi, v);
+		if (p == P_FLOPS)
+			for (i = 0; i < nroofs; i++)
+				hi = fmax(hi, roof[i].peak_flops);
+		if (p == P_BW)
+			hi = fmax(hi, bw);
+		if (hi <= 0)
+			lo = 1, hi = 10;
+		memset(&y, 0, sizeof(y));
+		rl_axis_fit_decades(&y, lo, hi);
+		y.hi = fmax(y.hi, hi * 2);
+		y.px_lo = y1;
+		y.px_hi = y0;
+
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\">%s</text>\n",
+		        RL_PLOT_X0, y0 - 8, title[p]);
+		y_axis(out, &y, RL_PLOT_X0, RL_PLOT_X1, fmt[p]);
+		if (nticks > 0 || !x.log)
+			x_axis(out, &x, y0, y1, fmt_plain, ticks, nticks);
+		else
+			x_axis(out, &x, y0, y1, fmt_plain, NULL, 0);
+		frame(out, RL_PLOT_X0, y0, RL_PLOT_X1, y1);
+
+		/* reference lines: the roofs, or the memory bandwidth */
+		for (i = 0; i < (p == P_FLOPS ? nroofs : p == P_BW ? 1 : 0); i++) {
+			double ref = p == P_FLOPS ? roof[i].peak_flops : bw;
+			char name[64];
+
+			py = rl_axis_px(&y, ref);
+			if (p == P_FLOPS) {
+				roof_name(name, sizeof(name), &roof[i]);
+				fmt_flops(buf, sizeof(buf), ref);
+			} else {
+				snprintf(name, sizeof(name), "memory");
+				fmt_bytes_per_s(buf, sizeof(buf), ref);
+			}
+			fprintf(out,
+			        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000000\" "
+			        "stroke-dasharray=\"6,3\"/>\n",
+			        RL_PLOT_X0, py, RL_PLOT_X1, py);
+			ref_label(out, c, &x, &y, xs, p, py, name, buf);
+		}
+		/* predicted, then measured: a line through the ops in file order,
+		 * a point per op */
+		for (m = 0; m < 2; m++) {
+			first = 1;
+			for (i = 0; i < n; i++) {
+				if ((v = panel_value(p, rl_chart_point(c, i), m)) <= 0)
+					continue;
+				fprintf(out, first ? "<polyline fill=\"none\" stroke=\"%s\" "
+				                     "stroke-width=\"1.2\"%s points=\""
+				                   : " ",
+				        m ? "#555555" : "#999999", m ? " stroke-dasharray=\"3,2\"" : "");
+				fprintf(out, "%.1f,%.1f", rl_axis_px(&x, xs[i]), rl_axis_px(&y, v));
+				first = 0;
+			}
+			if (!first)
+				fputs("\"/>\n", out);
+			for (i = 0; i < n; i++) {
+				const struct rl_chart_point *pt = rl_chart_point(c, i);
+
+				if ((v = panel_value(p, pt, m)) <= 0)
+					continue;
+				px = rl_axis_px(&x, xs[i]);
+				py = rl_axis_px(&y, v);
+				if (m)
+					fprintf(out,
+					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" "
+					        "stroke=\"%s\" stroke-width=\"1.5\">",
+					        px, py, bound_colour[pt->bound]);
+				else
+					fprintf(out,
+					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
+					        "fill-opacity=\"0.8\" stroke=\"%s\">",
+					        px, py, bound_colour[pt->bound], bound_colour[pt->bound]);
+				fmt[p](buf, sizeof(buf), v);
+				fputs("<title>", out);
+				rl_svg_text(out, pt->name, 0);
+				fprintf(out, ": %s%s</title></circle>\n", m ? "measured " : "", buf);
+			}
+		}
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
+	        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, SWEEP_H - 12,
+	        by_fpe ? "FLOPs per element (the flops_per_element column)"
+	               : "op, in file order");
+	{
+		const char *notes[] = {"ops in file order, joined", "by a line; dashed: the",
+		                       "roofs and the memory", "bandwidth",
+		                       any_measured ? "measured: from measured_us" : NULL};
+
+		legend_notes(out, legend_bounds(out, PANEL_TOP + 10, any_measured) + 8, notes, 5);
+	}
+	fputs("</svg>\n", out);
+	free(xs);
+	free(ticks);
+	return ferror(out) ? RL_ERR_IO : 0;
+}

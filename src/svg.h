@@ -1,0 +1,46 @@
+/* svg.h - SVG 1.1 writers for the charts laid out by chart.h: the roofline
+ * chart and the intensity sweep. The writers borrow the chart and the FILE,
+ * and write the whole document or fail; they print nothing else.
+ */
+#ifndef RL_SVG_H
+#define RL_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "chart.h"
+#include "model.h"
+#include "op.h"
+
+/* Writes S to OUT as XML character data (safe in attributes too): & < > " '
+ * as entities; control characters as spaces; bytes that are not valid UTF-8,
+ * and U+FFFE / U+FFFF, as U+FFFD. With MAX_CHARS > 0, a text of more
+ * characters is cut to MAX_CHARS - 1 and ends in an ellipsis. */
+void rl_svg_text(FILE *out, const char *s, size_t max_chars);
+
+/* The number of characters (code points) rl_svg_text writes for S. */
+size_t rl_svg_text_len(const char *s, size_t max_chars);
+
+/* Writes C's roofline chart (chart.h, rl_chart_layout): the memory roof and
+ * one roof per pipe used, ridge points marked, one point per op with FLOPs
+ * and bytes at its attainable FLOP/s, coloured by bound, its area the op's
+ * share of the predicted time, the longest ops labelled; with measured_us,
+ * the measured point (flops / measured time) joined to it. Returns 0,
+ * RL_ERR_NOMEM or RL_ERR_IO. */
+int rl_svg_roofline(FILE *out, const rl_chart *c);
+
+/* The same from arrays: OPS[i] predicted as PREDS[i], for callers that hold
+ * a whole list (a report). Returns as rl_svg_roofline. */
+int rl_svg_roofline_ops(FILE *out, const struct rl_chart_info *info, const struct rl_op *ops,
+                        const struct rl_pred *preds, size_t n);
+
+/* Writes C's sweep chart: three panels against one x axis, the predicted
+ * time, achieved FLOP/s (flops / time) and achieved bandwidth (bytes / time)
+ * of each op, in file order, with the roofs and the memory bandwidth as
+ * reference lines and measured values where given. x is the op's
+ * flops_per_element when every op gives one above 0 (log axis), else the op's
+ * position in the list, from 1 (linear axis). Returns 0, RL_ERR_NOMEM or
+ * RL_ERR_IO. */
+int rl_svg_sweep(FILE *out, const rl_chart *c);
+
+#endif
