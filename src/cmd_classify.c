@@ -217,25 +217,6 @@ static int on_op(const struct rl_op *op, void *user)
 	return rc;
 }
 
-/* One timeline lane per runtime profile of DB, in its order; the report's
- * own runtime RT at HOST_US (which --host-overhead-us may have set). */
-static int add_lanes(struct rl_timeline *tl, const rl_hwdb *db, const struct rl_runtime *rt,
-                     double host_us)
-{
-	size_t i;
-
-	for (i = 0; i < rl_hwdb_runtime_count(db); i++) {
-		const struct rl_runtime *r = rl_hwdb_runtime(db, i);
-		int rc = rl_timeline_add_runtime(tl, r->id,
-		                                 r == rt ? host_us : r->host_overhead_us.value,
-		                                 rl_tl_mode_of(r->id), r == rt);
-
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
 int cmd_classify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -362,7 +343,7 @@ int cmd_classify(int argc, char **argv)
 	c.info.runtime = rt->id;
 	c.info.host_overhead_us = c.ctx.host_overhead_us;
 	rl_timeline_init(&c.tl);
-	if (c.timeline && add_lanes(&c.tl, db, rt, c.ctx.host_overhead_us) < 0) {
+	if (c.timeline && rl_timeline_add_runtimes(&c.tl, db, rt, c.ctx.host_overhead_us) < 0) {
 		rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
 		rl_timeline_release(&c.tl);
 		rl_device_release(&owned);

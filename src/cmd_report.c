@@ -10,12 +10,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "chart.h"
 #include "import.h"
 #include "model.h"
 #include "num.h"
 #include "report.h"
 #include "step.h"
 #include "summary.h"
+#include "svg.h"
+#include "timeline.h"
 
 static int usage(void)
 {
@@ -39,6 +42,11 @@ static int usage(void)
 	       "                            overriding the runtime profile\n"
 	       "  -f, --format FMT          table (default), csv, json or md\n"
 	       "      --wide                table: show every column, names uncut\n"
+	       "      --timeline            simulate the step on the host and the GPU for every\n"
+	       "                            runtime profile, beside the trace's measured step\n"
+	       "                            (table, json, md; docs/timeline.md)\n"
+	       "      --svg FILE            also draw the roofline chart, with each op's\n"
+	       "                            measured point (as roofline plot)\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
 	       "                            standard output\n"
 	       "  -h, --help                show this help and exit\n"
@@ -92,14 +100,21 @@ int cmd_report(int argc, char **argv)
 		{"host-overhead-us", required_argument, NULL, 'H'},
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
+		{"timeline", no_argument, NULL, 't'},
+		{"svg", required_argument, NULL, 'G'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *hw = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
-	const char *overhead = NULL;
+	const char *overhead = NULL, *svg = NULL;
 	struct rl_model_ctx ctx;
+	struct rl_timeline tl;
+	struct rl_chart_info chart_info;
+	rl_chart *chart = NULL;
+	struct rl_out svg_out;
+	int timeline = 0;
 	struct rl_report_info info;
 	struct rl_ops_header hdr;
 	enum rl_format fmt = RL_FMT_TABLE;
@@ -126,6 +141,8 @@ int cmd_report(int argc, char **argv)
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
 		case 'w': info.wide = 1; break;
+		case 't': timeline = 1; break;
+		case 'G': svg = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &fmt) < 0)
@@ -147,6 +164,9 @@ int cmd_report(int argc, char **argv)
 		if (rl_parse_nonneg(overhead, &ctx.host_overhead_us, &e) < 0)
 			return rl_cli_usage("report", "--host-overhead-us: %s", e.msg);
 	}
+	if (timeline && fmt == RL_FMT_CSV)
+		return rl_cli_usage("report", "--timeline needs --format table, json or md "
+		                              "(csv has one row per op and no summary)");
 
 	db = rl_cli_open_hwdb(hwdb);
 	if (db == NULL)
@@ -163,14 +183,27 @@ int cmd_report(int argc, char **argv)
 		if (rt == NULL)
 			rl_cli_error("%s", e.msg);
 	}
-	if (rt == NULL || rl_out_open(&out, output) < 0) {
+	if (rt != NULL && overhead == NULL)
+		ctx.host_overhead_us = rt->host_overhead_us.value;
+	rl_timeline_init(&tl);
+	memset(&chart_info, 0, sizeof(chart_info));
+	chart_info.dev = ctx.dev;
+	chart_info.runtime = rt != NULL ? rt->id : NULL;
+	chart_info.host_overhead_us = ctx.host_overhead_us;
+	chart_info.source = argv[optind];
+	if (rt == NULL ||
+	    (timeline && rl_timeline_add_runtimes(&tl, db, rt, ctx.host_overhead_us) < 0) ||
+	    (svg != NULL && rl_chart_new(&chart_info, &chart) < 0) ||
+	    (svg != NULL && rl_out_open(&svg_out, svg) < 0) || rl_out_open(&out, output) < 0) {
+		if (rt != NULL && chart == NULL && svg != NULL)
+			rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
+		rl_chart_free(chart);
+		rl_timeline_release(&tl);
 		rl_import_release(&imp);
 		rl_device_release(&owned);
 		rl_hwdb_free(db);
 		return RL_EXIT_FAIL;
 	}
-	if (overhead == NULL)
-		ctx.host_overhead_us = rt->host_overhead_us.value;
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.name = argv[optind];
 	hdr.has_measured = 1;
@@ -180,6 +213,8 @@ int cmd_report(int argc, char **argv)
 	info.host_overhead_us = ctx.host_overhead_us;
 	info.ops = &hdr;
 	info.step = &step;
+	if (timeline)
+		info.timeline = &tl;
 	rl_summary_init(&sum);
 	rl_step_init(&step);
 	rl_step_timeline(&step, imp.gpu, imp.ngpu);
@@ -198,19 +233,39 @@ int cmd_report(int argc, char **argv)
 			rc = rl_summary_add(&sum, &imp.ops[i], &p);
 		if (rc == 0)
 			rc = rl_step_add(&step, &imp.ops[i], &p);
+		if (rc == 0 && timeline)
+			rl_timeline_add_op(&tl, &imp.ops[i], &p);
+		if (rc == 0 && chart != NULL)
+			rc = rl_chart_add(chart, &imp.ops[i], &p);
 		if (rc == 0)
 			rc = rl_report_row(rep, &imp.ops[i], &p);
 	}
+	if (timeline) {
+		rl_timeline_finish(&tl);
+		/* the trace's step: first GPU activity to last, and its busy union */
+		if (rc == 0)
+			rc = rl_timeline_set_measured(&tl, step.span_us, step.busy_us);
+	}
 	if (rc == 0)
 		rc = rl_report_end(rep, &sum);
+	if (rc == 0 && chart != NULL)
+		rc = rl_svg_roofline(svg_out.f, chart);
 	if (rc < 0) {
 		rl_cli_error("%s: %s", argv[optind], rl_strerror(rc));
 		rl_out_abort(&out);
+		if (chart != NULL)
+			rl_out_abort(&svg_out);
 		status = RL_EXIT_FAIL;
 	} else if (rl_out_commit(&out) < 0) {
+		if (chart != NULL)
+			rl_out_abort(&svg_out);
+		status = RL_EXIT_FAIL;
+	} else if (chart != NULL && rl_out_commit(&svg_out) < 0) {
 		status = RL_EXIT_FAIL;
 	}
 	rl_report_free(rep);
+	rl_chart_free(chart);
+	rl_timeline_release(&tl);
 	rl_summary_release(&sum);
 	rl_step_release(&step);
 	rl_import_release(&imp);

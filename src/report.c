@@ -505,6 +505,8 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	}
 	if (r->info.step != NULL) {
 		step_text(r, r->info.step);
+		if (r->info.timeline != NULL)
+			rl_timeline_write(r->out, r->fmt, r->info.timeline);
 		return;
 	}
 	fmt_us(t, sizeof(t), s->total_us);

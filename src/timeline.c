@@ -52,6 +52,24 @@ int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_
 	return 0;
 }
 
+int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
+                             const struct rl_runtime *selected, double selected_host_us)
+{
+	size_t i;
+
+	for (i = 0; i < rl_hwdb_runtime_count(db); i++) {
+		const struct rl_runtime *r = rl_hwdb_runtime(db, i);
+		int rc = rl_timeline_add_runtime(tl, r->id,
+		                                 r == selected ? selected_host_us
+		                                               : r->host_overhead_us.value,
+		                                 rl_tl_mode_of(r->id), r == selected);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 void rl_tl_lane_run(struct rl_tl_lane *l, double n, double g)
 {
 	double h = l->host_overhead_us, h0 = l->host_us;

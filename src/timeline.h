@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "hwdb.h"
 #include "model.h"
 #include "op.h"
 
@@ -66,6 +67,13 @@ enum rl_tl_mode rl_tl_mode_of(const char *id);
  * they were added in. Returns 0 or RL_ERR_NOMEM. */
 int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_overhead_us,
                             enum rl_tl_mode mode, int selected);
+
+/* Adds a lane per runtime profile of DB, in database order; SELECTED (one of
+ * DB's) is the report's own runtime and costs SELECTED_HOST_US per kernel
+ * (--host-overhead-us may override its profile), the others their profile's
+ * figure. Returns 0 or RL_ERR_NOMEM. */
+int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
+                             const struct rl_runtime *selected, double selected_host_us);
 
 /* Advances LANE by N identical kernels of GPU_US each (N >= 0, not
  * necessarily whole: a count is a double). Exact, in closed form: see

@@ -112,4 +112,26 @@ run classify --hw h200 "$tmp/out"
 run classify --hw h200 "$tmp/u.csv"
 check "bad UTF-8 in a name: classify reads the cleaned name" grep -q '^my?op#1 ' "$tmp/out"
 
+# --timeline on a trace: the measured step beside the simulated ones; span,
+# busy and share from tests/trace-facts.py (10039.932 us, 1925.934 us, 19.2 %)
+B="$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz"
+run report --timeline "$B"
+check "report --timeline" test "$rc" -eq 0
+check "the measured step beside the prediction" \
+	grep -q '^measured  *-  *10039.93  *1925.93  *8114.00  *19.2 %$' "$tmp/out"
+check "one simulated row per runtime" test "$(grep -cE '^(cpp|eager|graph)  ' "$tmp/out")" -eq 3
+run report --timeline -f json "$B"
+check "json timeline carries the measured step" grep -q '"measured":{' "$tmp/out"
+run report --timeline -f csv "$B"
+check "report --timeline -f csv is a usage error" test "$rc" -eq 2
+# --svg: the chart beside the report, with measured points (153 ops all measured)
+run report --svg "$tmp/r.svg" "$B"
+check "report --svg writes the chart" test "$rc" -eq 0 -a -s "$tmp/r.svg"
+if command -v python3 >/dev/null 2>&1; then
+	check "report --svg is well-formed XML" \
+		python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$tmp/r.svg"
+fi
+run report --svg "$tmp/never.svg" "$DATA/trace-truncated.json"
+check "a bad trace leaves no chart" test "$rc" -eq 1 -a ! -e "$tmp/never.svg"
+
 done_testing
