@@ -90,6 +90,31 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+const struct rl_runtime *rl_cli_runtime(rl_hwdb *db, const char *name, int overridden,
+                                        double *host_us)
+{
+	struct rl_err err;
+	const struct rl_runtime *rt = rl_hwdb_find_runtime(db, name, &err);
+
+	if (rt == NULL)
+		rl_cli_error("%s", err.msg);
+	else if (!overridden)
+		*host_us = rt->host_overhead_us.value;
+	return rt;
+}
+
+void rl_cli_read_errors(const struct rl_errlist *errs, const char *input, int rc)
+{
+	size_t i;
+
+	for (i = 0; i < errs->kept; i++)
+		rl_cli_error("%s", errs->msg[i]);
+	if (errs->count > errs->kept)
+		rl_cli_error("%zu more errors not shown", errs->count - errs->kept);
+	if (errs->count == 0)
+		rl_cli_error("%s: %s", input, rl_strerror(rc));
+}
+
 int rl_cli_derive(rl_hwdb *db, const struct rl_gpu *g, struct rl_device *dev,
                   struct rl_xcheck *x)
 {

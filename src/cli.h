@@ -45,6 +45,16 @@ rl_hwdb *rl_cli_open_hwdb(const char *flag);
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
 
+/* The runtime profile NAME of DB, or NULL (the error printed). Unless
+ * OVERRIDDEN (--host-overhead-us was given), sets *HOST_US to the profile's
+ * host cost per launch. */
+const struct rl_runtime *rl_cli_runtime(rl_hwdb *db, const char *name, int overridden,
+                                        double *host_us);
+
+/* Prints the errors of a failed read (the first RL_ERRLIST_MAX, then a count
+ * of the rest), or, when ERRS holds none, INPUT with the status RC. */
+void rl_cli_read_errors(const struct rl_errlist *errs, const char *input, int rc);
+
 /* Derives G's device entry into *DEV (released by the caller) and cross-checks
  * it against DB into *X; min_kernel_us comes from the matched entry. Prints
  * the error and returns -1 on failure. */

@@ -324,21 +324,13 @@ int cmd_classify(int argc, char **argv)
 	if (db == NULL)
 		return RL_EXIT_FAIL;
 	c.ctx.dev = rl_cli_device(db, hw, &owned);
-	rt = NULL;
-	if (c.ctx.dev != NULL) {
-		struct rl_err e;
-
-		rt = rl_hwdb_find_runtime(db, runtime, &e);
-		if (rt == NULL)
-			rl_cli_error("%s", e.msg);
-	}
+	rt = c.ctx.dev == NULL ? NULL : rl_cli_runtime(db, runtime, overhead != NULL,
+	                                                &c.ctx.host_overhead_us);
 	if (rt == NULL) {
 		rl_device_release(&owned);
 		rl_hwdb_free(db);
 		return RL_EXIT_FAIL;
 	}
-	if (overhead == NULL)
-		c.ctx.host_overhead_us = rt->host_overhead_us.value;
 	c.info.dev = c.ctx.dev;
 	c.info.runtime = rt->id;
 	c.info.host_overhead_us = c.ctx.host_overhead_us;
@@ -396,12 +388,7 @@ int cmd_classify(int argc, char **argv)
 	if (rc == 0 && c.chart != NULL)
 		rc = rl_svg_roofline(svg_out.f, c.chart);
 	if (rc < 0) {
-		for (i = 0; i < errs.kept; i++)
-			rl_cli_error("%s", errs.msg[i]);
-		if (errs.count > errs.kept)
-			rl_cli_error("%zu more errors not shown", errs.count - errs.kept);
-		if (errs.count == 0)
-			rl_cli_error("%s: %s", c.input, rl_strerror(rc));
+		rl_cli_read_errors(&errs, c.input, rc);
 		rl_out_abort(&out);
 		if (c.chart != NULL)
 			rl_out_abort(&svg_out);

@@ -89,7 +89,6 @@ int cmd_plot(int argc, char **argv)
 	const struct rl_runtime *rt = NULL;
 	rl_hwdb *db;
 	int opt, rc, sweep = 0, status = RL_EXIT_OK;
-	size_t i;
 
 	memset(&pl, 0, sizeof(pl));
 	memset(&owned, 0, sizeof(owned));
@@ -132,20 +131,13 @@ int cmd_plot(int argc, char **argv)
 	if (db == NULL)
 		return RL_EXIT_FAIL;
 	pl.ctx.dev = rl_cli_device(db, hw, &owned);
-	if (pl.ctx.dev != NULL) {
-		struct rl_err e;
-
-		rt = rl_hwdb_find_runtime(db, runtime, &e);
-		if (rt == NULL)
-			rl_cli_error("%s", e.msg);
-	}
+	if (pl.ctx.dev != NULL)
+		rt = rl_cli_runtime(db, runtime, overhead != NULL, &pl.ctx.host_overhead_us);
 	if (rt == NULL) {
 		rl_device_release(&owned);
 		rl_hwdb_free(db);
 		return RL_EXIT_FAIL;
 	}
-	if (overhead == NULL)
-		pl.ctx.host_overhead_us = rt->host_overhead_us.value;
 	memset(&info, 0, sizeof(info));
 	info.dev = pl.ctx.dev;
 	info.runtime = rt->id;
@@ -166,12 +158,7 @@ int cmd_plot(int argc, char **argv)
 	if (rc == 0)
 		rc = sweep ? rl_svg_sweep(out.f, pl.chart) : rl_svg_roofline(out.f, pl.chart);
 	if (rc < 0) {
-		for (i = 0; i < errs.kept; i++)
-			rl_cli_error("%s", errs.msg[i]);
-		if (errs.count > errs.kept)
-			rl_cli_error("%zu more errors not shown", errs.count - errs.kept);
-		if (errs.count == 0)
-			rl_cli_error("%s: %s", input, rl_strerror(rc));
+		rl_cli_read_errors(&errs, input, rc);
 		rl_out_abort(&out);
 		status = RL_EXIT_FAIL;
 	} else if (rl_out_commit(&out) < 0) {

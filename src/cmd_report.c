@@ -176,15 +176,8 @@ int cmd_report(int argc, char **argv)
 		return RL_EXIT_FAIL;
 	}
 	ctx.dev = trace_device(db, hw, &imp, &owned);
-	if (ctx.dev != NULL) {
-		struct rl_err e;
-
-		rt = rl_hwdb_find_runtime(db, runtime, &e);
-		if (rt == NULL)
-			rl_cli_error("%s", e.msg);
-	}
-	if (rt != NULL && overhead == NULL)
-		ctx.host_overhead_us = rt->host_overhead_us.value;
+	if (ctx.dev != NULL)
+		rt = rl_cli_runtime(db, runtime, overhead != NULL, &ctx.host_overhead_us);
 	rl_timeline_init(&tl);
 	memset(&chart_info, 0, sizeof(chart_info));
 	chart_info.dev = ctx.dev;
