@@ -44,4 +44,9 @@ block 'and then the step' >"$tmp/want"
 	sed -n '/^step:/,$p' | head -n 20 >"$tmp/got"
 check "README: the step of the BERT trace report" cmp -s "$tmp/want" "$tmp/got"
 
+block 'report --timeline tests/data/trace_gpt2' >"$tmp/want"
+"$ROOFLINE" report --timeline "$DATA/trace_gpt2_fwd_b1_s1_bf16.json.gz" 2>/dev/null |
+	sed -n '/^timeline (one step/,$p' >"$tmp/got"
+check "README: the GPT-2 trace's timeline" cmp -s "$tmp/want" "$tmp/got"
+
 done_testing
