@@ -21,6 +21,7 @@ Suite *suite_probe(void);
 Suite *suite_timeline(void);
 Suite *suite_fusion(void);
 Suite *suite_symbols(void);
+Suite *suite_cache(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

@@ -52,6 +52,7 @@ int main(void)
 	srunner_add_suite(sr, suite_timeline());
 	srunner_add_suite(sr, suite_fusion());
 	srunner_add_suite(sr, suite_symbols());
+	srunner_add_suite(sr, suite_cache());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);
