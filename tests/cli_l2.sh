@@ -59,6 +59,10 @@ check "table without --l2: the footnote points to --l2" grep -q -- '--l2 reads i
 run classify --hw h200 --runtime graph -f md "$MLP"
 check "md: gelu marked" grep -q '^| gelu^ | pointwise |' "$tmp/out"
 
+# the timeline plays the --l2 times: the GPU is busy 46.09 - 4.37 = 41.72 us
+run classify --hw h200 --runtime graph --l2 --timeline "$MLP"
+check "--timeline with --l2: 41.72 us of GPU time" grep -q '^graph  .*  41\.72  ' "$tmp/out"
+
 # a device without l2_bandwidth_gbs: flagged, predicted from memory, with a
 # note (H100 SXM: gelu 33554432 / 3.35e12 = 10.0162 us either way)
 run classify --hw h100-sxm --l2 -f csv "$MLP"
