@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "chart.h"
 #include "cli.h"
 #include "fusion.h"
@@ -43,6 +44,8 @@ static int usage(void)
 	       "      --timeline            simulate one step on the host and the GPU for\n"
 	       "                            every runtime profile: step time, GPU idle time,\n"
 	       "                            GPU-Util (table, json, md; docs/timeline.md)\n"
+	       "      --l2                  predict L2-resident ops (marked ^) with their\n"
+	       "                            input read from the L2 at l2_bandwidth_gbs\n"
 	       "      --wide                table: show every column, names uncut\n"
 	       "      --suggest-fusion      table, md: propose fusing runs of memory- or\n"
 	       "                            overhead-bound pointwise, softmax and layernorm\n"
@@ -70,6 +73,7 @@ struct classify {
 	const char *input;
 	rl_chart *chart; /* --svg */
 	struct rl_fuse_stream fs;
+	struct rl_l2 l2; /* L2 residency, kernel by kernel */
 	struct rl_errlist *errs;
 	const char **blank_extra; /* the extra cells of a fused group: empty */
 	/* --scale: a second fusion stream at the scaled size, whose kernels
@@ -180,22 +184,25 @@ static int scaled_op(struct classify *c, const struct rl_op *op)
 	return rc;
 }
 
-/* One kernel after fusion: into the summary and the report. */
+/* One kernel after fusion: judged for L2 residency, into the summary and
+ * the report. */
 static int on_kernel(const struct rl_fuse_row *row, void *user)
 {
 	struct classify *c = user;
 	struct rl_op op = *row->op;
+	struct rl_pred p = *row->p;
 	int rc;
 
 	if (op.extra == NULL)
 		op.extra = c->blank_extra;
-	rc = rl_summary_add(&c->sum, &op, row->p);
+	rl_l2_kernel(&c->l2, &c->ctx, &op, row->out_bytes, &p);
+	rc = rl_summary_add(&c->sum, &op, &p);
 	if (rc == 0 && c->timeline)
-		rl_timeline_add_op(&c->tl, &op, row->p);
+		rl_timeline_add_op(&c->tl, &op, &p);
 	if (rc == 0)
-		rc = rl_report_row(c->rep, &op, row->p);
+		rc = rl_report_row(c->rep, &op, &p);
 	if (rc == 0 && c->chart != NULL)
-		rc = rl_chart_add(c->chart, &op, row->p);
+		rc = rl_chart_add(c->chart, &op, &p);
 	return rc;
 }
 
@@ -227,6 +234,7 @@ int cmd_classify(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"timeline", no_argument, NULL, 't'},
 		{"wide", no_argument, NULL, 'w'},
+		{"l2", no_argument, NULL, 'L'},
 		{"suggest-fusion", no_argument, NULL, 'F'},
 		{"set", required_argument, NULL, 'S'},
 		{"scale", required_argument, NULL, 'K'},
@@ -264,6 +272,7 @@ int cmd_classify(int argc, char **argv)
 		case 'H': overhead = optarg; break;
 		case 't': c.timeline = 1; break;
 		case 'w': c.info.wide = 1; break;
+		case 'L': c.info.l2 = 1; break;
 		case 'F': suggest = 1; break;
 		case 'K': scale = optarg; break;
 		case 'S': {
@@ -308,6 +317,8 @@ int cmd_classify(int argc, char **argv)
 		if (c.timeline || svg != NULL)
 			return rl_cli_usage("classify", "--scale combines with neither --timeline "
 			                                "nor --svg");
+		if (c.info.l2)
+			return rl_cli_usage("classify", "--scale and --l2 do not combine");
 		rl_symbols_scale_label(&c.syms, c.scale_label, sizeof(c.scale_label));
 		if (c.scale_label[0] == '\0')
 			snprintf(c.scale_label, sizeof(c.scale_label), "every factor 1");
@@ -332,6 +343,7 @@ int cmd_classify(int argc, char **argv)
 		return RL_EXIT_FAIL;
 	}
 	c.info.dev = c.ctx.dev;
+	rl_l2_init(&c.l2, c.ctx.dev, c.info.l2);
 	c.info.runtime = rt->id;
 	c.info.host_overhead_us = c.ctx.host_overhead_us;
 	rl_timeline_init(&c.tl);
@@ -394,6 +406,11 @@ int cmd_classify(int argc, char **argv)
 			rl_out_abort(&svg_out);
 		status = RL_EXIT_FAIL;
 	} else {
+		if (c.info.l2 && (c.fmt == RL_FMT_CSV || c.fmt == RL_FMT_JSON) &&
+		    c.sum.l2_ops > 0 && !c.ctx.dev->num[RL_HW_L2_BANDWIDTH_GBS].present)
+			rl_cli_error("warning: --l2: %s has no l2_bandwidth_gbs: its %zu L2-resident "
+			             "op%s are predicted at memory bandwidth",
+			             c.ctx.dev->id, c.sum.l2_ops, c.sum.l2_ops == 1 ? "" : "s");
 		if (c.fmt == RL_FMT_CSV && c.sum.fallbacks > 0)
 			rl_cli_error("warning: %zu op%s rated on a fallback pipe: the device lacks the "
 			             "dtype's own (see --format json, \"pipe\")",

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cache.h"
 #include "chart.h"
+#include "formulas.h"
 #include "import.h"
 #include "model.h"
 #include "num.h"
@@ -45,6 +47,8 @@ static int usage(void)
 	       "      --timeline            simulate the step on the host and the GPU for every\n"
 	       "                            runtime profile, beside the trace's measured step\n"
 	       "                            (table, json, md; docs/timeline.md)\n"
+	       "      --l2                  predict L2-resident ops with their input read from\n"
+	       "                            the L2 (l2_bandwidth_gbs; docs/oplist-format.md)\n"
 	       "      --svg FILE            also draw the roofline chart, with each op's\n"
 	       "                            measured point (as roofline plot)\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
@@ -101,6 +105,7 @@ int cmd_report(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"timeline", no_argument, NULL, 't'},
+		{"l2", no_argument, NULL, 'L'},
 		{"svg", required_argument, NULL, 'G'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -111,6 +116,7 @@ int cmd_report(int argc, char **argv)
 	const char *overhead = NULL, *svg = NULL;
 	struct rl_model_ctx ctx;
 	struct rl_timeline tl;
+	struct rl_l2 l2;
 	struct rl_chart_info chart_info;
 	rl_chart *chart = NULL;
 	struct rl_out svg_out;
@@ -142,6 +148,7 @@ int cmd_report(int argc, char **argv)
 		case 'H': overhead = optarg; break;
 		case 'w': info.wide = 1; break;
 		case 't': timeline = 1; break;
+		case 'L': info.l2 = 1; break;
 		case 'G': svg = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
@@ -216,12 +223,21 @@ int cmd_report(int argc, char **argv)
 		fprintf(out.f, "%s%zu ops in the trace, run on %s\n%s", fmt == RL_FMT_MD ? "Trace: " : "",
 		        imp.n, imp.device ? imp.device : "a device it does not name",
 		        fmt == RL_FMT_MD ? "\n" : "");
+	rl_l2_init(&l2, ctx.dev, info.l2);
 	rc = rl_report_begin(out.f, fmt, &info, &rep);
 	for (i = 0; rc == 0 && i < imp.n; i++) {
 		struct rl_pred p;
 		struct rl_err e;
+		double out_bytes;
 
 		rc = rl_predict(&imp.ops[i], &ctx, &p, &e);
+		/* L2 residency as in classify: kernels in trace order, each
+		 * outermost op as one (cache.h); a custom op's output is unknown */
+		if (rc == 0) {
+			if (rl_op_output_bytes(&imp.ops[i], &out_bytes, &e) < 0)
+				out_bytes = -1;
+			rl_l2_kernel(&l2, &ctx, &imp.ops[i], out_bytes, &p);
+		}
 		if (rc == 0)
 			rc = rl_summary_add(&sum, &imp.ops[i], &p);
 		if (rc == 0)

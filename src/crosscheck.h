@@ -5,6 +5,8 @@
  * one of the entry's id, alias or name tokens), then SM count and memory
  * size pick among the entries that share it (H100 SXM, PCIe and NVL). The
  * comparison flags every number that differs by more than RL_XCHECK_TOLERANCE.
+ * l2_bandwidth_gbs, which no device attribute gives, is compared only when
+ * the probed entry has it.
  */
 #ifndef RL_CROSSCHECK_H
 #define RL_CROSSCHECK_H

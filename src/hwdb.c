@@ -26,6 +26,7 @@ static const struct {
 	{RL_HW_MEMORY_GIB, "memory_gib"},
 	{RL_HW_MEM_BANDWIDTH_GBS, "mem_bandwidth_gbs"},
 	{RL_HW_L2_MIB, "l2_mib"},
+	{RL_HW_L2_BANDWIDTH_GBS, "l2_bandwidth_gbs"},
 	{(enum rl_hw_key)RL_PIPE_FP64_VECTOR, "fp64_vector_tflops"},
 	{(enum rl_hw_key)RL_PIPE_FP64_TENSOR, "fp64_tensor_tflops"},
 	{(enum rl_hw_key)RL_PIPE_FP32_VECTOR, "fp32_vector_tflops"},

@@ -137,6 +137,8 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	p->roofline_pct = (op->has & RL_HAS_MEASURED) && op->measured_us > 0
 	                          ? p->t_gpu_us / op->measured_us * 100
 	                          : 0;
+	p->l2_resident = 0;
+	p->l2_bytes = p->l2_saved_us = 0;
 	return 0;
 }
 

@@ -51,6 +51,11 @@ struct rl_pred {
 	double t_us;
 	enum rl_bound bound;
 	double roofline_pct;      /* t_gpu / measured x 100, 0 without a measurement */
+	int l2_resident;          /* 1: its input is the previous kernel's output,
+	                           * still in the L2 (cache.h); 0 from rl_predict */
+	double l2_bytes;          /* of bytes, those read from the L2 when resident */
+	double l2_saved_us;       /* t_us at DRAM bandwidth minus t_us; 0 unless
+	                           * predicted with --l2 */
 };
 
 /* Predicts OP on CTX into *P. Returns 0, or the status of rl_op_work() for an

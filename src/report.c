@@ -15,6 +15,9 @@
 /* The default table fits 80 columns: names are cut to this width. */
 #define NAME_W 18
 
+/* After the name of an L2-resident op in table and md output. */
+#define L2_MARK "^"
+
 struct rl_report {
 	FILE *out;
 	enum rl_format fmt;
@@ -114,6 +117,7 @@ static void csv_begin(rl_report *r)
 		fputs(",measured_us,roofline_pct", r->out);
 	if (r->has_host)
 		fputs(",host_us", r->out);
+	fputs(",l2_resident", r->out);
 	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
 		fputc(',', r->out);
 		rl_csv_field(r->out, r->info.ops->extra_names[i]);
@@ -228,6 +232,7 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 		else
 			line_put(r, ",", 1);
 	}
+	line_put(r, p->l2_resident ? ",1" : ",0", 2);
 	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++)
 		line_field(r, op->extra[i], 0);
 	line_put(r, "\n", 1);
@@ -237,7 +242,7 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 /* ---- table and md ---- */
 
 static void wrap(FILE *out, const char *text, const char *first, const char *rest);
-static void cut_name(char *buf, size_t len, const char *name, int w);
+static void cut_name(char *buf, size_t len, const char *name, int w, char mark);
 
 static void table_begin(rl_report *r)
 {
@@ -276,18 +281,19 @@ static void table_begin(rl_report *r)
 	fputc('\n', r->out);
 }
 
-/* Copies NAME cut to W display columns (UTF-8 aware), with '~' marking a cut. */
-static void cut_name(char *buf, size_t len, const char *name, int w)
+/* Copies NAME cut to W display columns (UTF-8 aware), with '~' marking a
+ * cut; with MARK, cut to W - 1 columns and followed by MARK. */
+static void cut_name(char *buf, size_t len, const char *name, int w, char mark)
 {
 	size_t i = 0, o = 0;
-	int cols = 0;
+	int cols = 0, room = mark ? w - 1 : w;
 
 	while (name[i] != '\0' && o + 5 < len) {
 		size_t n = 1;
 
 		while ((name[i + n] & 0xC0) == 0x80)
 			n++;
-		if (cols == w - 1 && name[i + n] != '\0') {
+		if (cols == room - 1 && name[i + n] != '\0') {
 			buf[o++] = '~';
 			cols++;
 			break;
@@ -297,6 +303,8 @@ static void cut_name(char *buf, size_t len, const char *name, int w)
 		i += n;
 		cols++;
 	}
+	if (mark && o + 2 < len)
+		buf[o++] = mark, cols++;
 	buf[o] = '\0';
 	/* pad to W columns: printf's width counts bytes, not characters */
 	while (cols++ < w && o + 1 < len)
@@ -324,6 +332,8 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		/* a '|' inside a name would end the cell */
 		for (const char *c = op->name; *c; c++)
 			fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, r->out);
+		if (p->l2_resident)
+			fputs(L2_MARK, r->out);
 		fprintf(r->out, " | %s | %s | %llu | %s | %s | %s | %s", rl_kind_name(op->kind), dt,
 		        (unsigned long long)op->count, ai, t, rl_bound_name(p->bound), tf);
 		if (has_measured(r))
@@ -338,8 +348,10 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		fmt_us(mm, sizeof(mm), p->t_memory_us);
 		fmt_us(o, sizeof(o), p->t_overhead_us);
 		fmt_us(g, sizeof(g), p->t_gpu_us);
-		fprintf(r->out, "%-32s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
-		        op->name, rl_kind_name(op->kind), dt, (unsigned long long)op->count,
+		fprintf(r->out, "%s%-*s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
+		        op->name, strlen(op->name) < 32 ? 32 - (int)strlen(op->name) : 0,
+		        p->l2_resident ? L2_MARK : "",
+		        rl_kind_name(op->kind), dt, (unsigned long long)op->count,
 		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, t,
 		        rl_bound_name(p->bound), tf);
 		if (has_measured(r))
@@ -347,7 +359,7 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		fputc('\n', r->out);
 		return;
 	}
-	cut_name(name, sizeof(name), op->name, NAME_W);
+	cut_name(name, sizeof(name), op->name, NAME_W, p->l2_resident ? L2_MARK[0] : 0);
 	/* the narrow table is built like a csv row: fixed columns, one fwrite */
 	r->line_len = 0;
 	line_put(r, name, strlen(name));
@@ -478,11 +490,42 @@ static void step_text(rl_report *r, const struct rl_step *st)
 			        d, rl_bound_name(x->bound), x->advice);
 			continue;
 		}
-		cut_name(name, sizeof(name), x->name, 24);
+		cut_name(name, sizeof(name), x->name, 24, 0);
 		fprintf(r->out, "  %2zu. %s %10s %10s %11s %s\n", i + 1, name, a, b, d,
 		        rl_bound_name(x->bound));
 		wrap(r->out, x->advice, "       ", "         ");
 	}
+}
+
+/* The footnote of the L2-resident ops (cache.h): how many, and what --l2
+ * made of them. Nothing when none is resident and --l2 was not given. */
+static void l2_note(rl_report *r, const struct rl_summary *s)
+{
+	const struct rl_hwval *cap = &r->info.dev->num[RL_HW_L2_MIB];
+	const struct rl_hwval *bw = &r->info.dev->num[RL_HW_L2_BANDWIDTH_GBS];
+	const char *ops = s->l2_ops == 1 ? "op" : "ops";
+	char line[512], t[32];
+
+	if (s->l2_ops == 0 && !r->info.l2)
+		return;
+	if (!cap->present) {
+		snprintf(line, sizeof(line), "--l2: the device has no l2_mib: no op is L2-resident");
+	} else if (s->l2_ops == 0) {
+		snprintf(line, sizeof(line), "--l2: no op is L2-resident (%s MiB L2)", cap->text);
+	} else if (r->info.l2 && bw->present) {
+		fmt_us(t, sizeof(t), s->l2_saved_us);
+		snprintf(line, sizeof(line),
+		         "^ L2-resident (%zu %s): the previous kernel's output read from the %s MiB "
+		         "L2 at %s GB/s, the rest from memory (--l2): %s us saved",
+		         s->l2_ops, ops, cap->text, bw->text, t);
+	} else {
+		snprintf(line, sizeof(line),
+		         "^ L2-resident (%zu %s): reads the previous kernel's output, still in the "
+		         "%s MiB L2; predicted at memory bandwidth (%s)",
+		         s->l2_ops, ops, cap->text,
+		         r->info.l2 ? "the device has no l2_bandwidth_gbs" : "--l2 reads it from the L2");
+	}
+	wrap(r->out, line, "", "  ");
 }
 
 static void table_end(rl_report *r, const struct rl_summary *s)
@@ -503,6 +546,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 			fprintf(r->out, "* no %s pipe on this device: rated on %s\n",
 			        rl_pipe_label(r->fb_wanted[i]), rl_pipe_label(r->fb_used[i]));
 	}
+	l2_note(r, s);
 	if (r->info.step != NULL) {
 		step_text(r, r->info.step);
 		if (r->info.timeline != NULL)
@@ -534,7 +578,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 		if (r->fmt == RL_FMT_MD)
 			snprintf(name, sizeof(name), "%s", s->top[i].name);
 		else
-			cut_name(name, sizeof(name), s->top[i].name, 32);
+			cut_name(name, sizeof(name), s->top[i].name, 32, 0);
 		fmt_us(t, sizeof(t), s->top[i].total_us);
 		fprintf(r->out, "%s%zu. %s %10s us  %5.1f %%  %s\n",
 		        r->fmt == RL_FMT_MD ? "" : "  ", i + 1, name, t,
@@ -612,6 +656,10 @@ static int json_begin(rl_report *r)
 	jkv(r->g, "name", d->name);
 	jkn(r->g, "mem_bandwidth_gbs", d->num[RL_HW_MEM_BANDWIDTH_GBS].value);
 	jkn(r->g, "min_kernel_us", d->num[RL_HW_MIN_KERNEL_US].value);
+	if (d->num[RL_HW_L2_MIB].present)
+		jkn(r->g, "l2_mib", d->num[RL_HW_L2_MIB].value);
+	if (d->num[RL_HW_L2_BANDWIDTH_GBS].present)
+		jkn(r->g, "l2_bandwidth_gbs", d->num[RL_HW_L2_BANDWIDTH_GBS].value);
 	yajl_gen_map_close(r->g);
 	jstr(r->g, "runtime");
 	yajl_gen_map_open(r->g);
@@ -650,6 +698,12 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	jkn(g, "t_us", p->t_us);
 	jkv(g, "bound", rl_bound_name(p->bound));
 	jkn(g, "attainable_tflops", p->attainable_flops / 1e12);
+	jstr(g, "l2_resident");
+	yajl_gen_bool(g, p->l2_resident);
+	if (p->l2_resident)
+		jkn(g, "l2_bytes", p->l2_bytes);
+	if (p->l2_resident && r->info.l2)
+		jkn(g, "l2_saved_us", p->l2_saved_us);
 	jkv(g, "advice", rl_op_advice(op, p));
 	if (op->has & RL_HAS_MEASURED) {
 		jkn(g, "measured_us", op->measured_us);
@@ -753,6 +807,9 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 		jkn(g, "measured_us", s->measured_us);
 		jkn(g, "roofline_of_measured_us", s->roofline_of_measured_us);
 	}
+	jkn(g, "l2_resident_ops", (double)s->l2_ops);
+	if (r->info.l2)
+		jkn(g, "l2_saved_us", s->l2_saved_us);
 	jstr(g, "top");
 	yajl_gen_array_open(g);
 	for (i = 0; i < s->ntop; i++) {

@@ -29,6 +29,8 @@ struct rl_report_info {
 	const struct rl_ops_header *ops; /* extra columns, has_measured; must stay
 	                                  * valid until the last rl_report_row */
 	int wide;                     /* table: every column, no truncation */
+	int l2;                       /* --l2: L2-resident ops were predicted
+	                               * from the L2 (cache.h) */
 	const struct rl_timeline *timeline; /* NULL, or a step simulated by the
 	                                     * caller, finished before rl_report_end,
 	                                     * which writes it after the summary

@@ -38,6 +38,8 @@ int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl
 	s->flops += n * p->flops;
 	s->bytes += n * p->bytes;
 	s->fallbacks += p->fallback != 0;
+	s->l2_ops += p->l2_resident != 0;
+	s->l2_saved_us += n * p->l2_saved_us;
 	if (op->has & RL_HAS_MEASURED) {
 		s->measured_ops++;
 		s->measured_us += n * op->measured_us;

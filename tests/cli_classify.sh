@@ -37,13 +37,13 @@ TOTALS
 # the csv column contract, without measured_us in the input
 run classify -f csv "$EX/blog-repeat-multiply.csv"
 check "csv header" test "$(head -n 1 "$tmp/out")" = \
-	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops"
+	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,l2_resident"
 check "csv has no banner on stderr or stdout" test ! -s "$tmp/err"
 
 # with measured_us and an unknown column
 run classify -f csv "$DATA/measured.csv"
 check "csv header with measured and carried columns" test "$(head -n 1 "$tmp/out")" = \
-	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,measured_us,roofline_pct,source"
+	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,measured_us,roofline_pct,l2_resident,source"
 check "one warning naming the unknown column" \
 	test "$(grep -c "unknown column carried through: 'source'" "$tmp/err")" -eq 1
 

@@ -25,9 +25,17 @@ check "every number has a source" awk -F, 'NR > 1 && $2 ~ /^[0-9.]+$/ && $3 == "
 for key in id aliases name vendor arch compute_capability sm_count boost_clock_mhz \
 	tensor_clock_mhz memory_gib mem_bandwidth_gbs l2_mib fp64_vector_tflops fp64_tensor_tflops \
 	fp32_vector_tflops fp16_vector_tflops bf16_vector_tflops tf32_tensor_tflops \
-	fp16_tensor_tflops bf16_tensor_tflops fp8_tensor_tflops int8_tensor_tops min_kernel_us; do
+	fp16_tensor_tflops bf16_tensor_tflops fp8_tensor_tflops int8_tensor_tops min_kernel_us \
+	l2_bandwidth_gbs; do
 	check "h200 has key $key" grep -q "^$key," "$tmp/out"
 done
+# measured by gpu-benches gpu-l2-cache (h200.txt): the median of the rows
+# with 4 MB to 30 MB of data, between 9916.7 and 9920.3
+check "H200 L2 bandwidth 9918.5 GB/s, with its measurement" \
+	grep -q '^l2_bandwidth_gbs,9918.5,.*gpu-l2-cache.*h200.txt' "$tmp/out"
+run hw show h100-sxm -f csv
+check "no published L2 measurement for the H100 SXM: the key is absent" \
+	test "$(grep -c '^l2_bandwidth_gbs,' "$tmp/out")" -eq 0
 run hw show v100-sxm2 -f csv
 check "a pipe the device lacks is absent (V100 has no bf16)" test "$(grep -c '^bf16' "$tmp/out")" -eq 0
 run hw show h100-sxm -f json

@@ -45,7 +45,7 @@ run report -f json "$BERT"
 check "report json: busy_us" grep -q '"busy_us":1925.93' "$tmp/out"
 check "report json: per kind" grep -q '"matmul":{"ops":73,' "$tmp/out"
 run report -f csv "$BERT"
-check "report csv: host_us column" grep -q '^name,.*,measured_us,roofline_pct,host_us$' "$tmp/out"
+check "report csv: host_us column" grep -q '^name,.*,measured_us,roofline_pct,host_us,l2_resident$' "$tmp/out"
 run report -f md "$GPT2"
 check "report md" grep -q '^| kind | ops | launches |' "$tmp/out"
 
@@ -133,5 +133,15 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 run report --svg "$tmp/never.svg" "$DATA/trace-truncated.json"
 check "a bad trace leaves no chart" test "$rc" -eq 1 -a ! -e "$tmp/never.svg"
+
+# L2 residency in trace order: linear#8 reads layer_norm#7's output, a
+# 32x128x768 bf16 tensor (6 MiB), and its whole working set (x, the 768x768
+# weight, bias, a 6 MiB output: about 13.8 MB) fits in the H200's 60 MiB L2;
+# it is one kernel run once: resident by the rule of docs/oplist-format.md.
+run report -f csv "$B"
+check "report: linear#8 is L2-resident" test "$(csv_field "$tmp/out" 'linear#8' l2_resident)" = 1
+check "report: the first op is not" test "$(csv_field "$tmp/out" 'gather#1' l2_resident)" = 0
+run report --l2 "$B"
+check "report --l2: the footnote" grep -q '^\^ L2-resident (' "$tmp/out"
 
 done_testing

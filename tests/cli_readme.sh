@@ -23,6 +23,10 @@ block 'ends with$' >"$tmp/want"
 "$ROOFLINE" classify --hw b200 --timeline "$EX/llama2-7b-decode.csv" 2>/dev/null | tail -n 6 >"$tmp/got"
 check "README: the Llama-2 decode timeline on a B200" cmp -s "$tmp/want" "$tmp/got"
 
+block 'l2-mlp.csv.:$' >"$tmp/want"
+"$ROOFLINE" classify --hw h200 --runtime graph --l2 "$DATA/l2-mlp.csv" 2>/dev/null | head -n 10 >"$tmp/got"
+check "README: the L2-resident MLP block on an H200" cmp -s "$tmp/want" "$tmp/got"
+
 block 'describes the' >"$tmp/want"
 "$ROOFLINE" hw list >"$tmp/got"
 check "README: hw list" cmp -s "$tmp/want" "$tmp/got"
