@@ -6,6 +6,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "cli.h"
+#include "json.h"
 #include "model.h"
 #include "report.h"
 
@@ -92,14 +93,11 @@ static void show_key(const char *key, const char *value, const char *source, voi
 		rl_csv_field(stdout, source ? source : "");
 		putchar('\n');
 	} else if (s->fmt == RL_FMT_JSON) {
-		yajl_gen_string(s->g, (const unsigned char *)key, strlen(key));
+		rl_json_str(s->g, key);
 		yajl_gen_map_open(s->g);
-		yajl_gen_string(s->g, (const unsigned char *)"value", 5);
-		yajl_gen_string(s->g, (const unsigned char *)value, strlen(value));
-		if (source != NULL) {
-			yajl_gen_string(s->g, (const unsigned char *)"source", 6);
-			yajl_gen_string(s->g, (const unsigned char *)source, strlen(source));
-		}
+		rl_json_kv(s->g, "value", value);
+		if (source != NULL)
+			rl_json_kv(s->g, "source", source);
 		yajl_gen_map_close(s->g);
 	} else {
 		printf("%-20s %-26s %s\n", key, value, source ? source : "");

@@ -10,6 +10,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "fmt.h"
+#include "json.h"
 #include "timeline_report.h"
 
 /* The default table fits 80 columns: names are cut to this width. */
@@ -600,46 +601,11 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 
 /* ---- json ---- */
 
-static void jstr(yajl_gen g, const char *s)
-{
-	yajl_gen_string(g, (const unsigned char *)s, strlen(s));
-}
-
-static void jnum(yajl_gen g, double v)
-{
-	char b[64];
-
-	if (!isfinite(v)) {
-		yajl_gen_null(g);
-		return;
-	}
-	rl_fmt_num(b, v);
-	yajl_gen_number(g, b, strlen(b));
-}
-
-static void jkv(yajl_gen g, const char *k, const char *v)
-{
-	jstr(g, k);
-	jstr(g, v);
-}
-
-static void jkn(yajl_gen g, const char *k, double v)
-{
-	jstr(g, k);
-	jnum(g, v);
-}
-
 /* yajl buffers the text; it is moved to the stream once per op, since a
  * print callback would be called (and fwrite with it) for every token. */
 static void json_flush(rl_report *r)
 {
-	const unsigned char *buf;
-	size_t len;
-
-	if (yajl_gen_get_buf(r->g, &buf, &len) == yajl_gen_status_ok) {
-		fwrite(buf, 1, len, r->out);
-		yajl_gen_clear(r->g);
-	}
+	rl_json_flush(r->g, r->out);
 }
 
 static int json_begin(rl_report *r)
@@ -650,23 +616,23 @@ static int json_begin(rl_report *r)
 	if (r->g == NULL)
 		return RL_ERR_NOMEM;
 	yajl_gen_map_open(r->g);
-	jstr(r->g, "device");
+	rl_json_str(r->g, "device");
 	yajl_gen_map_open(r->g);
-	jkv(r->g, "id", d->id);
-	jkv(r->g, "name", d->name);
-	jkn(r->g, "mem_bandwidth_gbs", d->num[RL_HW_MEM_BANDWIDTH_GBS].value);
-	jkn(r->g, "min_kernel_us", d->num[RL_HW_MIN_KERNEL_US].value);
+	rl_json_kv(r->g, "id", d->id);
+	rl_json_kv(r->g, "name", d->name);
+	rl_json_kn(r->g, "mem_bandwidth_gbs", d->num[RL_HW_MEM_BANDWIDTH_GBS].value);
+	rl_json_kn(r->g, "min_kernel_us", d->num[RL_HW_MIN_KERNEL_US].value);
 	if (d->num[RL_HW_L2_MIB].present)
-		jkn(r->g, "l2_mib", d->num[RL_HW_L2_MIB].value);
+		rl_json_kn(r->g, "l2_mib", d->num[RL_HW_L2_MIB].value);
 	if (d->num[RL_HW_L2_BANDWIDTH_GBS].present)
-		jkn(r->g, "l2_bandwidth_gbs", d->num[RL_HW_L2_BANDWIDTH_GBS].value);
+		rl_json_kn(r->g, "l2_bandwidth_gbs", d->num[RL_HW_L2_BANDWIDTH_GBS].value);
 	yajl_gen_map_close(r->g);
-	jstr(r->g, "runtime");
+	rl_json_str(r->g, "runtime");
 	yajl_gen_map_open(r->g);
-	jkv(r->g, "id", r->info.runtime);
-	jkn(r->g, "host_overhead_us", r->info.host_overhead_us);
+	rl_json_kv(r->g, "id", r->info.runtime);
+	rl_json_kn(r->g, "host_overhead_us", r->info.host_overhead_us);
 	yajl_gen_map_close(r->g);
-	jstr(r->g, "ops");
+	rl_json_str(r->g, "ops");
 	yajl_gen_array_open(r->g);
 	return 0;
 }
@@ -677,47 +643,47 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	size_t i;
 
 	yajl_gen_map_open(g);
-	jkv(g, "name", op->name);
-	jkv(g, "kind", rl_kind_name(op->kind));
-	jkv(g, "dtype", rl_dtype_name(op->dtype));
-	jkn(g, "count", (double)op->count);
-	jkn(g, "flops", p->flops);
-	jkn(g, "bytes", p->bytes);
-	jkn(g, "intensity", p->intensity);
-	jkv(g, "unit", rl_unit_name(p->unit));
-	jkv(g, "pipe", rl_pipe_key(p->pipe));
-	jstr(g, "fallback");
+	rl_json_kv(g, "name", op->name);
+	rl_json_kv(g, "kind", rl_kind_name(op->kind));
+	rl_json_kv(g, "dtype", rl_dtype_name(op->dtype));
+	rl_json_kn(g, "count", (double)op->count);
+	rl_json_kn(g, "flops", p->flops);
+	rl_json_kn(g, "bytes", p->bytes);
+	rl_json_kn(g, "intensity", p->intensity);
+	rl_json_kv(g, "unit", rl_unit_name(p->unit));
+	rl_json_kv(g, "pipe", rl_pipe_key(p->pipe));
+	rl_json_str(g, "fallback");
 	yajl_gen_bool(g, p->fallback);
-	jkn(g, "peak_tflops", p->peak_flops / 1e12);
-	jkn(g, "ridge_flop_per_byte", p->ridge);
-	jkn(g, "t_compute_us", p->t_compute_us);
-	jkn(g, "t_memory_us", p->t_memory_us);
-	jkn(g, "t_overhead_us", p->t_overhead_us);
-	jkn(g, "t_launch_us", p->t_launch_us);
-	jkn(g, "t_gpu_us", p->t_gpu_us);
-	jkn(g, "t_us", p->t_us);
-	jkv(g, "bound", rl_bound_name(p->bound));
-	jkn(g, "attainable_tflops", p->attainable_flops / 1e12);
-	jstr(g, "l2_resident");
+	rl_json_kn(g, "peak_tflops", p->peak_flops / 1e12);
+	rl_json_kn(g, "ridge_flop_per_byte", p->ridge);
+	rl_json_kn(g, "t_compute_us", p->t_compute_us);
+	rl_json_kn(g, "t_memory_us", p->t_memory_us);
+	rl_json_kn(g, "t_overhead_us", p->t_overhead_us);
+	rl_json_kn(g, "t_launch_us", p->t_launch_us);
+	rl_json_kn(g, "t_gpu_us", p->t_gpu_us);
+	rl_json_kn(g, "t_us", p->t_us);
+	rl_json_kv(g, "bound", rl_bound_name(p->bound));
+	rl_json_kn(g, "attainable_tflops", p->attainable_flops / 1e12);
+	rl_json_str(g, "l2_resident");
 	yajl_gen_bool(g, p->l2_resident);
 	if (p->l2_resident)
-		jkn(g, "l2_bytes", p->l2_bytes);
+		rl_json_kn(g, "l2_bytes", p->l2_bytes);
 	if (p->l2_resident && r->info.l2)
-		jkn(g, "l2_saved_us", p->l2_saved_us);
-	jkv(g, "advice", rl_op_advice(op, p));
+		rl_json_kn(g, "l2_saved_us", p->l2_saved_us);
+	rl_json_kv(g, "advice", rl_op_advice(op, p));
 	if (op->has & RL_HAS_MEASURED) {
-		jkn(g, "measured_us", op->measured_us);
-		jkn(g, "roofline_pct", p->roofline_pct);
+		rl_json_kn(g, "measured_us", op->measured_us);
+		rl_json_kn(g, "roofline_pct", p->roofline_pct);
 	}
 	if (op->has & RL_HAS_HOST)
-		jkn(g, "host_us", op->host_us);
+		rl_json_kn(g, "host_us", op->host_us);
 	if (op->line > 0)
-		jkn(g, "line", (double)op->line);
+		rl_json_kn(g, "line", (double)op->line);
 	if (r->info.ops && r->info.ops->nextra > 0) {
-		jstr(g, "extra");
+		rl_json_str(g, "extra");
 		yajl_gen_map_open(g);
 		for (i = 0; i < r->info.ops->nextra; i++)
-			jkv(g, r->info.ops->extra_names[i], op->extra[i]);
+			rl_json_kv(g, r->info.ops->extra_names[i], op->extra[i]);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_map_close(g);
@@ -727,11 +693,11 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 static void json_kind(yajl_gen g, const struct rl_step_kind *x)
 {
 	yajl_gen_map_open(g);
-	jkn(g, "ops", (double)x->ops);
-	jkn(g, "launches", (double)x->launches);
-	jkn(g, "measured_us", x->measured_us);
-	jkn(g, "roofline_us", x->roofline_us);
-	jkn(g, "host_us", x->host_us);
+	rl_json_kn(g, "ops", (double)x->ops);
+	rl_json_kn(g, "launches", (double)x->launches);
+	rl_json_kn(g, "measured_us", x->measured_us);
+	rl_json_kn(g, "roofline_us", x->roofline_us);
+	rl_json_kn(g, "host_us", x->host_us);
 	yajl_gen_map_close(g);
 }
 
@@ -740,37 +706,37 @@ static void json_step(yajl_gen g, const struct rl_step *st)
 	size_t i;
 	int k;
 
-	jstr(g, "step");
+	rl_json_str(g, "step");
 	yajl_gen_map_open(g);
-	jkn(g, "activities", (double)st->activities);
-	jkn(g, "span_us", st->span_us);
-	jkn(g, "busy_us", st->busy_us);
-	jkn(g, "idle_us", st->idle_us);
-	jkn(g, "overhead_share", st->span_us > 0 ? st->idle_us / st->span_us : 0);
-	jkn(g, "gaps", (double)st->gaps);
-	jkn(g, "longest_gap_us", st->longest_gap_us);
-	jstr(g, "kinds");
+	rl_json_kn(g, "activities", (double)st->activities);
+	rl_json_kn(g, "span_us", st->span_us);
+	rl_json_kn(g, "busy_us", st->busy_us);
+	rl_json_kn(g, "idle_us", st->idle_us);
+	rl_json_kn(g, "overhead_share", st->span_us > 0 ? st->idle_us / st->span_us : 0);
+	rl_json_kn(g, "gaps", (double)st->gaps);
+	rl_json_kn(g, "longest_gap_us", st->longest_gap_us);
+	rl_json_str(g, "kinds");
 	yajl_gen_map_open(g);
 	for (k = 0; k < RL_KIND_COUNT; k++) {
 		if (st->kind[k].ops == 0)
 			continue;
-		jstr(g, rl_kind_name((enum rl_kind)k));
+		rl_json_str(g, rl_kind_name((enum rl_kind)k));
 		json_kind(g, &st->kind[k]);
 	}
 	yajl_gen_map_close(g);
-	jstr(g, "all");
+	rl_json_str(g, "all");
 	json_kind(g, &st->all);
-	jstr(g, "recoverable");
+	rl_json_str(g, "recoverable");
 	yajl_gen_array_open(g);
 	for (i = 0; i < st->ntop; i++) {
 		yajl_gen_map_open(g);
-		jkv(g, "name", st->top[i].name);
-		jkv(g, "kind", rl_kind_name(st->top[i].kind));
-		jkn(g, "measured_us", st->top[i].measured_us);
-		jkn(g, "roofline_us", st->top[i].roofline_us);
-		jkn(g, "recoverable_us", st->top[i].measured_us - st->top[i].roofline_us);
-		jkv(g, "bound", rl_bound_name(st->top[i].bound));
-		jkv(g, "advice", st->top[i].advice);
+		rl_json_kv(g, "name", st->top[i].name);
+		rl_json_kv(g, "kind", rl_kind_name(st->top[i].kind));
+		rl_json_kn(g, "measured_us", st->top[i].measured_us);
+		rl_json_kn(g, "roofline_us", st->top[i].roofline_us);
+		rl_json_kn(g, "recoverable_us", st->top[i].measured_us - st->top[i].roofline_us);
+		rl_json_kv(g, "bound", rl_bound_name(st->top[i].bound));
+		rl_json_kv(g, "advice", st->top[i].advice);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
@@ -784,54 +750,54 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	int k;
 
 	yajl_gen_array_close(g);
-	jstr(g, "summary");
+	rl_json_str(g, "summary");
 	yajl_gen_map_open(g);
-	jkn(g, "ops", (double)s->ops);
-	jkn(g, "occurrences", s->occurrences);
-	jkn(g, "total_us", s->total_us);
-	jkn(g, "gpu_us", s->gpu_us);
-	jkn(g, "flops", s->flops);
-	jkn(g, "bytes", s->bytes);
-	jstr(g, "share");
+	rl_json_kn(g, "ops", (double)s->ops);
+	rl_json_kn(g, "occurrences", s->occurrences);
+	rl_json_kn(g, "total_us", s->total_us);
+	rl_json_kn(g, "gpu_us", s->gpu_us);
+	rl_json_kn(g, "flops", s->flops);
+	rl_json_kn(g, "bytes", s->bytes);
+	rl_json_str(g, "share");
 	yajl_gen_map_open(g);
 	for (k = 0; k < RL_BOUND_COUNT; k++)
-		jkn(g, rl_bound_name((enum rl_bound)k),
+		rl_json_kn(g, rl_bound_name((enum rl_bound)k),
 		    s->total_us > 0 ? s->bound_us[k] / s->total_us : 0);
 	yajl_gen_map_close(g);
-	jstr(g, "ops_by_bound");
+	rl_json_str(g, "ops_by_bound");
 	yajl_gen_map_open(g);
 	for (k = 0; k < RL_BOUND_COUNT; k++)
-		jkn(g, rl_bound_name((enum rl_bound)k), (double)s->bound_ops[k]);
+		rl_json_kn(g, rl_bound_name((enum rl_bound)k), (double)s->bound_ops[k]);
 	yajl_gen_map_close(g);
 	if (s->measured_ops > 0) {
-		jkn(g, "measured_us", s->measured_us);
-		jkn(g, "roofline_of_measured_us", s->roofline_of_measured_us);
+		rl_json_kn(g, "measured_us", s->measured_us);
+		rl_json_kn(g, "roofline_of_measured_us", s->roofline_of_measured_us);
 	}
-	jkn(g, "l2_resident_ops", (double)s->l2_ops);
+	rl_json_kn(g, "l2_resident_ops", (double)s->l2_ops);
 	if (r->info.l2)
-		jkn(g, "l2_saved_us", s->l2_saved_us);
-	jstr(g, "top");
+		rl_json_kn(g, "l2_saved_us", s->l2_saved_us);
+	rl_json_str(g, "top");
 	yajl_gen_array_open(g);
 	for (i = 0; i < s->ntop; i++) {
 		yajl_gen_map_open(g);
-		jkv(g, "name", s->top[i].name);
-		jkn(g, "total_us", s->top[i].total_us);
-		jkn(g, "share", s->total_us > 0 ? s->top[i].total_us / s->total_us : 0);
-		jkv(g, "bound", rl_bound_name(s->top[i].bound));
+		rl_json_kv(g, "name", s->top[i].name);
+		rl_json_kn(g, "total_us", s->top[i].total_us);
+		rl_json_kn(g, "share", s->total_us > 0 ? s->top[i].total_us / s->total_us : 0);
+		rl_json_kv(g, "bound", rl_bound_name(s->top[i].bound));
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
-	jstr(g, "advice");
+	rl_json_str(g, "advice");
 	yajl_gen_map_open(g);
 	for (k = 0; k < RL_BOUND_COUNT; k++)
 		if (s->bound_ops[k] > 0)
-			jkv(g, rl_bound_name((enum rl_bound)k), rl_bound_advice((enum rl_bound)k));
+			rl_json_kv(g, rl_bound_name((enum rl_bound)k), rl_bound_advice((enum rl_bound)k));
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 	if (r->info.step != NULL)
 		json_step(g, r->info.step);
 	if (r->info.timeline != NULL) {
-		jstr(g, "timeline");
+		rl_json_str(g, "timeline");
 		rl_timeline_json(g, r->info.timeline);
 	}
 	yajl_gen_map_close(g);
