@@ -13,6 +13,19 @@
 
 enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 
+/* --help lines of the options every predicting command (classify, plot,
+ * report) takes the same way. */
+#define RL_HELP_HW \
+	"      --hw ID|FILE|live     device: an id or alias of the database, a .device\n" \
+	"                            file, or live[:N] for the CUDA GPU of this machine\n"
+#define RL_HELP_MODEL \
+	"      --hwdb DIR            device database directory (default $ROOFLINE_HWDB,\n" \
+	"                            else the build tree's or the installed hwdb/)\n" \
+	"      --runtime NAME        host-side runtime profile: eager, graph, cpp\n" \
+	"                            (default eager)\n" \
+	"      --host-overhead-us X  host cost per kernel launch in microseconds,\n" \
+	"                            overriding the runtime profile\n"
+
 struct rl_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);

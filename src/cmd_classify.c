@@ -29,14 +29,9 @@ static int usage(void)
 	       "overhead, its best possible time, and what to do about it.\n"
 	       "\n"
 	       "Options:\n"
-	       "      --hw ID|FILE          device: an id or alias of the database, or a\n"
-	       "                            .device file (default $ROOFLINE_HW, else h100-sxm)\n"
-	       "      --hwdb DIR            device database directory (default $ROOFLINE_HWDB,\n"
-	       "                            else the build tree's or the installed hwdb/)\n"
-	       "      --runtime NAME        host-side runtime profile: eager, graph, cpp\n"
-	       "                            (default eager)\n"
-	       "      --host-overhead-us X  host cost per kernel launch in microseconds,\n"
-	       "                            overriding the runtime profile\n"
+	       RL_HELP_HW
+	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
+	       RL_HELP_MODEL
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --scale NAME=K,...    table, csv: predict each op and the list with\n"
 	       "                            NAME's size times K too, and report the ratio\n"

@@ -25,14 +25,9 @@ static int usage(void)
 	       "predicted time, FLOP/s and bytes/s of each op in file order instead.\n"
 	       "\n"
 	       "Options:\n"
-	       "      --hw ID|FILE          device: an id or alias of the database, or a\n"
-	       "                            .device file (default $ROOFLINE_HW, else h100-sxm)\n"
-	       "      --hwdb DIR            device database directory (default $ROOFLINE_HWDB,\n"
-	       "                            else the build tree's or the installed hwdb/)\n"
-	       "      --runtime NAME        host-side runtime profile: eager, graph, cpp\n"
-	       "                            (default eager)\n"
-	       "      --host-overhead-us X  host cost per kernel launch in microseconds,\n"
-	       "                            overriding the runtime profile\n"
+	       RL_HELP_HW
+	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
+	       RL_HELP_MODEL
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --sweep               the sweep chart: x is each op's flops_per_element\n"
 	       "                            when every op gives one, else its position\n"
