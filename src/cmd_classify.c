@@ -104,6 +104,12 @@ static int on_header(const struct rl_ops_header *h, void *user)
 			c->blank_extra[i] = "";
 	}
 	c->info.ops = h;
+	/* ops with a recorded host time (an imported trace): one more lane, the
+	 * step with those host times and the kernels at their roofline */
+	if (c->timeline && h->has_host &&
+	    rl_timeline_add_runtime(&c->tl, RL_TL_RECORDED_ID, c->ctx.host_overhead_us,
+	                            RL_TL_RECORDED, 0) < 0)
+		return RL_ERR_NOMEM;
 	if (c->scaling)
 		return rl_scale_report_begin(c->out, c->fmt == RL_FMT_CSV, c->ctx.dev, c->info.runtime,
 		                             c->ctx.host_overhead_us, c->scale_label);

@@ -188,6 +188,8 @@ int cmd_report(int argc, char **argv)
 	chart_info.source = argv[optind];
 	if (rt == NULL ||
 	    (timeline && rl_timeline_add_runtimes(&tl, db, rt, ctx.host_overhead_us) < 0) ||
+	    (timeline && rl_timeline_add_runtime(&tl, RL_TL_RECORDED_ID, ctx.host_overhead_us,
+	                                         RL_TL_RECORDED, 0) < 0) ||
 	    (svg != NULL && rl_chart_new(&chart_info, &chart) < 0) ||
 	    (svg != NULL && rl_out_open(&svg_out, svg) < 0) || rl_out_open(&out, output) < 0) {
 		if (rt != NULL && chart == NULL && svg != NULL)

@@ -70,9 +70,10 @@ int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
 	return 0;
 }
 
-void rl_tl_lane_run(struct rl_tl_lane *l, double n, double g)
+/* rl_tl_lane_run with a host cost of H per kernel. */
+static void lane_run(struct rl_tl_lane *l, double n, double g, double h)
 {
-	double h = l->host_overhead_us, h0 = l->host_us;
+	double h0 = l->host_us;
 
 	if (n <= 0)
 		return;
@@ -93,6 +94,11 @@ void rl_tl_lane_run(struct rl_tl_lane *l, double n, double g)
 	l->gpu_end_us = fmax(l->gpu_end_us + n * g, fmax(h0 + h + n * g, h0 + n * h + g));
 }
 
+void rl_tl_lane_run(struct rl_tl_lane *l, double n, double g)
+{
+	lane_run(l, n, g, l->host_overhead_us);
+}
+
 void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const struct rl_pred *p)
 {
 	double launches = (double)op->launches;
@@ -101,8 +107,14 @@ void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const st
 
 	/* t_gpu_us covers the op's launches together (launch floor included):
 	 * each kernel gets an equal share. */
-	for (i = 0; i < tl->nlanes; i++)
-		rl_tl_lane_run(&tl->lanes[i], n, p->t_gpu_us / launches);
+	for (i = 0; i < tl->nlanes; i++) {
+		struct rl_tl_lane *l = &tl->lanes[i];
+		double h = l->host_overhead_us;
+
+		if (l->mode == RL_TL_RECORDED && (op->has & RL_HAS_HOST))
+			h = op->host_us / launches;
+		lane_run(l, n, p->t_gpu_us / launches, h);
+	}
 }
 
 void rl_timeline_finish(struct rl_timeline *tl)

@@ -24,6 +24,9 @@
 enum rl_tl_mode {
 	RL_TL_STREAM, /* one host call per kernel (eager, cpp): the host runs ahead */
 	RL_TL_GRAPH,  /* the whole step is one CUDA graph launch, issued up front */
+	RL_TL_RECORDED, /* as a stream, but each op's host time is the one its
+	                 * trace recorded (host_us, spread over its launches);
+	                 * ops without it cost host_overhead_us per launch */
 };
 
 /* One runtime's lane: its host cost and its two clocks. Times in us from the
@@ -67,6 +70,9 @@ enum rl_tl_mode rl_tl_mode_of(const char *id);
  * they were added in. Returns 0 or RL_ERR_NOMEM. */
 int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_overhead_us,
                             enum rl_tl_mode mode, int selected);
+
+/* The id of the RL_TL_RECORDED lane. */
+#define RL_TL_RECORDED_ID "recorded"
 
 /* Adds a lane per runtime profile of DB, in database order; SELECTED (one of
  * DB's) is the report's own runtime and costs SELECTED_HOST_US per kernel

@@ -61,8 +61,12 @@ int rl_timeline_write(FILE *out, enum rl_format fmt, const struct rl_timeline *t
 		const struct rl_tl_lane *l = &tl->lanes[k];
 		char h[32];
 
-		rl_fmt_fixed(h, l->host_overhead_us, 2);
-		strcat(h, " us");
+		if (l->mode == RL_TL_RECORDED) {
+			snprintf(h, sizeof(h), "host_us");
+		} else {
+			rl_fmt_fixed(h, l->host_overhead_us, 2);
+			strcat(h, " us");
+		}
 		row(out, md, l->runtime, h, l->step_us, l->busy_us, l->idle_us, l->util);
 		if (l->selected)
 			sel = l;
@@ -99,7 +103,9 @@ void rl_timeline_json(yajl_gen g, const struct rl_timeline *tl)
 
 		rl_json_str(g, l->runtime);
 		yajl_gen_map_open(g);
-		rl_json_kv(g, "mode", l->mode == RL_TL_GRAPH ? "graph" : "stream");
+		rl_json_kv(g, "mode", l->mode == RL_TL_GRAPH      ? "graph"
+		                      : l->mode == RL_TL_RECORDED ? "recorded"
+		                                                  : "stream");
 		rl_json_str(g, "selected");
 		yajl_gen_bool(g, l->selected);
 		rl_json_kn(g, "host_overhead_us", l->host_overhead_us);

@@ -187,6 +187,42 @@ START_TEST(test_count_and_launches)
 }
 END_TEST
 
+/* The recorded lane takes each op's host_us, spread over its launches, and
+ * the lane's own cost for ops without one. Op A: host_us 10, 2 launches,
+ * t_gpu 4 (2 per kernel); op B: no host_us (3 us), t_gpu 1.
+ *   A1 issued at 5, runs 5-7; A2 issued at 10, runs 10-12;
+ *   B issued at 13, runs 13-14: step 14, busy 5, idle 9, GPU-Util 5/14.
+ * An eager lane at 3 us beside it: issued 3, 6, 9; runs 3-5, 6-8, 9-10. */
+START_TEST(test_recorded_host)
+{
+	struct rl_timeline tl;
+	struct rl_op op;
+	struct rl_pred p;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, RL_TL_RECORDED_ID, 3, RL_TL_RECORDED, 0), 0);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, "eager", 3, RL_TL_STREAM, 1), 0);
+	rl_op_init(&op);
+	memset(&p, 0, sizeof(p));
+	op.launches = 2;
+	op.host_us = 10;
+	op.has |= RL_HAS_HOST;
+	p.t_gpu_us = 4;
+	rl_timeline_add_op(&tl, &op, &p);
+	rl_op_init(&op);
+	p.t_gpu_us = 1;
+	rl_timeline_add_op(&tl, &op, &p);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].host_us, 13, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 14, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].busy_us, 5, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].idle_us, 9, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].util, 5.0 / 14, EPS);
+	ck_assert_double_eq_tol(tl.lanes[1].step_us, 10, EPS);
+	rl_timeline_release(&tl);
+}
+END_TEST
+
 /* Lanes are simulated side by side on the same ops. Ten kernels of 2 us and
  * one of 20 us:
  *   eager, 6.6 us: the host issues the tenth small kernel at 66, it ends at
@@ -381,6 +417,7 @@ Suite *suite_timeline(void)
 	tcase_add_loop_test(tc, test_closed_form_equals_stepwise, 0, (int)ARRAY_SIZE(hosts));
 	tcase_add_test(tc, test_count_and_launches);
 	tcase_add_test(tc, test_lanes_side_by_side);
+	tcase_add_test(tc, test_recorded_host);
 	tcase_add_test(tc, test_empty_step);
 	tcase_add_test(tc, test_measured_range);
 	tcase_add_test(tc, test_write_table);

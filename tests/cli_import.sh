@@ -120,6 +120,13 @@ check "report --timeline" test "$rc" -eq 0
 check "the measured step beside the prediction" \
 	grep -q '^measured  *-  *10039.93  *1925.93  *8114.00  *19.2 %$' "$tmp/out"
 check "one simulated row per runtime" test "$(grep -cE '^(cpp|eager|graph)  ' "$tmp/out")" -eq 3
+# the recorded lane: the trace's own host times (6852.931 us in all, from
+# trace-facts.py) with the kernels at their roofline (the eager lane's busy):
+# the step is at least the host total, and the GPU as busy as in eager
+check "recorded lane: step >= the recorded host time, busy as eager" awk '
+	$1 == "eager" { busy = $5 }
+	$1 == "recorded" { rstep = $3; rbusy = $4 }
+	END { exit !(rstep >= 6852.93 && rbusy == busy && rbusy > 0) }' "$tmp/out"
 run report --timeline -f json "$B"
 check "json timeline carries the measured step" grep -q '"measured":{' "$tmp/out"
 run report --timeline -f csv "$B"
@@ -143,5 +150,13 @@ check "report: linear#8 is L2-resident" test "$(csv_field "$tmp/out" 'linear#8' 
 check "report: the first op is not" test "$(csv_field "$tmp/out" 'gather#1' l2_resident)" = 0
 run report --l2 "$B"
 check "report --l2: the footnote" grep -q '^\^ L2-resident (' "$tmp/out"
+
+# an imported op list carries host_us: classify --timeline adds the recorded lane
+run import "$B" -o "$tmp/bert.csv"
+run classify --hw h200 --timeline "$tmp/bert.csv"
+check "classify --timeline on an imported list has the recorded lane" \
+	grep -q '^recorded  *host_us ' "$tmp/out"
+run classify --hw h200 --timeline "$EX/bert-base.csv"
+check "... and a list without host_us has none" test "$(grep -c '^recorded ' "$tmp/out")" -eq 0
 
 done_testing
