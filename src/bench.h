@@ -122,4 +122,17 @@ struct rl_sweep {
 int rl_bench_sweep(const struct rl_bench *b, const char *dtype, struct rl_sweep *s,
                    struct rl_err *err);
 
+/* Writes B as one JSON document to F: the recording (attributes, entries
+ * with their samples) and, per entry, the derived statistics for readers;
+ * rl_bench_read reads it back. Returns 0 or RL_ERR_IO. */
+int rl_bench_write_json(FILE *f, const struct rl_bench *b);
+
+/* Reads a recording written by rl_bench_write_json from PATH ("-": standard
+ * input) into *B (initialised here; released by the caller, also on error).
+ * Derived statistics in the file are ignored and recomputed. Errors name
+ * the file and the JSON path of the bad value ("bench.json: entries[3].
+ * samples_us[2]: expected a positive number"). Returns 0, RL_ERR_IO,
+ * RL_ERR_PARSE or RL_ERR_NOMEM. */
+int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err);
+
 #endif

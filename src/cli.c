@@ -192,6 +192,34 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 	return d;
 }
 
+const struct rl_device *rl_cli_roofs(const struct rl_device *d, const char *roofs,
+                                     struct rl_device *owned)
+{
+	struct rl_device copy;
+	struct rl_err err;
+	enum rl_roofs which;
+
+	if (roofs == NULL)
+		return d;
+	if (rl_roofs_parse(roofs, &which) < 0) {
+		rl_cli_error("--roofs: expected measured or datasheet, got '%s'", roofs);
+		return NULL;
+	}
+	if (d != owned) {
+		if (rl_device_copy(&copy, d, &err) < 0) {
+			rl_cli_error("%s", err.msg);
+			return NULL;
+		}
+		rl_device_release(owned);
+		*owned = copy;
+	}
+	if (rl_device_roofs(owned, which, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return NULL;
+	}
+	return owned;
+}
+
 static int open_stream(struct rl_out *o, const char *path);
 
 /* A large stdio buffer: output of a million-op list is over 100 MB. */

@@ -18,6 +18,9 @@ enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 #define RL_HELP_HW \
 	"      --hw ID|FILE|live     device: an id or alias of the database, a .device\n" \
 	"                            file, or live[:N] for the CUDA GPU of this machine\n"
+#define RL_HELP_ROOFS \
+	"      --roofs WHICH         measured or datasheet: which roofs a calibrated\n" \
+	"                            device file (roofline calibrate) predicts with\n"
 #define RL_HELP_MODEL \
 	"      --hwdb DIR            device database directory (default $ROOFLINE_HWDB,\n" \
 	"                            else the build tree's or the installed hwdb/)\n" \
@@ -57,6 +60,12 @@ rl_hwdb *rl_cli_open_hwdb(const char *flag);
  * caller). NULL on error (printed). */
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
+
+/* With ROOFS NULL, D. Else D predicting with the roofs ROOFS names
+ * ("measured" or "datasheet", hwdb.h rl_device_roofs), copied into *OWNED
+ * unless D is *OWNED already. NULL on error (printed). */
+const struct rl_device *rl_cli_roofs(const struct rl_device *d, const char *roofs,
+                                     struct rl_device *owned);
 
 /* The runtime profile NAME of DB, or NULL (the error printed). Unless
  * OVERRIDDEN (--host-overhead-us was given), sets *HOST_US to the profile's
@@ -103,5 +112,8 @@ int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

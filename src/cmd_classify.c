@@ -31,6 +31,7 @@ static int usage(void)
 	       "Options:\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
+	       RL_HELP_ROOFS
 	       RL_HELP_MODEL
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --scale NAME=K,...    table, csv: predict each op and the list with\n"
@@ -229,6 +230,7 @@ int cmd_classify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"hw", required_argument, NULL, 'd'},
+		{"roofs", required_argument, NULL, 'Q'},
 		{"hwdb", required_argument, NULL, 'D'},
 		{"runtime", required_argument, NULL, 'r'},
 		{"host-overhead-us", required_argument, NULL, 'H'},
@@ -245,7 +247,7 @@ int cmd_classify(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *hw = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
+	const char *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
 	const char *overhead = NULL, *scale = NULL, *svg = NULL;
 	struct classify c;
 	struct rl_chart_info chart_info;
@@ -268,6 +270,15 @@ int cmd_classify(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': hw = optarg; break;
+		case 'Q': {
+			enum rl_roofs r;
+
+			if (rl_roofs_parse(optarg, &r) < 0)
+				return rl_cli_usage("classify", "--roofs: expected measured or datasheet, got '%s'",
+				                    optarg);
+			roofs = optarg;
+			break;
+		}
 		case 'D': hwdb = optarg; break;
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
@@ -336,6 +347,8 @@ int cmd_classify(int argc, char **argv)
 	if (db == NULL)
 		return RL_EXIT_FAIL;
 	c.ctx.dev = rl_cli_device(db, hw, &owned);
+	if (c.ctx.dev != NULL)
+		c.ctx.dev = rl_cli_roofs(c.ctx.dev, roofs, &owned);
 	rt = c.ctx.dev == NULL ? NULL : rl_cli_runtime(db, runtime, overhead != NULL,
 	                                                &c.ctx.host_overhead_us);
 	if (rt == NULL) {

@@ -27,6 +27,7 @@ static int usage(void)
 	       "Options:\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
+	       RL_HELP_ROOFS
 	       RL_HELP_MODEL
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --sweep               the sweep chart: x is each op's flops_per_element\n"
@@ -62,6 +63,7 @@ int cmd_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"hw", required_argument, NULL, 'd'},
+		{"roofs", required_argument, NULL, 'Q'},
 		{"hwdb", required_argument, NULL, 'D'},
 		{"runtime", required_argument, NULL, 'r'},
 		{"host-overhead-us", required_argument, NULL, 'H'},
@@ -72,7 +74,7 @@ int cmd_plot(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *hw = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
+	const char *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
 	const char *overhead = NULL, *input;
 	struct plot pl;
 	struct rl_chart_info info;
@@ -93,6 +95,15 @@ int cmd_plot(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': hw = optarg; break;
+		case 'Q': {
+			enum rl_roofs r;
+
+			if (rl_roofs_parse(optarg, &r) < 0)
+				return rl_cli_usage("plot", "--roofs: expected measured or datasheet, got '%s'",
+				                    optarg);
+			roofs = optarg;
+			break;
+		}
 		case 'D': hwdb = optarg; break;
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
@@ -126,6 +137,8 @@ int cmd_plot(int argc, char **argv)
 	if (db == NULL)
 		return RL_EXIT_FAIL;
 	pl.ctx.dev = rl_cli_device(db, hw, &owned);
+	if (pl.ctx.dev != NULL)
+		pl.ctx.dev = rl_cli_roofs(pl.ctx.dev, roofs, &owned);
 	if (pl.ctx.dev != NULL)
 		rt = rl_cli_runtime(db, runtime, overhead != NULL, &pl.ctx.host_overhead_us);
 	if (rt == NULL) {

@@ -36,6 +36,7 @@ static int usage(void)
 	       RL_HELP_HW
 	       "                            (default: the GPU the trace's deviceProperties\n"
 	       "                            name, matched in the database)\n"
+	       RL_HELP_ROOFS
 	       RL_HELP_MODEL
 	       "  -f, --format FMT          table (default), csv, json or md\n"
 	       "      --wide                table: show every column, names uncut\n"
@@ -94,6 +95,7 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"hw", required_argument, NULL, 'd'},
+		{"roofs", required_argument, NULL, 'Q'},
 		{"hwdb", required_argument, NULL, 'D'},
 		{"runtime", required_argument, NULL, 'r'},
 		{"host-overhead-us", required_argument, NULL, 'H'},
@@ -107,7 +109,7 @@ int cmd_report(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *hw = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
+	const char *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
 	const char *overhead = NULL, *svg = NULL;
 	struct rl_model_ctx ctx;
 	struct rl_timeline tl;
@@ -138,6 +140,15 @@ int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': hw = optarg; break;
+		case 'Q': {
+			enum rl_roofs r;
+
+			if (rl_roofs_parse(optarg, &r) < 0)
+				return rl_cli_usage("report", "--roofs: expected measured or datasheet, got '%s'",
+				                    optarg);
+			roofs = optarg;
+			break;
+		}
 		case 'D': hwdb = optarg; break;
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
@@ -178,6 +189,8 @@ int cmd_report(int argc, char **argv)
 		return RL_EXIT_FAIL;
 	}
 	ctx.dev = trace_device(db, hw, &imp, &owned);
+	if (ctx.dev != NULL)
+		ctx.dev = rl_cli_roofs(ctx.dev, roofs, &owned);
 	if (ctx.dev != NULL)
 		rt = rl_cli_runtime(db, runtime, overhead != NULL, &ctx.host_overhead_us);
 	rl_timeline_init(&tl);

@@ -97,6 +97,29 @@ static int set_field(size_t i, struct rl_gpu *g, const char *val, struct rl_err 
 	return 0;
 }
 
+int rl_gpu_get(const struct rl_gpu *g, size_t i, char *buf, size_t n)
+{
+	const char *p = (const char *)g + fields[i].off;
+	int v;
+	uint64_t u;
+
+	switch (fields[i].type) {
+	case F_STR: snprintf(buf, n, "%s", p); return 0;
+	case F_INT: memcpy(&v, p, sizeof(v)); snprintf(buf, n, "%d", v); return 1;
+	default: memcpy(&u, p, sizeof(u)); snprintf(buf, n, "%llu", (unsigned long long)u); return 1;
+	}
+}
+
+int rl_gpu_set(struct rl_gpu *g, const char *key, const char *val, struct rl_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < N_FIELDS; i++)
+		if (strcmp(key, fields[i].f.key) == 0)
+			return set_field(i, g, val, err);
+	return rl_err_set(err, RL_ERR_PARSE, "unknown attribute '%s'", key);
+}
+
 int rl_gpu_load(const char *path, struct rl_gpu *g, struct rl_err *err)
 {
 	struct rl_kvfile kv;

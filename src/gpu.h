@@ -45,6 +45,15 @@ struct rl_gpu_field {
 };
 const struct rl_gpu_field *rl_gpu_fields(size_t *n);
 
+/* Field I (0 <= I < the count rl_gpu_fields gives) of G as text in BUF
+ * (size N). Returns 1 when the field is a number, 0 when it is a string. */
+int rl_gpu_get(const struct rl_gpu *g, size_t i, char *buf, size_t n);
+
+/* Sets the field named KEY of G from its text VAL, strictly (decimal
+ * integers for numbers). Returns 0, or RL_ERR_PARSE / RL_ERR_RANGE with a
+ * message that names neither file nor key (the caller adds them). */
+int rl_gpu_set(struct rl_gpu *g, const char *key, const char *val, struct rl_err *err);
+
 /* Nonzero when the device is a MIG slice: the runtime names MIG instances
  * "<GPU name> MIG <profile>" ("NVIDIA H100 80GB HBM3 MIG 1g.10gb"). */
 int rl_gpu_is_mig(const struct rl_gpu *g);

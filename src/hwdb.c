@@ -41,6 +41,9 @@ static const struct {
 };
 #define N_NUM_KEYS (sizeof(num_keys) / sizeof(num_keys[0]))
 
+/* The prefix of a datasheet figure kept beside a measured one. */
+#define DATASHEET "datasheet."
+
 enum rl_hw_key rl_hw_key_at(size_t i)
 {
 	return num_keys[i].key;
@@ -140,15 +143,20 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 		if (i < 5) {
 			rc = set_string(&kv, device_string_slot(d, i), key, val, src, err);
 		} else {
+			int ds = strncmp(key, DATASHEET, sizeof(DATASHEET) - 1) == 0;
+			const char *name = ds ? key + sizeof(DATASHEET) - 1 : key;
+
 			for (i = 0; i < N_NUM_KEYS; i++)
-				if (strcmp(key, num_keys[i].name) == 0)
+				if (strcmp(name, num_keys[i].name) == 0)
 					break;
 			if (i == N_NUM_KEYS) {
 				free(src);
 				rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: unknown key '%s'",
 				                path, kv.lineno, key);
 			} else {
-				rc = set_number(&kv, &d->num[num_keys[i].key], key, val, src, err);
+				struct rl_hwval *v = ds ? d->datasheet : d->num;
+
+				rc = set_number(&kv, &v[num_keys[i].key], key, val, src, err);
 			}
 		}
 		if (rc < 0)
@@ -158,6 +166,12 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 	if (rc == 0 && (d->id == NULL || d->name == NULL))
 		rc = rl_err_set(err, RL_ERR_PARSE, "%s: missing key '%s'", path,
 		                d->id == NULL ? "id" : "name");
+	for (i = 0; rc == 0 && i < N_NUM_KEYS; i++)
+		if (d->datasheet[num_keys[i].key].present && !d->num[num_keys[i].key].present)
+			rc = rl_err_set(err, RL_ERR_PARSE,
+			                "%s: key '%s%s' is the datasheet figure kept beside a "
+			                "measured '%s', which is missing",
+			                path, DATASHEET, num_keys[i].name, num_keys[i].name);
 	for (i = 0; rc == 0 && i < sizeof(required) / sizeof(required[0]); i++)
 		if (!d->num[required[i]].present || d->num[required[i]].value <= 0)
 			rc = rl_err_set(err, RL_ERR_PARSE, "%s: key '%s' is required and must be above 0",
@@ -181,8 +195,86 @@ void rl_device_release(struct rl_device *d)
 	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
 		free(d->num[i].text);
 		free(d->num[i].source);
+		free(d->datasheet[i].text);
+		free(d->datasheet[i].source);
 	}
 	memset(d, 0, sizeof(*d));
+}
+
+static int copy_val(struct rl_hwval *dst, const struct rl_hwval *src)
+{
+	*dst = *src;
+	if (!src->present)
+		return 0;
+	dst->text = xstrdup(src->text);
+	dst->source = xstrdup(src->source);
+	return dst->text == NULL || dst->source == NULL ? -1 : 0;
+}
+
+int rl_device_copy(struct rl_device *dst, const struct rl_device *src, struct rl_err *err)
+{
+	size_t i;
+	int bad = 0;
+
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < 5; i++) {
+		const char *s = *device_string_slot((struct rl_device *)src, i);
+
+		if (s != NULL && (*device_string_slot(dst, i) = xstrdup(s)) == NULL)
+			bad = 1;
+	}
+	if (src->path != NULL && (dst->path = xstrdup(src->path)) == NULL)
+		bad = 1;
+	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
+		bad |= copy_val(&dst->num[i], &src->num[i]) < 0;
+		bad |= copy_val(&dst->datasheet[i], &src->datasheet[i]) < 0;
+	}
+	if (bad) {
+		rl_device_release(dst);
+		return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int rl_device_calibrated(const struct rl_device *d)
+{
+	size_t i;
+
+	for (i = 0; i < RL_HW_NUM_COUNT; i++)
+		if (d->datasheet[i].present)
+			return 1;
+	return 0;
+}
+
+int rl_device_roofs(struct rl_device *d, enum rl_roofs which, struct rl_err *err)
+{
+	size_t i;
+
+	if (!rl_device_calibrated(d))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--roofs: device '%s' has datasheet roofs only (a device file "
+		                  "written by 'roofline calibrate' has both)",
+		                  d->id);
+	if (which == RL_ROOFS_DATASHEET)
+		for (i = 0; i < RL_HW_NUM_COUNT; i++)
+			if (d->datasheet[i].present) {
+				struct rl_hwval t = d->num[i];
+
+				d->num[i] = d->datasheet[i];
+				d->datasheet[i] = t;
+			}
+	return 0;
+}
+
+int rl_roofs_parse(const char *s, enum rl_roofs *out)
+{
+	if (strcmp(s, "measured") == 0)
+		*out = RL_ROOFS_MEASURED;
+	else if (strcmp(s, "datasheet") == 0)
+		*out = RL_ROOFS_DATASHEET;
+	else
+		return -1;
+	return 0;
 }
 
 void rl_device_each(const struct rl_device *d,
@@ -198,8 +290,16 @@ void rl_device_each(const struct rl_device *d,
 	for (i = 0; i < N_NUM_KEYS; i++) {
 		const struct rl_hwval *v = &d->num[num_keys[i].key];
 
+		const struct rl_hwval *ds = &d->datasheet[num_keys[i].key];
+
 		fn(num_keys[i].name, v->present ? v->text : NULL,
 		   v->present ? v->source : NULL, user);
+		if (ds->present) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s%s", DATASHEET, num_keys[i].name);
+			fn(key, ds->text, ds->source, user);
+		}
 	}
 }
 

@@ -42,6 +42,15 @@ struct rl_device {
 	char *id, *aliases, *name, *vendor, *arch;
 	char *path; /* the file it was read from */
 	struct rl_hwval num[RL_HW_NUM_COUNT];
+	/* "datasheet.KEY" of a calibrated file (roofline calibrate): the
+	 * datasheet figure kept beside the measured one in num[KEY]. */
+	struct rl_hwval datasheet[RL_HW_NUM_COUNT];
+};
+
+/* Which roofs a calibrated device predicts with. */
+enum rl_roofs {
+	RL_ROOFS_MEASURED,  /* num[], as the file has them */
+	RL_ROOFS_DATASHEET, /* datasheet.KEY wherever the file has one */
 };
 
 struct rl_runtime {
@@ -59,7 +68,8 @@ const char *rl_hw_key_name(enum rl_hw_key k);
 
 /* Visits every device key in documentation order, string keys included: for
  * each, calls FN with the key name, its value text (NULL when absent) and its
- * source (NULL for string keys). Used by writers of "hw show". */
+ * source (NULL for string keys). A key with a datasheet figure beside it is
+ * followed by "datasheet.KEY". Used by writers of "hw show". */
 void rl_device_each(const struct rl_device *d,
                     void (*fn)(const char *key, const char *value,
                                const char *source, void *user),
@@ -71,6 +81,24 @@ void rl_device_each(const struct rl_device *d,
  * RL_ERR_IO or RL_ERR_PARSE. */
 int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err);
 void rl_device_release(struct rl_device *d);
+
+/* Deep-copies SRC into *DST (released with rl_device_release). Returns 0 or
+ * RL_ERR_NOMEM. */
+int rl_device_copy(struct rl_device *dst, const struct rl_device *src, struct rl_err *err);
+
+/* Nonzero when D keeps datasheet figures beside measured ones (a file
+ * written by roofline calibrate). */
+int rl_device_calibrated(const struct rl_device *d);
+
+/* Makes D predict with the roofs WHICH names: RL_ROOFS_DATASHEET swaps each
+ * measured value for its datasheet figure (and keeps the measured one in
+ * datasheet[]); RL_ROOFS_MEASURED leaves D as it is. Either way, a device
+ * that is not calibrated is an error (RL_ERR_ARG, the message says so), as
+ * the choice means nothing for it. */
+int rl_device_roofs(struct rl_device *d, enum rl_roofs which, struct rl_err *err);
+
+/* Parses "measured" or "datasheet"; 0 or -1. */
+int rl_roofs_parse(const char *s, enum rl_roofs *out);
 
 /* Writes D to F as a device file (docs/hwdb-format.md) that rl_device_load
  * reads back: HEADER (may be NULL; several lines allowed) as '#' comment

@@ -14,6 +14,9 @@ static const struct rl_cmd commands[] = {
 	{"devices", cmd_devices, "list the CUDA devices of this machine"},
 	{"import", cmd_import, "turn a PyTorch profiler trace into an op list"},
 	{"report", cmd_report, "each op of a trace against its roofline, and the step"},
+	{"bench", cmd_bench, "measure the GPU's roofs with CUDA microbenchmarks"},
+	{"calibrate", cmd_calibrate, "write a device file with the measured roofs"},
+	{"validate", cmd_validate, "run synthetic ops on the GPU against the model's verdicts"},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

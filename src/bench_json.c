@@ -1,0 +1,388 @@
+/* bench_json.c - the JSON form of a benchmark recording (see bench.h).
+ *
+ * Written with yajl_gen; read back with yajl's tree parser, since a
+ * recording is small (a few hundred entries) and read whole. Sample times
+ * are written with 7 significant digits, more than their precision (CUDA
+ * events resolve about 0.5 us, and a sample averages many launches).
+ */
+#include "config.h"
+
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+#include "bench_json.h"
+#include "json.h"
+#include "num.h"
+
+#define FORMAT "roofline-bench-1"
+#define MAX_FILE (64u << 20)
+
+static void num7(yajl_gen g, double v)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%.7g", v);
+
+	yajl_gen_number(g, buf, (size_t)n);
+}
+
+static void kn7(yajl_gen g, const char *key, double v)
+{
+	rl_json_str(g, key);
+	num7(g, v);
+}
+
+void rl_json_gpu(yajl_gen g, const struct rl_gpu *gpu)
+{
+	size_t i, n;
+	const struct rl_gpu_field *f = rl_gpu_fields(&n);
+
+	rl_json_str(g, "gpu");
+	yajl_gen_map_open(g);
+	for (i = 0; i < n; i++) {
+		char buf[RL_GPU_NAME_MAX];
+
+		rl_json_str(g, f[i].key);
+		if (rl_gpu_get(gpu, i, buf, sizeof(buf)))
+			yajl_gen_number(g, buf, strlen(buf));
+		else
+			rl_json_str(g, buf);
+	}
+	yajl_gen_map_close(g);
+}
+
+static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
+{
+	struct rl_bench_stats s;
+	size_t i;
+
+	rl_bench_stats(e, &s);
+	yajl_gen_map_open(g);
+	rl_json_kv(g, "group", rl_bench_group_name(e->group));
+	rl_json_kv(g, "name", e->name);
+	rl_json_kv(g, "dtype", e->dtype);
+	rl_json_kv(g, "shape", e->shape);
+	kn7(g, "repeat", e->repeat);
+	kn7(g, "bytes", e->bytes);
+	kn7(g, "flops", e->flops);
+	rl_json_str(g, "check");
+	yajl_gen_integer(g, e->check);
+	kn7(g, "sm_clock_mhz", e->sm_clock_mhz);
+	kn7(g, "temp_c", e->temp_c);
+	rl_json_kv(g, "method", e->method);
+	rl_json_str(g, "samples_us");
+	yajl_gen_array_open(g);
+	for (i = 0; i < e->n; i++)
+		num7(g, e->us[i]);
+	yajl_gen_array_close(g);
+	/* Derived, for readers; rl_bench_read recomputes them. */
+	rl_json_str(g, "derived");
+	yajl_gen_map_open(g);
+	kn7(g, "median_us", s.median_us);
+	kn7(g, "best_us", s.best_us);
+	kn7(g, "p90_us", s.p90_us);
+	if (e->bytes > 0) {
+		kn7(g, "gbs_median", s.gbs_median);
+		kn7(g, "gbs_best", s.gbs_best);
+	}
+	if (e->flops > 0) {
+		kn7(g, "tflops_median", s.tflops_median);
+		kn7(g, "tflops_best", s.tflops_best);
+	}
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+}
+
+int rl_bench_write_json(FILE *f, const struct rl_bench *b)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	size_t i;
+
+	if (g == NULL)
+		return RL_ERR_NOMEM;
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_config(g, yajl_gen_indent_string, " ");
+	yajl_gen_map_open(g);
+	rl_json_kv(g, "format", FORMAT);
+	rl_json_kv(g, "roofline_version", b->version);
+	rl_json_kv(g, "date", b->date);
+	rl_json_str(g, "quick");
+	yajl_gen_bool(g, b->quick);
+	rl_json_gpu(g, &b->gpu);
+	rl_json_str(g, "entries");
+	yajl_gen_array_open(g);
+	for (i = 0; i < b->n; i++) {
+		write_entry(g, &b->e[i]);
+		rl_json_flush(g, f);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	rl_json_flush(g, f);
+	fputc('\n', f);
+	yajl_gen_free(g);
+	return ferror(f) ? RL_ERR_IO : 0;
+}
+
+/* --- reading ----------------------------------------------------------- */
+
+struct rd {
+	const char *path;
+	struct rl_err *err;
+};
+
+static int bad(struct rd *r, const char *where, const char *what)
+{
+	return rl_err_set(r->err, RL_ERR_PARSE, "%s: %s: expected %s", r->path, where, what);
+}
+
+char *rl_json_slurp(const char *path, const char *what, struct rl_err *err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (f == NULL) {
+		rl_err_set(err, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (cap - n < 65536) {
+			char *p;
+
+			cap = cap ? 2 * cap : 1 << 16;
+			if (cap > MAX_FILE + 65536u) {
+				rl_err_set(err, RL_ERR_PARSE, "%s: larger than %u MiB: not %s", path,
+				           MAX_FILE >> 20, what);
+				goto fail;
+			}
+			p = realloc(buf, cap + 1);
+			if (p == NULL) {
+				rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (memchr(buf, '\0', n) != NULL) {
+		rl_err_set(err, RL_ERR_PARSE, "%s: NUL byte: not %s", path, what);
+		goto fail;
+	}
+	buf[n] = '\0';
+	if (f != stdin)
+		fclose(f);
+	return buf;
+fail:
+	free(buf);
+	if (f != stdin)
+		fclose(f);
+	return NULL;
+}
+
+yajl_val rl_json_member(yajl_val obj, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < obj->u.object.len; i++)
+		if (strcmp(obj->u.object.keys[i], key) == 0)
+			return obj->u.object.values[i];
+	return NULL;
+}
+
+/* A string member into BUF (size N). */
+static int get_str(struct rd *r, yajl_val obj, const char *where, const char *key, char *buf,
+                   size_t n)
+{
+	yajl_val v = rl_json_member(obj, key);
+	char w[96];
+
+	snprintf(w, sizeof(w), "%s.%s", where, key);
+	if (v == NULL || !YAJL_IS_STRING(v))
+		return bad(r, w, "a string");
+	if (strlen(v->u.string) >= n) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "a string of at most %zu bytes", n - 1);
+		return bad(r, w, what);
+	}
+	strcpy(buf, v->u.string);
+	return 0;
+}
+
+/* A finite number >= 0, parsed strictly from its text. */
+static int get_num(struct rd *r, yajl_val obj, const char *where, const char *key, double *out)
+{
+	yajl_val v = rl_json_member(obj, key);
+	struct rl_err e;
+	char w[96];
+
+	snprintf(w, sizeof(w), "%s.%s", where, key);
+	if (v == NULL || !YAJL_IS_NUMBER(v) || rl_parse_nonneg(v->u.number.r, out, &e) < 0)
+		return bad(r, w, "a number >= 0");
+	return 0;
+}
+
+int rl_json_read_gpu(yajl_val gpu, const char *path, struct rl_gpu *g, struct rl_err *err)
+{
+	struct rd rr = {path, err}, *r = &rr;
+	size_t i, n;
+	const struct rl_gpu_field *f = rl_gpu_fields(&n);
+
+	if (gpu == NULL || !YAJL_IS_OBJECT(gpu))
+		return bad(r, "gpu", "an object of device attributes");
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < n; i++) {
+		yajl_val v = rl_json_member(gpu, f[i].key);
+		const char *text = v == NULL ? NULL
+		                   : YAJL_IS_STRING(v) ? v->u.string
+		                   : YAJL_IS_NUMBER(v) ? v->u.number.r
+		                                       : NULL;
+		struct rl_err e;
+		char w[96];
+
+		snprintf(w, sizeof(w), "gpu.%s", f[i].key);
+		if (text == NULL)
+			return bad(r, w, "the attribute (a string or an integer)");
+		if (rl_gpu_set(g, f[i].key, text, &e) < 0)
+			return rl_err_set(r->err, RL_ERR_PARSE, "%s: %s: %s", r->path, w, e.msg);
+	}
+	if (g->sm_count <= 0 || g->clock_khz <= 0)
+		return bad(r, "gpu", "multiprocessor_count and clock_rate_khz above 0");
+	return 0;
+}
+
+static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
+{
+	struct rl_bench_entry e;
+	char where[48], group[16], w[96];
+	yajl_val s, c;
+	double *us = NULL, chk;
+	size_t i;
+	int rc;
+
+	snprintf(where, sizeof(where), "entries[%zu]", idx);
+	if (!YAJL_IS_OBJECT(v))
+		return bad(r, where, "an object");
+	memset(&e, 0, sizeof(e));
+	rc = get_str(r, v, where, "group", group, sizeof(group));
+	if (rc == 0 && rl_bench_group_parse(group, &e.group) < 0) {
+		snprintf(w, sizeof(w), "%s.group", where);
+		return bad(r, w, "memory, l2, vector, special, gemm, launch or sweep");
+	}
+	if (rc == 0)
+		rc = get_str(r, v, where, "name", e.name, sizeof(e.name));
+	if (rc == 0)
+		rc = get_str(r, v, where, "dtype", e.dtype, sizeof(e.dtype));
+	if (rc == 0)
+		rc = get_str(r, v, where, "shape", e.shape, sizeof(e.shape));
+	if (rc == 0)
+		rc = get_str(r, v, where, "method", e.method, sizeof(e.method));
+	if (rc == 0)
+		rc = get_num(r, v, where, "repeat", &e.repeat);
+	if (rc == 0)
+		rc = get_num(r, v, where, "bytes", &e.bytes);
+	if (rc == 0)
+		rc = get_num(r, v, where, "flops", &e.flops);
+	if (rc == 0)
+		rc = get_num(r, v, where, "sm_clock_mhz", &e.sm_clock_mhz);
+	if (rc == 0)
+		rc = get_num(r, v, where, "temp_c", &e.temp_c);
+	if (rc < 0)
+		return rc;
+	c = rl_json_member(v, "check");
+	snprintf(w, sizeof(w), "%s.check", where);
+	if (c == NULL || !YAJL_IS_INTEGER(c) || (chk = (double)YAJL_GET_INTEGER(c)) < -1 || chk > 1)
+		return bad(r, w, "-1, 0 or 1");
+	e.check = (int)chk;
+	s = rl_json_member(v, "samples_us");
+	snprintf(w, sizeof(w), "%s.samples_us", where);
+	if (s == NULL || !YAJL_IS_ARRAY(s) || s->u.array.len == 0)
+		return bad(r, w, "a non-empty array of times");
+	us = malloc(s->u.array.len * sizeof(double));
+	if (us == NULL)
+		return rl_err_set(r->err, RL_ERR_NOMEM, "out of memory");
+	for (i = 0; i < s->u.array.len; i++) {
+		yajl_val x = s->u.array.values[i];
+		struct rl_err e2;
+
+		if (!YAJL_IS_NUMBER(x) || rl_parse_nonneg(x->u.number.r, &us[i], &e2) < 0 ||
+		    us[i] <= 0) {
+			snprintf(w, sizeof(w), "%s.samples_us[%zu]", where, i);
+			free(us);
+			return bad(r, w, "a time in microseconds above 0");
+		}
+	}
+	rc = rl_bench_add(b, &e, us, s->u.array.len, r->err);
+	free(us);
+	return rc;
+}
+
+int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err)
+{
+	struct rd r = {path, err};
+	char ebuf[256];
+	char *text;
+	yajl_val root, v;
+	size_t i;
+	int rc = 0;
+
+	rl_bench_init(b);
+	text = rl_json_slurp(path, "a bench recording", err);
+	if (text == NULL)
+		return err != NULL ? err->code : RL_ERR_IO;
+	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	free(text);
+	if (root == NULL) {
+		ebuf[strcspn(ebuf, "\n")] = '\0';
+		return rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", path, ebuf);
+	}
+	if (!YAJL_IS_OBJECT(root)) {
+		rc = bad(&r, "top level", "an object (a bench recording)");
+		goto out;
+	}
+	v = rl_json_member(root, "format");
+	if (v == NULL || !YAJL_IS_STRING(v) || strcmp(v->u.string, FORMAT) != 0) {
+		rc = bad(&r, "format", "\"" FORMAT "\" (a file written by roofline bench -f json)");
+		goto out;
+	}
+	rc = get_str(&r, root, "top level", "roofline_version", b->version, sizeof(b->version));
+	if (rc == 0)
+		rc = get_str(&r, root, "top level", "date", b->date, sizeof(b->date));
+	if (rc < 0)
+		goto out;
+	v = rl_json_member(root, "quick");
+	if (v == NULL || !(YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v))) {
+		rc = bad(&r, "quick", "true or false");
+		goto out;
+	}
+	b->quick = YAJL_IS_TRUE(v);
+	rc = rl_json_read_gpu(rl_json_member(root, "gpu"), path, &b->gpu, err);
+	if (rc < 0)
+		goto out;
+	v = rl_json_member(root, "entries");
+	if (v == NULL || !YAJL_IS_ARRAY(v)) {
+		rc = bad(&r, "entries", "an array");
+		goto out;
+	}
+	for (i = 0; i < v->u.array.len && rc == 0; i++)
+		rc = read_entry(&r, v->u.array.values[i], i, b);
+out:
+	yajl_tree_free(root);
+	return rc;
+}

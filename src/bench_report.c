@@ -1,0 +1,310 @@
+/* bench_report.c - "roofline bench" output: the measurements against a
+ * reference device, the intensity sweeps against the model's curve, and the
+ * roofs a calibration would keep (see bench_report.h).
+ */
+#include "config.h"
+
+#include "bench_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "model.h"
+
+/* The reference figure of an entry on device D: GB/s, TFLOPS or us, in the
+ * unit the entry's figure has; 0 when D has none. */
+double rl_bench_reference(const struct rl_bench_entry *e, const struct rl_device *d)
+{
+	static const struct {
+		const char *name;
+		enum rl_pipe pipe;
+		double scale; /* 0.5: work that is not multiply-add pairs (model.h) */
+	} vec[] = {
+		{"fp32-fma", RL_PIPE_FP32_VECTOR, 1}, {"fp32-mul", RL_PIPE_FP32_VECTOR, 0.5},
+		{"fp64-fma", RL_PIPE_FP64_VECTOR, 1}, {"fp16-fma", RL_PIPE_FP16_VECTOR, 1},
+		{"bf16-fma", RL_PIPE_BF16_VECTOR, 1},
+	};
+	static const struct {
+		const char *dtype;
+		enum rl_pipe pipe;
+	} gemm[] = {
+		{"fp64", RL_PIPE_FP64_TENSOR}, {"tf32", RL_PIPE_TF32_TENSOR},
+		{"fp16", RL_PIPE_FP16_TENSOR}, {"bf16", RL_PIPE_BF16_TENSOR},
+		{"fp8e4m3", RL_PIPE_FP8_TENSOR}, {"int8", RL_PIPE_INT8_TENSOR},
+		{"fp32", RL_PIPE_FP32_VECTOR},
+	};
+	size_t i;
+
+	if (d == NULL)
+		return 0;
+	switch (e->group) {
+	case RL_BENCH_MEMORY:
+		return d->num[RL_HW_MEM_BANDWIDTH_GBS].value;
+	case RL_BENCH_L2:
+		return d->num[RL_HW_L2_BANDWIDTH_GBS].present ? d->num[RL_HW_L2_BANDWIDTH_GBS].value : 0;
+	case RL_BENCH_VECTOR:
+		for (i = 0; i < sizeof(vec) / sizeof(vec[0]); i++)
+			if (strcmp(e->name, vec[i].name) == 0)
+				return rl_device_peak_flops(d, vec[i].pipe) / 1e12 * vec[i].scale;
+		return 0;
+	case RL_BENCH_GEMM:
+		for (i = 0; i < sizeof(gemm) / sizeof(gemm[0]); i++)
+			if (strcmp(e->dtype, gemm[i].dtype) == 0)
+				return rl_device_peak_flops(d, gemm[i].pipe) / 1e12;
+		return 0;
+	case RL_BENCH_LAUNCH:
+		return strcmp(e->name, "graph-node") == 0 ? d->num[RL_HW_MIN_KERNEL_US].value : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The figure an entry is judged by: GB/s for memory and L2, TFLOPS for
+ * the arithmetic groups, us for launches. */
+static const char *figure_unit(const struct rl_bench_entry *e)
+{
+	switch (e->group) {
+	case RL_BENCH_MEMORY:
+	case RL_BENCH_L2: return "GB/s";
+	case RL_BENCH_LAUNCH: return "us";
+	case RL_BENCH_SPECIAL: return "Tcall/s";
+	case RL_BENCH_GEMM: return strcmp(e->dtype, "int8") == 0 ? "TOPS" : "TFLOPS";
+	default: return "TFLOPS";
+	}
+}
+
+static void figures(const struct rl_bench_entry *e, const struct rl_bench_stats *s, double *med,
+                    double *best)
+{
+	switch (e->group) {
+	case RL_BENCH_MEMORY:
+	case RL_BENCH_L2: *med = s->gbs_median, *best = s->gbs_best; break;
+	case RL_BENCH_LAUNCH: *med = s->median_us, *best = s->best_us; break;
+	default: *med = s->tflops_median, *best = s->tflops_best; break;
+	}
+}
+
+static const char *check_word(int check)
+{
+	return check > 0 ? "ok" : check < 0 ? "FAILED" : "-";
+}
+
+/* The model's prediction of one sweep point on D: a pointwise op of the
+ * point's elements with REPEAT multiplies each (no FMA), GPU time only. */
+static int predict_point(const struct rl_bench_entry *e, const struct rl_device *d,
+                         struct rl_pred *p)
+{
+	struct rl_model_ctx ctx = {d, 0};
+	struct rl_op op;
+	struct rl_err err;
+	double elems = e->flops / e->repeat;
+
+	rl_op_init(&op);
+	op.name = "sweep";
+	op.kind = RL_KIND_POINTWISE;
+	if (rl_dtype_parse(e->dtype, &op.dtype) < 0 || elems < 1 || elems > 1e18)
+		return -1;
+	op.has = RL_HAS_SHAPE | RL_HAS_FPE | RL_HAS_FMA;
+	op.ndims = 1;
+	op.dims[0] = (uint64_t)llround(elems);
+	op.inputs = 1;
+	op.flops_per_element = e->repeat;
+	op.fma = 0;
+	return rl_predict(&op, &ctx, p, &err);
+}
+
+int rl_bench_knee(const struct rl_sweep *s, const struct rl_device *d, struct rl_knee *k)
+{
+	struct rl_pred p;
+
+	memset(k, 0, sizeof(*k));
+	k->measured_repeat = s->knee_repeat;
+	k->measured_intensity = s->knee_intensity;
+	if (d == NULL || s->n == 0 || predict_point(s->pt[0], d, &p) < 0 || p.ridge <= 0)
+		return -1;
+	k->predicted_intensity = p.ridge;
+	k->predicted_repeat = p.ridge * s->elem_bytes;
+	k->log2_ratio = log2(k->measured_repeat / k->predicted_repeat);
+	k->within_2x = fabs(k->log2_ratio) <= 1;
+	return 0;
+}
+
+static void table_header(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
+{
+	fprintf(f, "%s: %d SMs, %d MHz, compute capability %d.%d, CUDA %d.%d, driver %d.%d\n",
+	        b->gpu.name, b->gpu.sm_count, b->gpu.clock_khz / 1000, b->gpu.cc_major,
+	        b->gpu.cc_minor, b->gpu.runtime_version / 1000, b->gpu.runtime_version % 1000 / 10,
+	        b->gpu.driver_version / 1000, b->gpu.driver_version % 1000 / 10);
+	fprintf(f, "measured %s by roofline %s%s", b->date, b->version,
+	        b->quick ? " (--quick: a smoke run, not a calibration)" : "");
+	if (ref != NULL)
+		fprintf(f, "; reference: %s (%s)", ref->id, ref->name);
+	fprintf(f, "\n\n");
+}
+
+static void table_entries(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
+{
+	size_t i;
+
+	fprintf(f, "%-7s %-12s %-7s %-15s %10s %10s %-7s %6s %10s %6s %-6s %5s %4s\n", "group",
+	        "benchmark", "dtype", "shape", "median", "best", "unit", "spread", "reference", "%",
+	        "check", "MHz", "C");
+	for (i = 0; i < b->n; i++) {
+		const struct rl_bench_entry *e = &b->e[i];
+		struct rl_bench_stats s;
+		double med, best, r;
+		char pct[16] = "", refs[24] = "", mhz[16] = "", temp[16] = "";
+
+		if (e->group == RL_BENCH_SWEEP)
+			continue;
+		rl_bench_stats(e, &s);
+		figures(e, &s, &med, &best);
+		r = rl_bench_reference(e, ref);
+		if (r > 0) {
+			snprintf(refs, sizeof(refs), "%.5g", r);
+			snprintf(pct, sizeof(pct), "%.1f", 100 * med / r);
+		}
+		if (e->sm_clock_mhz > 0)
+			snprintf(mhz, sizeof(mhz), "%.0f", e->sm_clock_mhz);
+		if (e->temp_c > 0)
+			snprintf(temp, sizeof(temp), "%.0f", e->temp_c);
+		fprintf(f, "%-7s %-12s %-7s %-15s %10.5g %10.5g %-7s %5.1f%% %10s %6s %-6s %5s %4s\n",
+		        rl_bench_group_name(e->group), e->name, e->dtype, e->shape, med, best,
+		        figure_unit(e), 100 * s.spread, refs, pct, check_word(e->check), mhz, temp);
+	}
+}
+
+static void table_sweep(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
+{
+	static const char *const dtypes[] = {"fp32", "bf16", "fp16"};
+	size_t t, i;
+
+	for (t = 0; t < sizeof(dtypes) / sizeof(dtypes[0]); t++) {
+		struct rl_sweep s;
+		struct rl_knee k;
+
+		if (rl_bench_sweep(b, dtypes[t], &s, NULL) < 0)
+			continue;
+		fprintf(f, "\nintensity sweep, %s: %.0f elements, r dependent multiplies per element, "
+		           "%.0f bytes per element (read + write)%s%s\n",
+		        s.dtype, s.pt[0]->flops / s.pt[0]->repeat, s.elem_bytes,
+		        ref != NULL ? "; predicted on " : "", ref != NULL ? ref->id : "");
+		fprintf(f, "%6s %10s %8s %10s %10s %12s %12s %-8s %-6s\n", "r", "FLOP/B", "GB/s",
+		        "TFLOPS", "median us", "predicted us", "pred TFLOPS", "bound", "check");
+		for (i = 0; i < s.n; i++) {
+			const struct rl_bench_entry *e = s.pt[i];
+			struct rl_pred p;
+			double t_us = rl_quantile(e->us, e->n, 0.5);
+			char pus[24] = "", ptf[24] = "";
+			const char *bound = "";
+
+			if (ref != NULL && predict_point(e, ref, &p) == 0) {
+				snprintf(pus, sizeof(pus), "%.5g", p.t_gpu_us);
+				snprintf(ptf, sizeof(ptf), "%.4g", e->flops / p.t_gpu_us / 1e6);
+				bound = rl_bound_name(p.bound);
+			}
+			fprintf(f, "%6.0f %10.4g %8.0f %10.4g %10.5g %12s %12s %-8s %-6s\n", e->repeat,
+			        e->flops / e->bytes, e->bytes / t_us / 1e3, e->flops / t_us / 1e6, t_us,
+			        pus, ptf, bound, check_word(e->check));
+		}
+		fprintf(f, "measured knee: r = %.0f (%.3g FLOP/byte: %.4g TFLOPS over %.0f GB/s)",
+		        s.knee_repeat, s.knee_intensity, s.flops_per_s / 1e12, s.bytes_per_s / 1e9);
+		if (rl_bench_knee(&s, ref, &k) == 0)
+			fprintf(f, "; predicted r = %.0f (%.3g FLOP/byte): %s one power of two "
+			           "(measured / predicted = %.2f)",
+			        k.predicted_repeat, k.predicted_intensity,
+			        k.within_2x ? "within" : "NOT within", exp2(k.log2_ratio));
+		fputc('\n', f);
+	}
+}
+
+static void table_roofs(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
+{
+	struct rl_calib c;
+	size_t i;
+
+	rl_calib_roofs(b, &c);
+	fprintf(f, "\nroofs a calibration keeps (medians)%s\n",
+	        ref != NULL ? ", against the reference" : "");
+	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
+		enum rl_hw_key k = rl_hw_key_at(i);
+
+		if (!c.present[k])
+			continue;
+		fprintf(f, "  %-20s %10.5g", rl_hw_key_name(k), c.value[k]);
+		if (ref != NULL && ref->num[k].present && ref->num[k].value > 0)
+			fprintf(f, "   %10s  %5.1f %%", ref->num[k].text,
+			        100 * c.value[k] / ref->num[k].value);
+		fprintf(f, "   (%s %s%s%s%s%s)\n", rl_bench_group_name(c.from[k]->group),
+		        c.from[k]->name, c.from[k]->dtype[0] ? " " : "", c.from[k]->dtype,
+		        c.from[k]->group == RL_BENCH_GEMM ? " " : "",
+		        c.from[k]->group == RL_BENCH_GEMM ? c.from[k]->shape : "");
+	}
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
+{
+	size_t i;
+
+	fprintf(f, "group,benchmark,dtype,shape,repeat,bytes,flops,samples,median_us,best_us,"
+	           "p90_us,gbs_median,tflops_median,reference,reference_pct,check,sm_clock_mhz,"
+	           "temp_c,method\n");
+	for (i = 0; i < b->n; i++) {
+		const struct rl_bench_entry *e = &b->e[i];
+		struct rl_bench_stats s;
+		double med, best, r;
+
+		rl_bench_stats(e, &s);
+		figures(e, &s, &med, &best);
+		r = e->group == RL_BENCH_SWEEP ? 0 : rl_bench_reference(e, ref);
+		fprintf(f, "%s,%s,%s,%s,%.6g,%.6g,%.6g,%zu,%.6g,%.6g,%.6g,", rl_bench_group_name(e->group),
+		        e->name, e->dtype, e->shape, e->repeat, e->bytes, e->flops, e->n, s.median_us,
+		        s.best_us, s.p90_us);
+		if (e->bytes > 0)
+			fprintf(f, "%.6g", s.gbs_median);
+		fputc(',', f);
+		if (e->flops > 0)
+			fprintf(f, "%.6g", s.tflops_median);
+		fputc(',', f);
+		if (r > 0)
+			fprintf(f, "%.6g,%.4g", r, 100 * med / r);
+		else
+			fputc(',', f);
+		fprintf(f, ",%d,%.0f,%.0f,", e->check, e->sm_clock_mhz, e->temp_c);
+		csv_field(f, e->method);
+		fputc('\n', f);
+	}
+}
+
+int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *ref,
+                    enum rl_bench_format fmt)
+{
+	switch (fmt) {
+	case RL_BENCH_FMT_JSON: return rl_bench_write_json(f, b);
+	case RL_BENCH_FMT_CSV: csv(f, b, ref); break;
+	default:
+		table_header(f, b, ref);
+		table_entries(f, b, ref);
+		table_sweep(f, b, ref);
+		table_roofs(f, b, ref);
+		break;
+	}
+	return ferror(f) ? RL_ERR_IO : 0;
+}

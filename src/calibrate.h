@@ -1,0 +1,45 @@
+/* calibrate.h - measured roofs from a benchmark recording, and the device
+ * file that carries them (roofline calibrate).
+ *
+ * Each roof the model uses is taken from one benchmark of the recording:
+ * the median of its samples (a sustained figure, not the luckiest run):
+ *   mem_bandwidth_gbs   "copy" (memory): bytes read + written per second,
+ *                       the traffic of the elementwise ops that are memory-bound
+ *   l2_bandwidth_gbs    "read" (l2)
+ *   fp32/fp64/fp16/bf16_vector_tflops   the "*-fma" vector benchmarks
+ *   *_tensor_tflops     the best GEMM shape of the dtype (cuBLASLt)
+ *   min_kernel_us       "graph-node" (launch): the device time of one tiny
+ *                       kernel, as the database's figures are
+ * A roof whose benchmark is missing (not run, or its check failed) keeps the
+ * datasheet's value. The calibrated device is a copy of the datasheet entry
+ * whose measured keys carry the measurement (source "measured by roofline
+ * bench VERSION on DATE: METHOD") and "datasheet.KEY" beside them.
+ */
+#ifndef RL_CALIBRATE_H
+#define RL_CALIBRATE_H
+
+#include "bench.h"
+#include "hwdb.h"
+
+struct rl_calib {
+	int present[RL_HW_NUM_COUNT];
+	double value[RL_HW_NUM_COUNT];                 /* in the key's unit */
+	const struct rl_bench_entry *from[RL_HW_NUM_COUNT];
+};
+
+/* The measured roofs of B (see above). */
+void rl_calib_roofs(const struct rl_bench *b, struct rl_calib *c);
+
+/* Writes into *OUT (released by the caller) the device DATASHEET with C's
+ * roofs measured by B, id ID and name "<datasheet name> (measured)". Returns
+ * 0, RL_ERR_ARG (no roof measured) or RL_ERR_NOMEM. */
+int rl_calibrate(const struct rl_bench *b, const struct rl_calib *c,
+                 const struct rl_device *datasheet, const char *id, struct rl_device *out,
+                 struct rl_err *err);
+
+/* The comment block for the calibrated file: the GPU, when and how it was
+ * measured, the launch figures (which belong to a runtime, not the device),
+ * and the datasheet entry it came from. Returns a malloc'ed string or NULL. */
+char *rl_calibrate_header(const struct rl_bench *b, const struct rl_device *datasheet);
+
+#endif

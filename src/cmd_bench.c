@@ -1,0 +1,680 @@
+/* cmd_bench.c - "roofline bench" (measure the GPU's roofs), "roofline
+ * calibrate" (a device file with the measured roofs) and "roofline validate"
+ * (the model's verdicts against the GPU, op by op). Each can work from a
+ * recording (--from FILE) instead of the GPU, so that what was measured on
+ * one machine can be reported, calibrated and validated on any other. */
+#include "config.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "bench_json.h"
+#include "bench_report.h"
+#include "calibrate.h"
+#include "cli.h"
+#include "cuda.h"
+#include "gpubench.h"
+#include "num.h"
+#include "synth.h"
+#include "validate.h"
+
+static int bench_usage(void)
+{
+	printf("Usage: roofline bench [OPTIONS]\n"
+	       "\n"
+	       "Measure the roofs of a CUDA GPU with microbenchmarks: device-memory bandwidth\n"
+	       "(copy, read, write, triad), L2 bandwidth, the vector pipes (FP32 FMA and\n"
+	       "multiply-only, FP64, FP16 and BF16 packed), cos and exp, tensor-core GEMMs\n"
+	       "per dtype through cuBLASLt, the four launch overheads, and the intensity\n"
+	       "sweep (r dependent multiplies per element, r = 1..1024) with its knee. Each\n"
+	       "figure is set beside the reference device's (the database entry that matches\n"
+	       "the GPU, or --hw), each sweep beside the model's curve.\n"
+	       "\n"
+	       "Options:\n"
+	       "      --device N     CUDA device index (default 0)\n"
+	       "      --quick        fewer repetitions and smaller sizes: a smoke run\n"
+	       "      --only LIST    run only these groups, comma-separated: memory, pipes\n"
+	       "                     (vector and special), gemm, launch, sweep\n"
+	       "      --from FILE    report a recording (bench -f json) instead of measuring\n"
+	       "      --hw ID|FILE   reference device (default: the entry matching the GPU)\n"
+	       "      --hwdb DIR     device database directory\n"
+	       "  -f, --format FMT   table (default), csv (one row per measurement) or json\n"
+	       "                     (the recording: every sample, for --from)\n"
+	       "  -o, --output FILE  write to FILE (whole or not at all)\n"
+	       "  -h, --help         show this help and exit\n"
+	       "  -V, --version      show the version and exit\n"
+	       "\n"
+	       "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
+	       "check or a bad recording, 2 usage error.\n");
+	return RL_EXIT_OK;
+}
+
+static int calibrate_usage(void)
+{
+	printf("Usage: roofline calibrate -o FILE [OPTIONS]\n"
+	       "\n"
+	       "Run the benchmarks of 'roofline bench' and write a device file whose roofs\n"
+	       "are the measured ones (median of the samples; memory bandwidth from the copy\n"
+	       "kernel, tensor peaks from the best GEMM shape per dtype, min_kernel_us from\n"
+	       "the CUDA graph node), each with its method as source and the datasheet\n"
+	       "figure kept beside it as datasheet.KEY. 'classify --hw FILE' then predicts\n"
+	       "with the measured roofs; --roofs datasheet with the datasheet's.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -o, --output FILE  the device file to write (whole or not at all)\n"
+	       "      --device N     CUDA device index (default 0)\n"
+	       "      --quick        a smoke run (its file says so)\n"
+	       "      --from FILE    calibrate from a recording (bench -f json)\n"
+	       "      --record FILE  also write the recording the roofs come from\n"
+	       "      --hw ID|FILE   the datasheet entry (default: the one matching the GPU;\n"
+	       "                     the probe's derivation when none matches)\n"
+	       "      --id ID        the new device's id (default: the datasheet's + -measured)\n"
+	       "      --hwdb DIR     device database directory\n"
+	       "  -h, --help         show this help and exit\n"
+	       "  -V, --version      show the version and exit\n"
+	       "\n"
+	       "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
+	       "check or a bad recording, 2 usage error.\n");
+	return RL_EXIT_OK;
+}
+
+static int validate_usage(void)
+{
+	printf("Usage: roofline validate [OPTIONS] [OPS.csv]\n"
+	       "\n"
+	       "Run synthetic ops on the GPU (the built-in set, or each row of OPS.csv that a\n"
+	       "synthetic kernel can do: pointwise, copy, reduction, softmax, layernorm,\n"
+	       "matmul) and set each measured time beside the model's prediction: the error,\n"
+	       "the predicted and the measured bound, then median and 90th-percentile error\n"
+	       "and the confusion matrix of the bounds. Measured bound: overhead when the\n"
+	       "per-op wall time of a back-to-back launch loop exceeds 1.5x the kernel's own\n"
+	       "GPU time; else compute or memory by which roof the op came closer to.\n"
+	       "\n"
+	       "Options:\n"
+	       "      --device N            CUDA device index (default 0)\n"
+	       "      --from FILE           report a recording (validate -f json) instead\n"
+	       "      --list                print the built-in op list and exit\n"
+	       "      --hw ID|FILE          device to predict on (default: the entry matching\n"
+	       "                            the GPU)\n"
+	       "      --roofs WHICH         measured or datasheet roofs of a calibrated --hw\n"
+	       "      --hwdb DIR            device database directory\n"
+	       "      --runtime NAME        host-side runtime profile (default cpp: the\n"
+	       "                            synthetic ops are launched from C)\n"
+	       "      --host-overhead-us X  host cost per kernel launch in microseconds\n"
+	       "  -f, --format FMT         table (default), csv, md or json (the recording)\n"
+	       "  -o, --output FILE        write to FILE (whole or not at all)\n"
+	       "  -h, --help               show this help and exit\n"
+	       "  -V, --version            show the version and exit\n"
+	       "\n"
+	       "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
+	       "check, a bad op list or recording, 2 usage error.\n");
+	return RL_EXIT_OK;
+}
+
+static void now_iso(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) == NULL || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "?");
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int parse_device(const char *cmd, const char *s, int *dev)
+{
+	struct rl_err err;
+	uint64_t v;
+
+	if (rl_parse_u64(s, &v, &err) < 0 || v > INT_MAX)
+		return rl_cli_usage(cmd, "--device: expected a device index, got '%s'", s);
+	*dev = (int)v;
+	return 0;
+}
+
+/* The groups of a bench run, in the order they run. */
+static const struct {
+	const char *name;
+	int (*fn)(int dev, int quick, struct rl_bench *b, struct rl_err *err);
+} groups[] = {
+	{"memory", rl_gpubench_memory}, {"pipes", rl_gpubench_pipes},
+	{"gemm", rl_gpubench_gemm},     {"launch", rl_gpubench_launch},
+	{"sweep", rl_gpubench_sweep},
+};
+#define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
+
+/* Parses --only into the bit set *MASK. */
+static int parse_only(const char *cmd, const char *list, unsigned *mask)
+{
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < N_GROUPS; i++)
+			if (strlen(groups[i].name) == n && strncmp(p, groups[i].name, n) == 0)
+				break;
+		if (i == N_GROUPS)
+			return rl_cli_usage(cmd, "--only: unknown group '%.*s' (expected memory, pipes, "
+			                    "gemm, launch or sweep)", (int)n, p);
+		*mask |= 1u << i;
+		p += n + (p[n] == ',');
+	}
+	return *mask == 0 ? rl_cli_usage(cmd, "--only: no group given") : 0;
+}
+
+/* Runs the groups of MASK on DEV into *B; progress on stderr. */
+static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
+{
+	struct rl_err err;
+	size_t i;
+	double t0 = seconds();
+
+	rl_bench_init(b);
+	snprintf(b->version, sizeof(b->version), "%s", PACKAGE_VERSION);
+	now_iso(b->date, sizeof(b->date));
+	b->quick = quick;
+	if (rl_cuda_query(dev, &b->gpu, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < N_GROUPS; i++) {
+		double t = seconds();
+		size_t before = b->n;
+
+		if (!(mask & (1u << i)))
+			continue;
+		fprintf(stderr, "roofline: bench: %s on %s (device %d)...\n", groups[i].name,
+		        b->gpu.name, dev);
+		if (groups[i].fn(dev, quick, b, &err) < 0) {
+			rl_cli_error("bench %s: %s", groups[i].name, err.msg);
+			return -1;
+		}
+		fprintf(stderr, "roofline: bench: %s: %zu measurements in %.1f s\n", groups[i].name,
+		        b->n - before, seconds() - t);
+	}
+	fprintf(stderr, "roofline: bench: done in %.1f s\n", seconds() - t0);
+	return 0;
+}
+
+/* Number of entries whose result check failed; each is named on stderr. */
+static size_t failed_checks(const struct rl_bench *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->n; i++)
+		if (b->e[i].check < 0) {
+			rl_cli_error("bench: %s %s %s %s: the result check FAILED",
+			             rl_bench_group_name(b->e[i].group), b->e[i].name, b->e[i].dtype,
+			             b->e[i].shape);
+			n++;
+		}
+	return n;
+}
+
+/* The reference device: --hw SPEC, else the database entry matching G, else
+ * the probe's derivation of G (into *OWNED). NULL on error (printed). */
+static const struct rl_device *reference(rl_hwdb *db, const char *spec, const struct rl_gpu *g,
+                                         struct rl_device *owned)
+{
+	struct rl_xcheck x;
+	char why[256];
+	const struct rl_device *d;
+
+	if (spec != NULL)
+		return rl_cli_device(db, spec, owned);
+	d = rl_xcheck_match(db, g, why, sizeof(why));
+	if (d != NULL)
+		return d;
+	rl_cli_error("warning: %s matches no database entry (%s); the reference is the "
+	             "probe's derivation", g->name, why);
+	return rl_cli_derive(db, g, owned, &x) < 0 ? NULL : owned;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"device", required_argument, NULL, 'd'}, {"quick", no_argument, NULL, 'q'},
+		{"only", required_argument, NULL, 'O'},   {"from", required_argument, NULL, 'F'},
+		{"hw", required_argument, NULL, 'w'},     {"hwdb", required_argument, NULL, 'D'},
+		{"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *from = NULL, *hw = NULL, *hwdb = NULL, *output = NULL;
+	enum rl_bench_format fmt = RL_BENCH_FMT_TABLE;
+	struct rl_bench b;
+	struct rl_device owned;
+	const struct rl_device *ref = NULL;
+	struct rl_err err;
+	struct rl_out out;
+	rl_hwdb *db = NULL;
+	unsigned mask = (1u << N_GROUPS) - 1;
+	int opt, dev = 0, quick = 0, rc, status = RL_EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (parse_device("bench", optarg, &dev) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case 'q': quick = 1; break;
+		case 'O':
+			if (parse_only("bench", optarg, &mask) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case 'F': from = optarg; break;
+		case 'w': hw = optarg; break;
+		case 'D': hwdb = optarg; break;
+		case 'o': output = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "table") == 0)
+				fmt = RL_BENCH_FMT_TABLE;
+			else if (strcmp(optarg, "csv") == 0)
+				fmt = RL_BENCH_FMT_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				fmt = RL_BENCH_FMT_JSON;
+			else
+				return rl_cli_usage("bench", "unknown format '%s' (expected table, csv or json)",
+				                    optarg);
+			break;
+		case 'h': return bench_usage();
+		case 'V': return rl_cli_version();
+		case ':': return rl_cli_usage("bench", "option '%s' needs a value", argv[optind - 1]);
+		default: return rl_cli_usage("bench", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		return rl_cli_usage("bench", "unexpected argument '%s'", argv[optind]);
+	if (from != NULL && (quick || mask != (1u << N_GROUPS) - 1))
+		return rl_cli_usage("bench", "--quick and --only measure; --from reports a recording");
+
+	memset(&owned, 0, sizeof(owned));
+	if (from != NULL) {
+		rc = rl_bench_read(from, &b, &err);
+		if (rc < 0) {
+			rl_cli_error("%s", err.msg);
+			rl_bench_release(&b);
+			return RL_EXIT_FAIL;
+		}
+	} else if (run_bench(dev, quick, mask, &b) < 0) {
+		rl_bench_release(&b);
+		return RL_EXIT_FAIL;
+	}
+	if (fmt != RL_BENCH_FMT_JSON) {
+		db = rl_cli_open_hwdb(hwdb);
+		ref = db != NULL ? reference(db, hw, &b.gpu, &owned) : NULL;
+		if (ref == NULL)
+			status = RL_EXIT_FAIL;
+	}
+	if (status == RL_EXIT_OK && rl_out_open(&out, output) == 0) {
+		rc = rl_bench_report(out.f, &b, ref, fmt);
+		if (rc < 0) {
+			rl_cli_error("%s", rl_strerror(rc));
+			rl_out_abort(&out);
+			status = RL_EXIT_FAIL;
+		} else if (rl_out_commit(&out) < 0) {
+			status = RL_EXIT_FAIL;
+		}
+	} else {
+		status = RL_EXIT_FAIL;
+	}
+	if (status == RL_EXIT_OK && failed_checks(&b) > 0)
+		status = RL_EXIT_FAIL;
+	rl_device_release(&owned);
+	rl_hwdb_free(db);
+	rl_bench_release(&b);
+	return status;
+}
+
+/* Writes B as JSON to PATH, whole or not at all. */
+static int save_recording(const struct rl_bench *b, const char *path)
+{
+	struct rl_out out;
+
+	if (rl_out_open(&out, path) < 0)
+		return -1;
+	if (rl_bench_write_json(out.f, b) < 0) {
+		rl_cli_error("%s: cannot write the recording", path);
+		rl_out_abort(&out);
+		return -1;
+	}
+	return rl_out_commit(&out);
+}
+
+static void print_calibration(const struct rl_device *cal, const char *path)
+{
+	size_t i;
+
+	printf("%s: %s\n", path, cal->name);
+	printf("%-20s %10s %10s %7s\n", "key", "measured", "datasheet", "ratio");
+	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
+		enum rl_hw_key k = rl_hw_key_at(i);
+		const struct rl_hwval *m = &cal->num[k], *d = &cal->datasheet[k];
+
+		if (!m->present || (!d->present && strncmp(m->source, "measured by roofline", 20) != 0))
+			continue;
+		if (d->present && d->value > 0)
+			printf("%-20s %10s %10s %6.1f%%\n", rl_hw_key_name(k), m->text, d->text,
+			       100 * m->value / d->value);
+		else
+			printf("%-20s %10s %10s\n", rl_hw_key_name(k), m->text, "-");
+	}
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"device", required_argument, NULL, 'd'}, {"quick", no_argument, NULL, 'q'},
+		{"from", required_argument, NULL, 'F'},   {"record", required_argument, NULL, 'R'},
+		{"hw", required_argument, NULL, 'w'},     {"id", required_argument, NULL, 'I'},
+		{"hwdb", required_argument, NULL, 'D'},   {"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *from = NULL, *record = NULL, *hw = NULL, *id = NULL, *hwdb = NULL;
+	const char *output = NULL;
+	struct rl_bench b;
+	struct rl_calib c;
+	struct rl_device owned, cal;
+	const struct rl_device *ds;
+	struct rl_err err;
+	struct rl_out out;
+	rl_hwdb *db;
+	char idbuf[256], *header;
+	int opt, dev = 0, quick = 0, status = RL_EXIT_FAIL;
+	double t0 = seconds();
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (parse_device("calibrate", optarg, &dev) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case 'q': quick = 1; break;
+		case 'F': from = optarg; break;
+		case 'R': record = optarg; break;
+		case 'w': hw = optarg; break;
+		case 'I': id = optarg; break;
+		case 'D': hwdb = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': return calibrate_usage();
+		case 'V': return rl_cli_version();
+		case ':': return rl_cli_usage("calibrate", "option '%s' needs a value", argv[optind - 1]);
+		default: return rl_cli_usage("calibrate", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		return rl_cli_usage("calibrate", "unexpected argument '%s'", argv[optind]);
+	if (output == NULL || strcmp(output, "-") == 0)
+		return rl_cli_usage("calibrate", "-o FILE is required (the device file to write)");
+	if (from != NULL && (quick || record != NULL))
+		return rl_cli_usage("calibrate", "--quick and --record measure; --from reads a recording");
+	if (id != NULL && (*id == '\0' || strpbrk(id, " \t=;#/") != NULL))
+		return rl_cli_usage("calibrate", "--id: '%s' is not a device id (letters, digits, "
+		                    "'-', '_' and '.')", id);
+
+	db = rl_cli_open_hwdb(hwdb);
+	if (db == NULL)
+		return RL_EXIT_FAIL;
+	memset(&owned, 0, sizeof(owned));
+	memset(&cal, 0, sizeof(cal));
+	if (from != NULL) {
+		if (rl_bench_read(from, &b, &err) < 0) {
+			rl_cli_error("%s", err.msg);
+			goto done;
+		}
+	} else if (run_bench(dev, quick, (1u << N_GROUPS) - 1, &b) < 0) {
+		goto done;
+	}
+	if (record != NULL && save_recording(&b, record) < 0)
+		goto done;
+	if (failed_checks(&b) > 0)
+		rl_cli_error("warning: the failed measurements keep their datasheet roofs");
+	ds = reference(db, hw, &b.gpu, &owned);
+	if (ds == NULL)
+		goto done;
+	snprintf(idbuf, sizeof(idbuf), "%s-measured", ds->id);
+	rl_calib_roofs(&b, &c);
+	if (rl_calibrate(&b, &c, ds, id != NULL ? id : idbuf, &cal, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		goto done;
+	}
+	header = rl_calibrate_header(&b, ds);
+	if (header == NULL || rl_out_open(&out, output) < 0) {
+		free(header);
+		goto done;
+	}
+	if (rl_device_write(out.f, &cal, header) < 0) {
+		rl_cli_error("%s: cannot write the device file", output);
+		rl_out_abort(&out);
+	} else if (rl_out_commit(&out) == 0) {
+		print_calibration(&cal, output);
+		if (from == NULL)
+			fprintf(stderr, "roofline: calibrate: %.1f s in all\n", seconds() - t0);
+		status = RL_EXIT_OK;
+	}
+	free(header);
+done:
+	rl_device_release(&cal);
+	rl_device_release(&owned);
+	rl_bench_release(&b);
+	rl_hwdb_free(db);
+	return status;
+}
+
+/* Reads the op list PATH (or the built-in one) as text. */
+static char *read_text(const char *path)
+{
+	struct rl_err err;
+	char *s;
+
+	if (path == NULL)
+		return strdup(rl_validate_builtin());
+	s = rl_json_slurp(path, "an op list", &err);
+	if (s == NULL)
+		rl_cli_error("%s", err.msg);
+	return s;
+}
+
+/* Runs every runnable op of V on DEV; progress on stderr. */
+static int run_validation(int dev, struct rl_validation *v)
+{
+	struct rl_err err;
+	rl_synth_ctx *ctx;
+	size_t i;
+	double t0 = seconds();
+
+	if (rl_cuda_query(dev, &v->gpu, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return -1;
+	}
+	snprintf(v->version, sizeof(v->version), "%s", PACKAGE_VERSION);
+	now_iso(v->date, sizeof(v->date));
+	ctx = rl_synth_open(dev, &err);
+	if (ctx == NULL) {
+		rl_cli_error("%s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < v->list.n; i++) {
+		struct rl_vop *o = &v->v[i];
+		int rc;
+
+		if (!o->runnable)
+			continue;
+		rc = rl_synth_run(ctx, &o->spec, &o->m, &err);
+		if (rc == RL_ERR_UNSUPPORTED || rc == RL_ERR_RANGE) {
+			o->runnable = 0;
+			snprintf(o->why, sizeof(o->why), "%s", err.msg);
+			continue;
+		}
+		if (rc < 0) {
+			rl_cli_error("validate: %s: %s", o->op->name, err.msg);
+			rl_synth_close(ctx);
+			return -1;
+		}
+		o->measured = 1;
+	}
+	rl_synth_close(ctx);
+	fprintf(stderr, "roofline: validate: %zu ops in %.1f s\n", v->list.n, seconds() - t0);
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"device", required_argument, NULL, 'd'},
+		{"from", required_argument, NULL, 'F'},
+		{"list", no_argument, NULL, 'l'},
+		{"hw", required_argument, NULL, 'w'},
+		{"roofs", required_argument, NULL, 'R'},
+		{"hwdb", required_argument, NULL, 'D'},
+		{"runtime", required_argument, NULL, 'r'},
+		{"host-overhead-us", required_argument, NULL, 'H'},
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *from = NULL, *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "cpp";
+	const char *overhead = NULL, *output = NULL, *ops = NULL;
+	enum rl_vformat fmt = RL_VFMT_TABLE;
+	struct rl_validation v;
+	struct rl_model_ctx ctx;
+	struct rl_device owned;
+	struct rl_errlist errs;
+	struct rl_err err;
+	struct rl_out out;
+	rl_hwdb *db = NULL;
+	size_t i;
+	int opt, dev = 0, rc, status = RL_EXIT_FAIL;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (parse_device("validate", optarg, &dev) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case 'F': from = optarg; break;
+		case 'l': fputs(rl_validate_builtin(), stdout); return RL_EXIT_OK;
+		case 'w': hw = optarg; break;
+		case 'R': roofs = optarg; break;
+		case 'D': hwdb = optarg; break;
+		case 'r': runtime = optarg; break;
+		case 'H': overhead = optarg; break;
+		case 'o': output = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "table") == 0)
+				fmt = RL_VFMT_TABLE;
+			else if (strcmp(optarg, "csv") == 0)
+				fmt = RL_VFMT_CSV;
+			else if (strcmp(optarg, "md") == 0)
+				fmt = RL_VFMT_MD;
+			else if (strcmp(optarg, "json") == 0)
+				fmt = RL_VFMT_JSON;
+			else
+				return rl_cli_usage("validate", "unknown format '%s' (expected table, csv, "
+				                    "md or json)", optarg);
+			break;
+		case 'h': return validate_usage();
+		case 'V': return rl_cli_version();
+		case ':': return rl_cli_usage("validate", "option '%s' needs a value", argv[optind - 1]);
+		default: return rl_cli_usage("validate", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		ops = argv[optind++];
+	if (optind != argc)
+		return rl_cli_usage("validate", "unexpected argument '%s'", argv[optind]);
+	if (from != NULL && ops != NULL)
+		return rl_cli_usage("validate", "--from replays a recording, which holds its op list");
+	if (roofs != NULL) {
+		enum rl_roofs r;
+
+		if (rl_roofs_parse(roofs, &r) < 0)
+			return rl_cli_usage("validate", "--roofs: expected measured or datasheet, got '%s'",
+			                    roofs);
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	if (overhead != NULL && rl_parse_nonneg(overhead, &ctx.host_overhead_us, &err) < 0)
+		return rl_cli_usage("validate", "--host-overhead-us: %s", err.msg);
+
+	memset(&owned, 0, sizeof(owned));
+	rl_errlist_init(&errs);
+	if (from != NULL) {
+		rc = rl_validation_read(from, &v, &errs, &err);
+		if (rc < 0) {
+			if (errs.count > 0)
+				rl_cli_read_errors(&errs, from, rc);
+			rl_cli_error("%s", err.msg);
+			goto done;
+		}
+	} else {
+		char *text = read_text(ops);
+
+		if (text == NULL) {
+			memset(&v, 0, sizeof(v));
+			goto done;
+		}
+		rc = rl_validation_init(&v, text, ops != NULL ? ops : "<built-in>", 1, &errs);
+		free(text);
+		if (rc < 0) {
+			rl_cli_read_errors(&errs, ops != NULL ? ops : "<built-in>", rc);
+			goto done;
+		}
+	}
+	db = rl_cli_open_hwdb(hwdb);
+	if (db == NULL)
+		goto done;
+	if (rl_cli_runtime(db, runtime, overhead != NULL, &ctx.host_overhead_us) == NULL)
+		goto done;
+	if (from == NULL && run_validation(dev, &v) < 0)
+		goto done;
+	ctx.dev = reference(db, hw, &v.gpu, &owned);
+	if (ctx.dev != NULL)
+		ctx.dev = rl_cli_roofs(ctx.dev, roofs, &owned);
+	if (ctx.dev == NULL)
+		goto done;
+	rl_validate_eval(&v, &ctx);
+	if (rl_out_open(&out, output) < 0)
+		goto done;
+	rc = rl_validate_report(out.f, &v, ctx.dev->id, fmt);
+	if (rc < 0) {
+		rl_cli_error("%s", rl_strerror(rc));
+		rl_out_abort(&out);
+		goto done;
+	}
+	if (rl_out_commit(&out) < 0)
+		goto done;
+	status = RL_EXIT_OK;
+	for (i = 0; i < v.list.n; i++)
+		if (v.v[i].measured && v.v[i].m.check < 0) {
+			rl_cli_error("validate: %s: the synthetic op's result check FAILED",
+			             v.v[i].op->name);
+			status = RL_EXIT_FAIL;
+		}
+done:
+	rl_validation_release(&v);
+	rl_device_release(&owned);
+	rl_hwdb_free(db);
+	return status;
+}
