@@ -44,6 +44,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, suite_formulas());
+	srunner_add_suite(sr, suite_bench());
 	srunner_add_suite(sr, suite_hwdb());
 	srunner_add_suite(sr, suite_model());
 	srunner_add_suite(sr, suite_oplist());

@@ -1,0 +1,425 @@
+/* check_bench.c - the host side of bench, calibrate and validate on values
+ * worked out by hand: quantiles (numpy's default, type 7), per-entry
+ * statistics, the knee of a sweep built from two roofs, the JSON recording
+ * read back and its errors, the calibrated device file, and the validation
+ * rules (error, overhead ratio, achieved fractions, confusion matrix).
+ * check_recorded.c runs the same code on the recordings of an H200. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench_report.h"
+#include "calibrate.h"
+#include "check.h"
+#include "hwdb.h"
+#include "validate.h"
+
+static struct rl_bench_entry entry(enum rl_bench_group g, const char *name, const char *dtype,
+                                   double bytes, double flops)
+{
+	struct rl_bench_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.group = g;
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	snprintf(e.dtype, sizeof(e.dtype), "%s", dtype);
+	e.bytes = bytes;
+	e.flops = flops;
+	e.check = 1;
+	snprintf(e.method, sizeof(e.method), "made up for the test suite");
+	return e;
+}
+
+static void gpu_h200(struct rl_gpu *g)
+{
+	memset(g, 0, sizeof(*g));
+	snprintf(g->name, sizeof(g->name), "NVIDIA H200");
+	g->cc_major = 9;
+	g->sm_count = 132;
+	g->clock_khz = 1980000;
+	g->memory_clock_khz = 3201000;
+	g->bus_width_bits = 6016;
+	g->l2_bytes = 62914560;
+	g->total_mem_bytes = 150109880320ull;
+	g->driver_version = 13000;
+	g->runtime_version = 13000;
+}
+
+START_TEST(quantile_type7)
+{
+	const double x[] = {4, 1, 3, 2};
+	const double one[] = {7};
+
+	/* h = (n - 1) q: q = 0.5 -> 1.5, between 2 and 3; q = 0.9 -> 2.7 */
+	ck_assert_double_eq_tol(rl_quantile(x, 4, 0.5), 2.5, 1e-12);
+	ck_assert_double_eq_tol(rl_quantile(x, 4, 0.9), 3.7, 1e-12);
+	ck_assert_double_eq_tol(rl_quantile(x, 4, 0.0), 1, 1e-12);
+	ck_assert_double_eq_tol(rl_quantile(x, 4, 1.0), 4, 1e-12);
+	ck_assert_double_eq_tol(rl_quantile(one, 1, 0.9), 7, 1e-12);
+}
+END_TEST
+
+START_TEST(stats_of_a_copy)
+{
+	struct rl_bench b;
+	struct rl_bench_entry e = entry(RL_BENCH_MEMORY, "copy", "fp32", 2e9, 0);
+	const double us[] = {500, 400, 600, 450, 550};
+	struct rl_bench_stats s;
+
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &e, us, 5, NULL), 0);
+	rl_bench_stats(&b.e[0], &s);
+	/* 2e9 bytes in 500 us = 4000 GB/s; best 400 us = 5000 GB/s */
+	ck_assert_double_eq_tol(s.median_us, 500, 1e-9);
+	ck_assert_double_eq_tol(s.gbs_median, 4000, 1e-9);
+	ck_assert_double_eq_tol(s.gbs_best, 5000, 1e-9);
+	/* p90: h = 3.6 between 550 and 600 -> 580; spread (580 - 400) / 500 */
+	ck_assert_double_eq_tol(s.p90_us, 580, 1e-9);
+	ck_assert_double_eq_tol(s.spread, 0.36, 1e-12);
+	ck_assert_double_eq(s.tflops_median, 0);
+	rl_bench_release(&b);
+}
+END_TEST
+
+START_TEST(add_refuses_bad_samples)
+{
+	struct rl_bench b;
+	struct rl_bench_entry e = entry(RL_BENCH_MEMORY, "copy", "fp32", 1, 0);
+	const double bad[] = {1, -2};
+	struct rl_err err;
+
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &e, bad, 0, &err), RL_ERR_ARG);
+	ck_assert_int_eq(rl_bench_add(&b, &e, bad, 2, &err), RL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(err.msg, "sample 2"));
+	ck_assert_uint_eq(b.n, 0);
+	rl_bench_release(&b);
+}
+END_TEST
+
+/* A sweep of 1e6 fp32 elements (8 bytes each, read + write) on a GPU of
+ * 4e12 bytes/s and 30e12 multiplies/s: t(r) = max(2 us, r / 30 us). The
+ * roofs meet at 30 / 4 = 7.5 FLOP/byte, r = 60. */
+static void add_sweep(struct rl_bench *b, const char *dtype, double elem_bytes)
+{
+	int r;
+
+	for (r = 1; r <= 1024; r *= 2) {
+		struct rl_bench_entry e = entry(RL_BENCH_SWEEP, "sweep", dtype, 1e6 * elem_bytes, 1e6 * r);
+		double t = fmax(1e6 * elem_bytes / 4e12, 1e6 * r / 30e12) * 1e6;
+		const double us[] = {t, t * 1.01, t * 0.99};
+
+		e.repeat = r;
+		ck_assert_int_eq(rl_bench_add(b, &e, us, 3, NULL), 0);
+	}
+}
+
+START_TEST(sweep_knee)
+{
+	struct rl_bench b;
+	struct rl_sweep s;
+	struct rl_err err;
+
+	rl_bench_init(&b);
+	add_sweep(&b, "fp32", 8);
+	add_sweep(&b, "bf16", 4);
+	ck_assert_int_eq(rl_bench_sweep(&b, "fp32", &s, NULL), 0);
+	ck_assert_uint_eq(s.n, 11);
+	ck_assert_double_eq(s.pt[0]->repeat, 1);
+	ck_assert_double_eq(s.pt[10]->repeat, 1024);
+	ck_assert_double_eq_tol(s.elem_bytes, 8, 1e-12);
+	ck_assert_double_eq_tol(s.bytes_per_s, 4e12, 1e3);
+	ck_assert_double_eq_tol(s.flops_per_s, 30e12, 1e3);
+	ck_assert_double_eq_tol(s.knee_intensity, 7.5, 1e-9);
+	ck_assert_double_eq_tol(s.knee_repeat, 60, 1e-9);
+	/* bf16 moves 4 bytes per element: the same roofs meet at r = 30 */
+	ck_assert_int_eq(rl_bench_sweep(&b, "bf16", &s, NULL), 0);
+	ck_assert_double_eq_tol(s.knee_repeat, 30, 1e-9);
+	ck_assert_int_eq(rl_bench_sweep(&b, "fp16", &s, &err), RL_ERR_NOTFOUND);
+	rl_bench_release(&b);
+}
+END_TEST
+
+START_TEST(knee_against_the_model)
+{
+	struct rl_bench b;
+	struct rl_sweep s;
+	struct rl_knee k;
+	struct rl_device d;
+	struct rl_err err;
+
+	ck_assert_int_eq(rl_device_load(RL_TEST_HWDB "/h200-sxm.device", &d, &err), 0);
+	rl_bench_init(&b);
+	add_sweep(&b, "fp32", 8);
+	ck_assert_int_eq(rl_bench_sweep(&b, "fp32", &s, NULL), 0);
+	ck_assert_int_eq(rl_bench_knee(&s, &d, &k), 0);
+	/* the model rates multiplies at half of 66.9 TFLOPS over 4800 GB/s:
+	 * 33.45 / 4.8 = 6.96875 FLOP/byte, x 8 bytes = r 55.75 */
+	ck_assert_double_eq_tol(k.predicted_intensity, 6.96875, 1e-9);
+	ck_assert_double_eq_tol(k.predicted_repeat, 55.75, 1e-9);
+	ck_assert_double_eq_tol(k.log2_ratio, log2(60 / 55.75), 1e-9);
+	ck_assert_int_eq(k.within_2x, 1);
+	rl_device_release(&d);
+	rl_bench_release(&b);
+}
+END_TEST
+
+static char *write_tmp(const char *text)
+{
+	static char path[] = "/tmp/check_bench_XXXXXX";
+	int fd;
+	FILE *f;
+
+	strcpy(path, "/tmp/check_bench_XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+START_TEST(json_round_trip)
+{
+	struct rl_bench b, r;
+	struct rl_bench_entry e = entry(RL_BENCH_GEMM, "gemm", "bf16", 402653184, 1099511627776.0);
+	const double us[] = {1421.3456, 1400.25, 1455.5};
+	struct rl_err err;
+	char path[] = "/tmp/check_bench_rt_XXXXXX";
+	FILE *f;
+	int fd;
+
+	rl_bench_init(&b);
+	snprintf(b.version, sizeof(b.version), "0.1.0");
+	snprintf(b.date, sizeof(b.date), "2026-11-29T10:00:00Z");
+	gpu_h200(&b.gpu);
+	snprintf(e.shape, sizeof(e.shape), "8192x8192x8192");
+	snprintf(e.method, sizeof(e.method), "a method, with \"quotes\"");
+	e.sm_clock_mhz = 1980;
+	e.temp_c = 41;
+	ck_assert_int_eq(rl_bench_add(&b, &e, us, 3, NULL), 0);
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	ck_assert_int_eq(rl_bench_write_json(f, &b), 0);
+	fclose(f);
+	ck_assert_int_eq(rl_bench_read(path, &r, &err), 0);
+	remove(path);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.e[0].shape, "8192x8192x8192");
+	ck_assert_str_eq(r.e[0].method, "a method, with \"quotes\"");
+	ck_assert_int_eq(r.e[0].group, RL_BENCH_GEMM);
+	ck_assert_double_eq_tol(r.e[0].us[0], 1421.346, 1e-9); /* 7 significant digits */
+	ck_assert_double_eq_tol(r.e[0].flops, 1.099512e12, 1e-3);
+	ck_assert_int_eq(r.gpu.bus_width_bits, 6016);
+	ck_assert_str_eq(r.gpu.name, "NVIDIA H200");
+	ck_assert_int_eq(r.quick, 0);
+	rl_bench_release(&b);
+	rl_bench_release(&r);
+}
+END_TEST
+
+START_TEST(json_errors)
+{
+	struct rl_bench r;
+	struct rl_err err;
+	char *p;
+
+	p = write_tmp("{\"format\": \"roofline-bench-1\", \"roofline_version\": \"0.1.0\"");
+	ck_assert_int_eq(rl_bench_read(p, &r, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not JSON"));
+	rl_bench_release(&r);
+	remove(p);
+	p = write_tmp("{\"format\": \"something else\"}");
+	ck_assert_int_eq(rl_bench_read(p, &r, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "format: expected \"roofline-bench-1\""));
+	rl_bench_release(&r);
+	remove(p);
+	ck_assert_int_eq(rl_bench_read("/nonexistent/bench.json", &r, &err), RL_ERR_IO);
+	rl_bench_release(&r);
+}
+END_TEST
+
+START_TEST(calibrated_device)
+{
+	struct rl_bench b;
+	struct rl_bench_entry copy = entry(RL_BENCH_MEMORY, "copy", "fp32", 4e9, 0);
+	struct rl_bench_entry bad = entry(RL_BENCH_VECTOR, "fp32-fma", "fp32", 0, 64e12);
+	struct rl_bench_entry g1 = entry(RL_BENCH_GEMM, "gemm", "bf16", 1, 800e9);
+	struct rl_bench_entry g2 = entry(RL_BENCH_GEMM, "gemm", "bf16", 1, 700e9);
+	const double us1[] = {1000, 1010, 990}, us2[] = {1000};
+	struct rl_device ds, cal, back;
+	struct rl_calib c;
+	struct rl_err err;
+	char path[] = "/tmp/check_bench_cal_XXXXXX";
+	FILE *f;
+	char *hdr;
+
+	rl_bench_init(&b);
+	snprintf(b.version, sizeof(b.version), "0.1.0");
+	snprintf(b.date, sizeof(b.date), "2026-11-29T10:00:00Z");
+	gpu_h200(&b.gpu);
+	bad.check = -1; /* a failed check never becomes a roof */
+	snprintf(g1.shape, sizeof(g1.shape), "8192x8192x8192");
+	snprintf(g2.shape, sizeof(g2.shape), "4096x4096x4096");
+	ck_assert_int_eq(rl_bench_add(&b, &copy, us1, 3, NULL), 0);
+	ck_assert_int_eq(rl_bench_add(&b, &bad, us2, 1, NULL), 0);
+	ck_assert_int_eq(rl_bench_add(&b, &g2, us2, 1, NULL), 0);
+	ck_assert_int_eq(rl_bench_add(&b, &g1, us2, 1, NULL), 0);
+	rl_calib_roofs(&b, &c);
+	/* 4e9 bytes in a median 1000 us = 4000 GB/s */
+	ck_assert_int_eq(c.present[RL_HW_MEM_BANDWIDTH_GBS], 1);
+	ck_assert_double_eq_tol(c.value[RL_HW_MEM_BANDWIDTH_GBS], 4000, 1e-9);
+	ck_assert_int_eq(c.present[RL_PIPE_FP32_VECTOR], 0);
+	/* the best GEMM shape: 800e9 FLOP in 1000 us = 800 TFLOPS */
+	ck_assert_double_eq_tol(c.value[RL_PIPE_BF16_TENSOR], 800, 1e-9);
+	ck_assert_str_eq(c.from[RL_PIPE_BF16_TENSOR]->shape, "8192x8192x8192");
+
+	ck_assert_int_eq(rl_device_load(RL_TEST_HWDB "/h200-sxm.device", &ds, &err), 0);
+	ck_assert_int_eq(rl_calibrate(&b, &c, &ds, "h200-test-measured", &cal, &err), 0);
+	hdr = rl_calibrate_header(&b, &ds);
+	ck_assert_ptr_nonnull(hdr);
+	f = fdopen(mkstemp(path), "w");
+	ck_assert_int_eq(rl_device_write(f, &cal, hdr), 0);
+	fclose(f);
+	free(hdr);
+	ck_assert_int_eq(rl_device_load(path, &back, &err), 0);
+	remove(path);
+	ck_assert_str_eq(back.id, "h200-test-measured");
+	ck_assert_str_eq(back.name, "NVIDIA H200 SXM 141GB (measured)");
+	ck_assert_double_eq_tol(back.num[RL_HW_MEM_BANDWIDTH_GBS].value, 4000, 1e-9);
+	ck_assert_double_eq_tol(back.datasheet[RL_HW_MEM_BANDWIDTH_GBS].value, 4800, 1e-9);
+	ck_assert_ptr_nonnull(strstr(back.num[RL_HW_MEM_BANDWIDTH_GBS].source,
+	                             "measured by roofline bench 0.1.0 on 2026-11-29: memory copy"));
+	ck_assert_double_eq_tol(back.num[RL_PIPE_BF16_TENSOR].value, 800, 1e-9);
+	ck_assert_double_eq_tol(back.datasheet[RL_PIPE_BF16_TENSOR].value, 989.4, 1e-9);
+	/* fp32 vector was not measured: the datasheet value, nothing beside */
+	ck_assert_double_eq_tol(back.num[RL_PIPE_FP32_VECTOR].value, 66.9, 1e-9);
+	ck_assert_int_eq(back.datasheet[RL_PIPE_FP32_VECTOR].present, 0);
+	ck_assert_int_eq(rl_device_calibrated(&back), 1);
+	ck_assert_int_eq(rl_device_roofs(&back, RL_ROOFS_DATASHEET, &err), 0);
+	ck_assert_double_eq_tol(back.num[RL_HW_MEM_BANDWIDTH_GBS].value, 4800, 1e-9);
+	ck_assert_double_eq_tol(back.num[RL_PIPE_BF16_TENSOR].value, 989.4, 1e-9);
+	/* a plain entry has no roofs to choose between */
+	ck_assert_int_eq(rl_device_roofs(&ds, RL_ROOFS_MEASURED, &err), RL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(err.msg, "datasheet roofs only"));
+	rl_device_release(&back);
+	rl_device_release(&cal);
+	rl_device_release(&ds);
+	rl_bench_release(&b);
+}
+END_TEST
+
+START_TEST(datasheet_key_needs_its_measured_twin)
+{
+	struct rl_device d;
+	struct rl_err err;
+	char *p = write_tmp("id = x\nname = X\nsm_count = 1 ; s\nmem_bandwidth_gbs = 1 ; s\n"
+	                    "fp32_vector_tflops = 1 ; s\nmin_kernel_us = 1 ; s\n"
+	                    "datasheet.l2_bandwidth_gbs = 5 ; s\n");
+
+	ck_assert_int_eq(rl_device_load(p, &d, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'datasheet.l2_bandwidth_gbs'"));
+	remove(p);
+}
+END_TEST
+
+/* The validation rules on the H200 entry (4800 GB/s, 66.9 FP32 TFLOPS):
+ * mul1-fp32 moves 2 x 2^28 x 4 bytes = 2147483648 in 447.39 us. */
+START_TEST(validation_rules)
+{
+	struct rl_validation v;
+	struct rl_errlist errs;
+	struct rl_device d;
+	struct rl_model_ctx ctx;
+	struct rl_vsummary s;
+	struct rl_err err;
+	const char *csv = "name,kind,dtype,shape,inputs,flops_per_element,fma\n"
+	                  "mul1,pointwise,fp32,268435456,1,1,0\n"
+	                  "mul1024,pointwise,fp32,268435456,1,1024,0\n"
+	                  "tiny,pointwise,fp32,1,2,1,0\n"
+	                  "att,attention,fp32,1x1x64x64,,,\n";
+
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_device_load(RL_TEST_HWDB "/h200-sxm.device", &d, &err), 0);
+	ck_assert_int_eq(rl_validation_init(&v, csv, "t.csv", 0, &errs), 0);
+	ck_assert_uint_eq(v.list.n, 4);
+	ck_assert_int_eq(v.v[0].spec.kind, RL_SYNTH_POINTWISE);
+	ck_assert_uint_eq(v.v[0].spec.elems, 268435456);
+	ck_assert_int_eq(v.v[3].runnable, 0);
+	ck_assert_ptr_nonnull(strstr(v.v[3].why, "no synthetic kernel for kind 'attention'"));
+	/* measured: mul1 600 us; mul1024 at 30 TFLOPS = 9162.5 us; tiny 5 us
+	 * wall against 2 us of GPU time (2.5 > 1.5: overhead) */
+	v.v[0].measured = v.v[1].measured = v.v[2].measured = 1;
+	v.v[0].m.gpu_us = v.v[0].m.wall_us = 600;
+	v.v[1].m.gpu_us = v.v[1].m.wall_us = 268435456.0 * 1024 / 30e12 * 1e6;
+	v.v[2].m.gpu_us = 2;
+	v.v[2].m.wall_us = 5;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &d;
+	ctx.host_overhead_us = 3;
+	rl_validate_eval(&v, &ctx);
+	ck_assert_double_eq_tol(v.v[0].pred.t_us, 2147483648.0 / 4.8e12 * 1e6, 1e-6);
+	ck_assert_double_eq_tol(v.v[0].err, (447.392426666 - 600) / 600, 1e-6);
+	ck_assert_int_eq(v.v[0].empirical, RL_BOUND_MEMORY);
+	ck_assert_double_eq_tol(v.v[0].memory_frac, 2147483648.0 / 600e-6 / 4.8e12, 1e-9);
+	/* multiplies: compute roof 33.45 TFLOPS; 30 achieved = 0.8969 */
+	ck_assert_int_eq(v.v[1].pred.bound, RL_BOUND_COMPUTE);
+	ck_assert_int_eq(v.v[1].empirical, RL_BOUND_COMPUTE);
+	ck_assert_double_eq_tol(v.v[1].compute_frac, 30 / 33.45, 1e-9);
+	ck_assert_double_eq_tol(v.v[1].err, 30 / 33.45 - 1, 1e-9);
+	ck_assert_int_eq(v.v[2].empirical, RL_BOUND_OVERHEAD);
+	ck_assert_int_eq(v.v[2].pred.bound, RL_BOUND_OVERHEAD);
+	ck_assert_double_eq_tol(v.v[2].pred.t_us, 3, 1e-9);
+	rl_validate_summary(&v, &s);
+	ck_assert_uint_eq(s.measured, 3);
+	ck_assert_uint_eq(s.skipped, 1);
+	ck_assert_uint_eq(s.n_long, 2); /* 600 and 9162 us; the 5 us op is short */
+	ck_assert_uint_eq(s.confusion[RL_BOUND_MEMORY][RL_BOUND_MEMORY], 1);
+	ck_assert_uint_eq(s.confusion[RL_BOUND_COMPUTE][RL_BOUND_COMPUTE], 1);
+	ck_assert_uint_eq(s.confusion[RL_BOUND_OVERHEAD][RL_BOUND_OVERHEAD], 1);
+	ck_assert_double_eq(s.agreement, 1);
+	/* |errors| 0.2543, 0.1031, 0.4: median 0.2543 */
+	ck_assert_double_eq_tol(s.median_err, (600 - 447.392426666) / 600, 1e-6);
+	rl_validation_release(&v);
+	rl_device_release(&d);
+}
+END_TEST
+
+START_TEST(builtin_list_reads)
+{
+	struct rl_validation v;
+	struct rl_errlist errs;
+	size_t i;
+
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_validation_init(&v, rl_validate_builtin(), "<built-in>", 0, &errs), 0);
+	ck_assert_uint_ge(v.list.n, 40);
+	for (i = 0; i < v.list.n; i++)
+		ck_assert_msg(v.v[i].runnable, "%s: %s", v.list.ops[i].name, v.v[i].why);
+	rl_validation_release(&v);
+}
+END_TEST
+
+Suite *suite_bench(void)
+{
+	Suite *s = suite_create("bench");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, quantile_type7);
+	tcase_add_test(tc, stats_of_a_copy);
+	tcase_add_test(tc, add_refuses_bad_samples);
+	tcase_add_test(tc, sweep_knee);
+	tcase_add_test(tc, knee_against_the_model);
+	tcase_add_test(tc, json_round_trip);
+	tcase_add_test(tc, json_errors);
+	tcase_add_test(tc, calibrated_device);
+	tcase_add_test(tc, datasheet_key_needs_its_measured_twin);
+	tcase_add_test(tc, validation_rules);
+	tcase_add_test(tc, builtin_list_reads);
+	suite_add_tcase(s, tc);
+	return s;
+}
