@@ -39,6 +39,16 @@ static void kn7(yajl_gen g, const char *key, double v)
 	num7(g, v);
 }
 
+/* Counts (bytes, FLOPs, repeats) exactly: integers below 2^53 in full. */
+static void kcount(yajl_gen g, const char *key, double v)
+{
+	char buf[40];
+	int n = snprintf(buf, sizeof(buf), "%.17g", v);
+
+	rl_json_str(g, key);
+	yajl_gen_number(g, buf, (size_t)n);
+}
+
 void rl_json_gpu(yajl_gen g, const struct rl_gpu *gpu)
 {
 	size_t i, n;
@@ -69,9 +79,9 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 	rl_json_kv(g, "name", e->name);
 	rl_json_kv(g, "dtype", e->dtype);
 	rl_json_kv(g, "shape", e->shape);
-	kn7(g, "repeat", e->repeat);
-	kn7(g, "bytes", e->bytes);
-	kn7(g, "flops", e->flops);
+	kcount(g, "repeat", e->repeat);
+	kcount(g, "bytes", e->bytes);
+	kcount(g, "flops", e->flops);
 	rl_json_str(g, "check");
 	yajl_gen_integer(g, e->check);
 	kn7(g, "sm_clock_mhz", e->sm_clock_mhz);

@@ -637,6 +637,50 @@ out:
 	return rc;
 }
 
+/* The driver's device-to-device copy (cudaMemcpyAsync), which frameworks
+ * call for a contiguous copy: beside the copy kernel, since on Hopper it
+ * reaches more of the HBM bandwidth than an SM copy loop does
+ * (docs/measurements/h200-bench-2026-11-29/tuning.txt). */
+static int mem_memcpy(struct memctx *m, struct rl_err *err)
+{
+	struct gpu *g = m->g;
+	struct rl_bench_entry e;
+	double us[SAMPLES_MAX];
+	unsigned long long bad = 0;
+	int rc = 0, nl = 0, ok = 1;
+	auto launch = [&]() -> cudaError_t {
+		return cudaMemcpyAsync(m->bb, m->a, m->n * 4, cudaMemcpyDeviceToDevice, g->s);
+	};
+
+	entry_init(&e, m->group, "memcpy", "fp32");
+	RL_CU(rl_cu_fill_random(m->bb, m->n, RL_FP32, SEED_B, -1.0, 1.0, g->s));
+	rc = pick_launches(g, launch, &nl, err);
+	if (rc != 0)
+		goto out;
+	rc = time_launches(g, launch, m->ns, nl, us, &e, err);
+	if (rc != 0)
+		goto out;
+	RL_CU(cudaStreamSynchronize(g->s));
+	if ((rc = bad_reset(g, err)) != 0)
+		goto out;
+	k_check_equal<<<check_grid(g), THREADS, 0, g->s>>>((const unsigned *)m->bb,
+	                                                  (const unsigned *)m->a, m->n, g->bad_d);
+	if ((rc = bad_read(g, &bad, err)) != 0)
+		goto out;
+	if ((rc = host_check_fill(m, m->bb, m->n, SEED_A, A_LO, A_HI, &ok, err)) != 0)
+		goto out;
+	e.check = bad == 0 && ok ? 1 : -1;
+	snprintf(e.shape, sizeof(e.shape), "%zu", m->n);
+	e.bytes = 2.0 * 4.0 * (double)m->n;
+	snprintf(e.method, sizeof(e.method),
+	         "cudaMemcpyAsync device to device, bytes read + written; %s; %d samples x %d "
+	         "copies, CUDA events; check: b == a everywhere (kernel), 64 samples vs host fill",
+	         m->size_note, m->ns, nl);
+	rc = rl_bench_add(m->b, &e, us, m->ns, err);
+out:
+	return rc;
+}
+
 /* One read launch's sum (the block partial sums added in double) and the
  * double-precision reference sum of the same array, PASSES times. */
 static int read_sums(struct memctx *m, int grid, double *got, double *ref, struct rl_err *err)
@@ -866,7 +910,8 @@ extern "C" int rl_gpubench_memory(int dev, int quick, struct rl_bench *b, struct
 	snprintf(note, sizeof(note), "%.0f MiB arrays", (double)m.n * 4 / MIB);
 	m.size_note = note;
 	RL_CU(rl_cu_fill_random(m.a, m.n, RL_FP32, SEED_A, A_LO, A_HI, g.s));
-	if ((rc = mem_copy(&m, err)) != 0 || (rc = mem_read(&m, err)) != 0 ||
+	if ((rc = mem_copy(&m, err)) != 0 || (rc = mem_memcpy(&m, err)) != 0 ||
+	    (rc = mem_read(&m, err)) != 0 ||
 	    (rc = mem_write(&m, err)) != 0 || (rc = mem_triad(&m, err)) != 0)
 		goto out;
 
@@ -907,7 +952,7 @@ out:
  * STORE_ALL (the checking launch) or when the XOR of their bits equals
  * IMPOSSIBLE, a run-time value they never produce, so nothing folds away. */
 #define ILP 8
-#define PIPE_WAVES 4
+#define PIPE_WAVES 16
 
 template <typename T> __device__ __forceinline__ unsigned long long bits_of(T x)
 {
