@@ -293,10 +293,40 @@ static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
 	}
 }
 
-int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *ref,
-                    enum rl_bench_format fmt)
+/* The sweep of DTYPE as an op list (docs/oplist-format.md): one pointwise
+ * row per point, r multiplies per element without FMA, the median time as
+ * measured_us. */
+static int sweep_ops(FILE *f, const struct rl_bench *b, const char *dtype, struct rl_err *err)
 {
+	struct rl_sweep s;
+	size_t i;
+	int rc = rl_bench_sweep(b, dtype, &s, err);
+
+	if (rc < 0)
+		return rc;
+	fprintf(f, "# intensity sweep of %s, measured by roofline bench %s on %s (%s)\n",
+	        b->gpu.name, b->version, b->date, dtype);
+	fprintf(f, "name,kind,dtype,shape,inputs,flops_per_element,fma,measured_us\n");
+	for (i = 0; i < s.n; i++) {
+		const struct rl_bench_entry *e = s.pt[i];
+
+		fprintf(f, "sweep-%s-r%.0f,pointwise,%s,%.0f,1,%.0f,0,%.6g\n", dtype, e->repeat, dtype,
+		        e->flops / e->repeat, e->repeat, rl_quantile(e->us, e->n, 0.5));
+	}
+	return 0;
+}
+
+int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *ref,
+                    enum rl_bench_format fmt, const char *sweep, struct rl_err *err)
+{
+	int rc;
+
 	switch (fmt) {
+	case RL_BENCH_FMT_SWEEP:
+		rc = sweep_ops(f, b, sweep, err);
+		if (rc < 0)
+			return rc;
+		break;
 	case RL_BENCH_FMT_JSON: return rl_bench_write_json(f, b);
 	case RL_BENCH_FMT_CSV: csv(f, b, ref); break;
 	default:

@@ -12,7 +12,12 @@
 #include "bench.h"
 #include "hwdb.h"
 
-enum rl_bench_format { RL_BENCH_FMT_TABLE, RL_BENCH_FMT_CSV, RL_BENCH_FMT_JSON };
+enum rl_bench_format {
+	RL_BENCH_FMT_TABLE,
+	RL_BENCH_FMT_CSV,
+	RL_BENCH_FMT_JSON,
+	RL_BENCH_FMT_SWEEP, /* one sweep as an op list with measured_us, for plot --sweep */
+};
 
 /* The reference figure of E on D in the unit of E's figure (GB/s for memory
  * and L2, TFLOPS for vector pipes, the multiply-only pipe at half the FMA
@@ -33,9 +38,10 @@ struct rl_knee {
  * has no pipe for the sweep's dtype (K then holds the measured side only). */
 int rl_bench_knee(const struct rl_sweep *s, const struct rl_device *d, struct rl_knee *k);
 
-/* Writes B in FMT to F; REF may be NULL (no reference columns). Returns 0 or
- * RL_ERR_IO. */
+/* Writes B in FMT to F; REF may be NULL (no reference columns). SWEEP is
+ * the dtype of the sweep RL_BENCH_FMT_SWEEP writes. Returns 0, RL_ERR_IO, or
+ * RL_ERR_NOTFOUND (B has no sweep of that dtype; message in ERR). */
 int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *ref,
-                    enum rl_bench_format fmt);
+                    enum rl_bench_format fmt, const char *sweep, struct rl_err *err);
 
 #endif

@@ -42,8 +42,10 @@ static int bench_usage(void)
 	       "      --from FILE    report a recording (bench -f json) instead of measuring\n"
 	       "      --hw ID|FILE   reference device (default: the entry matching the GPU)\n"
 	       "      --hwdb DIR     device database directory\n"
-	       "  -f, --format FMT   table (default), csv (one row per measurement) or json\n"
-	       "                     (the recording: every sample, for --from)\n"
+	       "  -f, --format FMT   table (default), csv (one row per measurement), json\n"
+	       "                     (the recording: every sample, for --from) or\n"
+	       "                     sweep[:DTYPE] (the fp32, bf16 or fp16 sweep as an op list\n"
+	       "                     with measured_us, for plot --sweep; default fp32)\n"
 	       "  -o, --output FILE  write to FILE (whole or not at all)\n"
 	       "  -h, --help         show this help and exit\n"
 	       "  -V, --version      show the version and exit\n"
@@ -253,7 +255,7 @@ int cmd_bench(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *from = NULL, *hw = NULL, *hwdb = NULL, *output = NULL;
+	const char *from = NULL, *hw = NULL, *hwdb = NULL, *output = NULL, *sweep = "fp32";
 	enum rl_bench_format fmt = RL_BENCH_FMT_TABLE;
 	struct rl_bench b;
 	struct rl_device owned;
@@ -288,9 +290,12 @@ int cmd_bench(int argc, char **argv)
 				fmt = RL_BENCH_FMT_CSV;
 			else if (strcmp(optarg, "json") == 0)
 				fmt = RL_BENCH_FMT_JSON;
-			else
-				return rl_cli_usage("bench", "unknown format '%s' (expected table, csv or json)",
-				                    optarg);
+			else if (strcmp(optarg, "sweep") == 0 || strncmp(optarg, "sweep:", 6) == 0) {
+				fmt = RL_BENCH_FMT_SWEEP;
+				sweep = optarg[5] == ':' ? optarg + 6 : "fp32";
+			} else
+				return rl_cli_usage("bench", "unknown format '%s' (expected table, csv, json "
+				                    "or sweep[:DTYPE])", optarg);
 			break;
 		case 'h': return bench_usage();
 		case 'V': return rl_cli_version();
@@ -315,16 +320,16 @@ int cmd_bench(int argc, char **argv)
 		rl_bench_release(&b);
 		return RL_EXIT_FAIL;
 	}
-	if (fmt != RL_BENCH_FMT_JSON) {
+	if (fmt == RL_BENCH_FMT_TABLE || fmt == RL_BENCH_FMT_CSV) {
 		db = rl_cli_open_hwdb(hwdb);
 		ref = db != NULL ? reference(db, hw, &b.gpu, &owned) : NULL;
 		if (ref == NULL)
 			status = RL_EXIT_FAIL;
 	}
 	if (status == RL_EXIT_OK && rl_out_open(&out, output) == 0) {
-		rc = rl_bench_report(out.f, &b, ref, fmt);
+		rc = rl_bench_report(out.f, &b, ref, fmt, sweep, &err);
 		if (rc < 0) {
-			rl_cli_error("%s", rl_strerror(rc));
+			rl_cli_error("%s", rc == RL_ERR_NOTFOUND ? err.msg : rl_strerror(rc));
 			rl_out_abort(&out);
 			status = RL_EXIT_FAIL;
 		} else if (rl_out_commit(&out) < 0) {
