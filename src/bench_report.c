@@ -274,14 +274,14 @@ static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
 		rl_bench_stats(e, &s);
 		figures(e, &s, &med, &best);
 		r = e->group == RL_BENCH_SWEEP ? 0 : rl_bench_reference(e, ref);
-		fprintf(f, "%s,%s,%s,%s,%.6g,%.6g,%.6g,%zu,%.6g,%.6g,%.6g,", rl_bench_group_name(e->group),
+		fprintf(f, "%s,%s,%s,%s,%.9g,%.17g,%.17g,%zu,%.9g,%.9g,%.9g,", rl_bench_group_name(e->group),
 		        e->name, e->dtype, e->shape, e->repeat, e->bytes, e->flops, e->n, s.median_us,
 		        s.best_us, s.p90_us);
 		if (e->bytes > 0)
-			fprintf(f, "%.6g", s.gbs_median);
+			fprintf(f, "%.9g", s.gbs_median);
 		fputc(',', f);
 		if (e->flops > 0)
-			fprintf(f, "%.6g", s.tflops_median);
+			fprintf(f, "%.9g", s.tflops_median);
 		fputc(',', f);
 		if (r > 0)
 			fprintf(f, "%.6g,%.4g", r, 100 * med / r);

@@ -92,6 +92,10 @@ const struct rl_device *rl_xcheck_match(const rl_hwdb *db, const struct rl_gpu *
 		struct tokens dt = {0};
 		int score = 0;
 
+		/* A calibrated file measured one card: the datasheet entry is
+		 * the match, whatever measured copies sit beside it. */
+		if (rl_device_calibrated(d))
+			continue;
 		tokenize(d->id, &dt);
 		tokenize(d->name, &dt);
 		if (d->aliases != NULL)

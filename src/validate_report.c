@@ -157,6 +157,11 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 		rc = bad(err, path, "format", "\"" FORMAT "\" (a file written by roofline validate -f json)");
 		goto out;
 	}
+	{
+		/* rl_validation_init clears V: read the stamp aside first */
+		char version[16], date[32], name[300];
+		struct rl_gpu gpu;
+
 #define STR(key, dst)                                                                        \
 	do {                                                                                 \
 		yajl_val s_ = rl_json_member(root, key);                                     \
@@ -166,26 +171,26 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 		}                                                                            \
 		strcpy(dst, s_->u.string);                                                   \
 	} while (0)
-	STR("roofline_version", v->version);
-	STR("date", v->date);
+		STR("roofline_version", version);
+		STR("date", date);
 #undef STR
-	rc = rl_json_read_gpu(rl_json_member(root, "gpu"), path, &v->gpu, err);
-	if (rc < 0)
-		goto out;
-	x = rl_json_member(root, "ops_csv");
-	if (x == NULL || !YAJL_IS_STRING(x)) {
-		rc = bad(err, path, "ops_csv", "the op list as a string");
-		goto out;
-	}
-	{
-		char name[300];
-
+		rc = rl_json_read_gpu(rl_json_member(root, "gpu"), path, &gpu, err);
+		if (rc < 0)
+			goto out;
+		x = rl_json_member(root, "ops_csv");
+		if (x == NULL || !YAJL_IS_STRING(x)) {
+			rc = bad(err, path, "ops_csv", "the op list as a string");
+			goto out;
+		}
 		snprintf(name, sizeof(name), "%s:ops_csv", path);
 		rc = rl_validation_init(v, x->u.string, name, 0, errs);
 		if (rc < 0) {
 			rl_err_set(err, rc, "%s: ops_csv: not a valid op list", path);
 			goto out;
 		}
+		memcpy(v->version, version, sizeof(version));
+		memcpy(v->date, date, sizeof(date));
+		v->gpu = gpu;
 	}
 	res = rl_json_member(root, "results");
 	if (res == NULL || !YAJL_IS_ARRAY(res) || res->u.array.len != v->list.n) {
@@ -320,7 +325,7 @@ int rl_validate_report(FILE *f, const struct rl_validation *v, const char *dev_i
 			fprintf(f, "%s,%s,%s,%s,", o->op->name, rl_kind_name(o->op->kind),
 			        rl_dtype_name(o->op->dtype), shape);
 			if (o->measured)
-				fprintf(f, "%.6g,%.6g,%.6g,%.4f,%s,%s,%.4f,%.4f,%d,%d,\n", o->pred.t_us,
+				fprintf(f, "%.9g,%.9g,%.9g,%.6g,%s,%s,%.6g,%.6g,%d,%d,\n", o->pred.t_us,
 				        o->m.wall_us, o->m.gpu_us, o->err, bound_or_empty(o, 1),
 				        bound_or_empty(o, 0), o->compute_frac, o->memory_frac, o->m.check,
 				        o->m.launches);
