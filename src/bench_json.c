@@ -33,10 +33,27 @@ static void num7(yajl_gen g, double v)
 	yajl_gen_number(g, buf, (size_t)n);
 }
 
-static void kn7(yajl_gen g, const char *key, double v)
+void rl_json_k7(yajl_gen g, const char *key, double v)
 {
 	rl_json_str(g, key);
 	num7(g, v);
+}
+
+yajl_gen rl_json_recording(const char *format, const char *version, const char *date,
+                           const struct rl_gpu *gpu)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	if (g == NULL)
+		return NULL;
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_config(g, yajl_gen_indent_string, " ");
+	yajl_gen_map_open(g);
+	rl_json_kv(g, "format", format);
+	rl_json_kv(g, "roofline_version", version);
+	rl_json_kv(g, "date", date);
+	rl_json_gpu(g, gpu);
+	return g;
 }
 
 /* Counts (bytes, FLOPs, repeats) exactly: integers below 2^53 in full. */
@@ -84,8 +101,8 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 	kcount(g, "flops", e->flops);
 	rl_json_str(g, "check");
 	yajl_gen_integer(g, e->check);
-	kn7(g, "sm_clock_mhz", e->sm_clock_mhz);
-	kn7(g, "temp_c", e->temp_c);
+	rl_json_k7(g, "sm_clock_mhz", e->sm_clock_mhz);
+	rl_json_k7(g, "temp_c", e->temp_c);
 	rl_json_kv(g, "method", e->method);
 	rl_json_str(g, "samples_us");
 	yajl_gen_array_open(g);
@@ -95,16 +112,16 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 	/* Derived, for readers; rl_bench_read recomputes them. */
 	rl_json_str(g, "derived");
 	yajl_gen_map_open(g);
-	kn7(g, "median_us", s.median_us);
-	kn7(g, "best_us", s.best_us);
-	kn7(g, "p90_us", s.p90_us);
+	rl_json_k7(g, "median_us", s.median_us);
+	rl_json_k7(g, "best_us", s.best_us);
+	rl_json_k7(g, "p90_us", s.p90_us);
 	if (e->bytes > 0) {
-		kn7(g, "gbs_median", s.gbs_median);
-		kn7(g, "gbs_best", s.gbs_best);
+		rl_json_k7(g, "gbs_median", s.gbs_median);
+		rl_json_k7(g, "gbs_best", s.gbs_best);
 	}
 	if (e->flops > 0) {
-		kn7(g, "tflops_median", s.tflops_median);
-		kn7(g, "tflops_best", s.tflops_best);
+		rl_json_k7(g, "tflops_median", s.tflops_median);
+		rl_json_k7(g, "tflops_best", s.tflops_best);
 	}
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
@@ -112,20 +129,13 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 
 int rl_bench_write_json(FILE *f, const struct rl_bench *b)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
+	yajl_gen g = rl_json_recording(FORMAT, b->version, b->date, &b->gpu);
 	size_t i;
 
 	if (g == NULL)
 		return RL_ERR_NOMEM;
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, " ");
-	yajl_gen_map_open(g);
-	rl_json_kv(g, "format", FORMAT);
-	rl_json_kv(g, "roofline_version", b->version);
-	rl_json_kv(g, "date", b->date);
 	rl_json_str(g, "quick");
 	yajl_gen_bool(g, b->quick);
-	rl_json_gpu(g, &b->gpu);
 	rl_json_str(g, "entries");
 	yajl_gen_array_open(g);
 	for (i = 0; i < b->n; i++) {

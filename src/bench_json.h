@@ -9,6 +9,16 @@
 #include "err.h"
 #include "gpu.h"
 
+/* A new pretty-printing generator with the opening of a recording written:
+ * "{", "format", "roofline_version", "date" and "gpu". NULL when out of
+ * memory. */
+yajl_gen rl_json_recording(const char *format, const char *version, const char *date,
+                           const struct rl_gpu *gpu);
+
+/* A key and a measured value, to 7 significant digits (more than a timing
+ * holds: CUDA events resolve about 0.5 us). */
+void rl_json_k7(yajl_gen g, const char *key, double v);
+
 /* Writes "gpu": {attributes...} (a key and its object) to G. */
 void rl_json_gpu(yajl_gen g, const struct rl_gpu *gpu);
 

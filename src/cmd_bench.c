@@ -662,7 +662,7 @@ int cmd_validate(int argc, char **argv)
 	rl_validate_eval(&v, &ctx);
 	if (rl_out_open(&out, output) < 0)
 		goto done;
-	rc = rl_validate_report(out.f, &v, ctx.dev->id, fmt);
+	rc = rl_validate_report(out.f, &v, ctx.dev->id, ctx.host_overhead_us, fmt);
 	if (rc < 0) {
 		rl_cli_error("%s", rl_strerror(rc));
 		rl_out_abort(&out);

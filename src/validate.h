@@ -94,8 +94,9 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 
 enum rl_vformat { RL_VFMT_TABLE, RL_VFMT_CSV, RL_VFMT_JSON, RL_VFMT_MD };
 
-/* Writes the report of an evaluated V on device DEV_ID in FMT. */
+/* Writes the report of an evaluated V, predicted on device DEV_ID with
+ * HOST_US of host cost per launch, in FMT. */
 int rl_validate_report(FILE *f, const struct rl_validation *v, const char *dev_id,
-                       enum rl_vformat fmt);
+                       double host_us, enum rl_vformat fmt);
 
 #endif

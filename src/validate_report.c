@@ -14,15 +14,6 @@
 
 #define FORMAT "roofline-validate-1"
 
-static void num7(yajl_gen g, const char *key, double v)
-{
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%.7g", v);
-
-	rl_json_str(g, key);
-	yajl_gen_number(g, buf, (size_t)n);
-}
-
 static const char *bound_or_empty(const struct rl_vop *o, int predicted)
 {
 	if (!o->measured)
@@ -41,12 +32,12 @@ static void summary_json(yajl_gen g, const struct rl_vsummary *s)
 	rl_json_kn(g, "measured", (double)s->measured);
 	rl_json_kn(g, "skipped", (double)s->skipped);
 	rl_json_kn(g, "failed_checks", (double)s->failed_checks);
-	num7(g, "median_abs_error", s->median_err);
-	num7(g, "p90_abs_error", s->p90_err);
+	rl_json_k7(g, "median_abs_error", s->median_err);
+	rl_json_k7(g, "p90_abs_error", s->p90_err);
 	rl_json_kn(g, "long_ops", (double)s->n_long);
-	num7(g, "long_median_abs_error", s->median_err_long);
-	num7(g, "long_p90_abs_error", s->p90_err_long);
-	num7(g, "bound_agreement", s->agreement);
+	rl_json_k7(g, "long_median_abs_error", s->median_err_long);
+	rl_json_k7(g, "long_p90_abs_error", s->p90_err_long);
+	rl_json_k7(g, "bound_agreement", s->agreement);
 	rl_json_str(g, "confusion");
 	yajl_gen_map_open(g);
 	for (i = 0; i < RL_BOUND_COUNT; i++) {
@@ -62,19 +53,12 @@ static void summary_json(yajl_gen g, const struct rl_vsummary *s)
 
 int rl_validation_write_json(FILE *f, const struct rl_validation *v, const char *device_id)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
+	yajl_gen g = rl_json_recording(FORMAT, v->version, v->date, &v->gpu);
 	struct rl_vsummary s;
 	size_t i;
 
 	if (g == NULL)
 		return RL_ERR_NOMEM;
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_config(g, yajl_gen_indent_string, " ");
-	yajl_gen_map_open(g);
-	rl_json_kv(g, "format", FORMAT);
-	rl_json_kv(g, "roofline_version", v->version);
-	rl_json_kv(g, "date", v->date);
-	rl_json_gpu(g, &v->gpu);
 	rl_json_kv(g, "ops_csv", v->csv);
 	rl_json_kv(g, "predicted_on", device_id);
 	rl_json_str(g, "results");
@@ -87,8 +71,8 @@ int rl_validation_write_json(FILE *f, const struct rl_validation *v, const char 
 		if (!o->measured) {
 			rl_json_kv(g, "skipped", o->runnable ? "not measured" : o->why);
 		} else {
-			num7(g, "gpu_us", o->m.gpu_us);
-			num7(g, "wall_us", o->m.wall_us);
+			rl_json_k7(g, "gpu_us", o->m.gpu_us);
+			rl_json_k7(g, "wall_us", o->m.wall_us);
 			rl_json_str(g, "check");
 			yajl_gen_integer(g, o->m.check);
 			rl_json_str(g, "launches");
@@ -96,12 +80,12 @@ int rl_validation_write_json(FILE *f, const struct rl_validation *v, const char 
 			/* derived, for readers; validate --from recomputes them */
 			rl_json_str(g, "derived");
 			yajl_gen_map_open(g);
-			num7(g, "predicted_us", o->pred.t_us);
-			num7(g, "error", o->err);
+			rl_json_k7(g, "predicted_us", o->pred.t_us);
+			rl_json_k7(g, "error", o->err);
 			rl_json_kv(g, "predicted_bound", rl_bound_name(o->pred.bound));
 			rl_json_kv(g, "measured_bound", rl_bound_name(o->empirical));
-			num7(g, "compute_fraction", o->compute_frac);
-			num7(g, "memory_fraction", o->memory_frac);
+			rl_json_k7(g, "compute_fraction", o->compute_frac);
+			rl_json_k7(g, "memory_fraction", o->memory_frac);
 			yajl_gen_map_close(g);
 		}
 		yajl_gen_map_close(g);
@@ -291,7 +275,7 @@ static void summary_text(FILE *f, const struct rl_vsummary *s, int md)
 }
 
 int rl_validate_report(FILE *f, const struct rl_validation *v, const char *dev_id,
-                       enum rl_vformat fmt)
+                       double host_us, enum rl_vformat fmt)
 {
 	struct rl_vsummary s;
 	size_t i;
@@ -304,15 +288,17 @@ int rl_validate_report(FILE *f, const struct rl_validation *v, const char *dev_i
 		           "predicted_bound,measured_bound,compute_fraction,memory_fraction,check,"
 		           "launches,skipped\n");
 	else if (md)
-		fprintf(f, "Measured on %s (%s, roofline %s); predicted on %s.\n\n"
+		fprintf(f, "Measured on %s (%s, roofline %s); predicted on %s, %.3g us of host "
+		           "time per launch.\n\n"
 		           "| op | kind | dtype | shape | predicted us | measured us | GPU us | error | "
 		           "predicted | measured | compute %% | memory %% | check |\n"
 		           "|---|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---|\n",
-		        v->gpu.name, v->date, v->version, dev_id);
+		        v->gpu.name, v->date, v->version, dev_id, host_us);
 	else
-		fprintf(f, "measured on %s (%s, roofline %s); predicted on %s\n\n"
+		fprintf(f, "measured on %s (%s, roofline %s); predicted on %s, %.3g us of host time "
+		           "per launch\n\n"
 		           "%-18s %-10s %-7s %-18s %10s %10s %10s %8s %-9s %-9s %6s %6s %-6s\n",
-		        v->gpu.name, v->date, v->version, dev_id, "op", "kind", "dtype", "shape",
+		        v->gpu.name, v->date, v->version, dev_id, host_us, "op", "kind", "dtype", "shape",
 		        "pred us", "meas us", "gpu us", "error", "predicted", "measured", "comp%",
 		        "mem%", "check");
 	for (i = 0; i < v->list.n; i++) {
