@@ -77,7 +77,7 @@ template <> struct ty<double> {
 	typedef double P;
 	typedef double A;
 	enum { PER = 1 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return x;
 	}
@@ -140,7 +140,7 @@ template <> struct ty<float> {
 	typedef float P;
 	typedef float A;
 	enum { PER = 1 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return (float)x;
 	}
@@ -198,7 +198,7 @@ template <> struct ty<__half> {
 	typedef __half2 P;
 	typedef float A;
 	enum { PER = 2 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return __float2half2_rn((float)x);
 	}
@@ -256,7 +256,7 @@ template <> struct ty<__nv_bfloat16> {
 	typedef __nv_bfloat162 P;
 	typedef float A;
 	enum { PER = 2 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return __float2bfloat162_rn((float)x);
 	}
@@ -405,40 +405,57 @@ struct pw_args {
 	int nin;  /* input tensors, 0..8 */
 	int nmul; /* dependent multiplies by C after the inputs' product */
 	int nfma; /* then dependent FMAs acc = acc x FA + FB */
-	double c, fa, fb;
+	/* C, FA and FB as ty<T>::P, converted on the host: ptxas 13.0 spreads
+	 * packed half multiplies over both half pipes (HMUL2 and HFMA2.MMA)
+	 * when the multiplier is a kernel parameter's bits, but keeps them all
+	 * on one (half rate) when the kernel converts it from a double; an
+	 * explicit FMA with a -0 addend is folded back into the multiply. */
+	uint64_t k[3];
 };
 
-/* The dependent chain of one or more independent values. The unrolled
- * body keeps the loop overhead at one compare per 16 x N operations. */
+/* The dependent chain of one or more independent values: a 32-step body
+ * (one compare per 32 x N operations), kept rolled around it so that the
+ * loop stays small in the instruction cache. */
 template <typename M, int N>
 __device__ __forceinline__ void chain(typename M::P (&acc)[N], int nmul, int nfma, typename M::P c,
                                       typename M::P fa, typename M::P fb)
 {
 	int i;
 
-	for (i = 0; i + 16 <= nmul; i += 16) {
+#pragma unroll 1
+	for (i = 0; i + 32 <= nmul; i += 32) {
 #pragma unroll
-		for (int r = 0; r < 16; r++)
+		for (int r = 0; r < 32; r++)
 #pragma unroll
 			for (int j = 0; j < N; j++)
 				acc[j] = M::mul(acc[j], c);
 	}
+#pragma unroll 1
 	for (; i < nmul; i++)
 #pragma unroll
 		for (int j = 0; j < N; j++)
 			acc[j] = M::mul(acc[j], c);
-	for (i = 0; i + 16 <= nfma; i += 16) {
+#pragma unroll 1
+	for (i = 0; i + 32 <= nfma; i += 32) {
 #pragma unroll
-		for (int r = 0; r < 16; r++)
+		for (int r = 0; r < 32; r++)
 #pragma unroll
 			for (int j = 0; j < N; j++)
 				acc[j] = M::fma(acc[j], fa, fb);
 	}
+#pragma unroll 1
 	for (; i < nfma; i++)
 #pragma unroll
 		for (int j = 0; j < N; j++)
 			acc[j] = M::fma(acc[j], fa, fb);
 }
+
+/* 16-byte vectors per thread per step of pw_kernel: four for the packed
+ * types (16 independent chains, as in gpubench's sweep, which reaches the
+ * two-pipe rate), two for fp32 and fp64 (enough for their roofs). */
+template <typename T> struct pw_step {
+	enum { U = ty<T>::PER == 2 ? 4 : 2 };
+};
 
 /* out[i] = chain(in_0[i] x ... x in_{nin-1}[i]): each thread takes U
  * 16-byte vectors per step of a grid-stride loop (U x 16 / sizeof(P)
@@ -447,12 +464,15 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) pw_kernel(const p
 {
 	typedef ty<T> M;
 	typedef typename M::P P;
-	enum { VEC = 16 / sizeof(T), NP = 16 / sizeof(P), U = 2 };
-	const P c = M::cst(a.c), fa = M::cst(a.fa), fb = M::cst(a.fb);
+	enum { VEC = 16 / sizeof(T), NP = 16 / sizeof(P), U = pw_step<T>::U };
+	P c, fa, fb;
 	const uint64_t nvec = a.elems / VEC, done = nvec * VEC;
 	const uint64_t nth = (uint64_t)gridDim.x * BLOCK;
 	const uint64_t tid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
 
+	memcpy(&c, &a.k[0], sizeof(P));
+	memcpy(&fa, &a.k[1], sizeof(P));
+	memcpy(&fb, &a.k[2], sizeof(P));
 	for (uint64_t v0 = tid; v0 < nvec; v0 += U * nth) {
 		P acc[U * NP];
 
@@ -1466,17 +1486,25 @@ out:
 template <typename T> static int plan_pointwise(struct run *R, struct rl_err *err)
 {
 	const struct rl_synth *s = R->s;
+	typedef typename ty<T>::P P;
 	const uint64_t vec = 16 / sizeof(T), nvec = s->elems / vec;
+	double c, fa, fb;
+	P pc[3];
 	int g;
 
 	memset(&R->pw, 0, sizeof(R->pw));
 	R->pw.elems = s->elems;
 	R->pw.nin = (int)s->inputs;
 	pw_counts(s, &R->pw.nmul, &R->pw.nfma);
-	chain_consts(s->dtype, &R->pw.c, &R->pw.fa, &R->pw.fb);
+	chain_consts(s->dtype, &c, &fa, &fb);
+	pc[0] = ty<T>::cst(c);
+	pc[1] = ty<T>::cst(fa);
+	pc[2] = ty<T>::cst(fb);
+	for (int i = 0; i < 3; i++)
+		memcpy(&R->pw.k[i], &pc[i], sizeof(P));
 	R->kernel = (const void *)pw_kernel<T>;
-	/* Two vectors per thread per step. */
-	g = grid_for(R, R->kernel, 0, ((nvec + 1) / 2 + BLOCK - 1) / BLOCK, err);
+	g = grid_for(R, R->kernel, 0,
+	             ((nvec + pw_step<T>::U - 1) / pw_step<T>::U + BLOCK - 1) / BLOCK, err);
 	if (g < 0)
 		return g;
 	R->grid = g;
