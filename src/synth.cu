@@ -38,20 +38,17 @@
 #define LN_EPS                   1e-5                 /* layernorm's epsilon (PyTorch's default) */
 
 /* Kernel launch shapes by row length (bytes of one row): reductions of
- * rows up to TILE_ROW_BYTES go through shared-memory tiles of about
- * TILE_BYTES, rows up to WARP_ROW_BYTES get a warp each, longer ones a block
- * each, or several blocks each (chunks of CHUNK_MIN_BYTES at least) when
- * the rows are too few to fill the GPU. Softmax and layernorm: a warp per
- * row up to NORM_WARP_ROW_BYTES, a block per row beyond; the row is kept in
- * shared memory up to NORM_CACHE_COLS columns and NORM_CACHE_BYTES, and read
- * twice beyond.
+ * rows up to WARP_ROW_BYTES get a group of lanes each (a warp at most),
+ * longer ones a block each, or several blocks each (chunks of
+ * CHUNK_MIN_BYTES at least) when the rows are too few to fill the GPU.
+ * Softmax and layernorm: a warp per row up to NORM_WARP_ROW_BYTES, a block
+ * per row beyond; the row is kept in shared memory up to NORM_CACHE_COLS
+ * columns and NORM_CACHE_BYTES, and read twice beyond.
  *
  * Register budgets: without a blocks-per-SM hint, ptxas 13.0 spilled a few
  * bytes in some fp64 instantiations on some architectures; the hints on the
- * tile kernel (4 blocks: 64 registers) and the normalisations (2 blocks:
- * 128) leave every kernel spill-free on compute capabilities 7.5 to 12.0. */
-#define TILE_ROW_BYTES      1024
-#define TILE_BYTES          16384
+ * normalisations (2 blocks: 128 registers) leave them spill-free on compute
+ * capabilities 7.5 to 12.0. */
 #define WARP_ROW_BYTES      16384
 #define CHUNK_MIN_BYTES     16384
 #define NORM_WARP_ROW_BYTES 4096
@@ -603,15 +600,16 @@ __device__ __forceinline__ typename ty<T>::A vterms(uint4 r, int nmul, typename 
 }
 
 /* This lane's part of the sum of X[0..N) among NL lanes: the elements
- * before the first 16-byte boundary one each, then whole vectors (4 in
- * flight per lane), then the rest one each. X must be T-aligned. */
-template <typename T>
-__device__ __forceinline__ typename ty<T>::A range_sum(const T *x, uint64_t n, unsigned lane,
-                                                       unsigned nl, int nmul, typename ty<T>::A c)
+ * before the first 16-byte boundary one at a time, then whole vectors (4 in
+ * flight per lane), then the rest one at a time. X must be T-aligned; I,
+ * the index type, holds N (32 bits save registers where rows are short). */
+template <typename T, typename I>
+__device__ __forceinline__ typename ty<T>::A range_sum(const T *x, I n, unsigned lane, unsigned nl,
+                                                       int nmul, typename ty<T>::A c)
 {
 	typedef typename ty<T>::A A;
 	enum { VEC = 16 / sizeof(T) };
-	uint64_t head = ((16 - ((uintptr_t)x & 15)) & 15) / sizeof(T), nv, done, i;
+	I head = (I)(((16 - ((uintptr_t)x & 15)) & 15) / sizeof(T)), nv, done, i;
 	const uint4 *xv;
 	A s = 0;
 
@@ -620,9 +618,10 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, uint64_t n, u
 	nv = (n - head) / VEC;
 	done = head + nv * VEC;
 	xv = (const uint4 *)(x + head);
-	if (lane < head)
-		s += term(x[lane], nmul, c);
-	for (i = lane; i + 3 * (uint64_t)nl < nv; i += 4 * (uint64_t)nl) {
+	/* Loops, not tests: there may be fewer lanes than a vector's elements. */
+	for (i = lane; i < head; i += nl)
+		s += term(x[i], nmul, c);
+	for (i = lane; i + 3 * (I)nl < nv; i += 4 * (I)nl) {
 		uint4 r[4];
 
 #pragma unroll
@@ -634,8 +633,8 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, uint64_t n, u
 	}
 	for (; i < nv; i += nl)
 		s += vterms<T>(xv[i], nmul, c);
-	if (lane < n - done)
-		s += term(x[done + lane], nmul, c);
+	for (i = done + lane; i < n; i += nl)
+		s += term(x[i], nmul, c);
 	return s;
 }
 
@@ -645,84 +644,39 @@ struct red_args {
 	uint64_t rows, cols;
 	int nmul;
 	double c;
-	/* tiles */
-	uint64_t tile_rows, tiles;
-	int lanes; /* per row, a power of two up to 32 */
+	/* rows */
+	unsigned lanes; /* per row, a power of two up to 32 */
 	/* split rows */
 	uint64_t splits, chunk;
 	void *partial;   /* rows x splits accumulators */
 	unsigned *count; /* rows arrival counters, zero between launches */
 };
 
-/* Short rows: a block copies TILE_ROWS whole rows (one contiguous,
- * 16-byte-aligned piece of the input) into shared memory with 16-byte
- * loads, then LANES threads sum each row from there. */
-template <typename T> __global__ void __launch_bounds__(BLOCK, 4) red_tile_kernel(const red_args a)
-{
-	typedef typename ty<T>::A A;
-	enum { VEC = 16 / sizeof(T) };
-	extern __shared__ uint4 dyn_smem[];
-	const T *tile = (const T *)dyn_smem;
-	const T *in = (const T *)a.in;
-	T *out = (T *)a.out;
-	const A c = (A)a.c;
-	const unsigned g = a.lanes, lane = threadIdx.x % g, grp = threadIdx.x / g, ngrp = BLOCK / g;
-
-	for (uint64_t t = blockIdx.x; t < a.tiles; t += gridDim.x) {
-		const uint64_t r0 = t * a.tile_rows;
-		const uint64_t nr = a.rows - r0 < a.tile_rows ? a.rows - r0 : a.tile_rows;
-		const uint64_t n = nr * a.cols, nv = n / VEC;
-		const uint4 *src = (const uint4 *)(in + r0 * a.cols);
-		uint64_t i;
-
-		for (i = threadIdx.x; i + 3 * BLOCK < nv; i += 4 * BLOCK) {
-			uint4 r[4];
-
-#pragma unroll
-			for (int u = 0; u < 4; u++)
-				r[u] = src[i + u * BLOCK];
-#pragma unroll
-			for (int u = 0; u < 4; u++)
-				dyn_smem[i + u * BLOCK] = r[u];
-		}
-		for (; i < nv; i += BLOCK)
-			dyn_smem[i] = src[i];
-		for (i = nv * VEC + threadIdx.x; i < n; i += BLOCK)
-			((T *)dyn_smem)[i] = in[r0 * a.cols + i];
-		__syncthreads();
-		/* Every lane runs the same number of rounds, so the shuffles see
-		 * full warps; rows past the tile's end add nothing. */
-		for (uint64_t rb = 0; rb < nr; rb += ngrp) {
-			const uint64_t rr = rb + grp;
-			A s = 0;
-
-			if (rr < nr)
-				for (uint64_t cc = lane; cc < a.cols; cc += g)
-					s += term(tile[rr * a.cols + cc], a.nmul, c);
-			for (unsigned o = g / 2; o > 0; o >>= 1)
-				s += __shfl_xor_sync(0xffffffffu, s, o, g);
-			if (rr < nr && lane == 0)
-				out[r0 + rr] = ty<T>::out(s);
-		}
-		__syncthreads();
-	}
-}
-
-/* Rows of medium length: a warp per row, grid-stride over rows. */
-template <typename T> __global__ void __launch_bounds__(BLOCK) red_warp_kernel(const red_args a)
+/* Rows up to WARP_ROW_BYTES: LANES lanes per row (about four 16-byte
+ * vectors each, loaded straight from device memory, all before the first
+ * add), a shuffle sum among them; grid-stride over the block's BLOCK / LANES
+ * rows. No shared-memory staging: a block copying a tile then summing it
+ * left the memory idle between the two (53% of the roof at 64 fp32
+ * columns). */
+template <typename T> __global__ void __launch_bounds__(BLOCK) red_row_kernel(const red_args a)
 {
 	typedef typename ty<T>::A A;
 	const T *in = (const T *)a.in;
 	T *out = (T *)a.out;
-	const unsigned lane = threadIdx.x & 31;
-	const uint64_t nw = (uint64_t)gridDim.x * (BLOCK / 32);
+	const unsigned g = a.lanes, lane = threadIdx.x % g;
+	const uint64_t per_block = BLOCK / g, step = (uint64_t)gridDim.x * per_block;
 
-	for (uint64_t r = (uint64_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; r < a.rows;
-	     r += nw) {
-		A s = range_sum(in + r * a.cols, a.cols, lane, 32, a.nmul, (A)a.c);
+	/* Every lane runs the same number of rounds, so the shuffles see full
+	 * warps; rows past the end add nothing. */
+	for (uint64_t r0 = (uint64_t)blockIdx.x * per_block; r0 < a.rows; r0 += step) {
+		const uint64_t r = r0 + threadIdx.x / g;
+		A s = 0;
 
-		s = warp_sum(s);
-		if (lane == 0)
+		if (r < a.rows)
+			s = range_sum(in + r * a.cols, (unsigned)a.cols, lane, g, a.nmul, (A)a.c);
+		for (unsigned o = g / 2; o > 0; o >>= 1)
+			s += __shfl_xor_sync(0xffffffffu, s, o, g);
+		if (r < a.rows && lane == 0)
 			out[r] = ty<T>::out(s);
 	}
 }
@@ -1407,7 +1361,7 @@ struct run {
 	pw_args pw;
 	red_args red;
 	norm_args norm;
-	int red_kind;  /* 0 tile, 1 warp, 2 chunks */
+	int red_kind;  /* 0 rows, 1 chunks */
 	void *scratch; /* reduction partials and counters */
 	struct rl_gemm_plan *plan;
 };
@@ -1540,28 +1494,18 @@ template <typename T> static int plan_reduction(struct run *R, struct rl_err *er
 	R->red.c = 1 - ldexp(1, s->dtype == RL_FP64 ? -40 : -20);
 	R->red.splits = 1;
 	R->smem = 0;
-	if (row_bytes <= TILE_ROW_BYTES) {
-		/* Tiles of a multiple of 16 rows start on 16-byte boundaries. */
-		uint64_t tr = TILE_BYTES / row_bytes / 16 * 16, rows16 = (s->rows + 15) / 16 * 16;
-		int lanes = 1;
+	if (row_bytes <= WARP_ROW_BYTES) {
+		/* Lanes with four vectors each at least (one lane for rows under
+		 * four vectors), a warp at most. */
+		const uint64_t nv = row_bytes / 16;
+		unsigned lanes = 1;
 
-		if (tr < 16)
-			tr = 16;
-		if (tr > rows16)
-			tr = rows16;
-		while (lanes < 32 && (uint64_t)lanes * 2 <= s->cols)
+		while (lanes < 32 && (uint64_t)lanes * 2 * 4 <= nv)
 			lanes *= 2;
 		R->red_kind = 0;
-		R->red.tile_rows = tr;
-		R->red.tiles = (s->rows + tr - 1) / tr;
 		R->red.lanes = lanes;
-		R->smem = tr * row_bytes;
-		R->kernel = (const void *)red_tile_kernel<T>;
-		g = grid_for(R, R->kernel, R->smem, (s->rows + tr - 1) / tr, err);
-	} else if (row_bytes <= WARP_ROW_BYTES) {
-		R->red_kind = 1;
-		R->kernel = (const void *)red_warp_kernel<T>;
-		g = grid_for(R, R->kernel, 0, (s->rows + BLOCK / 32 - 1) / (BLOCK / 32), err);
+		R->kernel = (const void *)red_row_kernel<T>;
+		g = grid_for(R, R->kernel, 0, (s->rows + BLOCK / lanes - 1) / (BLOCK / lanes), err);
 	} else {
 		/* A block per row, or, when the rows cannot fill the GPU (fewer
 		 * than 4 per SM), each row split into chunks of at least
@@ -1569,7 +1513,7 @@ template <typename T> static int plan_reduction(struct run *R, struct rl_err *er
 		int per_sm = 0;
 		uint64_t splits = 1, chunk, target, most;
 
-		R->red_kind = 2;
+		R->red_kind = 1;
 		R->kernel = (const void *)red_chunk_kernel<T>;
 		if ((rc = resident(R->kernel, 0, &per_sm, err)) < 0)
 			return rc;
@@ -1701,9 +1645,7 @@ template <typename T> static cudaError_t launch_t(struct run *R, int set)
 		a.in = buf(R, set, 0);
 		a.out = buf(R, set, out);
 		if (R->red_kind == 0)
-			red_tile_kernel<T><<<R->grid, BLOCK, R->smem, st>>>(a);
-		else if (R->red_kind == 1)
-			red_warp_kernel<T><<<R->grid, BLOCK, 0, st>>>(a);
+			red_row_kernel<T><<<R->grid, BLOCK, 0, st>>>(a);
 		else
 			red_chunk_kernel<T><<<R->grid, BLOCK, 0, st>>>(a);
 		break;
