@@ -42,16 +42,20 @@
  * longer ones a block each, or several blocks each (chunks of
  * CHUNK_MIN_BYTES at least) when the rows are too few to fill the GPU.
  * Softmax and layernorm: a warp per row up to NORM_WARP_ROW_BYTES, a block
- * per row beyond; the row is kept in shared memory up to NORM_CACHE_COLS
- * columns and NORM_CACHE_BYTES, and read twice beyond.
+ * per row beyond; the block keeps the row in registers when it is whole
+ * 16-byte vectors, NORM_REG_VECS per thread at most, else in shared memory
+ * up to NORM_CACHE_COLS columns and NORM_CACHE_BYTES, and reads it twice
+ * beyond.
  *
  * Register budgets: without a blocks-per-SM hint, ptxas 13.0 spilled a few
  * bytes in some fp64 instantiations on some architectures; the hints on the
  * normalisations (2 blocks: 128 registers) leave them spill-free on compute
- * capabilities 7.5 to 12.0. */
+ * capabilities 7.5 to 12.0. The register-resident ones ask for 4 blocks
+ * (64 registers), enough rows in flight to keep the memory busy. */
 #define WARP_ROW_BYTES      16384
 #define CHUNK_MIN_BYTES     16384
 #define NORM_WARP_ROW_BYTES 4096
+#define NORM_REG_VECS       4
 #define NORM_CACHE_COLS     16384
 #define NORM_CACHE_BYTES    65536
 
@@ -1063,6 +1067,114 @@ __global__ void __launch_bounds__(BLOCK, 2) norm_kernel(const norm_args a)
 	}
 }
 
+/* Softmax or layernorm over rows of whole 16-byte vectors, at most K x
+ * BLOCK of them: a block per row (grid-stride over rows), each thread
+ * holding vectors threadIdx.x + k BLOCK (k < K) of the row in registers, as
+ * A, from one 16-byte load each; the statistics by block reductions, then
+ * one 16-byte store per vector. The row is read once and written once, and
+ * no pass goes through shared memory. */
+template <typename T, int KIND, int K>
+__global__ void __launch_bounds__(BLOCK, 4) norm_reg_kernel(const norm_args a)
+{
+	typedef typename ty<T>::A A;
+	enum { VEC = 16 / sizeof(T) };
+	__shared__ A red[BLOCK / 32];
+	const unsigned nv = (unsigned)(a.cols / VEC);
+	const A n = (A)a.cols;
+
+	for (uint64_t r = blockIdx.x; r < a.rows; r += gridDim.x) {
+		const uint4 *x = (const uint4 *)((const T *)a.in + r * a.cols);
+		uint4 *y = (uint4 *)((T *)a.out + r * a.cols);
+		A v[K][VEC];
+
+		/* Every load before any use. */
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			const unsigned j = threadIdx.x + k * BLOCK;
+			T t[VEC];
+
+			unpack(j < nv ? x[j] : make_uint4(0, 0, 0, 0), t);
+#pragma unroll
+			for (int e = 0; e < VEC; e++)
+				v[k][e] = ty<T>::acc(t[e]);
+		}
+		if (KIND == NORM_SOFTMAX) {
+			A m = -INFINITY, s = 0, inv;
+
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++)
+						m = max(m, v[k][e]);
+			m = block_reduce<true>(m, red);
+			/* The exponentials stay in V for the output. */
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++) {
+						v[k][e] = ty<T>::aexp(v[k][e] - m);
+						s += v[k][e];
+					}
+			s = block_reduce<false>(s, red);
+			inv = ty<T>::arcp(s);
+#pragma unroll
+			for (int k = 0; k < K; k++) {
+				const unsigned j = threadIdx.x + k * BLOCK;
+				T o[VEC];
+
+				if (j >= nv)
+					continue;
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					o[e] = ty<T>::out(v[k][e] * inv);
+				y[j] = pack(o);
+			}
+		} else {
+			const uint4 *w = (const uint4 *)a.w, *b = (const uint4 *)a.b;
+			A s = 0, q = 0, mean, rstd;
+
+			/* Two passes over the registers, as the host's reference. */
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++)
+						s += v[k][e];
+			mean = block_reduce<false>(s, red) / n;
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++) {
+						A d = v[k][e] - mean;
+
+						q += d * d;
+					}
+			rstd = ty<T>::arsqrt(block_reduce<false>(q, red) / n + (A)LN_EPS);
+#pragma unroll
+			for (int k = 0; k < K; k++) {
+				const unsigned j = threadIdx.x + k * BLOCK;
+				T tw[VEC], tb[VEC], o[VEC];
+
+				if (j >= nv)
+					continue;
+				/* Weight and bias: the same vectors for every row, from
+				 * the L1 or L2 after the first. */
+				unpack(__ldg(w + j), tw);
+				unpack(__ldg(b + j), tb);
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					o[e] =
+					    ty<T>::out((v[k][e] - mean) * rstd * ty<T>::acc(tw[e]) +
+					               ty<T>::acc(tb[e]));
+				y[j] = pack(o);
+			}
+		}
+	}
+}
+
 /* ---- host side: what is supported ------------------------------------- */
 
 static const char *kind_name(enum rl_synth_kind k)
@@ -1566,6 +1678,11 @@ template <typename T, int KIND> static int plan_norm(struct run *R, struct rl_er
 	if (row_bytes <= NORM_WARP_ROW_BYTES) {
 		R->kernel = (const void *)norm_kernel<T, KIND, true, true>;
 		R->smem = (BLOCK / 32) * slot_bytes;
+	} else if (row_bytes % 16 == 0 && row_bytes / 16 <= NORM_REG_VECS * BLOCK) {
+		R->kernel = row_bytes / 16 <= (NORM_REG_VECS / 2) * BLOCK
+		                ? (const void *)norm_reg_kernel<T, KIND, NORM_REG_VECS / 2>
+		                : (const void *)norm_reg_kernel<T, KIND, NORM_REG_VECS>;
+		R->smem = 0;
 	} else if (s->cols <= NORM_CACHE_COLS && slot_bytes <= NORM_CACHE_BYTES &&
 	           slot_bytes + 1024 <= (uint64_t)R->c->smem_optin) {
 		R->kernel = (const void *)norm_kernel<T, KIND, false, true>;
