@@ -635,8 +635,21 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, I n, unsigned
 		for (int u = 0; u < 4; u++)
 			s += vterms<T>(r[u], nmul, c);
 	}
-	for (; i < nv; i += nl)
-		s += vterms<T>(xv[i], nmul, c);
+	/* The last 1 to 3 also loaded before any is used: one at a time, the
+	 * lanes that have them held up a group (rows of 63 fp32 took 1.6x
+	 * the time of rows of 64). */
+	if (i < nv) {
+		uint4 r[3];
+
+#pragma unroll
+		for (int u = 0; u < 3; u++)
+			if (i + u * (I)nl < nv)
+				r[u] = xv[i + u * nl];
+#pragma unroll
+		for (int u = 0; u < 3; u++)
+			if (i + u * (I)nl < nv)
+				s += vterms<T>(r[u], nmul, c);
+	}
 	for (i = done + lane; i < n; i += nl)
 		s += term(x[i], nmul, c);
 	return s;
@@ -1608,8 +1621,9 @@ template <typename T> static int plan_reduction(struct run *R, struct rl_err *er
 	R->smem = 0;
 	if (row_bytes <= WARP_ROW_BYTES) {
 		/* Lanes with four vectors each at least (one lane for rows under
-		 * four vectors), a warp at most. */
-		const uint64_t nv = row_bytes / 16;
+		 * four vectors), a warp at most; a partial vector counts, as the
+		 * row may start anywhere in one. */
+		const uint64_t nv = (row_bytes + 15) / 16;
 		unsigned lanes = 1;
 
 		while (lanes < 32 && (uint64_t)lanes * 2 * 4 <= nv)
