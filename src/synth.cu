@@ -636,7 +636,7 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, I n, unsigned
 			s += vterms<T>(r[u], nmul, c);
 	}
 	/* The last 1 to 3 also loaded before any is used: one at a time, the
-	 * lanes that have them held up a group (rows of 63 fp32 took 1.6x
+	 * lanes that have them held up a group (rows of 63 fp32 took 1.4x
 	 * the time of rows of 64). */
 	if (i < nv) {
 		uint4 r[3];
