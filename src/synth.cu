@@ -38,23 +38,24 @@
 #define LN_EPS                   1e-5                 /* layernorm's epsilon (PyTorch's default) */
 
 /* Kernel launch shapes by row length (bytes of one row): reductions of
- * rows up to TILE_ROW_BYTES go through shared-memory tiles of about
- * TILE_BYTES, rows up to WARP_ROW_BYTES get a warp each, longer ones a block
- * each, or several blocks each (chunks of CHUNK_MIN_BYTES at least) when
- * the rows are too few to fill the GPU. Softmax and layernorm: a warp per
- * row up to NORM_WARP_ROW_BYTES, a block per row beyond; the row is kept in
- * shared memory up to NORM_CACHE_COLS columns and NORM_CACHE_BYTES, and read
- * twice beyond.
+ * rows up to WARP_ROW_BYTES get a group of lanes each (a warp at most),
+ * longer ones a block each, or several blocks each (chunks of
+ * CHUNK_MIN_BYTES at least) when the rows are too few to fill the GPU.
+ * Softmax and layernorm: a warp per row up to NORM_WARP_ROW_BYTES, a block
+ * per row beyond; the block keeps the row in registers when it is whole
+ * 16-byte vectors, NORM_REG_VECS per thread at most, else in shared memory
+ * up to NORM_CACHE_COLS columns and NORM_CACHE_BYTES, and reads it twice
+ * beyond.
  *
  * Register budgets: without a blocks-per-SM hint, ptxas 13.0 spilled a few
  * bytes in some fp64 instantiations on some architectures; the hints on the
- * tile kernel (4 blocks: 64 registers) and the normalisations (2 blocks:
- * 128) leave every kernel spill-free on compute capabilities 7.5 to 12.0. */
-#define TILE_ROW_BYTES      1024
-#define TILE_BYTES          16384
+ * normalisations (2 blocks: 128 registers) leave them spill-free on compute
+ * capabilities 7.5 to 12.0. The register-resident ones ask for 4 blocks
+ * (64 registers), enough rows in flight to keep the memory busy. */
 #define WARP_ROW_BYTES      16384
 #define CHUNK_MIN_BYTES     16384
 #define NORM_WARP_ROW_BYTES 4096
+#define NORM_REG_VECS       4
 #define NORM_CACHE_COLS     16384
 #define NORM_CACHE_BYTES    65536
 
@@ -77,7 +78,7 @@ template <> struct ty<double> {
 	typedef double P;
 	typedef double A;
 	enum { PER = 1 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return x;
 	}
@@ -140,7 +141,7 @@ template <> struct ty<float> {
 	typedef float P;
 	typedef float A;
 	enum { PER = 1 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return (float)x;
 	}
@@ -198,7 +199,7 @@ template <> struct ty<__half> {
 	typedef __half2 P;
 	typedef float A;
 	enum { PER = 2 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return __float2half2_rn((float)x);
 	}
@@ -256,7 +257,7 @@ template <> struct ty<__nv_bfloat16> {
 	typedef __nv_bfloat162 P;
 	typedef float A;
 	enum { PER = 2 };
-	static __device__ __forceinline__ P cst(double x)
+	static __host__ __device__ __forceinline__ P cst(double x)
 	{
 		return __float2bfloat162_rn((float)x);
 	}
@@ -405,40 +406,57 @@ struct pw_args {
 	int nin;  /* input tensors, 0..8 */
 	int nmul; /* dependent multiplies by C after the inputs' product */
 	int nfma; /* then dependent FMAs acc = acc x FA + FB */
-	double c, fa, fb;
+	/* C, FA and FB as ty<T>::P, converted on the host: ptxas 13.0 spreads
+	 * packed half multiplies over both half pipes (HMUL2 and HFMA2.MMA)
+	 * when the multiplier is a kernel parameter's bits, but keeps them all
+	 * on one (half rate) when the kernel converts it from a double; an
+	 * explicit FMA with a -0 addend is folded back into the multiply. */
+	uint64_t k[3];
 };
 
-/* The dependent chain of one or more independent values. The unrolled
- * body keeps the loop overhead at one compare per 16 x N operations. */
+/* The dependent chain of one or more independent values: a 32-step body
+ * (one compare per 32 x N operations), kept rolled around it so that the
+ * loop stays small in the instruction cache. */
 template <typename M, int N>
 __device__ __forceinline__ void chain(typename M::P (&acc)[N], int nmul, int nfma, typename M::P c,
                                       typename M::P fa, typename M::P fb)
 {
 	int i;
 
-	for (i = 0; i + 16 <= nmul; i += 16) {
+#pragma unroll 1
+	for (i = 0; i + 32 <= nmul; i += 32) {
 #pragma unroll
-		for (int r = 0; r < 16; r++)
+		for (int r = 0; r < 32; r++)
 #pragma unroll
 			for (int j = 0; j < N; j++)
 				acc[j] = M::mul(acc[j], c);
 	}
+#pragma unroll 1
 	for (; i < nmul; i++)
 #pragma unroll
 		for (int j = 0; j < N; j++)
 			acc[j] = M::mul(acc[j], c);
-	for (i = 0; i + 16 <= nfma; i += 16) {
+#pragma unroll 1
+	for (i = 0; i + 32 <= nfma; i += 32) {
 #pragma unroll
-		for (int r = 0; r < 16; r++)
+		for (int r = 0; r < 32; r++)
 #pragma unroll
 			for (int j = 0; j < N; j++)
 				acc[j] = M::fma(acc[j], fa, fb);
 	}
+#pragma unroll 1
 	for (; i < nfma; i++)
 #pragma unroll
 		for (int j = 0; j < N; j++)
 			acc[j] = M::fma(acc[j], fa, fb);
 }
+
+/* 16-byte vectors per thread per step of pw_kernel: four for the packed
+ * types (16 independent chains, as in gpubench's sweep, which reaches the
+ * two-pipe rate), two for fp32 and fp64 (enough for their roofs). */
+template <typename T> struct pw_step {
+	enum { U = ty<T>::PER == 2 ? 4 : 2 };
+};
 
 /* out[i] = chain(in_0[i] x ... x in_{nin-1}[i]): each thread takes U
  * 16-byte vectors per step of a grid-stride loop (U x 16 / sizeof(P)
@@ -447,12 +465,15 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) pw_kernel(const p
 {
 	typedef ty<T> M;
 	typedef typename M::P P;
-	enum { VEC = 16 / sizeof(T), NP = 16 / sizeof(P), U = 2 };
-	const P c = M::cst(a.c), fa = M::cst(a.fa), fb = M::cst(a.fb);
+	enum { VEC = 16 / sizeof(T), NP = 16 / sizeof(P), U = pw_step<T>::U };
+	P c, fa, fb;
 	const uint64_t nvec = a.elems / VEC, done = nvec * VEC;
 	const uint64_t nth = (uint64_t)gridDim.x * BLOCK;
 	const uint64_t tid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
 
+	memcpy(&c, &a.k[0], sizeof(P));
+	memcpy(&fa, &a.k[1], sizeof(P));
+	memcpy(&fb, &a.k[2], sizeof(P));
 	for (uint64_t v0 = tid; v0 < nvec; v0 += U * nth) {
 		P acc[U * NP];
 
@@ -583,15 +604,16 @@ __device__ __forceinline__ typename ty<T>::A vterms(uint4 r, int nmul, typename 
 }
 
 /* This lane's part of the sum of X[0..N) among NL lanes: the elements
- * before the first 16-byte boundary one each, then whole vectors (4 in
- * flight per lane), then the rest one each. X must be T-aligned. */
-template <typename T>
-__device__ __forceinline__ typename ty<T>::A range_sum(const T *x, uint64_t n, unsigned lane,
-                                                       unsigned nl, int nmul, typename ty<T>::A c)
+ * before the first 16-byte boundary one at a time, then whole vectors (4 in
+ * flight per lane), then the rest one at a time. X must be T-aligned; I,
+ * the index type, holds N (32 bits save registers where rows are short). */
+template <typename T, typename I>
+__device__ __forceinline__ typename ty<T>::A range_sum(const T *x, I n, unsigned lane, unsigned nl,
+                                                       int nmul, typename ty<T>::A c)
 {
 	typedef typename ty<T>::A A;
 	enum { VEC = 16 / sizeof(T) };
-	uint64_t head = ((16 - ((uintptr_t)x & 15)) & 15) / sizeof(T), nv, done, i;
+	I head = (I)(((16 - ((uintptr_t)x & 15)) & 15) / sizeof(T)), nv, done, i;
 	const uint4 *xv;
 	A s = 0;
 
@@ -600,9 +622,10 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, uint64_t n, u
 	nv = (n - head) / VEC;
 	done = head + nv * VEC;
 	xv = (const uint4 *)(x + head);
-	if (lane < head)
-		s += term(x[lane], nmul, c);
-	for (i = lane; i + 3 * (uint64_t)nl < nv; i += 4 * (uint64_t)nl) {
+	/* Loops, not tests: there may be fewer lanes than a vector's elements. */
+	for (i = lane; i < head; i += nl)
+		s += term(x[i], nmul, c);
+	for (i = lane; i + 3 * (I)nl < nv; i += 4 * (I)nl) {
 		uint4 r[4];
 
 #pragma unroll
@@ -612,10 +635,23 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, uint64_t n, u
 		for (int u = 0; u < 4; u++)
 			s += vterms<T>(r[u], nmul, c);
 	}
-	for (; i < nv; i += nl)
-		s += vterms<T>(xv[i], nmul, c);
-	if (lane < n - done)
-		s += term(x[done + lane], nmul, c);
+	/* The last 1 to 3 also loaded before any is used: one at a time, the
+	 * lanes that have them held up a group (rows of 63 fp32 took 1.4x
+	 * the time of rows of 64). */
+	if (i < nv) {
+		uint4 r[3];
+
+#pragma unroll
+		for (int u = 0; u < 3; u++)
+			if (i + u * (I)nl < nv)
+				r[u] = xv[i + u * nl];
+#pragma unroll
+		for (int u = 0; u < 3; u++)
+			if (i + u * (I)nl < nv)
+				s += vterms<T>(r[u], nmul, c);
+	}
+	for (i = done + lane; i < n; i += nl)
+		s += term(x[i], nmul, c);
 	return s;
 }
 
@@ -625,84 +661,39 @@ struct red_args {
 	uint64_t rows, cols;
 	int nmul;
 	double c;
-	/* tiles */
-	uint64_t tile_rows, tiles;
-	int lanes; /* per row, a power of two up to 32 */
+	/* rows */
+	unsigned lanes; /* per row, a power of two up to 32 */
 	/* split rows */
 	uint64_t splits, chunk;
 	void *partial;   /* rows x splits accumulators */
 	unsigned *count; /* rows arrival counters, zero between launches */
 };
 
-/* Short rows: a block copies TILE_ROWS whole rows (one contiguous,
- * 16-byte-aligned piece of the input) into shared memory with 16-byte
- * loads, then LANES threads sum each row from there. */
-template <typename T> __global__ void __launch_bounds__(BLOCK, 4) red_tile_kernel(const red_args a)
-{
-	typedef typename ty<T>::A A;
-	enum { VEC = 16 / sizeof(T) };
-	extern __shared__ uint4 dyn_smem[];
-	const T *tile = (const T *)dyn_smem;
-	const T *in = (const T *)a.in;
-	T *out = (T *)a.out;
-	const A c = (A)a.c;
-	const unsigned g = a.lanes, lane = threadIdx.x % g, grp = threadIdx.x / g, ngrp = BLOCK / g;
-
-	for (uint64_t t = blockIdx.x; t < a.tiles; t += gridDim.x) {
-		const uint64_t r0 = t * a.tile_rows;
-		const uint64_t nr = a.rows - r0 < a.tile_rows ? a.rows - r0 : a.tile_rows;
-		const uint64_t n = nr * a.cols, nv = n / VEC;
-		const uint4 *src = (const uint4 *)(in + r0 * a.cols);
-		uint64_t i;
-
-		for (i = threadIdx.x; i + 3 * BLOCK < nv; i += 4 * BLOCK) {
-			uint4 r[4];
-
-#pragma unroll
-			for (int u = 0; u < 4; u++)
-				r[u] = src[i + u * BLOCK];
-#pragma unroll
-			for (int u = 0; u < 4; u++)
-				dyn_smem[i + u * BLOCK] = r[u];
-		}
-		for (; i < nv; i += BLOCK)
-			dyn_smem[i] = src[i];
-		for (i = nv * VEC + threadIdx.x; i < n; i += BLOCK)
-			((T *)dyn_smem)[i] = in[r0 * a.cols + i];
-		__syncthreads();
-		/* Every lane runs the same number of rounds, so the shuffles see
-		 * full warps; rows past the tile's end add nothing. */
-		for (uint64_t rb = 0; rb < nr; rb += ngrp) {
-			const uint64_t rr = rb + grp;
-			A s = 0;
-
-			if (rr < nr)
-				for (uint64_t cc = lane; cc < a.cols; cc += g)
-					s += term(tile[rr * a.cols + cc], a.nmul, c);
-			for (unsigned o = g / 2; o > 0; o >>= 1)
-				s += __shfl_xor_sync(0xffffffffu, s, o, g);
-			if (rr < nr && lane == 0)
-				out[r0 + rr] = ty<T>::out(s);
-		}
-		__syncthreads();
-	}
-}
-
-/* Rows of medium length: a warp per row, grid-stride over rows. */
-template <typename T> __global__ void __launch_bounds__(BLOCK) red_warp_kernel(const red_args a)
+/* Rows up to WARP_ROW_BYTES: LANES lanes per row (about four 16-byte
+ * vectors each, loaded straight from device memory, all before the first
+ * add), a shuffle sum among them; grid-stride over the block's BLOCK / LANES
+ * rows. No shared-memory staging: a block copying a tile then summing it
+ * left the memory idle between the two (53% of the roof at 64 fp32
+ * columns). */
+template <typename T> __global__ void __launch_bounds__(BLOCK) red_row_kernel(const red_args a)
 {
 	typedef typename ty<T>::A A;
 	const T *in = (const T *)a.in;
 	T *out = (T *)a.out;
-	const unsigned lane = threadIdx.x & 31;
-	const uint64_t nw = (uint64_t)gridDim.x * (BLOCK / 32);
+	const unsigned g = a.lanes, lane = threadIdx.x % g;
+	const uint64_t per_block = BLOCK / g, step = (uint64_t)gridDim.x * per_block;
 
-	for (uint64_t r = (uint64_t)blockIdx.x * (BLOCK / 32) + threadIdx.x / 32; r < a.rows;
-	     r += nw) {
-		A s = range_sum(in + r * a.cols, a.cols, lane, 32, a.nmul, (A)a.c);
+	/* Every lane runs the same number of rounds, so the shuffles see full
+	 * warps; rows past the end add nothing. */
+	for (uint64_t r0 = (uint64_t)blockIdx.x * per_block; r0 < a.rows; r0 += step) {
+		const uint64_t r = r0 + threadIdx.x / g;
+		A s = 0;
 
-		s = warp_sum(s);
-		if (lane == 0)
+		if (r < a.rows)
+			s = range_sum(in + r * a.cols, (unsigned)a.cols, lane, g, a.nmul, (A)a.c);
+		for (unsigned o = g / 2; o > 0; o >>= 1)
+			s += __shfl_xor_sync(0xffffffffu, s, o, g);
+		if (r < a.rows && lane == 0)
 			out[r] = ty<T>::out(s);
 	}
 }
@@ -1089,6 +1080,114 @@ __global__ void __launch_bounds__(BLOCK, 2) norm_kernel(const norm_args a)
 	}
 }
 
+/* Softmax or layernorm over rows of whole 16-byte vectors, at most K x
+ * BLOCK of them: a block per row (grid-stride over rows), each thread
+ * holding vectors threadIdx.x + k BLOCK (k < K) of the row in registers, as
+ * A, from one 16-byte load each; the statistics by block reductions, then
+ * one 16-byte store per vector. The row is read once and written once, and
+ * no pass goes through shared memory. */
+template <typename T, int KIND, int K>
+__global__ void __launch_bounds__(BLOCK, 4) norm_reg_kernel(const norm_args a)
+{
+	typedef typename ty<T>::A A;
+	enum { VEC = 16 / sizeof(T) };
+	__shared__ A red[BLOCK / 32];
+	const unsigned nv = (unsigned)(a.cols / VEC);
+	const A n = (A)a.cols;
+
+	for (uint64_t r = blockIdx.x; r < a.rows; r += gridDim.x) {
+		const uint4 *x = (const uint4 *)((const T *)a.in + r * a.cols);
+		uint4 *y = (uint4 *)((T *)a.out + r * a.cols);
+		A v[K][VEC];
+
+		/* Every load before any use. */
+#pragma unroll
+		for (int k = 0; k < K; k++) {
+			const unsigned j = threadIdx.x + k * BLOCK;
+			T t[VEC];
+
+			unpack(j < nv ? x[j] : make_uint4(0, 0, 0, 0), t);
+#pragma unroll
+			for (int e = 0; e < VEC; e++)
+				v[k][e] = ty<T>::acc(t[e]);
+		}
+		if (KIND == NORM_SOFTMAX) {
+			A m = -INFINITY, s = 0, inv;
+
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++)
+						m = max(m, v[k][e]);
+			m = block_reduce<true>(m, red);
+			/* The exponentials stay in V for the output. */
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++) {
+						v[k][e] = ty<T>::aexp(v[k][e] - m);
+						s += v[k][e];
+					}
+			s = block_reduce<false>(s, red);
+			inv = ty<T>::arcp(s);
+#pragma unroll
+			for (int k = 0; k < K; k++) {
+				const unsigned j = threadIdx.x + k * BLOCK;
+				T o[VEC];
+
+				if (j >= nv)
+					continue;
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					o[e] = ty<T>::out(v[k][e] * inv);
+				y[j] = pack(o);
+			}
+		} else {
+			const uint4 *w = (const uint4 *)a.w, *b = (const uint4 *)a.b;
+			A s = 0, q = 0, mean, rstd;
+
+			/* Two passes over the registers, as the host's reference. */
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++)
+						s += v[k][e];
+			mean = block_reduce<false>(s, red) / n;
+#pragma unroll
+			for (int k = 0; k < K; k++)
+				if (threadIdx.x + k * BLOCK < nv)
+#pragma unroll
+					for (int e = 0; e < VEC; e++) {
+						A d = v[k][e] - mean;
+
+						q += d * d;
+					}
+			rstd = ty<T>::arsqrt(block_reduce<false>(q, red) / n + (A)LN_EPS);
+#pragma unroll
+			for (int k = 0; k < K; k++) {
+				const unsigned j = threadIdx.x + k * BLOCK;
+				T tw[VEC], tb[VEC], o[VEC];
+
+				if (j >= nv)
+					continue;
+				/* Weight and bias: the same vectors for every row, from
+				 * the L1 or L2 after the first. */
+				unpack(__ldg(w + j), tw);
+				unpack(__ldg(b + j), tb);
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					o[e] =
+					    ty<T>::out((v[k][e] - mean) * rstd * ty<T>::acc(tw[e]) +
+					               ty<T>::acc(tb[e]));
+				y[j] = pack(o);
+			}
+		}
+	}
+}
+
 /* ---- host side: what is supported ------------------------------------- */
 
 static const char *kind_name(enum rl_synth_kind k)
@@ -1387,7 +1486,7 @@ struct run {
 	pw_args pw;
 	red_args red;
 	norm_args norm;
-	int red_kind;  /* 0 tile, 1 warp, 2 chunks */
+	int red_kind;  /* 0 rows, 1 chunks */
 	void *scratch; /* reduction partials and counters */
 	struct rl_gemm_plan *plan;
 };
@@ -1466,17 +1565,25 @@ out:
 template <typename T> static int plan_pointwise(struct run *R, struct rl_err *err)
 {
 	const struct rl_synth *s = R->s;
+	typedef typename ty<T>::P P;
 	const uint64_t vec = 16 / sizeof(T), nvec = s->elems / vec;
+	double c, fa, fb;
+	P pc[3];
 	int g;
 
 	memset(&R->pw, 0, sizeof(R->pw));
 	R->pw.elems = s->elems;
 	R->pw.nin = (int)s->inputs;
 	pw_counts(s, &R->pw.nmul, &R->pw.nfma);
-	chain_consts(s->dtype, &R->pw.c, &R->pw.fa, &R->pw.fb);
+	chain_consts(s->dtype, &c, &fa, &fb);
+	pc[0] = ty<T>::cst(c);
+	pc[1] = ty<T>::cst(fa);
+	pc[2] = ty<T>::cst(fb);
+	for (int i = 0; i < 3; i++)
+		memcpy(&R->pw.k[i], &pc[i], sizeof(P));
 	R->kernel = (const void *)pw_kernel<T>;
-	/* Two vectors per thread per step. */
-	g = grid_for(R, R->kernel, 0, ((nvec + 1) / 2 + BLOCK - 1) / BLOCK, err);
+	g = grid_for(R, R->kernel, 0,
+	             ((nvec + pw_step<T>::U - 1) / pw_step<T>::U + BLOCK - 1) / BLOCK, err);
 	if (g < 0)
 		return g;
 	R->grid = g;
@@ -1512,28 +1619,19 @@ template <typename T> static int plan_reduction(struct run *R, struct rl_err *er
 	R->red.c = 1 - ldexp(1, s->dtype == RL_FP64 ? -40 : -20);
 	R->red.splits = 1;
 	R->smem = 0;
-	if (row_bytes <= TILE_ROW_BYTES) {
-		/* Tiles of a multiple of 16 rows start on 16-byte boundaries. */
-		uint64_t tr = TILE_BYTES / row_bytes / 16 * 16, rows16 = (s->rows + 15) / 16 * 16;
-		int lanes = 1;
+	if (row_bytes <= WARP_ROW_BYTES) {
+		/* Lanes with four vectors each at least (one lane for rows under
+		 * four vectors), a warp at most; a partial vector counts, as the
+		 * row may start anywhere in one. */
+		const uint64_t nv = (row_bytes + 15) / 16;
+		unsigned lanes = 1;
 
-		if (tr < 16)
-			tr = 16;
-		if (tr > rows16)
-			tr = rows16;
-		while (lanes < 32 && (uint64_t)lanes * 2 <= s->cols)
+		while (lanes < 32 && (uint64_t)lanes * 2 * 4 <= nv)
 			lanes *= 2;
 		R->red_kind = 0;
-		R->red.tile_rows = tr;
-		R->red.tiles = (s->rows + tr - 1) / tr;
 		R->red.lanes = lanes;
-		R->smem = tr * row_bytes;
-		R->kernel = (const void *)red_tile_kernel<T>;
-		g = grid_for(R, R->kernel, R->smem, (s->rows + tr - 1) / tr, err);
-	} else if (row_bytes <= WARP_ROW_BYTES) {
-		R->red_kind = 1;
-		R->kernel = (const void *)red_warp_kernel<T>;
-		g = grid_for(R, R->kernel, 0, (s->rows + BLOCK / 32 - 1) / (BLOCK / 32), err);
+		R->kernel = (const void *)red_row_kernel<T>;
+		g = grid_for(R, R->kernel, 0, (s->rows + BLOCK / lanes - 1) / (BLOCK / lanes), err);
 	} else {
 		/* A block per row, or, when the rows cannot fill the GPU (fewer
 		 * than 4 per SM), each row split into chunks of at least
@@ -1541,7 +1639,7 @@ template <typename T> static int plan_reduction(struct run *R, struct rl_err *er
 		int per_sm = 0;
 		uint64_t splits = 1, chunk, target, most;
 
-		R->red_kind = 2;
+		R->red_kind = 1;
 		R->kernel = (const void *)red_chunk_kernel<T>;
 		if ((rc = resident(R->kernel, 0, &per_sm, err)) < 0)
 			return rc;
@@ -1594,6 +1692,11 @@ template <typename T, int KIND> static int plan_norm(struct run *R, struct rl_er
 	if (row_bytes <= NORM_WARP_ROW_BYTES) {
 		R->kernel = (const void *)norm_kernel<T, KIND, true, true>;
 		R->smem = (BLOCK / 32) * slot_bytes;
+	} else if (row_bytes % 16 == 0 && row_bytes / 16 <= NORM_REG_VECS * BLOCK) {
+		R->kernel = row_bytes / 16 <= (NORM_REG_VECS / 2) * BLOCK
+		                ? (const void *)norm_reg_kernel<T, KIND, NORM_REG_VECS / 2>
+		                : (const void *)norm_reg_kernel<T, KIND, NORM_REG_VECS>;
+		R->smem = 0;
 	} else if (s->cols <= NORM_CACHE_COLS && slot_bytes <= NORM_CACHE_BYTES &&
 	           slot_bytes + 1024 <= (uint64_t)R->c->smem_optin) {
 		R->kernel = (const void *)norm_kernel<T, KIND, false, true>;
@@ -1673,9 +1776,7 @@ template <typename T> static cudaError_t launch_t(struct run *R, int set)
 		a.in = buf(R, set, 0);
 		a.out = buf(R, set, out);
 		if (R->red_kind == 0)
-			red_tile_kernel<T><<<R->grid, BLOCK, R->smem, st>>>(a);
-		else if (R->red_kind == 1)
-			red_warp_kernel<T><<<R->grid, BLOCK, 0, st>>>(a);
+			red_row_kernel<T><<<R->grid, BLOCK, 0, st>>>(a);
 		else
 			red_chunk_kernel<T><<<R->grid, BLOCK, 0, st>>>(a);
 		break;
