@@ -53,4 +53,15 @@ block 'report --timeline tests/data/trace_gpt2' >"$tmp/want"
 	sed -n '/^timeline (one step/,$p' >"$tmp/got"
 check "README: the GPT-2 trace's timeline" cmp -s "$tmp/want" "$tmp/got"
 
+# bench, calibrate and validate on the H200 recordings
+M="$top_srcdir/docs/measurements/h200-bench-2026-11-29"
+block 'replays the recording; on the GPU it took' >"$tmp/want"
+"$ROOFLINE" calibrate --from "$M/bench.json" -o "$tmp/h200-measured.device" 2>/dev/null |
+	sed "s|$tmp/||" >"$tmp/got"
+check "README: the H200 calibration" cmp -s "$tmp/want" "$tmp/got"
+block 'summary reads:$' >"$tmp/want"
+"$ROOFLINE" validate --from "$M/validate.json" --hw "$top_srcdir/hwdb/h200-sxm-measured.device" \
+	--host-overhead-us 4.21 2>/dev/null | tail -n 10 >"$tmp/got"
+check "README: the H200 validation summary" cmp -s "$tmp/want" "$tmp/got"
+
 done_testing
