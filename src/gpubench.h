@@ -1,9 +1,9 @@
 /* gpubench.h - the CUDA microbenchmarks behind "roofline bench".
  *
  * Built from gpubench.cu (memory, L2, vector pipes, special functions, the
- * intensity sweep, launch overhead) and gemm.c (cuBLASLt matrix products)
+ * intensity sweep, launch overhead) and gemm.cu (cuBLASLt matrix products)
  * when configure found the CUDA Toolkit (RL_HAVE_CUDA); otherwise each
- * function fails with RL_ERR_UNSUPPORTED (gpubench_none.c).
+ * function fails with RL_ERR_UNSUPPORTED (gpu_none.c).
  *
  * Each function runs its benchmarks on CUDA device DEV and appends one
  * rl_bench_entry per measurement to B (bench.h), with the per-unit sample
@@ -26,7 +26,7 @@ extern "C" {
 #include "bench.h"
 #include "err.h"
 
-/* Device-memory bandwidth (RL_BENCH_MEMORY: copy, read, write, triad) and L2
+/* Device-memory bandwidth (RL_BENCH_MEMORY: copy, memcpy, read, write, triad) and L2
  * bandwidth (RL_BENCH_L2: the same names on a working set inside the L2). */
 int rl_gpubench_memory(int dev, int quick, struct rl_bench *b, struct rl_err *err);
 

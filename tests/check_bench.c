@@ -404,6 +404,71 @@ START_TEST(builtin_list_reads)
 }
 END_TEST
 
+/* The H200 recordings: the statistics, the roofs, the knee and the
+ * validation summary against tests/data/h200-*.facts, which
+ * tests/bench-facts.py worked out from the same samples in Python. */
+#define H200 RL_MEASUREMENTS "/h200-bench-2026-11-29"
+
+START_TEST(recorded_h200_bench)
+{
+	struct rl_bench b;
+	struct rl_bench_stats s;
+	struct rl_sweep sw;
+	struct rl_calib c;
+	struct rl_err err;
+	const struct rl_bench_entry *e;
+
+	ck_assert_int_eq(rl_bench_read(H200 "/bench.json", &b, &err), 0);
+	ck_assert_str_eq(b.gpu.name, "NVIDIA H200");
+	ck_assert_int_eq(b.gpu.sm_count, 132);
+	e = rl_bench_find(&b, RL_BENCH_MEMORY, "copy", NULL, NULL);
+	ck_assert_ptr_nonnull(e);
+	rl_bench_stats(e, &s);
+	ck_assert_double_eq_tol(s.median_us, 552.208, 1e-9);
+	ck_assert_double_eq_tol(s.best_us, 548.976, 1e-9);
+	ck_assert_double_eq_tol(s.gbs_median, 3888.90354, 1e-5);
+	e = rl_bench_find(&b, RL_BENCH_GEMM, "gemm", "bf16", "8192x8192x8192");
+	ck_assert_ptr_nonnull(e);
+	rl_bench_stats(e, &s);
+	ck_assert_double_eq_tol(s.tflops_median, 802.497626, 1e-6);
+	rl_calib_roofs(&b, &c);
+	ck_assert_double_eq_tol(c.value[RL_PIPE_FP32_VECTOR], 64.506139, 1e-6);
+	ck_assert_double_eq_tol(c.value[RL_PIPE_BF16_TENSOR], 802.497626, 1e-6);
+	ck_assert_double_eq_tol(c.value[RL_HW_MIN_KERNEL_US], 0.683392, 1e-9);
+	ck_assert_int_eq(rl_bench_sweep(&b, "fp32", &sw, NULL), 0);
+	ck_assert_double_eq_tol(sw.knee_repeat, 67.6665094, 1e-6);
+	rl_bench_release(&b);
+}
+END_TEST
+
+START_TEST(recorded_h200_validation)
+{
+	struct rl_validation v;
+	struct rl_errlist errs;
+	struct rl_device d;
+	struct rl_model_ctx ctx;
+	struct rl_vsummary s;
+	struct rl_err err;
+
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_device_load(RL_TEST_HWDB "/h200-sxm-measured.device", &d, &err), 0);
+	ck_assert_int_eq(rl_validation_read(H200 "/validate.json", &v, &errs, &err), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &d;
+	ctx.host_overhead_us = 4.21;
+	rl_validate_eval(&v, &ctx);
+	rl_validate_summary(&v, &s);
+	ck_assert_uint_eq(s.measured, 44);
+	ck_assert_double_eq_tol(s.median_err, 0.0417595131, 1e-8);
+	ck_assert_double_eq_tol(s.p90_err, 0.205937945, 1e-8);
+	ck_assert_double_eq_tol(s.median_err_long, 0.0285881261, 1e-8);
+	ck_assert_double_eq_tol(s.p90_err_long, 0.160927658, 1e-8);
+	ck_assert_double_eq_tol(s.agreement, 0.977272727, 1e-8);
+	rl_validation_release(&v);
+	rl_device_release(&d);
+}
+END_TEST
+
 Suite *suite_bench(void)
 {
 	Suite *s = suite_create("bench");
@@ -420,6 +485,8 @@ Suite *suite_bench(void)
 	tcase_add_test(tc, datasheet_key_needs_its_measured_twin);
 	tcase_add_test(tc, validation_rules);
 	tcase_add_test(tc, builtin_list_reads);
+	tcase_add_test(tc, recorded_h200_bench);
+	tcase_add_test(tc, recorded_h200_validation);
 	suite_add_tcase(s, tc);
 	return s;
 }
