@@ -87,16 +87,6 @@ void rl_calib_roofs(const struct rl_bench *b, struct rl_calib *c)
 	}
 }
 
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-
-	if (p != NULL)
-		memcpy(p, s, n);
-	return p;
-}
-
 /* FIG of a time T (us) of entry E. */
 static double at(const struct rl_bench_entry *e, enum fig f, double t)
 {
@@ -117,13 +107,13 @@ static char *fmt_source(const struct rl_bench *b, const struct rl_bench_entry *e
 	         e->dtype[0] ? " " : "", e->dtype, e->group == RL_BENCH_GEMM ? " " : "",
 	         e->group == RL_BENCH_GEMM ? e->shape : "", e->method, e->n,
 	         at(e, f, s.best_us), unit[f], at(e, f, s.p90_us), unit[f]);
-	return xstrdup(buf);
+	return strdup(buf);
 }
 
 static int set_text(char **slot, const char *s)
 {
 	free(*slot);
-	*slot = s != NULL ? xstrdup(s) : NULL;
+	*slot = s != NULL ? strdup(s) : NULL;
 	return s != NULL && *slot == NULL ? -1 : 0;
 }
 
@@ -161,7 +151,7 @@ int rl_calibrate(const struct rl_bench *b, const struct rl_calib *c,
 		snprintf(text, sizeof(text), "%.5g", c->value[k]);
 		v->present = 1;
 		v->value = strtod(text, NULL);
-		v->text = xstrdup(text);
+		v->text = strdup(text);
 		v->source = fmt_source(b, c->from[k], fig_of((enum rl_hw_key)k));
 		bad |= v->text == NULL || v->source == NULL;
 	}
@@ -210,5 +200,5 @@ char *rl_calibrate_header(const struct rl_bench *b, const struct rl_device *data
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\n  %-12s %.3g us per launch (median of %zu)",
 		                      launch[i], s.median_us, e->n);
 	}
-	return n < sizeof(buf) ? xstrdup(buf) : NULL;
+	return n < sizeof(buf) ? strdup(buf) : NULL;
 }

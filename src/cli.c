@@ -192,6 +192,16 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 	return d;
 }
 
+int rl_cli_roofs_option(const char *cmd, const char *arg, const char **roofs)
+{
+	enum rl_roofs r;
+
+	if (rl_roofs_parse(arg, &r) < 0)
+		return rl_cli_usage(cmd, "--roofs: expected measured or datasheet, got '%s'", arg);
+	*roofs = arg;
+	return 0;
+}
+
 const struct rl_device *rl_cli_roofs(const struct rl_device *d, const char *roofs,
                                      struct rl_device *owned)
 {

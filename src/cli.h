@@ -61,6 +61,10 @@ rl_hwdb *rl_cli_open_hwdb(const char *flag);
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
 
+/* Checks the value ARG of --roofs for command CMD: sets *ROOFS and returns
+ * 0, or prints the usage error and returns RL_EXIT_USAGE. */
+int rl_cli_roofs_option(const char *cmd, const char *arg, const char **roofs);
+
 /* With ROOFS NULL, D. Else D predicting with the roofs ROOFS names
  * ("measured" or "datasheet", hwdb.h rl_device_roofs), copied into *OWNED
  * unless D is *OWNED already. NULL on error (printed). */

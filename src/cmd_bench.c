@@ -582,7 +582,10 @@ int cmd_validate(int argc, char **argv)
 		case 'F': from = optarg; break;
 		case 'l': fputs(rl_validate_builtin(), stdout); return RL_EXIT_OK;
 		case 'w': hw = optarg; break;
-		case 'R': roofs = optarg; break;
+		case 'R':
+			if (rl_cli_roofs_option("validate", optarg, &roofs) != 0)
+				return RL_EXIT_USAGE;
+			break;
 		case 'D': hwdb = optarg; break;
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
@@ -612,13 +615,6 @@ int cmd_validate(int argc, char **argv)
 		return rl_cli_usage("validate", "unexpected argument '%s'", argv[optind]);
 	if (from != NULL && ops != NULL)
 		return rl_cli_usage("validate", "--from replays a recording, which holds its op list");
-	if (roofs != NULL) {
-		enum rl_roofs r;
-
-		if (rl_roofs_parse(roofs, &r) < 0)
-			return rl_cli_usage("validate", "--roofs: expected measured or datasheet, got '%s'",
-			                    roofs);
-	}
 	memset(&ctx, 0, sizeof(ctx));
 	if (overhead != NULL && rl_parse_nonneg(overhead, &ctx.host_overhead_us, &err) < 0)
 		return rl_cli_usage("validate", "--host-overhead-us: %s", err.msg);

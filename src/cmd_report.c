@@ -140,15 +140,10 @@ int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': hw = optarg; break;
-		case 'Q': {
-			enum rl_roofs r;
-
-			if (rl_roofs_parse(optarg, &r) < 0)
-				return rl_cli_usage("report", "--roofs: expected measured or datasheet, got '%s'",
-				                    optarg);
-			roofs = optarg;
+		case 'Q':
+			if (rl_cli_roofs_option("report", optarg, &roofs) != 0)
+				return RL_EXIT_USAGE;
 			break;
-		}
 		case 'D': hwdb = optarg; break;
 		case 'r': runtime = optarg; break;
 		case 'H': overhead = optarg; break;
