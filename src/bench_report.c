@@ -12,6 +12,7 @@
 
 #include "calibrate.h"
 #include "model.h"
+#include "report.h"
 
 /* The reference figure of an entry on device D: GB/s, TFLOPS or us, in the
  * unit the entry's figure has; 0 when D has none. */
@@ -244,21 +245,6 @@ static void table_roofs(FILE *f, const struct rl_bench *b, const struct rl_devic
 	}
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
 {
 	size_t i;
@@ -288,7 +274,7 @@ static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
 		else
 			fputc(',', f);
 		fprintf(f, ",%d,%.0f,%.0f,", e->check, e->sm_clock_mhz, e->temp_c);
-		csv_field(f, e->method);
+		rl_csv_field(f, e->method);
 		fputc('\n', f);
 	}
 }

@@ -11,6 +11,7 @@
 #include "bench_json.h"
 #include "json.h"
 #include "num.h"
+#include "report.h"
 
 #define FORMAT "roofline-validate-1"
 
@@ -308,15 +309,19 @@ int rl_validate_report(FILE *f, const struct rl_validation *v, const char *dev_i
 
 		shape_text(o->op, shape, sizeof(shape));
 		if (fmt == RL_VFMT_CSV) {
-			fprintf(f, "%s,%s,%s,%s,", o->op->name, rl_kind_name(o->op->kind),
-			        rl_dtype_name(o->op->dtype), shape);
+			rl_csv_field(f, o->op->name);
+			fprintf(f, ",%s,%s,%s,", rl_kind_name(o->op->kind), rl_dtype_name(o->op->dtype),
+			        shape);
 			if (o->measured)
 				fprintf(f, "%.9g,%.9g,%.9g,%.6g,%s,%s,%.6g,%.6g,%d,%d,\n", o->pred.t_us,
 				        o->m.wall_us, o->m.gpu_us, o->err, bound_or_empty(o, 1),
 				        bound_or_empty(o, 0), o->compute_frac, o->memory_frac, o->m.check,
 				        o->m.launches);
-			else
-				fprintf(f, ",,,,,,,,,,\"%s\"\n", o->runnable ? "not measured" : o->why);
+			else {
+				fputs(",,,,,,,,,,", f);
+				rl_csv_field(f, o->runnable ? "not measured" : o->why);
+				fputc('\n', f);
+			}
 			continue;
 		}
 		if (!o->measured) {
