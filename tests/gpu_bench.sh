@@ -38,6 +38,12 @@ check "validate runs the built-in set (every check passed)" test "$rc" -eq 0
 run validate --from "$tmp/v.json" --hw "$tmp/m.device"
 check "validate --from reads the run back" test "$rc" -eq 0
 check "... with a bound agreement line" grep -q '^bound agreement: ' "$tmp/out"
+run validate --hw "$tmp/m.device" -f csv "$DATA/validate-small.csv"
+check "validate OPS.csv: every kind and dtype at odd sizes, every check passed" test "$rc" -eq 0
+check "... all 21 rows measured" test "$(awk -F, 'NR > 1 && $5 != ""' "$tmp/out" | wc -l)" -eq 21
+printf 'name,kind,dtype,shape,kernel\nc,conv2d,fp32,1x3x8x8,4x3x3\n' >"$tmp/conv.csv"
+run validate --hw "$tmp/m.device" "$tmp/conv.csv"
+check "a conv2d row is skipped with the reason" grep -q "skipped: no synthetic kernel for kind 'conv2d'" "$tmp/out"
 run validate --device 4096
 check "an absent --device is an error (exit 1)" test "$rc" -eq 1
 done_testing
