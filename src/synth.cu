@@ -643,8 +643,7 @@ __device__ __forceinline__ typename ty<T>::A range_sum(const T *x, I n, unsigned
 
 #pragma unroll
 		for (int u = 0; u < 3; u++)
-			if (i + u * (I)nl < nv)
-				r[u] = xv[i + u * nl];
+			r[u] = i + u * (I)nl < nv ? xv[i + u * nl] : make_uint4(0, 0, 0, 0);
 #pragma unroll
 		for (int u = 0; u < 3; u++)
 			if (i + u * (I)nl < nv)
