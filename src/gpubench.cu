@@ -594,13 +594,36 @@ static void mem_method(struct memctx *m, struct rl_bench_entry *e, const char *w
 	         what, access, grid / nb, nb, THREADS, m->size_note, passes, m->ns, nl, check);
 }
 
+/* After a timed copy of A into BB (the copy kernel, memcpy): BB equals A
+ * everywhere (a kernel) and holds A's fill (64 samples against the host);
+ * sets E's check and shape. */
+static int check_copy(struct memctx *m, struct rl_bench_entry *e, struct rl_err *err)
+{
+	struct gpu *g = m->g;
+	unsigned long long bad = 0;
+	int rc = 0, ok = 1;
+
+	RL_CU(cudaStreamSynchronize(g->s));
+	if ((rc = bad_reset(g, err)) != 0)
+		goto out;
+	k_check_equal<<<check_grid(g), THREADS, 0, g->s>>>((const unsigned *)m->bb,
+	                                                  (const unsigned *)m->a, m->n, g->bad_d);
+	if ((rc = bad_read(g, &bad, err)) != 0)
+		goto out;
+	if ((rc = host_check_fill(m, m->bb, m->n, SEED_A, A_LO, A_HI, &ok, err)) != 0)
+		goto out;
+	e->check = bad == 0 && ok ? 1 : -1;
+	snprintf(e->shape, sizeof(e->shape), "%zu", m->n);
+out:
+	return rc;
+}
+
 static int mem_copy(struct memctx *m, struct rl_err *err)
 {
 	struct gpu *g = m->g;
 	struct rl_bench_entry e;
 	double us[SAMPLES_MAX];
-	unsigned long long bad = 0;
-	int rc = 0, nb = 0, grid = 0, nl = 0, ok = 1;
+	int rc = 0, nb = 0, grid = 0, nl = 0;
 	auto launch = [&]() -> cudaError_t {
 		k_copy<MEM_U><<<grid, THREADS, 0, g->s>>>(m->a, m->bb, m->n, m->passes);
 		return cudaGetLastError();
@@ -618,17 +641,8 @@ static int mem_copy(struct memctx *m, struct rl_err *err)
 	rc = time_launches(g, launch, m->ns, nl, us, &e, err);
 	if (rc != 0)
 		goto out;
-	RL_CU(cudaStreamSynchronize(g->s));
-	if ((rc = bad_reset(g, err)) != 0)
+	if ((rc = check_copy(m, &e, err)) != 0)
 		goto out;
-	k_check_equal<<<check_grid(g), THREADS, 0, g->s>>>((const unsigned *)m->bb,
-	                                                  (const unsigned *)m->a, m->n, g->bad_d);
-	if ((rc = bad_read(g, &bad, err)) != 0)
-		goto out;
-	if ((rc = host_check_fill(m, m->bb, m->n, SEED_A, A_LO, A_HI, &ok, err)) != 0)
-		goto out;
-	e.check = bad == 0 && ok ? 1 : -1;
-	snprintf(e.shape, sizeof(e.shape), "%zu", m->n);
 	e.bytes = 2.0 * 4.0 * (double)m->n * m->passes;
 	mem_method(m, &e, "b[i] = a[i], bytes read + written", "float4 ld.cg, 4 in flight/thread",
 	           grid, nb, nl, "b == a everywhere (kernel), 64 samples vs host fill");
@@ -646,8 +660,7 @@ static int mem_memcpy(struct memctx *m, struct rl_err *err)
 	struct gpu *g = m->g;
 	struct rl_bench_entry e;
 	double us[SAMPLES_MAX];
-	unsigned long long bad = 0;
-	int rc = 0, nl = 0, ok = 1;
+	int rc = 0, nl = 0;
 	auto launch = [&]() -> cudaError_t {
 		return cudaMemcpyAsync(m->bb, m->a, m->n * 4, cudaMemcpyDeviceToDevice, g->s);
 	};
@@ -660,17 +673,8 @@ static int mem_memcpy(struct memctx *m, struct rl_err *err)
 	rc = time_launches(g, launch, m->ns, nl, us, &e, err);
 	if (rc != 0)
 		goto out;
-	RL_CU(cudaStreamSynchronize(g->s));
-	if ((rc = bad_reset(g, err)) != 0)
+	if ((rc = check_copy(m, &e, err)) != 0)
 		goto out;
-	k_check_equal<<<check_grid(g), THREADS, 0, g->s>>>((const unsigned *)m->bb,
-	                                                  (const unsigned *)m->a, m->n, g->bad_d);
-	if ((rc = bad_read(g, &bad, err)) != 0)
-		goto out;
-	if ((rc = host_check_fill(m, m->bb, m->n, SEED_A, A_LO, A_HI, &ok, err)) != 0)
-		goto out;
-	e.check = bad == 0 && ok ? 1 : -1;
-	snprintf(e.shape, sizeof(e.shape), "%zu", m->n);
 	e.bytes = 2.0 * 4.0 * (double)m->n;
 	snprintf(e.method, sizeof(e.method),
 	         "cudaMemcpyAsync device to device, bytes read + written; %s; %d samples x %d "
