@@ -1,4 +1,4 @@
-/* crosscheck.h - which database entry a probed GPU is, and where the two
+/* xcheck.h - which database entry a probed GPU is, and where the two
  * disagree.
  *
  * The match goes by name (the model token, "h200" in "NVIDIA H200", must be
@@ -8,8 +8,8 @@
  * l2_bandwidth_gbs, which no device attribute gives, is compared only when
  * the probed entry has it.
  */
-#ifndef RL_CROSSCHECK_H
-#define RL_CROSSCHECK_H
+#ifndef RL_XCHECK_H
+#define RL_XCHECK_H
 
 #include <stddef.h>
 

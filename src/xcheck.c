@@ -1,7 +1,7 @@
-/* crosscheck.c - matching a probed GPU to the database (see crosscheck.h). */
+/* xcheck.c - matching a probed GPU to the database (see xcheck.h). */
 #include "config.h"
 
-#include "crosscheck.h"
+#include "xcheck.h"
 
 #include <ctype.h>
 #include <math.h>
