@@ -13,8 +13,8 @@
 /* A new pretty-printing generator with the opening of a recording written:
  * "{", "format", "roofline_version", "date" and "gpu". NULL when out of
  * memory. */
-yajl_gen rl_bench_json_recording(const char *format, const char *version,
-                                 const char *date, const struct rl_gpu *gpu);
+yajl_gen rl_bench_json_recording(const char *format, const char *version, const char *date,
+                                 const struct rl_gpu *gpu);
 
 /* Writes "gpu": {attributes...} (a key and its object) to G. */
 void rl_bench_json_gpu(yajl_gen g, const struct rl_gpu *gpu);

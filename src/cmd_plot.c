@@ -158,6 +158,13 @@ int cmd_plot(int argc, char **argv)
 	}
 	rl_errlist_init(&errs);
 	rc = rl_ops_read_path(input, &sink, &errs);
+	if (rc == 0 && rl_chart_count(pl.chart) == 0) {
+		struct rl_err e;
+
+		/* a header alone: no chart rather than empty axes */
+		rc = rl_err_set(&e, RL_ERR_RANGE, "%s: no ops to plot", info.source);
+		rl_errlist_add(&errs, &e);
+	}
 	if (rc == 0)
 		rc = sweep ? rl_svg_sweep(out.f, pl.chart) : rl_svg_roofline(out.f, pl.chart);
 	if (rc < 0) {

@@ -99,8 +99,8 @@ char *rl_json_slurp(const char *path, const char *what, struct rl_err *err)
 
 			cap = cap ? 2 * cap : 1 << 16;
 			if (cap > MAX_FILE + 65536u) {
-				rl_err_set(err, RL_ERR_PARSE, "%s: larger than %u MiB: not %s", path,
-				           MAX_FILE >> 20, what);
+				rl_err_set(err, RL_ERR_PARSE, "%s: larger than %u MiB: not %s",
+				           path, MAX_FILE >> 20, what);
 				goto fail;
 			}
 			p = realloc(buf, cap + 1);
