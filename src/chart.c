@@ -172,6 +172,20 @@ double rl_chart_total_us(const rl_chart *c)
 	return c->total_us;
 }
 
+double rl_chart_share(const rl_chart *c, double us)
+{
+	double s = us / c->total_us;
+
+	return usable(c->total_us) && usable(us) && s > 0 ? fmin(s, 1) : 0;
+}
+
+double rl_chart_measured_flops(const struct rl_chart_point *pt)
+{
+	double v = pt->measured_us > 0 ? pt->flops / (pt->measured_us * 1e-6) : 0;
+
+	return usable(v) ? v : 0;
+}
+
 static int roof_cmp(const void *a, const void *b)
 {
 	const struct rl_chart_roof *x = a, *y = b;
@@ -250,8 +264,8 @@ void rl_chart_layout(const rl_chart *c, struct rl_chart_layout *l)
 		xmin = fmin(xmin, pt->intensity);
 		xmax = fmax(xmax, pt->intensity);
 		ymin = fmin(ymin, pt->predicted_flops);
-		if (pt->measured_us > 0)
-			ymin = fmin(ymin, pt->flops / (pt->measured_us * 1e-6));
+		if (rl_chart_measured_flops(pt) > 0)
+			ymin = fmin(ymin, rl_chart_measured_flops(pt));
 	}
 	l->x.px_lo = RL_PLOT_X0;
 	l->x.px_hi = RL_PLOT_X1;
@@ -263,8 +277,8 @@ void rl_chart_layout(const rl_chart *c, struct rl_chart_layout *l)
 	ymin = fmin(ymin, l->bandwidth * l->x.lo);
 	ymax = l->roof[0].peak_flops;
 	for (i = 0; i < c->n; i++)
-		if (plotted(&c->pt[i]) && c->pt[i].measured_us > 0)
-			ymax = fmax(ymax, c->pt[i].flops / (c->pt[i].measured_us * 1e-6));
+		if (plotted(&c->pt[i]))
+			ymax = fmax(ymax, rl_chart_measured_flops(&c->pt[i]));
 	rl_chart_axis_fit(&l->y, ymin, ymax);
 	if (usable(ymax * 2.5) && ymax * 2.5 > l->y.lo)
 		l->y.hi = ymax * 2.5;

@@ -100,6 +100,14 @@ const struct rl_chart_point *rl_chart_point(const rl_chart *c, size_t i);
 /* Sum of total_us over all ops (the denominator of each op's share). */
 double rl_chart_total_us(const rl_chart *c);
 
+/* The share of C's total time that US is, 0 .. 1; 0 when either is not a
+ * finite positive number. */
+double rl_chart_share(const rl_chart *c, double us);
+
+/* PT's measured FLOP/s, flops / measured_us; 0 when not measured, or when
+ * that is not a finite positive number. */
+double rl_chart_measured_flops(const struct rl_chart_point *pt);
+
 /* Canvas and plot area of the roofline chart, in pixels. */
 #define RL_CHART_WIDTH 960
 #define RL_CHART_HEIGHT 600

@@ -273,7 +273,10 @@ static void subtitle(FILE *out, const rl_chart *c)
 	const struct rl_chart_info *info = rl_chart_info(c);
 	char t[64];
 
-	fmt_time(t, sizeof(t), rl_chart_total_us(c));
+	if (isfinite(rl_chart_total_us(c)))
+		fmt_time(t, sizeof(t), rl_chart_total_us(c));
+	else
+		snprintf(t, sizeof(t), "a time too large to print");
 	fprintf(out, "<text x=\"%d\" y=\"48\" font-size=\"12\" fill=\"#444444\">", RL_PLOT_X0);
 	if (info->source != NULL) {
 		const char *slash = strrchr(info->source, '/');
@@ -482,8 +485,8 @@ static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
 		fprintf(out, " (roof %s)", a);
 	fprintf(out, ", %s, %s-bound, %.1f %% of the time", t, rl_bound_name(pt->bound),
 	        share * 100);
-	if (pt->measured_us > 0) {
-		fmt_flops(f, sizeof(f), pt->flops / (pt->measured_us * 1e-6));
+	if (rl_chart_measured_flops(pt) > 0) {
+		fmt_flops(f, sizeof(f), rl_chart_measured_flops(pt));
 		fmt_time(t, sizeof(t), pt->measured_us);
 		fprintf(out, "; measured %s, %s", t, f);
 	}
@@ -495,7 +498,6 @@ static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
 static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layout *l,
                        struct boxes *bs)
 {
-	double total = rl_chart_total_us(c);
 	double top_ridge = l->roof[0].ridge, x0, y0, x1, y1, angle;
 	char name[96], peak[64], bw[64];
 	size_t i;
@@ -535,7 +537,7 @@ static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layou
 					if (is_plotted(pt) &&
 					    hypot(rl_chart_axis_px(&l->x, pt->intensity) - sx,
 					          rl_chart_axis_px(&l->y, pt->predicted_flops) - sy) <
-					            rl_chart_radius(total > 0 ? pt->total_us / total : 0) + 7)
+					            rl_chart_radius(rl_chart_share(c, pt->total_us)) + 7)
 						cost++;
 				}
 			if (cost < best_cost) {
@@ -609,7 +611,7 @@ static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layou
  * share it), each where it overlaps least with the plot's edge, the other
  * labels and the other big points. */
 static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layout *l,
-                        const size_t *order, size_t n, double total, struct boxes *bs)
+                        const size_t *order, size_t n, struct boxes *bs)
 {
 	struct {
 		double x, y, r;
@@ -633,7 +635,7 @@ static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layo
 			continue;
 		spot[nspots].x = x;
 		spot[nspots].y = y;
-		spot[nspots].r = rl_chart_radius(total > 0 ? pt->total_us / total : 0);
+		spot[nspots].r = rl_chart_radius(rl_chart_share(c, pt->total_us));
 		spot[nspots].first = order[i];
 		spot[nspots].more = 0;
 		for (k = 0; k < n; k++) {
@@ -715,7 +717,6 @@ static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layo
 static void legend_copies(FILE *out, double y, const rl_chart *c,
                           const struct rl_chart_layout *l)
 {
-	double total = rl_chart_total_us(c);
 	size_t i, named = 0;
 	char line[96];
 
@@ -739,7 +740,7 @@ static void legend_copies(FILE *out, double y, const rl_chart *c,
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">on the log axes,</text>\n", LEGEND_X + 18,
 	        y + 15);
 	snprintf(line, sizeof(line), "%.1f %% of the time",
-	         total > 0 ? l->copies_us / total * 100 : 0);
+	         rl_chart_share(c, l->copies_us) * 100);
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y + 30, line);
 }
 
@@ -749,7 +750,6 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	struct rl_chart_layout l;
 	struct boxes *bs;
 	size_t n = rl_chart_count(c), i, nmeasured = 0;
-	double total = rl_chart_total_us(c);
 	size_t *order;
 	char note1[96];
 	const char *notes[10];
@@ -764,7 +764,7 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	}
 	for (i = 0; i < n; i++) {
 		order[i] = i;
-		if (is_plotted(rl_chart_point(c, i)) && rl_chart_point(c, i)->measured_us > 0)
+		if (is_plotted(rl_chart_point(c, i)) && rl_chart_measured_flops(rl_chart_point(c, i)) > 0)
 			nmeasured++;
 	}
 	sort_chart = c;
@@ -797,7 +797,7 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	fputs("<g stroke-width=\"1\">\n", out);
 	for (i = 0; i < n; i++) {
 		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
-		double share = total > 0 ? pt->total_us / total : 0;
+		double share = rl_chart_share(c, pt->total_us);
 
 		if (!is_plotted(pt))
 			continue;
@@ -813,11 +813,11 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
 		double x, y0, y1;
 
-		if (!is_plotted(pt) || pt->measured_us <= 0)
+		if (!is_plotted(pt) || rl_chart_measured_flops(pt) <= 0)
 			continue;
 		x = rl_chart_axis_px(&l.x, pt->intensity);
 		y0 = rl_chart_axis_px(&l.y, pt->predicted_flops);
-		y1 = rl_chart_axis_px(&l.y, pt->flops / (pt->measured_us * 1e-6));
+		y1 = rl_chart_axis_px(&l.y, rl_chart_measured_flops(pt));
 		fprintf(out,
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		        "stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>\n",
@@ -826,11 +826,11 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
 		        "stroke-width=\"1.5\">",
 		        x, y1, bound_colour[pt->bound]);
-		tooltip(out, pt, total > 0 ? pt->total_us / total : 0);
+		tooltip(out, pt, rl_chart_share(c, pt->total_us));
 		fputs("</circle>\n", out);
 	}
 	fputs("</g>\n", out);
-	draw_labels(out, c, &l, order, n, total, bs);
+	draw_labels(out, c, &l, order, n, bs);
 
 	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0) + 8;
 	y = legend_roofs(out, y);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -444,6 +445,70 @@ START_TEST(test_sweep_x)
 }
 END_TEST
 
+/* Numbers no reader should let through, given to the chart directly: a
+ * total that overflows to inf, a measured time that makes inf FLOP/s. The
+ * chart draws no "inf" or "nan", leaves the measured point out and says the
+ * total is too large. Shares: 0 against an infinite total; 25 of 100 us is
+ * 0.25. */
+START_TEST(test_chart_absurd_numbers)
+{
+	struct rl_device dev;
+	struct rl_chart_info info = {&dev, "eager", 0, NULL};
+	struct rl_op op;
+	struct rl_pred p;
+	rl_chart *c;
+	char *a = NULL;
+	size_t alen = 0;
+	FILE *f;
+	int sweep;
+
+	test_load_device("h100-sxm", &dev);
+	memset(&p, 0, sizeof(p));
+	rl_op_init(&op);
+	op.name = "huge";
+	op.count = UINT64_MAX;
+	op.has |= RL_HAS_MEASURED;
+	op.measured_us = 1e-300;
+	p.bound = RL_BOUND_COMPUTE;
+	p.pipe = RL_PIPE_FP32_VECTOR;
+	p.flops = 1e300;
+	p.bytes = 1;
+	p.intensity = 1e300;
+	p.peak_flops = p.attainable_flops = 66.9e12;
+	p.t_us = 1e300 / 66.9e12 * 1e6;
+	ck_assert_int_eq(rl_chart_new(&info, &c), 0);
+	ck_assert_int_eq(rl_chart_add(c, &op, &p), 0);
+	ck_assert(isinf(rl_chart_total_us(c)));
+	ck_assert_double_eq(rl_chart_share(c, rl_chart_point(c, 0)->total_us), 0);
+	ck_assert_double_eq(rl_chart_measured_flops(rl_chart_point(c, 0)), 0);
+	for (sweep = 0; sweep < 2; sweep++) {
+		f = open_memstream(&a, &alen);
+		ck_assert_int_eq(sweep ? rl_svg_sweep(f, c) : rl_svg_roofline(f, c), 0);
+		fclose(f);
+		ck_assert_ptr_null(strstr(a, "inf"));
+		ck_assert_ptr_null(strstr(a, "nan"));
+		ck_assert_ptr_nonnull(strstr(a, "1 op, a time too large to print predicted in all"));
+		free(a);
+		a = NULL;
+	}
+	rl_chart_free(c);
+
+	/* an ordinary chart: 100 us in all */
+	ck_assert_int_eq(rl_chart_new(&info, &c), 0);
+	op.count = 4;
+	op.measured_us = 50;
+	p.flops = 1e9;
+	p.t_us = 25;
+	ck_assert_int_eq(rl_chart_add(c, &op, &p), 0);
+	ck_assert_double_eq_tol(rl_chart_total_us(c), 100, 1e-9);
+	ck_assert_double_eq_tol(rl_chart_share(c, 25), 0.25, 1e-12);
+	/* 1e9 FLOP in 50 us: 2e13 FLOP/s */
+	ck_assert_double_eq_tol(rl_chart_measured_flops(rl_chart_point(c, 0)), 2e13, 1);
+	rl_chart_free(c);
+	rl_device_release(&dev);
+}
+END_TEST
+
 static char *text_of(const char *s, size_t max)
 {
 	char *buf = NULL;
@@ -587,6 +652,7 @@ Suite *suite_chart(void)
 	tcase_add_test(tc, test_sweep_copies_only);
 	tcase_add_test(tc, test_empty_chart);
 	tcase_add_test(tc, test_sweep_x);
+	tcase_add_test(tc, test_chart_absurd_numbers);
 	tcase_add_loop_test(tc, test_svg_text, 0, ARRAY_SIZE(text_cases));
 	tcase_add_test(tc, test_svg_roofline_content);
 	tcase_add_test(tc, test_svg_sweep_axis);
