@@ -1005,12 +1005,19 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 			ref_label(out, c, &s, p, py, name, buf);
 		}
 		/* an empty panel says why */
-		if (s.points[p] == 0 && p == RL_SWEEP_FLOPS)
+		if (s.points[p] == 0) {
 			fprintf(out,
-			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555555\">"
-			        "no op with FLOPs to plot: %zu cop%s (no FLOPs)</text>\n",
-			        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, (y0 + y1) / 2 + 4, copies,
-			        copies == 1 ? "y" : "ies");
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555555\">",
+			        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, (y0 + y1) / 2 + 4);
+			if (p == RL_SWEEP_FLOPS)
+				fprintf(out, "no op with FLOPs to plot: %zu cop%s (no FLOPs)", copies,
+				        copies == 1 ? "y" : "ies");
+			else
+				fputs(p == RL_SWEEP_TIME ? "no op with a predicted time"
+				                         : "no op that moves bytes",
+				      out);
+			fputs("</text>\n", out);
+		}
 		/* predicted, then measured: a line through the ops in file order,
 		 * a point per op */
 		for (m = 0; m < 2; m++) {
