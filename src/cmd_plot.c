@@ -20,7 +20,7 @@ static int usage(void)
 	       "\n"
 	       "Draw an op list (CSV, docs/oplist-format.md; '-' reads standard input) as\n"
 	       "an SVG chart: the roofline of the device, with one point per op at its\n"
-	       "attainable FLOP/s, coloured by bound, its area its share of the time, and\n"
+	       "predicted FLOP/s, coloured by bound, its area its share of the time, and\n"
 	       "the measured point where the list has measured_us. With --sweep, the\n"
 	       "predicted time, FLOP/s and bytes/s of each op in file order instead.\n"
 	       "\n"
