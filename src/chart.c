@@ -16,7 +16,7 @@ struct rl_chart {
 	double total_us;
 };
 
-double rl_chart_axis_px(const struct rl_axis *a, double v)
+double rl_chart_axis_px(const struct rl_chart_axis *a, double v)
 {
 	double f;
 
@@ -37,7 +37,7 @@ static int usable(double v)
 	return v > 0 && isfinite(v);
 }
 
-int rl_chart_axis_fit(struct rl_axis *a, double min, double max)
+int rl_chart_axis_fit(struct rl_chart_axis *a, double min, double max)
 {
 	double lo, hi;
 	int rc = 0;
@@ -71,7 +71,7 @@ int rl_chart_axis_fit(struct rl_axis *a, double min, double max)
 	return rc;
 }
 
-int rl_chart_axis_decades(const struct rl_axis *a)
+int rl_chart_axis_decades(const struct rl_chart_axis *a)
 {
 	double n;
 
@@ -293,7 +293,8 @@ double rl_chart_radius(double share)
 	return r < 2.5 ? 2.5 : r;
 }
 
-double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_sweep_panel p, int measured)
+double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_chart_sweep_panel p,
+                            int measured)
 {
 	double us = measured ? pt->measured_us : pt->t_us, v;
 
@@ -371,11 +372,11 @@ int rl_chart_sweep_layout(const rl_chart *c, struct rl_chart_sweep *s, struct rl
 	for (p = 0; p < RL_SWEEP_PANELS; p++) {
 		double y0 = RL_SWEEP_PANEL_TOP + p * (RL_SWEEP_PANEL_H + RL_SWEEP_PANEL_GAP);
 		double lo = HUGE_VAL, hi = 0, ref = 0, v;
-		struct rl_axis *y = &s->y[p];
+		struct rl_chart_axis *y = &s->y[p];
 
 		for (i = 0; i < c->n; i++)
 			for (m = 0; m < 2; m++)
-				if ((v = rl_chart_sweep_value(&c->pt[i], (enum rl_sweep_panel)p,
+				if ((v = rl_chart_sweep_value(&c->pt[i], (enum rl_chart_sweep_panel)p,
 				                              m)) > 0) {
 					lo = fmin(lo, v);
 					hi = fmax(hi, v);

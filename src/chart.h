@@ -18,14 +18,14 @@
 
 /* One axis: data values LO..HI drawn from pixel PX_LO to PX_HI (PX_HI may be
  * below PX_LO: SVG's y grows downwards). LOG: logarithmic (LO > 0). */
-struct rl_axis {
+struct rl_chart_axis {
 	int log;
 	double lo, hi;
 	double px_lo, px_hi;
 };
 
 /* The pixel coordinate of V on A. On a log axis V must be > 0. */
-double rl_chart_axis_px(const struct rl_axis *a, double v);
+double rl_chart_axis_px(const struct rl_chart_axis *a, double v);
 
 /* The most decades a fitted log axis spans (1e-300 .. 1e300 would be 600). */
 #define RL_CHART_MAX_DECADES 40
@@ -36,11 +36,11 @@ double rl_chart_axis_px(const struct rl_axis *a, double v);
  * that is not finite and > 0 takes the other's value; with neither, A gets
  * 1 .. 10 and RL_ERR_RANGE is returned, else 0. Never leaves lo >= hi or a
  * bound that is not finite. The pixel range is left as it was. */
-int rl_chart_axis_fit(struct rl_axis *a, double min, double max);
+int rl_chart_axis_fit(struct rl_chart_axis *a, double min, double max);
 
 /* The number of decade lines of the log axis A: lo, 10 lo, ... up to hi,
  * at most RL_CHART_MAX_DECADES + 1 whatever A holds, so loops over them end. */
-int rl_chart_axis_decades(const struct rl_axis *a);
+int rl_chart_axis_decades(const struct rl_chart_axis *a);
 
 /* One roof: a pipe's peak, halved for non-FMA vector work as in the model. */
 struct rl_chart_roof {
@@ -118,8 +118,8 @@ double rl_chart_measured_flops(const struct rl_chart_point *pt);
 
 /* The roofline chart's layout. */
 struct rl_chart_layout {
-	struct rl_axis x;   /* arithmetic intensity, FLOP/byte, log */
-	struct rl_axis y;   /* FLOP/s, log */
+	struct rl_chart_axis x;   /* arithmetic intensity, FLOP/byte, log */
+	struct rl_chart_axis y;   /* FLOP/s, log */
 	double bandwidth;   /* bytes/s: the memory roof is y = bandwidth x x */
 	size_t nroofs;
 	struct rl_chart_roof roof[RL_CHART_MAX_ROOFS]; /* highest peak first */
@@ -143,7 +143,7 @@ size_t rl_chart_roofs(const rl_chart *c, struct rl_chart_roof *roof);
 void rl_chart_layout(const rl_chart *c, struct rl_chart_layout *l);
 
 /* The sweep chart: three panels against one x axis. */
-enum rl_sweep_panel {
+enum rl_chart_sweep_panel {
 	RL_SWEEP_TIME,  /* predicted time per op, us */
 	RL_SWEEP_FLOPS, /* achieved FLOP/s: flops / time */
 	RL_SWEEP_BW,    /* achieved bandwidth: bytes / time, bytes/s */
@@ -160,10 +160,10 @@ struct rl_chart_sweep {
 	int by_fpe;          /* 1: x is flops_per_element (every op gives one
 	                      * above 0), log axis; 0: the op's position from 1,
 	                      * linear axis */
-	struct rl_axis x;
+	struct rl_chart_axis x;
 	size_t nticks;       /* x ticks; 0 on a log axis: decade lines */
 	double tick[RL_SWEEP_MAX_TICKS];
-	struct rl_axis y[RL_SWEEP_PANELS];
+	struct rl_chart_axis y[RL_SWEEP_PANELS];
 	size_t points[RL_SWEEP_PANELS]; /* ops with a predicted value > 0 */
 	double bandwidth;    /* bytes/s, the bandwidth panel's reference */
 	size_t nroofs;       /* the FLOP/s panel's references */
@@ -173,7 +173,7 @@ struct rl_chart_sweep {
 /* The value of panel P for PT, predicted (MEASURED 0, from t_us) or measured
  * (from measured_us); 0 when there is none (no time, or no FLOPs on the
  * FLOP/s panel). */
-double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_sweep_panel p,
+double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_chart_sweep_panel p,
                             int measured);
 
 /* The x value of PT on S's axis: its flops_per_element or its position. */

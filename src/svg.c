@@ -291,7 +291,7 @@ static void subtitle(FILE *out, const rl_chart *c)
 
 /* Decade grid lines (with 2..9 minor lines on a log axis) and tick labels of
  * a horizontal axis X over the band Y0..Y1. */
-static void x_axis(FILE *out, const struct rl_axis *x, double y0, double y1, fmt_fn fmt,
+static void x_axis(FILE *out, const struct rl_chart_axis *x, double y0, double y1, fmt_fn fmt,
                    const double *ticks, size_t nticks)
 {
 	char buf[64];
@@ -334,7 +334,7 @@ static void x_axis(FILE *out, const struct rl_axis *x, double y0, double y1, fmt
 }
 
 /* Decade grid lines and labels of a vertical log axis Y over X0..X1. */
-static void y_axis(FILE *out, const struct rl_axis *y, double x0, double x1, fmt_fn fmt)
+static void y_axis(FILE *out, const struct rl_chart_axis *y, double x0, double x1, fmt_fn fmt)
 {
 	char buf[64];
 	int m, k, nd = rl_chart_axis_decades(y);
@@ -971,7 +971,7 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 	svg_begin(out, RL_CHART_WIDTH, RL_SWEEP_HEIGHT, info, "Sweep");
 	subtitle(out, c);
 	for (p = 0; p < RL_SWEEP_PANELS; p++) {
-		const struct rl_axis *y = &s.y[p];
+		const struct rl_chart_axis *y = &s.y[p];
 		double y0 = y->px_hi, y1 = y->px_lo, v, px, py;
 		char buf[64];
 		int first;

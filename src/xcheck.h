@@ -19,7 +19,7 @@
 #define RL_XCHECK_TOLERANCE 0.05
 #define RL_XCHECK_MAX_WARNINGS 4
 
-struct rl_xrow {
+struct rl_xcheck_row {
 	enum rl_hw_key key;
 	int in_probe, in_hwdb;
 	double probe, hwdb;
@@ -30,7 +30,7 @@ struct rl_xrow {
 struct rl_xcheck {
 	const struct rl_device *entry; /* the matched entry, NULL when none */
 	char why[256];                 /* how it matched, or why nothing did */
-	struct rl_xrow rows[RL_HW_NUM_COUNT];
+	struct rl_xcheck_row rows[RL_HW_NUM_COUNT];
 	size_t nrows;
 	size_t nflagged;
 	char warning[RL_XCHECK_MAX_WARNINGS][640]; /* MIG slice, clocks below datasheet */

@@ -27,7 +27,7 @@ static const struct {
 
 START_TEST(test_axis_log_x)
 {
-	struct rl_axis a = {1, 0.1, 1e4, 110, 750};
+	struct rl_chart_axis a = {1, 0.1, 1e4, 110, 750};
 
 	ck_assert_double_eq_tol(rl_chart_axis_px(&a, x_cases[_i].v), x_cases[_i].px, 1e-9);
 }
@@ -36,7 +36,7 @@ END_TEST
 START_TEST(test_axis_log_y)
 {
 	/* 1e11 .. 1e15 from y = 520 up to y = 70: 112.5 px per decade, upwards */
-	struct rl_axis a = {1, 1e11, 1e15, 520, 70};
+	struct rl_chart_axis a = {1, 1e11, 1e15, 520, 70};
 
 	ck_assert_double_eq_tol(rl_chart_axis_px(&a, 1e11), 520, 1e-9);
 	ck_assert_double_eq_tol(rl_chart_axis_px(&a, 1e13), 295, 1e-9); /* 520 - 2 x 112.5 */
@@ -47,7 +47,7 @@ END_TEST
 START_TEST(test_axis_linear)
 {
 	/* ops 1..11 on 0.5 .. 11.5: 640 px / 11 per op */
-	struct rl_axis a = {0, 0.5, 11.5, 110, 750};
+	struct rl_chart_axis a = {0, 0.5, 11.5, 110, 750};
 
 	ck_assert_double_eq_tol(rl_chart_axis_px(&a, 1), 110 + 0.5 * 640 / 11, 1e-9);
 	ck_assert_double_eq_tol(rl_chart_axis_px(&a, 6), 430, 1e-9); /* the middle */
@@ -79,7 +79,7 @@ static const struct {
 
 START_TEST(test_axis_fit)
 {
-	struct rl_axis a;
+	struct rl_chart_axis a;
 
 	memset(&a, 0, sizeof(a));
 	ck_assert_int_eq(rl_chart_axis_fit(&a, fit_cases[_i].min, fit_cases[_i].max),
@@ -108,7 +108,7 @@ static const struct {
 
 START_TEST(test_axis_decades)
 {
-	struct rl_axis a = {1, decade_cases[_i].lo, decade_cases[_i].hi, 0, 100};
+	struct rl_chart_axis a = {1, decade_cases[_i].lo, decade_cases[_i].hi, 0, 100};
 
 	ck_assert_int_eq(rl_chart_axis_decades(&a), decade_cases[_i].n);
 }
