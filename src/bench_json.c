@@ -9,7 +9,6 @@
 
 #include "bench.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,23 +22,8 @@
 #include "num.h"
 
 #define FORMAT "roofline-bench-1"
-#define MAX_FILE (64u << 20)
 
-static void num7(yajl_gen g, double v)
-{
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%.7g", v);
-
-	yajl_gen_number(g, buf, (size_t)n);
-}
-
-void rl_json_k7(yajl_gen g, const char *key, double v)
-{
-	rl_json_str(g, key);
-	num7(g, v);
-}
-
-yajl_gen rl_json_recording(const char *format, const char *version, const char *date,
+yajl_gen rl_bench_json_recording(const char *format, const char *version, const char *date,
                            const struct rl_gpu *gpu)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
@@ -52,7 +36,7 @@ yajl_gen rl_json_recording(const char *format, const char *version, const char *
 	rl_json_kv(g, "format", format);
 	rl_json_kv(g, "roofline_version", version);
 	rl_json_kv(g, "date", date);
-	rl_json_gpu(g, gpu);
+	rl_bench_json_gpu(g, gpu);
 	return g;
 }
 
@@ -66,7 +50,7 @@ static void kcount(yajl_gen g, const char *key, double v)
 	yajl_gen_number(g, buf, (size_t)n);
 }
 
-void rl_json_gpu(yajl_gen g, const struct rl_gpu *gpu)
+void rl_bench_json_gpu(yajl_gen g, const struct rl_gpu *gpu)
 {
 	size_t i, n;
 	const struct rl_gpu_field *f = rl_gpu_fields(&n);
@@ -107,7 +91,7 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 	rl_json_str(g, "samples_us");
 	yajl_gen_array_open(g);
 	for (i = 0; i < e->n; i++)
-		num7(g, e->us[i]);
+		rl_json_num7(g, e->us[i]);
 	yajl_gen_array_close(g);
 	/* Derived, for readers; rl_bench_read recomputes them. */
 	rl_json_str(g, "derived");
@@ -129,7 +113,7 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 
 int rl_bench_write_json(FILE *f, const struct rl_bench *b)
 {
-	yajl_gen g = rl_json_recording(FORMAT, b->version, b->date, &b->gpu);
+	yajl_gen g = rl_bench_json_recording(FORMAT, b->version, b->date, &b->gpu);
 	size_t i;
 
 	if (g == NULL)
@@ -160,69 +144,6 @@ struct rd {
 static int bad(struct rd *r, const char *where, const char *what)
 {
 	return rl_err_set(r->err, RL_ERR_PARSE, "%s: %s: expected %s", r->path, where, what);
-}
-
-char *rl_json_slurp(const char *path, const char *what, struct rl_err *err)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-
-	if (f == NULL) {
-		rl_err_set(err, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-
-		if (cap - n < 65536) {
-			char *p;
-
-			cap = cap ? 2 * cap : 1 << 16;
-			if (cap > MAX_FILE + 65536u) {
-				rl_err_set(err, RL_ERR_PARSE, "%s: larger than %u MiB: not %s", path,
-				           MAX_FILE >> 20, what);
-				goto fail;
-			}
-			p = realloc(buf, cap + 1);
-			if (p == NULL) {
-				rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-				goto fail;
-			}
-			buf = p;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-		goto fail;
-	}
-	if (memchr(buf, '\0', n) != NULL) {
-		rl_err_set(err, RL_ERR_PARSE, "%s: NUL byte: not %s", path, what);
-		goto fail;
-	}
-	buf[n] = '\0';
-	if (f != stdin)
-		fclose(f);
-	return buf;
-fail:
-	free(buf);
-	if (f != stdin)
-		fclose(f);
-	return NULL;
-}
-
-yajl_val rl_json_member(yajl_val obj, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < obj->u.object.len; i++)
-		if (strcmp(obj->u.object.keys[i], key) == 0)
-			return obj->u.object.values[i];
-	return NULL;
 }
 
 /* A string member into BUF (size N). */
@@ -258,7 +179,7 @@ static int get_num(struct rd *r, yajl_val obj, const char *where, const char *ke
 	return 0;
 }
 
-int rl_json_read_gpu(yajl_val gpu, const char *path, struct rl_gpu *g, struct rl_err *err)
+int rl_bench_json_read_gpu(yajl_val gpu, const char *path, struct rl_gpu *g, struct rl_err *err)
 {
 	struct rd rr = {path, err}, *r = &rr;
 	size_t i, n;
@@ -392,7 +313,7 @@ int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err)
 		goto out;
 	}
 	b->quick = YAJL_IS_TRUE(v);
-	rc = rl_json_read_gpu(rl_json_member(root, "gpu"), path, &b->gpu, err);
+	rc = rl_bench_json_read_gpu(rl_json_member(root, "gpu"), path, &b->gpu, err);
 	if (rc < 0)
 		goto out;
 	v = rl_json_member(root, "entries");

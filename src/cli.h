@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "crosscheck.h"
+#include "xcheck.h"
 #include "gpu.h"
 #include "hwdb.h"
 

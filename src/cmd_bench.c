@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "bench_json.h"
+#include "json.h"
 #include "bench_report.h"
 #include "calibrate.h"
 #include "cli.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
+#include "l2.h"
 #include "chart.h"
 #include "cli.h"
 #include "fusion.h"
@@ -13,7 +13,7 @@
 #include "num.h"
 #include "oplist.h"
 #include "report.h"
-#include "scaling.h"
+#include "scale.h"
 #include "summary.h"
 #include "svg.h"
 #include "timeline.h"

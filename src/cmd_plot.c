@@ -20,7 +20,7 @@ static int usage(void)
 	       "\n"
 	       "Draw an op list (CSV, docs/oplist-format.md; '-' reads standard input) as\n"
 	       "an SVG chart: the roofline of the device, with one point per op at its\n"
-	       "attainable FLOP/s, coloured by bound, its area its share of the time, and\n"
+	       "predicted FLOP/s, coloured by bound, its area its share of the time, and\n"
 	       "the measured point where the list has measured_us. With --sweep, the\n"
 	       "predicted time, FLOP/s and bytes/s of each op in file order instead.\n"
 	       "\n"
@@ -158,6 +158,13 @@ int cmd_plot(int argc, char **argv)
 	}
 	rl_errlist_init(&errs);
 	rc = rl_ops_read_path(input, &sink, &errs);
+	if (rc == 0 && rl_chart_count(pl.chart) == 0) {
+		struct rl_err e;
+
+		/* a header alone: no chart rather than empty axes */
+		rc = rl_err_set(&e, RL_ERR_RANGE, "%s: no ops to plot", info.source);
+		rl_errlist_add(&errs, &e);
+	}
 	if (rc == 0)
 		rc = sweep ? rl_svg_sweep(out.f, pl.chart) : rl_svg_roofline(out.f, pl.chart);
 	if (rc < 0) {

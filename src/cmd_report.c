@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cache.h"
+#include "l2.h"
 #include "chart.h"
 #include "formulas.h"
 #include "import.h"

@@ -1,12 +1,18 @@
-/* json.c - JSON writing helpers (see json.h). */
+/* json.c - JSON helpers: writing with yajl_gen, reading a whole file for
+ * yajl's tree parser (see json.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
 #include "json.h"
+
+/* The largest file rl_json_slurp reads. */
+#define MAX_FILE (64u << 20)
 
 void rl_json_str(yajl_gen g, const char *s)
 {
@@ -49,4 +55,81 @@ void rl_json_flush(yajl_gen g, FILE *out)
 		fwrite(buf, 1, len, out);
 		yajl_gen_clear(g);
 	}
+}
+
+void rl_json_num7(yajl_gen g, double v)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%.7g", v);
+
+	yajl_gen_number(g, buf, (size_t)n);
+}
+
+void rl_json_k7(yajl_gen g, const char *key, double v)
+{
+	rl_json_str(g, key);
+	rl_json_num7(g, v);
+}
+
+yajl_val rl_json_member(yajl_val obj, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < obj->u.object.len; i++)
+		if (strcmp(obj->u.object.keys[i], key) == 0)
+			return obj->u.object.values[i];
+	return NULL;
+}
+
+char *rl_json_slurp(const char *path, const char *what, struct rl_err *err)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (f == NULL) {
+		rl_err_set(err, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (cap - n < 65536) {
+			char *p;
+
+			cap = cap ? 2 * cap : 1 << 16;
+			if (cap > MAX_FILE + 65536u) {
+				rl_err_set(err, RL_ERR_PARSE, "%s: larger than %u MiB: not %s",
+				           path, MAX_FILE >> 20, what);
+				goto fail;
+			}
+			p = realloc(buf, cap + 1);
+			if (p == NULL) {
+				rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (memchr(buf, '\0', n) != NULL) {
+		rl_err_set(err, RL_ERR_PARSE, "%s: NUL byte: not %s", path, what);
+		goto fail;
+	}
+	buf[n] = '\0';
+	if (f != stdin)
+		fclose(f);
+	return buf;
+fail:
+	free(buf);
+	if (f != stdin)
+		fclose(f);
+	return NULL;
 }

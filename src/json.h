@@ -1,12 +1,16 @@
-/* json.h - small helpers for writing JSON with yajl_gen: strings of known
- * length, numbers in the project's number format (fmt.h), and key/value
- * pairs, so writers read as a list of fields. */
+/* json.h - small JSON helpers: for writing with yajl_gen, strings, numbers
+ * in the project's number format (fmt.h) and key/value pairs, so writers
+ * read as a list of fields; for reading with yajl's tree parser, a whole
+ * file as one string and an object's member by key. */
 #ifndef RL_JSON_H
 #define RL_JSON_H
 
 #include <stdio.h>
 
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+#include "err.h"
 
 /* A string (S not NULL). */
 void rl_json_str(yajl_gen g, const char *s);
@@ -20,7 +24,21 @@ void rl_json_kv(yajl_gen g, const char *key, const char *v);
 /* A key and a number value. */
 void rl_json_kn(yajl_gen g, const char *key, double v);
 
+/* A measured value to 7 significant digits (more than a timing holds: CUDA
+ * events resolve about 0.5 us), and the same after a key. */
+void rl_json_num7(yajl_gen g, double v);
+void rl_json_k7(yajl_gen g, const char *key, double v);
+
 /* Moves what G has buffered to OUT and clears it. */
 void rl_json_flush(yajl_gen g, FILE *out);
+
+/* The member KEY of the object OBJ, or NULL. */
+yajl_val rl_json_member(yajl_val obj, const char *key);
+
+/* Reads all of PATH ("-": standard input), at most 64 MiB, as a
+ * NUL-terminated string (malloc'ed), refusing NUL bytes; WHAT names the
+ * expected content in messages ("a bench recording"). NULL on error
+ * (RL_ERR_IO, RL_ERR_PARSE or RL_ERR_NOMEM in ERR). */
+char *rl_json_slurp(const char *path, const char *what, struct rl_err *err);
 
 #endif

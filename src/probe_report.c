@@ -59,7 +59,7 @@ static int write_table(FILE *f, const struct rl_probe_info *pi)
 	fprintf(f, "\nmatches hwdb entry %s (%s)\n  by %s\n\n", x->entry->id, x->entry->name, x->why);
 	fprintf(f, "%-20s %10s %10s %9s\n", "key", "probe", "hwdb", "diff");
 	for (i = 0; i < x->nrows; i++) {
-		const struct rl_xrow *r = &x->rows[i];
+		const struct rl_xcheck_row *r = &x->rows[i];
 		const struct rl_hwval *pv = &pi->dev->num[r->key], *hv = &x->entry->num[r->key];
 		char diff[32];
 
@@ -155,7 +155,7 @@ static int write_json(FILE *f, const struct rl_probe_info *pi)
 		rl_json_str(g, "compare");
 		yajl_gen_array_open(g);
 		for (i = 0; i < x->nrows; i++) {
-			const struct rl_xrow *r = &x->rows[i];
+			const struct rl_xcheck_row *r = &x->rows[i];
 
 			yajl_gen_map_open(g);
 			rl_json_kv(g, "key", rl_hw_key_name(r->key));

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "archtab.h"
-#include "crosscheck.h"
+#include "xcheck.h"
 #include "gpu.h"
 #include "hwdb.h"
 

@@ -273,7 +273,10 @@ static void subtitle(FILE *out, const rl_chart *c)
 	const struct rl_chart_info *info = rl_chart_info(c);
 	char t[64];
 
-	fmt_time(t, sizeof(t), rl_chart_total_us(c));
+	if (isfinite(rl_chart_total_us(c)))
+		fmt_time(t, sizeof(t), rl_chart_total_us(c));
+	else
+		snprintf(t, sizeof(t), "a time too large to print");
 	fprintf(out, "<text x=\"%d\" y=\"48\" font-size=\"12\" fill=\"#444444\">", RL_PLOT_X0);
 	if (info->source != NULL) {
 		const char *slash = strrchr(info->source, '/');
@@ -288,19 +291,20 @@ static void subtitle(FILE *out, const rl_chart *c)
 
 /* Decade grid lines (with 2..9 minor lines on a log axis) and tick labels of
  * a horizontal axis X over the band Y0..Y1. */
-static void x_axis(FILE *out, const struct rl_axis *x, double y0, double y1, fmt_fn fmt,
+static void x_axis(FILE *out, const struct rl_chart_axis *x, double y0, double y1, fmt_fn fmt,
                    const double *ticks, size_t nticks)
 {
 	char buf[64];
 	size_t i;
 
 	if (x->log && ticks == NULL) {
-		double d;
-		int m;
+		int m, k, nd = rl_chart_axis_decades(x);
 
-		for (d = x->lo; d <= x->hi * 1.0001; d *= 10) {
+		for (k = 0; k < nd; k++) {
+			double d = x->lo * pow(10, k);
+
 			for (m = 2; m <= 9 && d * m < x->hi; m++) {
-				double px = rl_axis_px(x, d * m);
+				double px = rl_chart_axis_px(x, d * m);
 
 				fprintf(out,
 				        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -310,15 +314,15 @@ static void x_axis(FILE *out, const struct rl_axis *x, double y0, double y1, fmt
 			fprintf(out,
 			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			        "stroke=\"#d0d0d0\"/>\n",
-			        rl_axis_px(x, d), y0, rl_axis_px(x, d), y1);
+			        rl_chart_axis_px(x, d), y0, rl_chart_axis_px(x, d), y1);
 			fmt(buf, sizeof(buf), d);
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			        rl_axis_px(x, d), y1 + 16, buf);
+			        rl_chart_axis_px(x, d), y1 + 16, buf);
 		}
 		return;
 	}
 	for (i = 0; i < nticks; i++) {
-		double px = rl_axis_px(x, ticks[i]);
+		double px = rl_chart_axis_px(x, ticks[i]);
 
 		fprintf(out,
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d0d0\"/>\n",
@@ -330,15 +334,16 @@ static void x_axis(FILE *out, const struct rl_axis *x, double y0, double y1, fmt
 }
 
 /* Decade grid lines and labels of a vertical log axis Y over X0..X1. */
-static void y_axis(FILE *out, const struct rl_axis *y, double x0, double x1, fmt_fn fmt)
+static void y_axis(FILE *out, const struct rl_chart_axis *y, double x0, double x1, fmt_fn fmt)
 {
 	char buf[64];
-	double d;
-	int m;
+	int m, k, nd = rl_chart_axis_decades(y);
 
-	for (d = y->lo; d <= y->hi * 1.0001; d *= 10) {
+	for (k = 0; k < nd; k++) {
+		double d = y->lo * pow(10, k);
+
 		for (m = 2; m <= 9 && d * m < y->hi; m++) {
-			double py = rl_axis_px(y, d * m);
+			double py = rl_chart_axis_px(y, d * m);
 
 			fprintf(out,
 			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -347,10 +352,10 @@ static void y_axis(FILE *out, const struct rl_axis *y, double x0, double x1, fmt
 		}
 		fprintf(out,
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d0d0\"/>\n",
-		        x0, rl_axis_px(y, d), x1, rl_axis_px(y, d));
+		        x0, rl_chart_axis_px(y, d), x1, rl_chart_axis_px(y, d));
 		fmt(buf, sizeof(buf), d);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x0 - 6,
-		        rl_axis_px(y, d) + 4, buf);
+		        rl_chart_axis_px(y, d) + 4, buf);
 	}
 }
 
@@ -458,23 +463,30 @@ static int by_total_desc(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* As chart.c decides: both coordinates finite and positive. */
 static int is_plotted(const struct rl_chart_point *pt)
 {
-	return pt->flops > 0 && pt->bytes > 0 && isfinite(pt->intensity);
+	return pt->flops > 0 && pt->bytes > 0 && isfinite(pt->intensity) &&
+	       pt->predicted_flops > 0 && isfinite(pt->predicted_flops);
 }
 
 static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
 {
-	char f[64], t[64];
+	char f[64], a[64], t[64];
 
-	fmt_flops(f, sizeof(f), pt->attainable_flops);
+	fmt_flops(f, sizeof(f), pt->predicted_flops);
+	fmt_flops(a, sizeof(a), pt->attainable_flops);
 	fmt_time(t, sizeof(t), pt->t_us);
 	fputs("<title>", out);
 	rl_svg_text(out, pt->name, 0);
-	fprintf(out, ": %.3g FLOP/B, %s attainable, %s, %s-bound, %.1f %% of the time", pt->intensity,
-	        f, t, rl_bound_name(pt->bound), share * 100);
-	if (pt->measured_us > 0) {
-		fmt_flops(f, sizeof(f), pt->flops / (pt->measured_us * 1e-6));
+	fprintf(out, ": %.3g FLOP/B, %s predicted", pt->intensity, f);
+	/* below the roof only when overhead dominates */
+	if (pt->predicted_flops < pt->attainable_flops * 0.9995)
+		fprintf(out, " (roof %s)", a);
+	fprintf(out, ", %s, %s-bound, %.1f %% of the time", t, rl_bound_name(pt->bound),
+	        share * 100);
+	if (rl_chart_measured_flops(pt) > 0) {
+		fmt_flops(f, sizeof(f), rl_chart_measured_flops(pt));
 		fmt_time(t, sizeof(t), pt->measured_us);
 		fprintf(out, "; measured %s, %s", t, f);
 	}
@@ -486,7 +498,6 @@ static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
 static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layout *l,
                        struct boxes *bs)
 {
-	double total = rl_chart_total_us(c);
 	double top_ridge = l->roof[0].ridge, x0, y0, x1, y1, angle;
 	char name[96], peak[64], bw[64];
 	size_t i;
@@ -499,13 +510,13 @@ static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layou
 	fprintf(out,
 	        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\" "
 	        "stroke-width=\"2\"/>\n",
-	        rl_axis_px(&l->x, x0), rl_axis_px(&l->y, l->bandwidth * x0),
-	        rl_axis_px(&l->x, x1), rl_axis_px(&l->y, l->bandwidth * x1));
+	        rl_chart_axis_px(&l->x, x0), rl_chart_axis_px(&l->y, l->bandwidth * x0),
+	        rl_chart_axis_px(&l->x, x1), rl_chart_axis_px(&l->y, l->bandwidth * x1));
 	/* its label, along the line, where it covers the fewest points */
-	x0 = rl_axis_px(&l->x, x0);
-	y0 = rl_axis_px(&l->y, l->bandwidth * fmax(l->x.lo, l->y.lo / l->bandwidth));
-	x1 = rl_axis_px(&l->x, x1);
-	y1 = rl_axis_px(&l->y, l->bandwidth * top_ridge);
+	x0 = rl_chart_axis_px(&l->x, x0);
+	y0 = rl_chart_axis_px(&l->y, l->bandwidth * fmax(l->x.lo, l->y.lo / l->bandwidth));
+	x1 = rl_chart_axis_px(&l->x, x1);
+	y1 = rl_chart_axis_px(&l->y, l->bandwidth * top_ridge);
 	angle = atan2(y1 - y0, x1 - x0) * 180 / 3.14159265358979;
 	fmt_bytes_per_s(bw, sizeof(bw), l->bandwidth);
 	snprintf(name, sizeof(name), "memory %s", bw);
@@ -524,9 +535,9 @@ static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layou
 					double sy = y0 + (f * len + d) * uy - 8 * ux;
 
 					if (is_plotted(pt) &&
-					    hypot(rl_axis_px(&l->x, pt->intensity) - sx,
-					          rl_axis_px(&l->y, pt->attainable_flops) - sy) <
-					            rl_chart_radius(total > 0 ? pt->total_us / total : 0) + 7)
+					    hypot(rl_chart_axis_px(&l->x, pt->intensity) - sx,
+					          rl_chart_axis_px(&l->y, pt->predicted_flops) - sy) <
+					            rl_chart_radius(rl_chart_share(c, pt->total_us)) + 7)
 						cost++;
 				}
 			if (cost < best_cost) {
@@ -549,7 +560,7 @@ static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layou
 
 	for (i = 0; i < l->nroofs; i++) {
 		const struct rl_chart_roof *r = &l->roof[i];
-		double rx = rl_axis_px(&l->x, r->ridge), ry = rl_axis_px(&l->y, r->peak_flops);
+		double rx = rl_chart_axis_px(&l->x, r->ridge), ry = rl_chart_axis_px(&l->y, r->peak_flops);
 		double ly = ry - 5;
 		struct box b;
 		char text[160];
@@ -600,7 +611,7 @@ static void draw_roofs(FILE *out, const rl_chart *c, const struct rl_chart_layou
  * share it), each where it overlaps least with the plot's edge, the other
  * labels and the other big points. */
 static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layout *l,
-                        const size_t *order, size_t n, double total, struct boxes *bs)
+                        const size_t *order, size_t n, struct boxes *bs)
 {
 	struct {
 		double x, y, r;
@@ -615,8 +626,8 @@ static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layo
 
 		if (!is_plotted(pt) || pt->total_us <= 0)
 			continue;
-		x = rl_axis_px(&l->x, pt->intensity);
-		y = rl_axis_px(&l->y, pt->attainable_flops);
+		x = rl_chart_axis_px(&l->x, pt->intensity);
+		y = rl_chart_axis_px(&l->y, pt->predicted_flops);
 		for (j = 0; j < nspots; j++)
 			if (fabs(spot[j].x - x) < 1 && fabs(spot[j].y - y) < 1)
 				break;
@@ -624,15 +635,15 @@ static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layo
 			continue;
 		spot[nspots].x = x;
 		spot[nspots].y = y;
-		spot[nspots].r = rl_chart_radius(total > 0 ? pt->total_us / total : 0);
+		spot[nspots].r = rl_chart_radius(rl_chart_share(c, pt->total_us));
 		spot[nspots].first = order[i];
 		spot[nspots].more = 0;
 		for (k = 0; k < n; k++) {
 			const struct rl_chart_point *q = rl_chart_point(c, k);
 
 			if (k != order[i] && is_plotted(q) &&
-			    fabs(rl_axis_px(&l->x, q->intensity) - x) < 1 &&
-			    fabs(rl_axis_px(&l->y, q->attainable_flops) - y) < 1)
+			    fabs(rl_chart_axis_px(&l->x, q->intensity) - x) < 1 &&
+			    fabs(rl_chart_axis_px(&l->y, q->predicted_flops) - y) < 1)
 				spot[nspots].more++;
 		}
 		nspots++;
@@ -700,16 +711,48 @@ static void draw_labels(FILE *out, const rl_chart *c, const struct rl_chart_layo
 	}
 }
 
+/* Copies (ops without FLOPs) have intensity 0, which a log axis cannot
+ * show: the legend gives them a grey square of their own, their number and
+ * their share of the time, and names the first few in its tooltip. */
+static void legend_copies(FILE *out, double y, const rl_chart *c,
+                          const struct rl_chart_layout *l)
+{
+	size_t i, named = 0;
+	char line[96];
+
+	fprintf(out,
+	        "<rect x=\"%d\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"#bbbbbb\" "
+	        "stroke=\"#555555\"><title>",
+	        LEGEND_X + 2, y - 9);
+	for (i = 0; i < rl_chart_count(c) && named < 5; i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, i);
+
+		if (pt->flops > 0)
+			continue;
+		if (named++ > 0)
+			fputs(", ", out);
+		rl_svg_text(out, pt->name, NAME_MAX_CHARS);
+	}
+	fprintf(out, "%s</title></rect>\n", l->copies > named ? ", ..." : "");
+	snprintf(line, sizeof(line), "%zu cop%s (no FLOPs): not", l->copies,
+	         l->copies == 1 ? "y" : "ies");
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y, line);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">on the log axes,</text>\n", LEGEND_X + 18,
+	        y + 15);
+	snprintf(line, sizeof(line), "%.1f %% of the time",
+	         rl_chart_share(c, l->copies_us) * 100);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y + 30, line);
+}
+
 int rl_svg_roofline(FILE *out, const rl_chart *c)
 {
 	const struct rl_chart_info *info = rl_chart_info(c);
 	struct rl_chart_layout l;
 	struct boxes *bs;
 	size_t n = rl_chart_count(c), i, nmeasured = 0;
-	double total = rl_chart_total_us(c);
 	size_t *order;
-	char note1[96], note2[96];
-	const char *notes[8];
+	char note1[96];
+	const char *notes[10];
 	double y;
 
 	bs = calloc(1, sizeof(*bs));
@@ -721,7 +764,7 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	}
 	for (i = 0; i < n; i++) {
 		order[i] = i;
-		if (is_plotted(rl_chart_point(c, i)) && rl_chart_point(c, i)->measured_us > 0)
+		if (is_plotted(rl_chart_point(c, i)) && rl_chart_measured_flops(rl_chart_point(c, i)) > 0)
 			nmeasured++;
 	}
 	sort_chart = c;
@@ -739,7 +782,7 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, RL_PLOT_Y1 + 40);
 	fprintf(out,
 	        "<text x=\"18\" y=\"%.1f\" transform=\"rotate(-90 18 %.1f)\" text-anchor=\"middle\" "
-	        "font-size=\"12\">attainable FLOP/s</text>\n",
+	        "font-size=\"12\">FLOP/s</text>\n",
 	        (RL_PLOT_Y0 + RL_PLOT_Y1) / 2.0, (RL_PLOT_Y0 + RL_PLOT_Y1) / 2.0);
 
 	fprintf(out,
@@ -754,14 +797,14 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	fputs("<g stroke-width=\"1\">\n", out);
 	for (i = 0; i < n; i++) {
 		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
-		double share = total > 0 ? pt->total_us / total : 0;
+		double share = rl_chart_share(c, pt->total_us);
 
 		if (!is_plotted(pt))
 			continue;
 		fprintf(out,
 		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" fill-opacity=\"0.55\" "
 		        "stroke=\"%s\">",
-		        rl_axis_px(&l.x, pt->intensity), rl_axis_px(&l.y, pt->attainable_flops),
+		        rl_chart_axis_px(&l.x, pt->intensity), rl_chart_axis_px(&l.y, pt->predicted_flops),
 		        rl_chart_radius(share), bound_colour[pt->bound], bound_colour[pt->bound]);
 		tooltip(out, pt, share);
 		fputs("</circle>\n", out);
@@ -770,11 +813,11 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
 		double x, y0, y1;
 
-		if (!is_plotted(pt) || pt->measured_us <= 0)
+		if (!is_plotted(pt) || rl_chart_measured_flops(pt) <= 0)
 			continue;
-		x = rl_axis_px(&l.x, pt->intensity);
-		y0 = rl_axis_px(&l.y, pt->attainable_flops);
-		y1 = rl_axis_px(&l.y, pt->flops / (pt->measured_us * 1e-6));
+		x = rl_chart_axis_px(&l.x, pt->intensity);
+		y0 = rl_chart_axis_px(&l.y, pt->predicted_flops);
+		y1 = rl_chart_axis_px(&l.y, rl_chart_measured_flops(pt));
 		fprintf(out,
 		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		        "stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>\n",
@@ -783,31 +826,32 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
 		        "stroke-width=\"1.5\">",
 		        x, y1, bound_colour[pt->bound]);
-		tooltip(out, pt, total > 0 ? pt->total_us / total : 0);
+		tooltip(out, pt, rl_chart_share(c, pt->total_us));
 		fputs("</circle>\n", out);
 	}
 	fputs("</g>\n", out);
-	draw_labels(out, c, &l, order, n, total, bs);
+	draw_labels(out, c, &l, order, n, bs);
 
 	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0) + 8;
 	y = legend_roofs(out, y);
 	i = 0;
 	notes[i++] = nmeasured > 0 ? "measured: flops / measured_us" : NULL;
-	notes[i++] = "point: attainable FLOP/s";
+	notes[i++] = "point: predicted FLOP/s, flops / t";
+	notes[i++] = "(below the roof when";
+	notes[i++] = "overhead-bound)";
 	notes[i++] = "area: share of the predicted";
 	notes[i++] = "time (count x t)";
 	notes[i++] = "labels: the longest ops; +N:";
 	notes[i++] = "N more ops at the same spot";
-	notes[i++] = NULL;
-	notes[i++] = NULL;
-	if (l.plotted < n) {
-		snprintf(note1, sizeof(note1), "%zu op%s without FLOPs or", n - l.plotted,
-		         n - l.plotted == 1 ? "" : "s");
-		snprintf(note2, sizeof(note2), "bytes not shown");
-		notes[6] = note1;
-		notes[7] = note2;
+	if (l.no_bytes > 0) {
+		snprintf(note1, sizeof(note1), "%zu op%s with FLOPs but no", l.no_bytes,
+		         l.no_bytes == 1 ? "" : "s");
+		notes[i++] = note1;
+		notes[i++] = "bytes: not shown";
 	}
-	legend_notes(out, y, notes, 8);
+	y = legend_notes(out, y, notes, i);
+	if (l.copies > 0)
+		legend_copies(out, y + 8, c, &l);
 	fputs("</svg>\n", out);
 	free(bs);
 	free(order);
@@ -831,34 +875,11 @@ int rl_svg_roofline_ops(FILE *out, const struct rl_chart_info *info, const struc
 
 /* --- the sweep chart -------------------------------------------------- */
 
-#define SWEEP_H 760
-#define PANEL_H 170
-#define PANEL_GAP 50
-#define PANEL_TOP 80
-
-enum { P_TIME, P_FLOPS, P_BW, NPANELS };
-
-/* The value of panel P for PT, predicted (MEASURED 0) or measured; 0 when
- * there is none. */
-static double panel_value(int p, const struct rl_chart_point *pt, int measured)
-{
-	double us = measured ? pt->measured_us : pt->t_us;
-
-	if (us <= 0)
-		return 0;
-	switch (p) {
-	case P_TIME: return us;
-	case P_FLOPS: return pt->flops / (us * 1e-6);
-	default: return pt->bytes / (us * 1e-6);
-	}
-}
-
 /* A reference line's label, above the line at Y = PY: at the right end, or
  * the left end, or below the line, whichever first keeps clear of the points
  * of panel P. */
-static void ref_label(FILE *out, const rl_chart *c, const struct rl_axis *x,
-                      const struct rl_axis *y, const double *xs, int p, double py,
-                      const char *name, const char *value)
+static void ref_label(FILE *out, const rl_chart *c, const struct rl_chart_sweep *s, int p,
+                      double py, const char *name, const char *value)
 {
 	double len = text_w(name, 0) + text_w(value, 0) + 4;
 	size_t i, k;
@@ -876,14 +897,16 @@ static void ref_label(FILE *out, const rl_chart *c, const struct rl_axis *x,
 	for (k = 0; k < sizeof(cand) / sizeof(cand[0]); k++) {
 		b = text_box(cand[k].x, py + cand[k].dy, len, cand[k].anchor);
 		for (i = 0; i < rl_chart_count(c); i++) {
+			const struct rl_chart_point *pt = rl_chart_point(c, i);
+
 			for (m = 0; m < 2; m++) {
 				struct box pb;
 
-				if ((v = panel_value(p, rl_chart_point(c, i), m)) <= 0)
+				if ((v = rl_chart_sweep_value(pt, p, m)) <= 0)
 					continue;
-				pb.x0 = rl_axis_px(x, xs[i]) - 6;
+				pb.x0 = rl_chart_axis_px(&s->x, rl_chart_sweep_x(s, pt)) - 6;
 				pb.x1 = pb.x0 + 12;
-				pb.y0 = rl_axis_px(y, v) - 6;
+				pb.y0 = rl_chart_axis_px(&s->y[p], v) - 6;
 				pb.y1 = pb.y0 + 12;
 				if (overlap(b, pb) > 0)
 					break;
@@ -900,118 +923,76 @@ static void ref_label(FILE *out, const rl_chart *c, const struct rl_axis *x,
 	        py + cand[k].dy, anchor_name(cand[k].anchor), name, value);
 }
 
+/* The key from the x ticks to the ops' names, for a sweep by position: one
+ * line per tick from Y on, while they fit above the chart's foot. */
+static void sweep_key(FILE *out, double y, const rl_chart *c, const struct rl_chart_sweep *s)
+{
+	size_t k;
+
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-weight=\"bold\">ops</text>\n", LEGEND_X, y);
+	y += 16;
+	for (k = 0; k < s->nticks && y < RL_SWEEP_HEIGHT - 30; k++, y += 14) {
+		const struct rl_chart_point *pt = rl_chart_point(c, (size_t)s->tick[k] - 1);
+
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\"><tspan fill=\"#555555\">%zu</tspan> ",
+		        LEGEND_X, y, pt->index + 1);
+		rl_svg_text(out, pt->name, 24);
+		fputs("</text>\n", out);
+	}
+	if (k < s->nticks)
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#555555\">(%zu more)</text>\n",
+		        LEGEND_X, y, s->nticks - k);
+}
+
 int rl_svg_sweep(FILE *out, const rl_chart *c)
 {
-	static const char *const title[NPANELS] = {
+	static const char *const title[RL_SWEEP_PANELS] = {
 		"predicted time per op",
 		"achieved FLOP/s (flops / time)",
 		"achieved bandwidth (bytes / time)",
 	};
-	static const fmt_fn fmt[NPANELS] = {fmt_time, fmt_flops, fmt_bytes_per_s};
+	static const fmt_fn fmt[RL_SWEEP_PANELS] = {fmt_time, fmt_flops, fmt_bytes_per_s};
 	const struct rl_chart_info *info = rl_chart_info(c);
-	struct rl_chart_roof roof[RL_CHART_MAX_ROOFS];
-	size_t n = rl_chart_count(c), nroofs, i, k, nticks = 0;
-	double bw = rl_device_bandwidth_bytes_per_s(info->dev);
-	double *xs, *ticks;
-	struct rl_axis x;
-	int by_fpe = n > 0, p, m, any_measured = 0;
+	struct rl_chart_sweep s;
+	size_t n = rl_chart_count(c), i, copies = 0;
+	int p, m, any_measured = 0, rc;
+	double ly;
 
-	xs = malloc((n ? n : 1) * sizeof(*xs));
-	ticks = malloc((n ? n : 1) * sizeof(*ticks));
-	if (xs == NULL || ticks == NULL) {
-		free(xs);
-		free(ticks);
-		return RL_ERR_NOMEM;
-	}
+	rc = rl_chart_sweep_layout(c, &s, NULL);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < n; i++) {
-		const struct rl_chart_point *pt = rl_chart_point(c, i);
-
-		if (!pt->has_fpe || !(pt->flops_per_element > 0))
-			by_fpe = 0;
-		if (pt->measured_us > 0)
+		if (rl_chart_point(c, i)->measured_us > 0)
 			any_measured = 1;
+		if (!(rl_chart_point(c, i)->flops > 0))
+			copies++;
 	}
-	/* x: flops_per_element on a log axis padded by half a step of two, or
-	 * the op's position on a linear one */
-	memset(&x, 0, sizeof(x));
-	x.px_lo = RL_PLOT_X0;
-	x.px_hi = RL_PLOT_X1;
-	if (by_fpe) {
-		double lo = HUGE_VAL, hi = 0;
 
-		for (i = 0; i < n; i++) {
-			xs[i] = rl_chart_point(c, i)->flops_per_element;
-			lo = fmin(lo, xs[i]);
-			hi = fmax(hi, xs[i]);
-		}
-		x.log = 1;
-		x.lo = lo / 1.414;
-		x.hi = hi * 1.414;
-		for (i = 0; i < n; i++) {
-			for (k = 0; k < nticks; k++)
-				if (ticks[k] == xs[i])
-					break;
-			if (k == nticks)
-				ticks[nticks++] = xs[i];
-		}
-		/* too many distinct values: decades instead */
-		if (nticks > 16)
-			nticks = 0;
-	} else {
-		size_t step = n <= 20 ? 1 : (n + 9) / 10;
-
-		for (i = 0; i < n; i++)
-			xs[i] = (double)(i + 1);
-		x.lo = 0.5;
-		x.hi = (double)n + 0.5;
-		for (i = 1; i <= n; i += step)
-			ticks[nticks++] = (double)i;
-	}
-	nroofs = rl_chart_roofs(c, roof);
-
-	svg_begin(out, RL_CHART_WIDTH, SWEEP_H, info, "Sweep");
+	svg_begin(out, RL_CHART_WIDTH, RL_SWEEP_HEIGHT, info, "Sweep");
 	subtitle(out, c);
-	for (p = 0; p < NPANELS; p++) {
-		double y0 = PANEL_TOP + p * (PANEL_H + PANEL_GAP), y1 = y0 + PANEL_H;
-		double lo = HUGE_VAL, hi = 0, v, px, py;
-		struct rl_axis y;
+	for (p = 0; p < RL_SWEEP_PANELS; p++) {
+		const struct rl_chart_axis *y = &s.y[p];
+		double y0 = y->px_hi, y1 = y->px_lo, v, px, py;
 		char buf[64];
 		int first;
 
-		for (i = 0; i < n; i++)
-			for (m = 0; m < 2; m++)
-				if ((v = panel_value(p, rl_chart_point(c, i), m)) > 0)
-					lo = fmin(lo, v), hi = fmax(hi, v);
-		if (p == P_FLOPS)
-			for (i = 0; i < nroofs; i++)
-				hi = fmax(hi, roof[i].peak_flops);
-		if (p == P_BW)
-			hi = fmax(hi, bw);
-		if (hi <= 0)
-			lo = 1, hi = 10;
-		memset(&y, 0, sizeof(y));
-		rl_axis_fit_decades(&y, lo, hi);
-		y.hi = fmax(y.hi, hi * 2);
-		y.px_lo = y1;
-		y.px_hi = y0;
-
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\">%s</text>\n",
 		        RL_PLOT_X0, y0 - 8, title[p]);
-		y_axis(out, &y, RL_PLOT_X0, RL_PLOT_X1, fmt[p]);
-		if (nticks > 0 || !x.log)
-			x_axis(out, &x, y0, y1, fmt_plain, ticks, nticks);
+		y_axis(out, y, RL_PLOT_X0, RL_PLOT_X1, fmt[p]);
+		if (s.nticks > 0 || !s.x.log)
+			x_axis(out, &s.x, y0, y1, fmt_plain, s.tick, s.nticks);
 		else
-			x_axis(out, &x, y0, y1, fmt_plain, NULL, 0);
+			x_axis(out, &s.x, y0, y1, fmt_plain, NULL, 0);
 		frame(out, RL_PLOT_X0, y0, RL_PLOT_X1, y1);
 
 		/* reference lines: the roofs, or the memory bandwidth */
-		for (i = 0; i < (p == P_FLOPS ? nroofs : p == P_BW ? 1 : 0); i++) {
-			double ref = p == P_FLOPS ? roof[i].peak_flops : bw;
+		for (i = 0; i < (p == RL_SWEEP_FLOPS ? s.nroofs : p == RL_SWEEP_BW ? 1 : 0); i++) {
+			double ref = p == RL_SWEEP_FLOPS ? s.roof[i].peak_flops : s.bandwidth;
 			char name[64];
 
-			py = rl_axis_px(&y, ref);
-			if (p == P_FLOPS) {
-				roof_name(name, sizeof(name), &roof[i]);
+			py = rl_chart_axis_px(y, ref);
+			if (p == RL_SWEEP_FLOPS) {
+				roof_name(name, sizeof(name), &s.roof[i]);
 				fmt_flops(buf, sizeof(buf), ref);
 			} else {
 				snprintf(name, sizeof(name), "memory");
@@ -1021,20 +1002,37 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 			        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000000\" "
 			        "stroke-dasharray=\"6,3\"/>\n",
 			        RL_PLOT_X0, py, RL_PLOT_X1, py);
-			ref_label(out, c, &x, &y, xs, p, py, name, buf);
+			ref_label(out, c, &s, p, py, name, buf);
+		}
+		/* an empty panel says why */
+		if (s.points[p] == 0) {
+			fprintf(out,
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555555\">",
+			        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, (y0 + y1) / 2 + 4);
+			if (p == RL_SWEEP_FLOPS)
+				fprintf(out, "no op with FLOPs to plot: %zu cop%s (no FLOPs)", copies,
+				        copies == 1 ? "y" : "ies");
+			else
+				fputs(p == RL_SWEEP_TIME ? "no op with a predicted time"
+				                         : "no op that moves bytes",
+				      out);
+			fputs("</text>\n", out);
 		}
 		/* predicted, then measured: a line through the ops in file order,
 		 * a point per op */
 		for (m = 0; m < 2; m++) {
 			first = 1;
 			for (i = 0; i < n; i++) {
-				if ((v = panel_value(p, rl_chart_point(c, i), m)) <= 0)
+				const struct rl_chart_point *pt = rl_chart_point(c, i);
+
+				if ((v = rl_chart_sweep_value(pt, p, m)) <= 0)
 					continue;
 				fprintf(out, first ? "<polyline fill=\"none\" stroke=\"%s\" "
 				                     "stroke-width=\"1.2\"%s points=\""
 				                   : " ",
 				        m ? "#555555" : "#999999", m ? " stroke-dasharray=\"3,2\"" : "");
-				fprintf(out, "%.1f,%.1f", rl_axis_px(&x, xs[i]), rl_axis_px(&y, v));
+				fprintf(out, "%.1f,%.1f", rl_chart_axis_px(&s.x, rl_chart_sweep_x(&s, pt)),
+				        rl_chart_axis_px(y, v));
 				first = 0;
 			}
 			if (!first)
@@ -1042,10 +1040,10 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 			for (i = 0; i < n; i++) {
 				const struct rl_chart_point *pt = rl_chart_point(c, i);
 
-				if ((v = panel_value(p, pt, m)) <= 0)
+				if ((v = rl_chart_sweep_value(pt, p, m)) <= 0)
 					continue;
-				px = rl_axis_px(&x, xs[i]);
-				py = rl_axis_px(&y, v);
+				px = rl_chart_axis_px(&s.x, rl_chart_sweep_x(&s, pt));
+				py = rl_chart_axis_px(y, v);
 				if (m)
 					fprintf(out,
 					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" "
@@ -1064,18 +1062,19 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 		}
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
-	        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, SWEEP_H - 12,
-	        by_fpe ? "FLOPs per element (the flops_per_element column)"
-	               : "op, in file order");
+	        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, RL_SWEEP_HEIGHT - 12,
+	        s.by_fpe ? "FLOPs per element (the flops_per_element column)"
+	                 : "op, in file order");
 	{
 		const char *notes[] = {"ops in file order, joined", "by a line; dashed: the",
 		                       "roofs and the memory", "bandwidth",
 		                       any_measured ? "measured: from measured_us" : NULL};
 
-		legend_notes(out, legend_bounds(out, PANEL_TOP + 10, any_measured) + 8, notes, 5);
+		ly = legend_notes(out, legend_bounds(out, RL_SWEEP_PANEL_TOP + 10, any_measured) + 8,
+		                  notes, 5);
 	}
+	if (!s.by_fpe)
+		sweep_key(out, ly + 10, c, &s);
 	fputs("</svg>\n", out);
-	free(xs);
-	free(ticks);
 	return ferror(out) ? RL_ERR_IO : 0;
 }

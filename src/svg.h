@@ -23,9 +23,11 @@ size_t rl_svg_text_len(const char *s, size_t max_chars);
 
 /* Writes C's roofline chart (chart.h, rl_chart_layout): the memory roof and
  * one roof per pipe used, ridge points marked, one point per op with FLOPs
- * and bytes at its attainable FLOP/s, coloured by bound, its area the op's
- * share of the predicted time, the longest ops labelled; with measured_us,
- * the measured point (flops / measured time) joined to it. Returns 0,
+ * and bytes at its predicted FLOP/s (flops / t_us: on its roof unless
+ * overhead-bound, then below it), coloured by bound, its area the op's share
+ * of the predicted time, the longest ops labelled; with measured_us, the
+ * measured point (flops / measured time) joined to it; the copies (no
+ * FLOPs) counted in the legend with their share of the time. Returns 0,
  * RL_ERR_NOMEM or RL_ERR_IO. */
 int rl_svg_roofline(FILE *out, const rl_chart *c);
 
@@ -34,13 +36,14 @@ int rl_svg_roofline(FILE *out, const rl_chart *c);
 int rl_svg_roofline_ops(FILE *out, const struct rl_chart_info *info, const struct rl_op *ops,
                         const struct rl_pred *preds, size_t n);
 
-/* Writes C's sweep chart: three panels against one x axis, the predicted
- * time, achieved FLOP/s (flops / time) and achieved bandwidth (bytes / time)
- * of each op, in file order, with the roofs and the memory bandwidth as
- * reference lines and measured values where given. x is the op's
- * flops_per_element when every op gives one above 0 (log axis), else the op's
- * position in the list, from 1 (linear axis). Returns 0, RL_ERR_NOMEM or
- * RL_ERR_IO. */
+/* Writes C's sweep chart (chart.h, rl_chart_sweep_layout): three panels
+ * against one x axis, the predicted time, achieved FLOP/s (flops / time) and
+ * achieved bandwidth (bytes / time) of each op, in file order, with the roofs
+ * and the memory bandwidth as reference lines and measured values where
+ * given. x is the op's flops_per_element when every op gives one above 0 (log
+ * axis), else the op's position in the list, from 1 (linear axis), with a key
+ * from the ticks to the ops' names. A panel without values says why. Returns
+ * 0, RL_ERR_RANGE for a chart without ops, RL_ERR_NOMEM or RL_ERR_IO. */
 int rl_svg_sweep(FILE *out, const rl_chart *c);
 
 #endif

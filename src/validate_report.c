@@ -54,7 +54,7 @@ static void summary_json(yajl_gen g, const struct rl_vsummary *s)
 
 int rl_validation_write_json(FILE *f, const struct rl_validation *v, const char *device_id)
 {
-	yajl_gen g = rl_json_recording(FORMAT, v->version, v->date, &v->gpu);
+	yajl_gen g = rl_bench_json_recording(FORMAT, v->version, v->date, &v->gpu);
 	struct rl_vsummary s;
 	size_t i;
 
@@ -159,7 +159,7 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 		STR("roofline_version", version);
 		STR("date", date);
 #undef STR
-		rc = rl_json_read_gpu(rl_json_member(root, "gpu"), path, &gpu, err);
+		rc = rl_bench_json_read_gpu(rl_json_member(root, "gpu"), path, &gpu, err);
 		if (rc < 0)
 			goto out;
 		x = rl_json_member(root, "ops_csv");

@@ -12,7 +12,7 @@
 
 #include "fusion.h"
 #include "hwdb.h"
-#include "scaling.h"
+#include "scale.h"
 
 /* Writes, after a table (MD 0) or markdown (MD 1) report whose predicted
  * total is TOTAL_US, the groups of the list (if any) and, when S suggested,

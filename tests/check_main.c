@@ -56,7 +56,7 @@ int main(void)
 	srunner_add_suite(sr, suite_trace());
 	srunner_add_suite(sr, suite_import());
 	srunner_add_suite(sr, suite_chart());
-	srunner_add_suite(sr, suite_cache());
+	srunner_add_suite(sr, suite_l2());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "crosscheck.h"
+#include "xcheck.h"
 #include "gpu.h"
 #include "probe.h"
 

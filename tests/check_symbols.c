@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "scaling.h"
+#include "scale.h"
 #include "symbols.h"
 
 START_TEST(test_set)

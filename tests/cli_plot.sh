@@ -63,8 +63,9 @@ check "bert-base: title names device and runtime" \
 	grep -q 'Roofline: NVIDIA H100 SXM5 80GB (h100-sxm), eager runtime</text>' "$tmp/out"
 check "bert-base: decade ticks in FLOP/B and FLOP/s" \
 	sh -c "grep -q '>0.1</text>' '$tmp/out' && grep -q '>1 TFLOP/s</text>' '$tmp/out' && grep -q '>100 GFLOP/s</text>' '$tmp/out'"
-check "bert-base: the three copies are said to be left out" \
-	grep -q '>3 ops without FLOPs or<' "$tmp/out"
+# the three copies have no point on the log axes: the legend counts them
+check "bert-base: the three copies are in the legend" \
+	grep -q '>3 copies (no FLOPs): not<' "$tmp/out"
 
 # The blog's sweep on the A100: non-FMA ridge 9.75e12 / 1555e9 = 6.27 FLOP/B,
 # intensity r / 8, so r = 64 .. 1024 (5 ops) are compute-bound: 5 red points
@@ -82,6 +83,57 @@ check "sweep: the A100's fp32 non-FMA roof and bandwidth" \
 # without flops_per_element on every row, x is the op's position
 run plot --sweep "$EX/bert-base.csv"
 check "sweep without flops_per_element: x is the position" grep -q '>op, in file order<' "$tmp/out"
+# ... and the key names the ops: the list's first and last rows, 20 in all
+check "sweep by position: the key names op 1, emb.word" \
+	grep -q '<tspan fill="#555555">1</tspan> emb.word</text>' "$tmp/out"
+check "sweep by position: the key names op 20, pooler.tanh" \
+	grep -q '<tspan fill="#555555">20</tspan> pooler.tanh</text>' "$tmp/out"
+check "sweep by position: one key line per op" \
+	test "$(grep -c '<tspan fill="#555555">' "$tmp/out")" -eq 20
+
+# An overhead-bound op is drawn where the overhead puts it, not on the roof:
+# fp32 pointwise over 1024 elements (1024 FLOPs, 8192 bytes, 0.125 FLOP/B)
+# with 10 us of host overhead achieves 1024 / 10 us = 102.4 MFLOP/s; its roof
+# is 0.125 x 3350e9 = 418.8 GFLOP/s. Axes with the 4096^3 matmul: y from 1e8
+# to 2.5 x 989.4e12 over 450 px, so y = 520 - log10(1.024) / 7.39331 x 450
+# = 519.4 (the roof would be at 299.5); x from 0.1 to 1e5 over 640 px:
+# 110 + log10(1.25) x 640 / 6 = 120.3.
+printf 'name,kind,dtype,shape\nmm,matmul,bf16,4096x4096x4096\npw,pointwise,fp32,1024\n' \
+	>"$tmp/ovh.csv"
+run plot --hw h100-sxm --host-overhead-us 10 "$tmp/ovh.csv"
+check "overhead-bound op: drawn at its predicted FLOP/s, below the roof" \
+	grep -q '<circle cx="120.3" cy="519.4" r="[0-9.]*" fill="#8c6d31"' "$tmp/out"
+check "overhead-bound op: tooltip gives predicted and roof" \
+	grep -q 'pw: 0.125 FLOP/B, 102.4 MFLOP/s predicted (roof 418.8 GFLOP/s)' "$tmp/out"
+
+# Lists without FLOPs (issue 11: the sweep's tick loop never ended, and -o
+# grew a temporary file without bound): each run is held to 10 s and 1 MiB
+# of file, so a regression fails instead of hanging.
+run_bounded() {
+	(ulimit -f 2048; timeout 10 "$ROOFLINE" "$@" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+}
+printf 'name,kind,dtype,shape\n' >"$tmp/header.csv"
+printf 'name,kind,dtype,shape\ncp1,copy,bf16,4096x4096\ncp2,copy,fp32,1024\n' >"$tmp/copies.csv"
+for mode in --sweep --hw=h100-sxm; do
+	run_bounded plot "$mode" -o "$tmp/h.svg" "$tmp/header.csv"
+	check "header only, plot $mode: exit 1 in time" test "$rc" -eq 1
+	check "header only, plot $mode: says there is nothing to plot" \
+		grep -q "^roofline: $tmp/header.csv: no ops to plot\$" "$tmp/err"
+	check "header only, plot $mode: no file, no temporary left" \
+		test ! -e "$tmp/h.svg" -a "$(ls "$tmp" | grep -c 'h.svg.tmp')" -eq 0
+done
+run_bounded plot --sweep "$tmp/header.csv"
+check "header only, to stdout: exit 1, nothing written" test "$rc" -eq 1 -a ! -s "$tmp/out"
+run_bounded plot --sweep -o "$tmp/copies.svg" "$tmp/copies.csv"
+check "copies only, --sweep: exit 0 in time" test "$rc" -eq 0
+check "copies only, --sweep: well-formed" well_formed "$tmp/copies.svg"
+check "copies only, --sweep: the FLOP/s panel says why it is empty" \
+	grep -q '>no op with FLOPs to plot: 2 copies (no FLOPs)<' "$tmp/copies.svg"
+check "copies only, --sweep: no inf or nan drawn" sh -c "! grep -qi 'nan\|inf' '$tmp/copies.svg'"
+run_bounded plot -o "$tmp/copies.svg" "$tmp/copies.csv"
+check "copies only, roofline: exit 0, the copies in the legend" \
+	sh -c "[ $rc -eq 0 ] && grep -q '>2 copies (no FLOPs): not<' '$tmp/copies.svg'"
 
 # measured_us: the measured point, joined to the roofline point. gemm 4096^3
 # bf16 = 137.44 GFLOP in 200 us = 687.2 TFLOP/s.

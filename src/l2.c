@@ -1,7 +1,7 @@
-/* cache.c - L2 residency and the L2 memory roof (see cache.h). */
+/* l2.c - L2 residency and the L2 memory roof (see l2.h). */
 #include "config.h"
 
-#include "cache.h"
+#include "l2.h"
 
 #include <math.h>
 

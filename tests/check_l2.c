@@ -1,4 +1,4 @@
-/* check_cache.c - L2 residency: the rule on hand cases, the rule over a
+/* check_l2.c - L2 residency: the rule on hand cases, the rule over a
  * fused op list, the --l2 memory time worked out by hand, and the marks in
  * the writers.
  *
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <yajl/yajl_tree.h>
 
-#include "cache.h"
+#include "l2.h"
 #include "check.h"
 #include "formulas.h"
 #include "fusion.h"
@@ -420,9 +420,9 @@ START_TEST(test_json)
 }
 END_TEST
 
-Suite *suite_cache(void)
+Suite *suite_l2(void)
 {
-	Suite *s = suite_create("cache");
+	Suite *s = suite_create("l2");
 	TCase *t = tcase_create("l2");
 
 	tcase_add_checked_fixture(t, setup, NULL);

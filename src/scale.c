@@ -1,7 +1,7 @@
-/* scaling.c - verdicts and totals of the batch-scaling what-if (see scaling.h). */
+/* scale.c - verdicts and totals of the batch-scaling what-if (see scale.h). */
 #include "config.h"
 
-#include "scaling.h"
+#include "scale.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* scaling.h - the batch-scaling what-if: an op list predicted at its size
+/* scale.h - the batch-scaling what-if: an op list predicted at its size
  * and at a scaled one (--scale B=2), and what the ratio says.
  *
  * Horace He's test for overhead: double the batch, and if the time grows by
@@ -7,8 +7,8 @@
  * the work grows but its arithmetic intensity grows with it (a weight read
  * once now serves twice the rows). Pure functions.
  */
-#ifndef RL_SCALING_H
-#define RL_SCALING_H
+#ifndef RL_SCALE_H
+#define RL_SCALE_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* cache.h - L2 residency: which kernels find their input still in the L2,
+/* l2.h - L2 residency: which kernels find their input still in the L2,
  * and how fast they are when they do (classify --l2).
  *
  * The op list names no tensors, so residency is judged on sizes, kernel by
@@ -18,8 +18,8 @@
  * With --l2, the out_prev bytes are L2 hits and the rest comes from device
  * memory (rl_l2_memory_us). Pure functions and a small state; no I/O.
  */
-#ifndef RL_CACHE_H
-#define RL_CACHE_H
+#ifndef RL_L2_H
+#define RL_L2_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* crosscheck.h - which database entry a probed GPU is, and where the two
+/* xcheck.h - which database entry a probed GPU is, and where the two
  * disagree.
  *
  * The match goes by name (the model token, "h200" in "NVIDIA H200", must be
@@ -8,8 +8,8 @@
  * l2_bandwidth_gbs, which no device attribute gives, is compared only when
  * the probed entry has it.
  */
-#ifndef RL_CROSSCHECK_H
-#define RL_CROSSCHECK_H
+#ifndef RL_XCHECK_H
+#define RL_XCHECK_H
 
 #include <stddef.h>
 
@@ -19,7 +19,7 @@
 #define RL_XCHECK_TOLERANCE 0.05
 #define RL_XCHECK_MAX_WARNINGS 4
 
-struct rl_xrow {
+struct rl_xcheck_row {
 	enum rl_hw_key key;
 	int in_probe, in_hwdb;
 	double probe, hwdb;
@@ -30,7 +30,7 @@ struct rl_xrow {
 struct rl_xcheck {
 	const struct rl_device *entry; /* the matched entry, NULL when none */
 	char why[256];                 /* how it matched, or why nothing did */
-	struct rl_xrow rows[RL_HW_NUM_COUNT];
+	struct rl_xcheck_row rows[RL_HW_NUM_COUNT];
 	size_t nrows;
 	size_t nflagged;
 	char warning[RL_XCHECK_MAX_WARNINGS][640]; /* MIG slice, clocks below datasheet */

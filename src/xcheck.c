@@ -1,7 +1,7 @@
-/* crosscheck.c - matching a probed GPU to the database (see crosscheck.h). */
+/* xcheck.c - matching a probed GPU to the database (see xcheck.h). */
 #include "config.h"
 
-#include "crosscheck.h"
+#include "xcheck.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -148,7 +148,7 @@ void rl_xcheck_run(const rl_hwdb *db, const struct rl_gpu *g, const struct rl_de
 		         "SKU, a power cap or a locked clock; peaks scale down with it",
 		         g->clock_khz / 1000, e->num[RL_HW_BOOST_CLOCK_MHZ].value);
 	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
-		struct rl_xrow *r = &x->rows[x->nrows];
+		struct rl_xcheck_row *r = &x->rows[x->nrows];
 		enum rl_hw_key k = rl_hw_key_at(i);
 
 		r->key = k;
