@@ -81,10 +81,11 @@ static uint64_t scale6(double v, int e)
 {
 	int k = e - 5;
 
+	/* x + 0.5 truncated is llround for 0 <= x < 2^52, without the call */
 	if (k >= 0 && k <= 22)
-		return (uint64_t)llround(v / pow10_tab[k]);
+		return (uint64_t)(v / pow10_tab[k] + 0.5);
 	if (k < 0 && k >= -22)
-		return (uint64_t)llround(v * pow10_tab[-k]);
+		return (uint64_t)(v * pow10_tab[-k] + 0.5);
 	return (uint64_t)llround(v / pow(10, k));
 }
 
@@ -103,7 +104,7 @@ size_t rl_fmt_num(char *buf, double v)
 		buf[n++] = '-';
 		v = -v;
 	}
-	if (v == floor(v) && v < 1e15)
+	if (v < 1e15 && (double)(uint64_t)v == v)
 		return n + put_u64(buf + n, (uint64_t)v);
 	if (v == 0) {
 		buf[n++] = '0';
@@ -113,13 +114,10 @@ size_t rl_fmt_num(char *buf, double v)
 	/* six significant digits: v = digits x 10^(e - 5), 100000 <= digits < 1e6 */
 	if (v < 1e-20 || v >= 1e21)
 		return n + (size_t)snprintf(buf + n, 32, "%.6g", v);
-	/* floor(log10(v)) from the table; scale6 corrects an off-by-one */
-	if (v >= 1)
-		for (e = 0; e < 21 && v >= pow10_tab[e + 1]; e++)
-			;
-	else
-		for (e = -1; e > -21 && v < 1.0 / pow10_tab[-e]; e--)
-			;
+	/* floor(log10(v)) within one, from the binary exponent (log10(2) ~
+	 * 1233 / 4096); scale6 corrects an off-by-one */
+	frexp(v, &e);
+	e = ((e - 1) * 1233) >> 12;
 	digits = scale6(v, e);
 	if (digits >= 1000000) /* log10 was low, or rounding carried: 999999.5 */
 		digits = scale6(v, ++e);

@@ -132,4 +132,58 @@ fail:
 	if (f != stdin)
 		fclose(f);
 	return NULL;
+
+void rl_json_writer_flush(struct rl_json_writer *w)
+{
+	fwrite(w->buf, 1, w->len, w->out);
+	w->len = 0;
+}
+
+static void writer_print(void *ctx, const char *s, size_t len)
+{
+	struct rl_json_writer *w = ctx;
+
+	/* most tokens are a byte or two (quotes, colons, commas) */
+	if (len <= 2 && w->len + 2 <= sizeof(w->buf)) {
+		if (len > 0)
+			w->buf[w->len] = s[0];
+		if (len == 2)
+			w->buf[w->len + 1] = s[1];
+		w->len += len;
+		return;
+	}
+	if (len > sizeof(w->buf) - w->len) {
+		rl_json_writer_flush(w);
+		if (len > sizeof(w->buf)) {
+			fwrite(s, 1, len, w->out);
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, len);
+	w->len += len;
+}
+
+struct rl_json_writer *rl_json_writer_new(FILE *out)
+{
+	struct rl_json_writer *w = malloc(sizeof(*w));
+
+	if (w == NULL)
+		return NULL;
+	w->out = out;
+	w->len = 0;
+	w->g = yajl_gen_alloc(NULL);
+	if (w->g == NULL) {
+		free(w);
+		return NULL;
+	}
+	yajl_gen_config(w->g, yajl_gen_print_callback, writer_print, w);
+	return w;
+}
+
+void rl_json_writer_free(struct rl_json_writer *w)
+{
+	if (w == NULL)
+		return;
+	yajl_gen_free(w->g);
+	free(w);
 }

@@ -31,7 +31,8 @@ struct rl_report {
 	char *line; /* the csv or table row being built */
 	size_t line_len, line_cap;
 	int oom;
-	yajl_gen g;
+	struct rl_json_writer *jw;
+	yajl_gen g; /* jw's generator */
 };
 
 int rl_format_parse(const char *s, enum rl_format *out)
@@ -601,20 +602,21 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 
 /* ---- json ---- */
 
-/* yajl buffers the text; it is moved to the stream once per op, since a
- * print callback would be called (and fwrite with it) for every token. */
+/* The writer buffers the text; it is moved to the stream once per op, so
+ * that a late error finds the stream up to date. */
 static void json_flush(rl_report *r)
 {
-	rl_json_flush(r->g, r->out);
+	rl_json_writer_flush(r->jw);
 }
 
 static int json_begin(rl_report *r)
 {
 	const struct rl_device *d = r->info.dev;
 
-	r->g = yajl_gen_alloc(NULL);
-	if (r->g == NULL)
+	r->jw = rl_json_writer_new(r->out);
+	if (r->jw == NULL)
 		return RL_ERR_NOMEM;
+	r->g = r->jw->g;
 	yajl_gen_map_open(r->g);
 	rl_json_str(r->g, "device");
 	yajl_gen_map_open(r->g);
@@ -869,8 +871,7 @@ void rl_report_free(rl_report *r)
 {
 	if (r == NULL)
 		return;
-	if (r->g != NULL)
-		yajl_gen_free(r->g);
+	rl_json_writer_free(r->jw);
 	free(r->line);
 	free(r);
 }
