@@ -132,6 +132,7 @@ fail:
 	if (f != stdin)
 		fclose(f);
 	return NULL;
+}
 
 void rl_json_writer_flush(struct rl_json_writer *w)
 {
