@@ -104,7 +104,10 @@ static int on_header(const struct rl_ops_header *h, void *user)
 		for (i = 0; i < h->nextra; i++)
 			c->blank_extra[i] = "";
 	}
-	c->info.ops = h;
+	c->info.nextra = h->nextra;
+	c->info.extra_names = h->extra_names;
+	c->info.has_measured = h->has_measured;
+	c->info.has_host = h->has_host;
 	/* ops with a recorded host time (an imported trace): one more lane, the
 	 * step with those host times and the kernels at their roofline */
 	if (c->timeline && h->has_host &&

@@ -119,7 +119,6 @@ int cmd_report(int argc, char **argv)
 	struct rl_out svg_out;
 	int timeline = 0;
 	struct rl_report_info info;
-	struct rl_ops_header hdr;
 	enum rl_format fmt = RL_FMT_TABLE;
 	struct rl_device owned;
 	struct rl_import imp;
@@ -209,14 +208,11 @@ int cmd_report(int argc, char **argv)
 		rl_hwdb_free(db);
 		return RL_EXIT_FAIL;
 	}
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.name = argv[optind];
-	hdr.has_measured = 1;
-	hdr.has_host = 1;
 	info.dev = ctx.dev;
 	info.runtime = rt->id;
 	info.host_overhead_us = ctx.host_overhead_us;
-	info.ops = &hdr;
+	info.has_measured = 1;
+	info.has_host = 1;
 	info.step = &step;
 	if (timeline)
 		info.timeline = &tl;
