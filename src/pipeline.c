@@ -91,8 +91,8 @@ static int on_kernel_scaled(const struct rl_fuse_row *row, void *user)
 	v = rl_scale_verdict(&pl->wait[0].p, row->p);
 	rl_scale_sum_add(&pl->ssum, (double)row->op->count, &pl->wait[0].p, row->p, v);
 	if (pl->sinks.out != NULL)
-		rc = rl_scale_report_row(pl->sinks.out, pl->sinks.fmt == RL_FMT_CSV, &pl->wait[0].op,
-		                         &pl->wait[0].p, row->p, v);
+		rc = rl_scale_report_row(pl->sinks.out, pl->sinks.fmt == RL_FMT_CSV,
+		                         &pl->wait[0].op, &pl->wait[0].p, row->p, v);
 	free(pl->wait[0].name);
 	pl->wait[0] = pl->wait[1];
 	pl->nwait--;

@@ -44,19 +44,19 @@ struct rl_pipeline_model {
 
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */
 struct rl_pipeline_sinks {
-	FILE *out;          /* the report (or the scaling report); NULL: none */
-	enum rl_format fmt; /* of the report: table, csv, json or md */
-	int wide;           /* table: every column, names uncut */
-	int l2;             /* predict L2-resident kernels from the L2 */
-	int timeline;       /* simulate one step per runtime profile of the
-	                     * model's db (plus the recorded host times when the
-	                     * columns have host_us), written after the summary */
-	int suggest;        /* propose fusion groups (--suggest-fusion) */
-	int whatif;         /* table, md: the fusion what-if after the report */
-	rl_chart *chart;    /* each kernel is added to it */
-	struct rl_step *step; /* a trace's measured step (rl_step_timeline
-	                       * done by the caller): each kernel is added, and
-	                       * the report and the timeline show it */
+	FILE *out;                      /* the report (or the scaling report); NULL: none */
+	enum rl_format fmt;             /* of the report: table, csv, json or md */
+	int wide;                       /* table: every column, names uncut */
+	int l2;                         /* predict L2-resident kernels from the L2 */
+	int timeline;                   /* simulate one step per runtime profile of the
+	                                 * model's db (plus the recorded host times when the
+	                                 * columns have host_us), written after the summary */
+	int suggest;                    /* propose fusion groups (--suggest-fusion) */
+	int whatif;                     /* table, md: the fusion what-if after the report */
+	rl_chart *chart;                /* each kernel is added to it */
+	struct rl_step *step;           /* a trace's measured step (rl_step_timeline
+	                                 * done by the caller): each kernel is added, and
+	                                 * the report and the timeline show it */
 	const struct rl_symbols *scale; /* scale factors (symbols.h): the report
 	                                 * is the scaling report, table or csv */
 	const char *scale_label;        /* "B x2", names the factors */
@@ -64,11 +64,11 @@ struct rl_pipeline_sinks {
 
 /* The op stream's columns, as the report shows them. Copied by begin. */
 struct rl_pipeline_columns {
-	const char *input;              /* the stream's name in messages */
-	size_t nextra;                  /* columns carried through to csv, json */
+	const char *input; /* the stream's name in messages */
+	size_t nextra;     /* columns carried through to csv, json */
 	const char *const *extra_names;
-	int has_measured;               /* ops may carry measured_us */
-	int has_host;                   /* ops may carry host_us */
+	int has_measured; /* ops may carry measured_us */
+	int has_host;     /* ops may carry host_us */
 };
 
 typedef struct rl_pipeline rl_pipeline;

@@ -58,6 +58,7 @@ int main(void)
 	srunner_add_suite(sr, suite_chart());
 	srunner_add_suite(sr, suite_cache());
 	srunner_add_suite(sr, suite_fmt());
+	srunner_add_suite(sr, suite_pipeline());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);
