@@ -8,7 +8,6 @@
 
 #include "cache.h"
 #include "model.h"
-#include "scaling.h"
 #include "symbols.h"
 #include "whatif_report.h"
 
@@ -282,6 +281,11 @@ const struct rl_timeline *rl_pipeline_timeline(const rl_pipeline *pl)
 const struct rl_fuse_stream *rl_pipeline_fusion(const rl_pipeline *pl)
 {
 	return &pl->fs;
+}
+
+const struct rl_scale_sum *rl_pipeline_scale_sum(const rl_pipeline *pl)
+{
+	return &pl->ssum;
 }
 
 void rl_pipeline_free(rl_pipeline *pl)

@@ -27,6 +27,7 @@
 #include "hwdb.h"
 #include "op.h"
 #include "report.h"
+#include "scaling.h"
 #include "step.h"
 #include "summary.h"
 #include "timeline.h"
@@ -96,6 +97,7 @@ int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err);
 const struct rl_summary *rl_pipeline_summary(const rl_pipeline *pl);
 const struct rl_timeline *rl_pipeline_timeline(const rl_pipeline *pl);
 const struct rl_fuse_stream *rl_pipeline_fusion(const rl_pipeline *pl);
+const struct rl_scale_sum *rl_pipeline_scale_sum(const rl_pipeline *pl); /* with a scale */
 
 void rl_pipeline_free(rl_pipeline *pl);
 

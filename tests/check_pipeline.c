@@ -26,6 +26,7 @@
 #include "check.h"
 #include "num.h"
 #include "pipeline.h"
+#include "symbols.h"
 
 static struct rl_device tiny;
 static struct rl_runtime rt;
@@ -339,6 +340,59 @@ START_TEST(test_error_located)
 }
 END_TEST
 
+/* The scale: B (the 10^6 of a and the group, not b's 1000) times 2. a and
+ * g move twice the bytes, 16 us each, and follow the work (linear); b does
+ * not change (fixed). Base 8 + 5 + 8 = 21 us, scaled 16 + 5 + 16 = 37 us.
+ * Each kernel at the base size is paired with its twin: the csv has one
+ * row per kernel, the group's one row. */
+START_TEST(test_scale_pairs)
+{
+	struct rl_pipeline_sinks sinks;
+	struct rl_pipeline_columns cols;
+	const struct rl_scale_sum *ss;
+	struct rl_symbols syms;
+	struct rl_err err;
+	rl_pipeline *pl;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0, i, rows = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	rl_symbols_init(&syms);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=1000000", &err), 0);
+	ck_assert_int_eq(rl_symbols_scale(&syms, "B=2", &err), 0);
+	memset(&sinks, 0, sizeof(sinks));
+	sinks.out = out;
+	sinks.fmt = RL_FMT_CSV;
+	sinks.scale = &syms;
+	sinks.scale_label = "B x2";
+	memset(&cols, 0, sizeof(cols));
+	cols.input = "t.csv";
+	ck_assert_int_eq(rl_pipeline_begin(&model, &sinks, &cols, &pl), 0);
+	for (i = 0; i < 4; i++) {
+		struct rl_op op;
+
+		mkop(&op, i);
+		if (i != 1)
+			op.dim_sym[0] = 1; /* bound from B */
+		ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+	}
+	ck_assert_int_eq(rl_pipeline_end(pl, &err), 0);
+	ss = rl_pipeline_scale_sum(pl);
+	ck_assert_uint_eq(ss->ops, 3);
+	ck_assert_double_eq_tol(ss->base_us, 21, 1e-9);
+	ck_assert_double_eq_tol(ss->scaled_us, 37, 1e-9);
+	ck_assert_uint_eq(ss->ops_by[RL_SCALE_LINEAR], 2);
+	ck_assert_uint_eq(ss->ops_by[RL_SCALE_FIXED], 1);
+	ck_assert_double_eq_tol(ss->scaled_by[RL_SCALE_LINEAR], 32, 1e-9);
+	rl_pipeline_free(pl);
+	fclose(out);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		rows++;
+	ck_assert_msg(rows == 4, "a header and 3 rows:\n%s", buf);
+	free(buf);
+}
+END_TEST
+
 Suite *suite_pipeline(void)
 {
 	Suite *s = suite_create("pipeline");
@@ -351,6 +405,7 @@ Suite *suite_pipeline(void)
 	tcase_add_test(tc, test_whatif);
 	tcase_add_test(tc, test_timeline_group_last);
 	tcase_add_test(tc, test_error_located);
+	tcase_add_test(tc, test_scale_pairs);
 	suite_add_tcase(s, tc);
 	return s;
 }
