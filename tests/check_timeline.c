@@ -363,8 +363,8 @@ END_TEST
 START_TEST(test_write_huge_host)
 {
 	static const double host[] = {1e25, 1e300, DBL_MAX, -DBL_MAX, 1e6};
-	static const char *const want[] = {"1.000e+25 us", "1.000e+300 us", "1.798e+308 us",
-	                                   " us ", "1.000e+06 us"};
+	static const char *const want[] = {"1.000e+25 us", "1.000e+300 us", "1.798e+308 us", " us ",
+	                                   "1.000e+06 us"};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(host); i++) {
@@ -374,7 +374,8 @@ START_TEST(test_write_huge_host)
 		FILE *out = open_memstream(&buf, &len);
 
 		rl_timeline_init(&tl);
-		ck_assert_int_eq(rl_timeline_add_runtime(&tl, "eager", host[i], RL_TL_STREAM, 1), 0);
+		ck_assert_int_eq(rl_timeline_add_runtime(&tl, "eager", host[i], RL_TL_STREAM, 1),
+		                 0);
 		rl_tl_lane_run(&tl.lanes[0], 3, 1);
 		rl_timeline_finish(&tl);
 		ck_assert_int_eq(rl_timeline_write(out, 0, &tl), 0);
