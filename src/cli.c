@@ -90,19 +90,6 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-const struct rl_runtime *rl_cli_runtime(rl_hwdb *db, const char *name, int overridden,
-                                        double *host_us)
-{
-	struct rl_err err;
-	const struct rl_runtime *rt = rl_hwdb_find_runtime(db, name, &err);
-
-	if (rt == NULL)
-		rl_cli_error("%s", err.msg);
-	else if (!overridden)
-		*host_us = rt->host_overhead_us.value;
-	return rt;
-}
-
 void rl_cli_read_errors(const struct rl_errlist *errs, const char *input, int rc)
 {
 	size_t i;
@@ -192,25 +179,16 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 	return d;
 }
 
-int rl_cli_roofs_option(const char *cmd, const char *arg, const char **roofs)
-{
-	enum rl_roofs r;
-
-	if (rl_roofs_parse(arg, &r) < 0)
-		return rl_cli_usage(cmd, "--roofs: expected measured or datasheet, got '%s'", arg);
-	*roofs = arg;
-	return 0;
-}
-
-const struct rl_device *rl_cli_roofs(const struct rl_device *d, const char *roofs,
-                                     struct rl_device *owned)
+/* D predicting with the roofs ROOFS names ("measured" or "datasheet",
+ * hwdb.h rl_device_roofs), copied into *OWNED unless D is *OWNED already.
+ * NULL on error (printed). */
+static const struct rl_device *with_roofs(const struct rl_device *d, const char *roofs,
+                                          struct rl_device *owned)
 {
 	struct rl_device copy;
 	struct rl_err err;
 	enum rl_roofs which;
 
-	if (roofs == NULL)
-		return d;
 	if (rl_roofs_parse(roofs, &which) < 0) {
 		rl_cli_error("--roofs: expected measured or datasheet, got '%s'", roofs);
 		return NULL;
@@ -228,6 +206,85 @@ const struct rl_device *rl_cli_roofs(const struct rl_device *d, const char *roof
 		return NULL;
 	}
 	return owned;
+}
+
+void rl_cli_model_init(struct rl_cli_model_opts *o, const char *cmd, const char *runtime)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->runtime = runtime;
+}
+
+int rl_cli_model_option(struct rl_cli_model_opts *o, int opt, const char *arg)
+{
+	struct rl_err err;
+	enum rl_roofs r;
+
+	switch (opt) {
+	case RL_OPT_HW: o->hw = arg; break;
+	case RL_OPT_HWDB: o->hwdb = arg; break;
+	case RL_OPT_RUNTIME: o->runtime = arg; break;
+	case RL_OPT_ROOFS:
+		if (rl_roofs_parse(arg, &r) < 0)
+			return rl_cli_usage(o->cmd, "--roofs: expected measured or datasheet, got '%s'",
+			                    arg);
+		o->roofs = arg;
+		break;
+	case RL_OPT_HOST_OVERHEAD:
+		if (rl_parse_nonneg(arg, &o->host_overhead_us, &err) < 0)
+			return rl_cli_usage(o->cmd, "--host-overhead-us: %s", err.msg);
+		o->overridden = 1;
+		break;
+	default: return rl_cli_usage(o->cmd, "unknown option");
+	}
+	return 0;
+}
+
+int rl_cli_model_open_db(struct rl_cli_model_opts *o)
+{
+	if (o->db == NULL)
+		o->db = rl_cli_open_hwdb(o->hwdb);
+	return o->db != NULL ? 0 : -1;
+}
+
+int rl_cli_model_resolve(struct rl_cli_model_opts *o)
+{
+	if (rl_cli_model_open_db(o) < 0)
+		return -1;
+	if (o->dev == NULL)
+		o->dev = rl_cli_device(o->db, o->hw, &o->owned);
+	if (o->dev != NULL && o->roofs != NULL)
+		o->dev = with_roofs(o->dev, o->roofs, &o->owned);
+	if (o->dev == NULL)
+		return -1;
+	return rl_cli_model_runtime(o);
+}
+
+int rl_cli_model_runtime(struct rl_cli_model_opts *o)
+{
+	struct rl_err err;
+
+	if (o->rt != NULL)
+		return 0;
+	if (rl_cli_model_open_db(o) < 0)
+		return -1;
+	o->rt = rl_hwdb_find_runtime(o->db, o->runtime, &err);
+	if (o->rt == NULL) {
+		rl_cli_error("%s", err.msg);
+		return -1;
+	}
+	if (!o->overridden)
+		o->host_overhead_us = o->rt->host_overhead_us.value;
+	return 0;
+}
+
+void rl_cli_model_release(struct rl_cli_model_opts *o)
+{
+	rl_device_release(&o->owned);
+	rl_hwdb_free(o->db);
+	o->db = NULL;
+	o->dev = NULL;
+	o->rt = NULL;
 }
 
 static int open_stream(struct rl_out *o, const char *path);

@@ -5,6 +5,7 @@
 #ifndef RL_CLI_H
 #define RL_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "xcheck.h"
@@ -53,6 +54,77 @@ const char *rl_cli_hwdb_dir(const char *flag);
  * NULL on failure. */
 rl_hwdb *rl_cli_open_hwdb(const char *flag);
 
+/* The options that choose what ops are predicted on, which every
+ * predicting command (classify, plot, report, validate; calibrate takes
+ * --hw and --hwdb) parses the same way: getopt_long values RL_OPT_*, listed
+ * by RL_CLI_MODEL_LONGOPTS and handled by the cases RL_CLI_MODEL_CASES with
+ * rl_cli_model_option. */
+enum {
+	RL_OPT_HW = 0x100,
+	RL_OPT_ROOFS,
+	RL_OPT_HWDB,
+	RL_OPT_RUNTIME,
+	RL_OPT_HOST_OVERHEAD,
+};
+#define RL_CLI_MODEL_LONGOPTS \
+	{"hw", required_argument, NULL, RL_OPT_HW}, \
+	{"roofs", required_argument, NULL, RL_OPT_ROOFS}, \
+	{"hwdb", required_argument, NULL, RL_OPT_HWDB}, \
+	{"runtime", required_argument, NULL, RL_OPT_RUNTIME}, \
+	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}
+#define RL_CLI_MODEL_CASES \
+	case RL_OPT_HW: \
+	case RL_OPT_ROOFS: \
+	case RL_OPT_HWDB: \
+	case RL_OPT_RUNTIME: \
+	case RL_OPT_HOST_OVERHEAD
+
+/* The options as given, then what they resolve to. Initialise with
+ * rl_cli_model_init; rl_cli_model_release accepts it in any state after
+ * that, resolved or not. */
+struct rl_cli_model_opts {
+	const char *cmd;      /* the command, for usage errors */
+	const char *hw;       /* --hw: NULL chooses $ROOFLINE_HW, else h100-sxm */
+	const char *roofs;    /* --roofs: NULL, "measured" or "datasheet" */
+	const char *hwdb;     /* --hwdb: NULL searches (rl_cli_hwdb_dir) */
+	const char *runtime;  /* --runtime */
+	int overridden;       /* --host-overhead-us was given */
+	double host_overhead_us; /* its value, else the runtime's once resolved */
+	/* resolved */
+	rl_hwdb *db;
+	const struct rl_device *dev; /* in db, or owned */
+	struct rl_device owned;      /* a device file or a probed GPU */
+	const struct rl_runtime *rt; /* in db */
+};
+
+/* Sets O to no option given for command CMD, whose runtime profile is
+ * RUNTIME unless --runtime says otherwise. */
+void rl_cli_model_init(struct rl_cli_model_opts *o, const char *cmd, const char *runtime);
+
+/* Takes option OPT (an RL_OPT_* value) with its value ARG: returns 0, or
+ * prints the usage error (a bad --roofs or --host-overhead-us value) and
+ * returns RL_EXIT_USAGE. */
+int rl_cli_model_option(struct rl_cli_model_opts *o, int opt, const char *arg);
+
+/* Opens the database (unless open), chooses the device (unless the command
+ * set o->dev itself, e.g. from a trace), applies --roofs and finds the
+ * runtime profile, setting host_overhead_us to its cost unless overridden.
+ * Returns 0, or prints the error and returns -1. */
+int rl_cli_model_resolve(struct rl_cli_model_opts *o);
+
+/* Opens the database only (the first step of rl_cli_model_resolve), for a
+ * command that needs it to choose the device. Returns 0 or -1 (printed). */
+int rl_cli_model_open_db(struct rl_cli_model_opts *o);
+
+/* Finds the runtime profile (unless found), opening the database if need
+ * be, and sets host_overhead_us to its cost unless overridden: the last
+ * step of rl_cli_model_resolve, for a command that checks it early.
+ * Returns 0 or -1 (printed). */
+int rl_cli_model_runtime(struct rl_cli_model_opts *o);
+
+/* Releases what resolving opened and owns. */
+void rl_cli_model_release(struct rl_cli_model_opts *o);
+
 /* The device SPEC names: "live" or "live:N" the CUDA device 0 or N, probed
  * (the entry it matched is said on stderr); a file when it contains '/' or
  * ends in ".device"; else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW,
@@ -60,22 +132,6 @@ rl_hwdb *rl_cli_open_hwdb(const char *flag);
  * caller). NULL on error (printed). */
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
-
-/* Checks the value ARG of --roofs for command CMD: sets *ROOFS and returns
- * 0, or prints the usage error and returns RL_EXIT_USAGE. */
-int rl_cli_roofs_option(const char *cmd, const char *arg, const char **roofs);
-
-/* With ROOFS NULL, D. Else D predicting with the roofs ROOFS names
- * ("measured" or "datasheet", hwdb.h rl_device_roofs), copied into *OWNED
- * unless D is *OWNED already. NULL on error (printed). */
-const struct rl_device *rl_cli_roofs(const struct rl_device *d, const char *roofs,
-                                     struct rl_device *owned);
-
-/* The runtime profile NAME of DB, or NULL (the error printed). Unless
- * OVERRIDDEN (--host-overhead-us was given), sets *HOST_US to the profile's
- * host cost per launch. */
-const struct rl_runtime *rl_cli_runtime(rl_hwdb *db, const char *name, int overridden,
-                                        double *host_us);
 
 /* Prints the errors of a failed read (the first RL_ERRLIST_MAX, then a count
  * of the rest), or, when ERRS holds none, INPUT with the status RC. */

@@ -386,24 +386,25 @@ int cmd_calibrate(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"device", required_argument, NULL, 'd'}, {"quick", no_argument, NULL, 'q'},
 		{"from", required_argument, NULL, 'F'},   {"record", required_argument, NULL, 'R'},
-		{"hw", required_argument, NULL, 'w'},     {"id", required_argument, NULL, 'I'},
-		{"hwdb", required_argument, NULL, 'D'},   {"output", required_argument, NULL, 'o'},
+		{"hw", required_argument, NULL, RL_OPT_HW}, {"id", required_argument, NULL, 'I'},
+		{"hwdb", required_argument, NULL, RL_OPT_HWDB}, {"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *from = NULL, *record = NULL, *hw = NULL, *id = NULL, *hwdb = NULL;
+	const char *from = NULL, *record = NULL, *id = NULL;
 	const char *output = NULL;
+	struct rl_cli_model_opts m;
 	struct rl_bench b;
 	struct rl_calib c;
-	struct rl_device owned, cal;
+	struct rl_device cal;
 	const struct rl_device *ds;
 	struct rl_err err;
 	struct rl_out out;
-	rl_hwdb *db;
 	char idbuf[256], *header;
 	int opt, dev = 0, quick = 0, status = RL_EXIT_FAIL;
 	double t0 = seconds();
 
+	rl_cli_model_init(&m, "calibrate", NULL);
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
@@ -415,9 +416,9 @@ int cmd_calibrate(int argc, char **argv)
 		case 'q': quick = 1; break;
 		case 'F': from = optarg; break;
 		case 'R': record = optarg; break;
-		case 'w': hw = optarg; break;
+		case RL_OPT_HW:
+		case RL_OPT_HWDB: rl_cli_model_option(&m, opt, optarg); break;
 		case 'I': id = optarg; break;
-		case 'D': hwdb = optarg; break;
 		case 'o': output = optarg; break;
 		case 'h': return calibrate_usage();
 		case 'V': return rl_cli_version();
@@ -435,10 +436,8 @@ int cmd_calibrate(int argc, char **argv)
 		return rl_cli_usage("calibrate", "--id: '%s' is not a device id (letters, digits, "
 		                    "'-', '_' and '.')", id);
 
-	db = rl_cli_open_hwdb(hwdb);
-	if (db == NULL)
+	if (rl_cli_model_open_db(&m) < 0)
 		return RL_EXIT_FAIL;
-	memset(&owned, 0, sizeof(owned));
 	memset(&cal, 0, sizeof(cal));
 	if (from != NULL) {
 		if (rl_bench_read(from, &b, &err) < 0) {
@@ -452,7 +451,7 @@ int cmd_calibrate(int argc, char **argv)
 		goto done;
 	if (failed_checks(&b) > 0)
 		rl_cli_error("warning: the failed measurements keep their datasheet roofs");
-	ds = reference(db, hw, &b.gpu, &owned);
+	ds = reference(m.db, m.hw, &b.gpu, &m.owned);
 	if (ds == NULL)
 		goto done;
 	snprintf(idbuf, sizeof(idbuf), "%s-measured", ds->id);
@@ -478,9 +477,8 @@ int cmd_calibrate(int argc, char **argv)
 	free(header);
 done:
 	rl_device_release(&cal);
-	rl_device_release(&owned);
 	rl_bench_release(&b);
-	rl_hwdb_free(db);
+	rl_cli_model_release(&m);
 	return status;
 }
 
@@ -547,30 +545,25 @@ int cmd_validate(int argc, char **argv)
 		{"device", required_argument, NULL, 'd'},
 		{"from", required_argument, NULL, 'F'},
 		{"list", no_argument, NULL, 'l'},
-		{"hw", required_argument, NULL, 'w'},
-		{"roofs", required_argument, NULL, 'R'},
-		{"hwdb", required_argument, NULL, 'D'},
-		{"runtime", required_argument, NULL, 'r'},
-		{"host-overhead-us", required_argument, NULL, 'H'},
+		RL_CLI_MODEL_LONGOPTS,
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *from = NULL, *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "cpp";
-	const char *overhead = NULL, *output = NULL, *ops = NULL;
+	const char *from = NULL, *output = NULL, *ops = NULL;
 	enum rl_vformat fmt = RL_VFMT_TABLE;
+	struct rl_cli_model_opts m;
 	struct rl_validation v;
 	struct rl_model_ctx ctx;
-	struct rl_device owned;
 	struct rl_errlist errs;
 	struct rl_err err;
 	struct rl_out out;
-	rl_hwdb *db = NULL;
 	size_t i;
 	int opt, dev = 0, rc, status = RL_EXIT_FAIL;
 
+	rl_cli_model_init(&m, "validate", "cpp");
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
@@ -581,14 +574,10 @@ int cmd_validate(int argc, char **argv)
 			break;
 		case 'F': from = optarg; break;
 		case 'l': fputs(rl_validate_builtin(), stdout); return RL_EXIT_OK;
-		case 'w': hw = optarg; break;
-		case 'R':
-			if (rl_cli_roofs_option("validate", optarg, &roofs) != 0)
+		RL_CLI_MODEL_CASES:
+			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'D': hwdb = optarg; break;
-		case 'r': runtime = optarg; break;
-		case 'H': overhead = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
@@ -616,10 +605,6 @@ int cmd_validate(int argc, char **argv)
 	if (from != NULL && ops != NULL)
 		return rl_cli_usage("validate", "--from replays a recording, which holds its op list");
 	memset(&ctx, 0, sizeof(ctx));
-	if (overhead != NULL && rl_parse_nonneg(overhead, &ctx.host_overhead_us, &err) < 0)
-		return rl_cli_usage("validate", "--host-overhead-us: %s", err.msg);
-
-	memset(&owned, 0, sizeof(owned));
 	rl_errlist_init(&errs);
 	if (from != NULL) {
 		rc = rl_validation_read(from, &v, &errs, &err);
@@ -643,18 +628,17 @@ int cmd_validate(int argc, char **argv)
 			goto done;
 		}
 	}
-	db = rl_cli_open_hwdb(hwdb);
-	if (db == NULL)
-		goto done;
-	if (rl_cli_runtime(db, runtime, overhead != NULL, &ctx.host_overhead_us) == NULL)
+	/* the runtime before the GPU runs, the device after: it may be the
+	 * one the run found */
+	if (rl_cli_model_runtime(&m) < 0)
 		goto done;
 	if (from == NULL && run_validation(dev, &v) < 0)
 		goto done;
-	ctx.dev = reference(db, hw, &v.gpu, &owned);
-	if (ctx.dev != NULL)
-		ctx.dev = rl_cli_roofs(ctx.dev, roofs, &owned);
-	if (ctx.dev == NULL)
+	m.dev = reference(m.db, m.hw, &v.gpu, &m.owned);
+	if (m.dev == NULL || rl_cli_model_resolve(&m) < 0)
 		goto done;
+	ctx.dev = m.dev;
+	ctx.host_overhead_us = m.host_overhead_us;
 	rl_validate_eval(&v, &ctx);
 	if (rl_out_open(&out, output) < 0)
 		goto done;
@@ -675,7 +659,6 @@ int cmd_validate(int argc, char **argv)
 		}
 done:
 	rl_validation_release(&v);
-	rl_device_release(&owned);
-	rl_hwdb_free(db);
+	rl_cli_model_release(&m);
 	return status;
 }

@@ -9,7 +9,6 @@
 #include "chart.h"
 #include "cli.h"
 #include "model.h"
-#include "num.h"
 #include "oplist.h"
 #include "svg.h"
 #include "symbols.h"
@@ -62,11 +61,7 @@ static int on_op(const struct rl_op *op, void *user)
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"hw", required_argument, NULL, 'd'},
-		{"roofs", required_argument, NULL, 'Q'},
-		{"hwdb", required_argument, NULL, 'D'},
-		{"runtime", required_argument, NULL, 'r'},
-		{"host-overhead-us", required_argument, NULL, 'H'},
+		RL_CLI_MODEL_LONGOPTS,
 		{"sweep", no_argument, NULL, 's'},
 		{"set", required_argument, NULL, 'S'},
 		{"output", required_argument, NULL, 'o'},
@@ -74,34 +69,28 @@ int cmd_plot(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
-	const char *overhead = NULL, *input;
+	const char *output = NULL, *input;
+	struct rl_cli_model_opts m;
 	struct plot pl;
 	struct rl_chart_info info;
-	struct rl_device owned;
 	struct rl_errlist errs;
 	struct rl_out out;
 	struct rl_symbols syms;
 	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms};
-	const struct rl_runtime *rt = NULL;
-	rl_hwdb *db;
-	int opt, rc, sweep = 0, status = RL_EXIT_OK;
+	int opt, rc, sweep = 0, status = RL_EXIT_FAIL;
 
 	memset(&pl, 0, sizeof(pl));
-	memset(&owned, 0, sizeof(owned));
+	memset(&out, 0, sizeof(out));
+	rl_cli_model_init(&m, "plot", "eager");
 	rl_symbols_init(&syms);
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd': hw = optarg; break;
-		case 'Q':
-			if (rl_cli_roofs_option("plot", optarg, &roofs) != 0)
+		RL_CLI_MODEL_CASES:
+			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'D': hwdb = optarg; break;
-		case 'r': runtime = optarg; break;
-		case 'H': overhead = optarg; break;
 		case 's': sweep = 1; break;
 		case 'S': {
 			struct rl_err e;
@@ -121,41 +110,24 @@ int cmd_plot(int argc, char **argv)
 		return rl_cli_usage("plot", optind == argc ? "no op list given"
 		                                            : "more than one op list given");
 	input = argv[optind];
-	if (overhead != NULL) {
-		struct rl_err e;
 
-		if (rl_parse_nonneg(overhead, &pl.ctx.host_overhead_us, &e) < 0)
-			return rl_cli_usage("plot", "--host-overhead-us: %s", e.msg);
-	}
-
-	db = rl_cli_open_hwdb(hwdb);
-	if (db == NULL)
-		return RL_EXIT_FAIL;
-	pl.ctx.dev = rl_cli_device(db, hw, &owned);
-	if (pl.ctx.dev != NULL)
-		pl.ctx.dev = rl_cli_roofs(pl.ctx.dev, roofs, &owned);
-	if (pl.ctx.dev != NULL)
-		rt = rl_cli_runtime(db, runtime, overhead != NULL, &pl.ctx.host_overhead_us);
-	if (rt == NULL) {
-		rl_device_release(&owned);
-		rl_hwdb_free(db);
-		return RL_EXIT_FAIL;
-	}
+	/* From here on, every exit goes through out: */
+	if (rl_cli_model_resolve(&m) < 0)
+		goto out;
+	pl.ctx.dev = m.dev;
+	pl.ctx.host_overhead_us = m.host_overhead_us;
 	memset(&info, 0, sizeof(info));
-	info.dev = pl.ctx.dev;
-	info.runtime = rt->id;
-	info.host_overhead_us = pl.ctx.host_overhead_us;
+	info.dev = m.dev;
+	info.runtime = m.rt->id;
+	info.host_overhead_us = m.host_overhead_us;
 	info.source = strcmp(input, "-") == 0 ? "<stdin>" : input;
-
 	rc = rl_chart_new(&info, &pl.chart);
-	if (rc < 0 || rl_out_open(&out, output) < 0) {
-		if (rc < 0)
-			rl_cli_error("%s", rl_strerror(rc));
-		rl_chart_free(pl.chart);
-		rl_device_release(&owned);
-		rl_hwdb_free(db);
-		return RL_EXIT_FAIL;
+	if (rc < 0) {
+		rl_cli_error("%s", rl_strerror(rc));
+		goto out;
 	}
+	if (rl_out_open(&out, output) < 0)
+		goto out;
 	rl_errlist_init(&errs);
 	rc = rl_ops_read_path(input, &sink, &errs);
 	if (rc == 0 && rl_chart_count(pl.chart) == 0) {
@@ -167,15 +139,13 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = sweep ? rl_svg_sweep(out.f, pl.chart) : rl_svg_roofline(out.f, pl.chart);
-	if (rc < 0) {
+	if (rc < 0)
 		rl_cli_read_errors(&errs, input, rc);
-		rl_out_abort(&out);
-		status = RL_EXIT_FAIL;
-	} else if (rl_out_commit(&out) < 0) {
-		status = RL_EXIT_FAIL;
-	}
+	else if (rl_out_commit(&out) == 0)
+		status = RL_EXIT_OK;
+out:
+	rl_out_abort(&out);
 	rl_chart_free(pl.chart);
-	rl_device_release(&owned);
-	rl_hwdb_free(db);
+	rl_cli_model_release(&m);
 	return status;
 }

@@ -9,18 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "l2.h"
 #include "chart.h"
-#include "formulas.h"
+#include "cli.h"
 #include "import.h"
-#include "model.h"
-#include "num.h"
-#include "report.h"
+#include "pipeline.h"
 #include "step.h"
-#include "summary.h"
 #include "svg.h"
-#include "timeline.h"
 
 static int usage(void)
 {
@@ -94,11 +88,7 @@ static const struct rl_device *trace_device(rl_hwdb *db, const char *hw,
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"hw", required_argument, NULL, 'd'},
-		{"roofs", required_argument, NULL, 'Q'},
-		{"hwdb", required_argument, NULL, 'D'},
-		{"runtime", required_argument, NULL, 'r'},
-		{"host-overhead-us", required_argument, NULL, 'H'},
+		RL_CLI_MODEL_LONGOPTS,
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"timeline", no_argument, NULL, 't'},
@@ -109,51 +99,41 @@ int cmd_report(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *hw = NULL, *roofs = NULL, *hwdb = NULL, *runtime = "eager", *output = NULL;
-	const char *overhead = NULL, *svg = NULL;
-	struct rl_model_ctx ctx;
-	struct rl_timeline tl;
-	struct rl_l2 l2;
+	const char *output = NULL, *svg = NULL, *input;
+	struct rl_cli_model_opts m;
+	struct rl_pipeline_model model;
+	struct rl_pipeline_sinks sinks;
+	struct rl_pipeline_columns cols;
 	struct rl_chart_info chart_info;
-	rl_chart *chart = NULL;
-	struct rl_out svg_out;
-	int timeline = 0;
-	struct rl_report_info info;
-	struct rl_ops_header hdr;
-	enum rl_format fmt = RL_FMT_TABLE;
-	struct rl_device owned;
 	struct rl_import imp;
-	struct rl_summary sum;
 	struct rl_step step;
-	struct rl_out out;
-	rl_report *rep = NULL;
-	rl_hwdb *db;
-	const struct rl_runtime *rt = NULL;
-	int opt, rc = 0, status = RL_EXIT_OK;
+	struct rl_out out, svg_out;
+	rl_pipeline *pl = NULL;
+	int opt, rc = 0, status = RL_EXIT_FAIL;
 	size_t i;
 
-	memset(&ctx, 0, sizeof(ctx));
-	memset(&info, 0, sizeof(info));
-	memset(&owned, 0, sizeof(owned));
+	memset(&sinks, 0, sizeof(sinks));
+	memset(&imp, 0, sizeof(imp));
+	memset(&out, 0, sizeof(out));
+	memset(&svg_out, 0, sizeof(svg_out));
+	rl_cli_model_init(&m, "report", "eager");
+	rl_step_init(&step);
+	sinks.fmt = RL_FMT_TABLE;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd': hw = optarg; break;
-		case 'Q':
-			if (rl_cli_roofs_option("report", optarg, &roofs) != 0)
+		RL_CLI_MODEL_CASES:
+			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'D': hwdb = optarg; break;
-		case 'r': runtime = optarg; break;
-		case 'H': overhead = optarg; break;
-		case 'w': info.wide = 1; break;
-		case 't': timeline = 1; break;
-		case 'L': info.l2 = 1; break;
+		case 'w': sinks.wide = 1; break;
+		case 't': sinks.timeline = 1; break;
+		case 'L': sinks.l2 = 1; break;
 		case 'G': svg = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
-			if (rl_format_parse(optarg, &fmt) < 0)
+			if (rl_format_parse(optarg, &sinks.fmt) < 0)
 				return rl_cli_usage("report", "unknown format '%s' (expected table, csv, json or md)",
 				                    optarg);
 			break;
@@ -166,124 +146,69 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("report", optind == argc ? "no trace given"
 		                                              : "more than one trace given");
-	if (overhead != NULL) {
-		struct rl_err e;
-
-		if (rl_parse_nonneg(overhead, &ctx.host_overhead_us, &e) < 0)
-			return rl_cli_usage("report", "--host-overhead-us: %s", e.msg);
-	}
-	if (timeline && fmt == RL_FMT_CSV)
+	input = argv[optind];
+	if (sinks.timeline && sinks.fmt == RL_FMT_CSV)
 		return rl_cli_usage("report", "--timeline needs --format table, json or md "
 		                              "(csv has one row per op and no summary)");
 
-	db = rl_cli_open_hwdb(hwdb);
-	if (db == NULL)
-		return RL_EXIT_FAIL;
-	if (rl_cli_import(argv[optind], &imp) < 0) {
-		rl_hwdb_free(db);
-		return RL_EXIT_FAIL;
-	}
-	ctx.dev = trace_device(db, hw, &imp, &owned);
-	if (ctx.dev != NULL)
-		ctx.dev = rl_cli_roofs(ctx.dev, roofs, &owned);
-	if (ctx.dev != NULL)
-		rt = rl_cli_runtime(db, runtime, overhead != NULL, &ctx.host_overhead_us);
-	rl_timeline_init(&tl);
-	memset(&chart_info, 0, sizeof(chart_info));
-	chart_info.dev = ctx.dev;
-	chart_info.runtime = rt != NULL ? rt->id : NULL;
-	chart_info.host_overhead_us = ctx.host_overhead_us;
-	chart_info.source = argv[optind];
-	if (rt == NULL ||
-	    (timeline && rl_timeline_add_runtimes(&tl, db, rt, ctx.host_overhead_us) < 0) ||
-	    (timeline && rl_timeline_add_runtime(&tl, RL_TL_RECORDED_ID, ctx.host_overhead_us,
-	                                         RL_TL_RECORDED, 0) < 0) ||
-	    (svg != NULL && rl_chart_new(&chart_info, &chart) < 0) ||
-	    (svg != NULL && rl_out_open(&svg_out, svg) < 0) || rl_out_open(&out, output) < 0) {
-		if (rt != NULL && chart == NULL && svg != NULL)
+	/* From here on, every exit goes through out: */
+	if (rl_cli_model_open_db(&m) < 0)
+		goto out;
+	if (rl_cli_import(input, &imp) < 0)
+		goto out;
+	m.dev = trace_device(m.db, m.hw, &imp, &m.owned);
+	if (m.dev == NULL || rl_cli_model_resolve(&m) < 0)
+		goto out;
+	model.dev = m.dev;
+	model.rt = m.rt;
+	model.host_overhead_us = m.host_overhead_us;
+	model.db = m.db;
+	if (svg != NULL) {
+		memset(&chart_info, 0, sizeof(chart_info));
+		chart_info.dev = m.dev;
+		chart_info.runtime = m.rt->id;
+		chart_info.host_overhead_us = m.host_overhead_us;
+		chart_info.source = input;
+		if (rl_chart_new(&chart_info, &sinks.chart) < 0) {
 			rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
-		rl_chart_free(chart);
-		rl_timeline_release(&tl);
-		rl_import_release(&imp);
-		rl_device_release(&owned);
-		rl_hwdb_free(db);
-		return RL_EXIT_FAIL;
-	}
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.name = argv[optind];
-	hdr.has_measured = 1;
-	hdr.has_host = 1;
-	info.dev = ctx.dev;
-	info.runtime = rt->id;
-	info.host_overhead_us = ctx.host_overhead_us;
-	info.ops = &hdr;
-	info.step = &step;
-	if (timeline)
-		info.timeline = &tl;
-	rl_summary_init(&sum);
-	rl_step_init(&step);
-	rl_step_timeline(&step, imp.gpu, imp.ngpu);
-
-	if (fmt == RL_FMT_TABLE || fmt == RL_FMT_MD)
-		fprintf(out.f, "%s%zu ops in the trace, run on %s\n%s", fmt == RL_FMT_MD ? "Trace: " : "",
-		        imp.n, imp.device ? imp.device : "a device it does not name",
-		        fmt == RL_FMT_MD ? "\n" : "");
-	rl_l2_init(&l2, ctx.dev, info.l2);
-	rc = rl_report_begin(out.f, fmt, &info, &rep);
-	for (i = 0; rc == 0 && i < imp.n; i++) {
-		struct rl_pred p;
-		struct rl_err e;
-		double out_bytes;
-
-		rc = rl_predict(&imp.ops[i], &ctx, &p, &e);
-		/* L2 residency as in classify: kernels in trace order, each
-		 * outermost op as one (cache.h); a custom op's output is unknown */
-		if (rc == 0) {
-			if (rl_op_output_bytes(&imp.ops[i], &out_bytes, &e) < 0)
-				out_bytes = -1;
-			rl_l2_kernel(&l2, &ctx, &imp.ops[i], out_bytes, &p);
+			goto out;
 		}
-		if (rc == 0)
-			rc = rl_summary_add(&sum, &imp.ops[i], &p);
-		if (rc == 0)
-			rc = rl_step_add(&step, &imp.ops[i], &p);
-		if (rc == 0 && timeline)
-			rl_timeline_add_op(&tl, &imp.ops[i], &p);
-		if (rc == 0 && chart != NULL)
-			rc = rl_chart_add(chart, &imp.ops[i], &p);
-		if (rc == 0)
-			rc = rl_report_row(rep, &imp.ops[i], &p);
+		if (rl_out_open(&svg_out, svg) < 0)
+			goto out;
 	}
-	if (timeline) {
-		rl_timeline_finish(&tl);
-		/* the trace's step: first GPU activity to last, and its busy union */
-		if (rc == 0)
-			rc = rl_timeline_set_measured(&tl, step.span_us, step.busy_us);
-	}
+	if (rl_out_open(&out, output) < 0)
+		goto out;
+	rl_step_timeline(&step, imp.gpu, imp.ngpu);
+	sinks.out = out.f;
+	sinks.step = &step;
+	memset(&cols, 0, sizeof(cols));
+	cols.input = input;
+	cols.has_measured = 1;
+	cols.has_host = 1;
+
+	if (sinks.fmt == RL_FMT_TABLE || sinks.fmt == RL_FMT_MD)
+		fprintf(out.f, "%s%zu ops in the trace, run on %s\n%s",
+		        sinks.fmt == RL_FMT_MD ? "Trace: " : "", imp.n,
+		        imp.device ? imp.device : "a device it does not name",
+		        sinks.fmt == RL_FMT_MD ? "\n" : "");
+	rc = rl_pipeline_begin(&model, &sinks, &cols, &pl);
+	for (i = 0; rc == 0 && i < imp.n; i++)
+		rc = rl_pipeline_op(pl, &imp.ops[i], NULL);
 	if (rc == 0)
-		rc = rl_report_end(rep, &sum);
-	if (rc == 0 && chart != NULL)
-		rc = rl_svg_roofline(svg_out.f, chart);
-	if (rc < 0) {
-		rl_cli_error("%s: %s", argv[optind], rl_strerror(rc));
-		rl_out_abort(&out);
-		if (chart != NULL)
-			rl_out_abort(&svg_out);
-		status = RL_EXIT_FAIL;
-	} else if (rl_out_commit(&out) < 0) {
-		if (chart != NULL)
-			rl_out_abort(&svg_out);
-		status = RL_EXIT_FAIL;
-	} else if (chart != NULL && rl_out_commit(&svg_out) < 0) {
-		status = RL_EXIT_FAIL;
-	}
-	rl_report_free(rep);
-	rl_chart_free(chart);
-	rl_timeline_release(&tl);
-	rl_summary_release(&sum);
+		rc = rl_pipeline_end(pl, NULL);
+	if (rc == 0 && sinks.chart != NULL)
+		rc = rl_svg_roofline(svg_out.f, sinks.chart);
+	if (rc < 0)
+		rl_cli_error("%s: %s", input, rl_strerror(rc));
+	else if (rl_out_commit(&out) == 0 && (svg == NULL || rl_out_commit(&svg_out) == 0))
+		status = RL_EXIT_OK;
+out:
+	rl_out_abort(&out);
+	rl_out_abort(&svg_out);
+	rl_pipeline_free(pl);
+	rl_chart_free(sinks.chart);
 	rl_step_release(&step);
 	rl_import_release(&imp);
-	rl_device_release(&owned);
-	rl_hwdb_free(db);
+	rl_cli_model_release(&m);
 	return status;
 }

@@ -40,6 +40,15 @@ static size_t put_u64(char *buf, uint64_t u)
 	return n;
 }
 
+/* What snprintf wrote into a buffer of CAP bytes: its return value, less
+ * what it cut (a value of 300 digits in a 32-byte buffer). */
+static size_t clamped(int n, size_t cap)
+{
+	if (n < 0)
+		return 0;
+	return (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 size_t rl_fmt_u64(char *buf, unsigned long long u)
 {
 	return put_u64(buf, u);
@@ -53,7 +62,7 @@ size_t rl_fmt_fixed(char *buf, double v, int decimals)
 
 	if (!isfinite(v) || decimals < 0 || decimals > 6 ||
 	    fabs(v) * pow10_tab[decimals] >= 1e12)
-		return (size_t)snprintf(buf, 32, "%.*f", decimals, v);
+		return clamped(snprintf(buf, 32, "%.*f", decimals < 0 ? 0 : decimals, v), 32);
 	if (v < 0) {
 		buf[n++] = '-';
 		v = -v;
@@ -155,4 +164,36 @@ size_t rl_fmt_num(char *buf, double v)
 		n += k - 1;
 	}
 	return n + (size_t)snprintf(buf + n, 16, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+}
+
+size_t rl_fmt_us(char *buf, size_t len, double us)
+{
+	char tmp[32];
+	size_t n;
+
+	if (len == 0)
+		return 0;
+	if (us < 1e6)
+		n = rl_fmt_fixed(tmp, us, 2);
+	else
+		n = clamped(snprintf(tmp, sizeof(tmp), "%.3e", us), sizeof(tmp));
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
+	return n;
+}
+
+size_t rl_fmt_si(char *buf, size_t len, double v, int digits, const char *unit)
+{
+	static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+	int k = 0;
+
+	if (len == 0)
+		return 0;
+	while (k < 6 && fabs(v) >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	return clamped(snprintf(buf, len, "%.*g %s%s", digits, v, prefix[k], unit), len);
 }

@@ -24,4 +24,16 @@ size_t rl_fmt_fixed(char *buf, double v, int decimals);
 /* Writes U in decimal into BUF (at least 21 bytes). Returns the length. */
 size_t rl_fmt_u64(char *buf, unsigned long long u);
 
+/* Microseconds as the tables print them: like "%.2f" below a second
+ * (1e6 us), "%.3e" from there, cut to fit BUF of LEN bytes. Any double,
+ * NaN and infinities included, fits a 32-byte buffer whole when it is
+ * finite and below 1e12 or not below 1e6. Returns the length written. */
+size_t rl_fmt_us(char *buf, size_t len, double us);
+
+/* V with a decimal SI prefix (k, M, G, T, P, E: V divided by 1000 while
+ * |V| >= 1000) and UNIT, its number like "%.*g" with DIGITS significant
+ * digits: "12.3 GB", "989.4 TFLOP/s". Cut to fit BUF of LEN bytes. Returns
+ * the length written. */
+size_t rl_fmt_si(char *buf, size_t len, double v, int digits, const char *unit);
+
 #endif

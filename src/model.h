@@ -52,7 +52,7 @@ struct rl_pred {
 	enum rl_bound bound;
 	double roofline_pct;      /* t_gpu / measured x 100, 0 without a measurement */
 	int l2_resident;          /* 1: its input is the previous kernel's output,
-	                           * still in the L2 (cache.h); 0 from rl_predict */
+	                           * still in the L2 (l2.h); 0 from rl_predict */
 	double l2_bytes;          /* of bytes, those read from the L2 when resident */
 	double l2_saved_us;       /* t_us at DRAM bandwidth minus t_us; 0 unless
 	                           * predicted with --l2 */

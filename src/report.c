@@ -26,7 +26,7 @@ struct rl_report {
 	/* distinct fallbacks seen (asked-for pipe, used pipe), for the footnote */
 	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
 	size_t nfb;
-	int has_measured; /* copied: info.ops is only valid until the last row */
+	int has_measured; /* info.has_measured, info.has_host */
 	int has_host;
 	char *line; /* the csv or table row being built */
 	size_t line_len, line_cap;
@@ -46,7 +46,7 @@ int rl_format_parse(const char *s, enum rl_format *out)
 			return 0;
 		}
 	}
-	return -1;
+	return RL_ERR_ARG;
 }
 
 /* RFC 4180 quoting, plus blanks at either end (readers trim them). */
@@ -66,15 +66,6 @@ void rl_csv_field(FILE *out, const char *s)
 		fputs(s, out);
 }
 
-/* Microseconds for the table: two decimals, or scientific past a second. */
-static void fmt_us(char *buf, size_t len, double us)
-{
-	if (us < 1e6)
-		rl_fmt_fixed(buf, us, 2);
-	else
-		snprintf(buf, len, "%.3e", us);
-}
-
 static void fmt_intensity(char *buf, size_t len, double v)
 {
 	if (isinf(v))
@@ -83,17 +74,6 @@ static void fmt_intensity(char *buf, size_t len, double v)
 		rl_fmt_fixed(buf, v, 2);
 	else
 		snprintf(buf, len, "%.3g", v);
-}
-
-/* "12.3 GB", "4.5 TFLOP": decimal prefixes for totals. */
-static void fmt_si(char *buf, size_t len, double v, const char *unit)
-{
-	static const char *const pfx[] = {"", "k", "M", "G", "T", "P", "E"};
-	int i = 0;
-
-	while (v >= 1000 && i < 6)
-		v /= 1000, i++;
-	snprintf(buf, len, "%.3g %s%s", v, pfx[i], unit);
 }
 
 static int has_measured(const rl_report *r)
@@ -120,9 +100,9 @@ static void csv_begin(rl_report *r)
 	if (r->has_host)
 		fputs(",host_us", r->out);
 	fputs(",l2_resident", r->out);
-	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++) {
+	for (i = 0; i < r->info.nextra; i++) {
 		fputc(',', r->out);
-		rl_csv_field(r->out, r->info.ops->extra_names[i]);
+		rl_csv_field(r->out, r->info.extra_names[i]);
 	}
 	fputc('\n', r->out);
 }
@@ -139,7 +119,7 @@ static int line_reserve(rl_report *r, size_t more)
 			cap *= 2;
 		grown = realloc(r->line, cap);
 		if (grown == NULL)
-			return -1;
+			return RL_ERR_NOMEM;
 		r->line = grown;
 		r->line_cap = cap;
 	}
@@ -235,7 +215,7 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 			line_put(r, ",", 1);
 	}
 	line_put(r, p->l2_resident ? ",1" : ",0", 2);
-	for (i = 0; r->info.ops && i < r->info.ops->nextra; i++)
+	for (i = 0; i < r->info.nextra; i++)
 		line_field(r, op->extra[i], 0);
 	line_put(r, "\n", 1);
 	fwrite(r->line, 1, r->line_len, r->out);
@@ -319,11 +299,11 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 
 	snprintf(dt, sizeof(dt), "%s%s", rl_dtype_name(op->dtype), p->fallback ? "*" : "");
 	fmt_intensity(ai, sizeof(ai), p->intensity);
-	fmt_us(t, sizeof(t), p->t_us);
+	rl_fmt_us(t, sizeof(t), p->t_us);
 	rl_fmt_fixed(tf, p->attainable_flops / 1e12, 2);
 	m[0] = pct[0] = '\0';
 	if (op->has & RL_HAS_MEASURED) {
-		fmt_us(m, sizeof(m), op->measured_us);
+		rl_fmt_us(m, sizeof(m), op->measured_us);
 		snprintf(pct, sizeof(pct), "%.0f", p->roofline_pct);
 	} else {
 		snprintf(m, sizeof(m), "-");
@@ -346,10 +326,10 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 	if (r->info.wide) {
 		char c[32], mm[32], o[32], g[32];
 
-		fmt_us(c, sizeof(c), p->t_compute_us);
-		fmt_us(mm, sizeof(mm), p->t_memory_us);
-		fmt_us(o, sizeof(o), p->t_overhead_us);
-		fmt_us(g, sizeof(g), p->t_gpu_us);
+		rl_fmt_us(c, sizeof(c), p->t_compute_us);
+		rl_fmt_us(mm, sizeof(mm), p->t_memory_us);
+		rl_fmt_us(o, sizeof(o), p->t_overhead_us);
+		rl_fmt_us(g, sizeof(g), p->t_gpu_us);
 		fprintf(r->out, "%s%-*s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
 		        op->name, strlen(op->name) < 32 ? 32 - (int)strlen(op->name) : 0,
 		        p->l2_resident ? L2_MARK : "",
@@ -427,12 +407,12 @@ static void step_text(rl_report *r, const struct rl_step *st)
 	size_t i;
 	int k;
 
-	fmt_us(a, sizeof(a), st->span_us);
+	rl_fmt_us(a, sizeof(a), st->span_us);
 	fprintf(r->out, "%s %s us from the first GPU activity to the last (%zu activities)\n%s",
 	        md ? "**Step:**" : "step:", a, st->activities, md ? "\n" : "");
-	fmt_us(a, sizeof(a), st->busy_us);
-	fmt_us(b, sizeof(b), st->idle_us);
-	fmt_us(c, sizeof(c), st->longest_gap_us);
+	rl_fmt_us(a, sizeof(a), st->busy_us);
+	rl_fmt_us(b, sizeof(b), st->idle_us);
+	rl_fmt_us(c, sizeof(c), st->longest_gap_us);
 	fprintf(r->out, "%sGPU busy  %10s us  %5.1f %%\n", md ? "- " : "  ", a,
 	        st->span_us > 0 ? st->busy_us / st->span_us * 100 : 0);
 	fprintf(r->out, "%sGPU idle  %10s us  %5.1f %%  in %zu gaps, the longest %s us\n",
@@ -456,9 +436,9 @@ static void step_text(rl_report *r, const struct rl_step *st)
 
 		if (x->ops == 0)
 			continue;
-		fmt_us(a, sizeof(a), x->measured_us);
-		fmt_us(b, sizeof(b), x->roofline_us);
-		fmt_us(c, sizeof(c), x->host_us);
+		rl_fmt_us(a, sizeof(a), x->measured_us);
+		rl_fmt_us(b, sizeof(b), x->roofline_us);
+		rl_fmt_us(c, sizeof(c), x->host_us);
 		if (x->measured_us > 0)
 			snprintf(pct, sizeof(pct), "%.0f", x->roofline_us / x->measured_us * 100);
 		else
@@ -484,9 +464,9 @@ static void step_text(rl_report *r, const struct rl_step *st)
 		const struct rl_step_top *x = &st->top[i];
 		char name[4 * 24 + 8];
 
-		fmt_us(a, sizeof(a), x->measured_us);
-		fmt_us(b, sizeof(b), x->roofline_us);
-		fmt_us(d, sizeof(d), x->measured_us - x->roofline_us);
+		rl_fmt_us(a, sizeof(a), x->measured_us);
+		rl_fmt_us(b, sizeof(b), x->roofline_us);
+		rl_fmt_us(d, sizeof(d), x->measured_us - x->roofline_us);
 		if (md) {
 			fprintf(r->out, "| %zu | %s | %s | %s | %s | %s | %s |\n", i + 1, x->name, a, b,
 			        d, rl_bound_name(x->bound), x->advice);
@@ -499,7 +479,7 @@ static void step_text(rl_report *r, const struct rl_step *st)
 	}
 }
 
-/* The footnote of the L2-resident ops (cache.h): how many, and what --l2
+/* The footnote of the L2-resident ops (l2.h): how many, and what --l2
  * made of them. Nothing when none is resident and --l2 was not given. */
 static void l2_note(rl_report *r, const struct rl_summary *s)
 {
@@ -515,7 +495,7 @@ static void l2_note(rl_report *r, const struct rl_summary *s)
 	} else if (s->l2_ops == 0) {
 		snprintf(line, sizeof(line), "--l2: no op is L2-resident (%s MiB L2)", cap->text);
 	} else if (r->info.l2 && bw->present) {
-		fmt_us(t, sizeof(t), s->l2_saved_us);
+		rl_fmt_us(t, sizeof(t), s->l2_saved_us);
 		snprintf(line, sizeof(line),
 		         "^ L2-resident (%zu %s): the previous kernel's output read from the %s MiB "
 		         "L2 at %s GB/s, the rest from memory (--l2): %s us saved",
@@ -552,12 +532,12 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	if (r->info.step != NULL) {
 		step_text(r, r->info.step);
 		if (r->info.timeline != NULL)
-			rl_timeline_write(r->out, r->fmt, r->info.timeline);
+			rl_timeline_write(r->out, r->fmt == RL_FMT_MD, r->info.timeline);
 		return;
 	}
-	fmt_us(t, sizeof(t), s->total_us);
-	fmt_si(f, sizeof(f), s->flops, "FLOP");
-	fmt_si(b, sizeof(b), s->bytes, "B");
+	rl_fmt_us(t, sizeof(t), s->total_us);
+	rl_fmt_si(f, sizeof(f), s->flops, 3, "FLOP");
+	rl_fmt_si(b, sizeof(b), s->bytes, 3, "B");
 	fprintf(r->out, "%s%s us predicted for %zu ops (%.0f occurrences), %s, %s\n",
 	        r->fmt == RL_FMT_MD ? "\n**Total:** " : "total: ", t, s->ops, s->occurrences,
 	        f, b);
@@ -568,7 +548,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 			        s->total_us > 0 ? s->bound_us[k] / s->total_us * 100 : 0,
 			        s->bound_ops[k]);
 	if (s->measured_ops > 0) {
-		fmt_us(t, sizeof(t), s->measured_us);
+		rl_fmt_us(t, sizeof(t), s->measured_us);
 		fprintf(r->out, "%smeasured GPU time %s us over %zu ops; their roofline is %.0f %% of it\n",
 		        r->fmt == RL_FMT_MD ? "\n" : "", t, s->measured_ops,
 		        s->roofline_of_measured_us / s->measured_us * 100);
@@ -581,7 +561,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 			snprintf(name, sizeof(name), "%s", s->top[i].name);
 		else
 			cut_name(name, sizeof(name), s->top[i].name, 32, 0);
-		fmt_us(t, sizeof(t), s->top[i].total_us);
+		rl_fmt_us(t, sizeof(t), s->top[i].total_us);
 		fprintf(r->out, "%s%zu. %s %10s us  %5.1f %%  %s\n",
 		        r->fmt == RL_FMT_MD ? "" : "  ", i + 1, name, t,
 		        s->total_us > 0 ? s->top[i].total_us / s->total_us * 100 : 0,
@@ -597,7 +577,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 			wrap(r->out, rl_bound_advice((enum rl_bound)k), "  ", "    ");
 	}
 	if (r->info.timeline != NULL)
-		rl_timeline_write(r->out, r->fmt, r->info.timeline);
+		rl_timeline_write(r->out, r->fmt == RL_FMT_MD, r->info.timeline);
 }
 
 /* ---- json ---- */
@@ -681,11 +661,11 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 		rl_json_kn(g, "host_us", op->host_us);
 	if (op->line > 0)
 		rl_json_kn(g, "line", (double)op->line);
-	if (r->info.ops && r->info.ops->nextra > 0) {
+	if (r->info.nextra > 0) {
 		rl_json_str(g, "extra");
 		yajl_gen_map_open(g);
-		for (i = 0; i < r->info.ops->nextra; i++)
-			rl_json_kv(g, r->info.ops->extra_names[i], op->extra[i]);
+		for (i = 0; i < r->info.nextra; i++)
+			rl_json_kv(g, r->info.extra_names[i], op->extra[i]);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_map_close(g);
@@ -819,8 +799,8 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
 	r->out = out;
 	r->fmt = fmt;
 	r->info = *info;
-	r->has_measured = info->ops != NULL && info->ops->has_measured;
-	r->has_host = info->ops != NULL && info->ops->has_host;
+	r->has_measured = info->has_measured;
+	r->has_host = info->has_host;
 	*rep = r;
 	switch (fmt) {
 	case RL_FMT_CSV: csv_begin(r); break;

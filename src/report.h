@@ -12,25 +12,29 @@
 
 #include "hwdb.h"
 #include "model.h"
-#include "oplist.h"
+#include "op.h"
 #include "step.h"
 #include "summary.h"
 #include "timeline.h"
 
 enum rl_format { RL_FMT_TABLE, RL_FMT_CSV, RL_FMT_JSON, RL_FMT_MD };
 
-/* Parses "table", "csv", "json" or "md"; returns 0 or -1. */
+/* Parses "table", "csv", "json" or "md"; returns 0 or RL_ERR_ARG. */
 int rl_format_parse(const char *s, enum rl_format *out);
 
 struct rl_report_info {
 	const struct rl_device *dev;
 	const char *runtime;          /* runtime profile id */
 	double host_overhead_us;
-	const struct rl_ops_header *ops; /* extra columns, has_measured; must stay
-	                                  * valid until the last rl_report_row */
+	size_t nextra;                /* columns the op list carries through: */
+	const char *const *extra_names; /* their names, borrowed until the last
+	                                 * rl_report_row; each op's extra[] holds
+	                                 * NEXTRA cells */
+	int has_measured;             /* the list has the measured_us column */
+	int has_host;                 /* the list has the host_us column */
 	int wide;                     /* table: every column, no truncation */
 	int l2;                       /* --l2: L2-resident ops were predicted
-	                               * from the L2 (cache.h) */
+	                               * from the L2 (l2.h) */
 	const struct rl_timeline *timeline; /* NULL, or a step simulated by the
 	                                     * caller, finished before rl_report_end,
 	                                     * which writes it after the summary

@@ -33,7 +33,7 @@ struct rl_summary {
 	double roofline_of_measured_us; /* sum of count x t_gpu_us over the same ops */
 	size_t measured_ops;
 	size_t fallbacks;            /* ops whose pipe fell back */
-	size_t l2_ops;               /* ops found L2-resident (cache.h) */
+	size_t l2_ops;               /* ops found L2-resident (l2.h) */
 	double l2_saved_us;          /* sum of count x l2_saved_us: what --l2 saves */
 	size_t ntop;
 	struct rl_summary_top top[RL_SUMMARY_TOP]; /* longest first */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "fmt.h"
 
 #define FONT "DejaVu Sans, Verdana, Arial, sans-serif"
 #define LABELS 6       /* the longest ops (distinct spots) get a label */
@@ -119,17 +120,7 @@ void rl_svg_text(FILE *out, const char *s, size_t max_chars)
 /* V with an SI prefix and UNIT: "989.4 TFLOP/s", "3.35 TB/s". */
 static void fmt_si(char *buf, size_t len, double v, const char *unit)
 {
-	static const char prefix[] = " kMGTPE";
-	int k = 0;
-
-	while (k < 6 && fabs(v) >= 1000) {
-		v /= 1000;
-		k++;
-	}
-	if (k == 0)
-		snprintf(buf, len, "%.4g %s", v, unit);
-	else
-		snprintf(buf, len, "%.4g %c%s", v, prefix[k], unit);
+	rl_fmt_si(buf, len, v, 4, unit);
 }
 
 /* A time in microseconds: "250 us", "1.5 ms", "2 s". */

@@ -4,21 +4,11 @@
 
 #include "timeline_report.h"
 
-#include <string.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "fmt.h"
 #include "json.h"
-
-/* Microseconds as the classify table prints them: two decimals, or
- * scientific past a second. */
-static void fmt_us(char *buf, size_t len, double us)
-{
-	if (us < 1e6)
-		rl_fmt_fixed(buf, us, 2);
-	else
-		snprintf(buf, len, "%.3e", us);
-}
 
 /* One row: RUNTIME, HOST (already formatted), then the step's figures. */
 static void row(FILE *out, int md, const char *runtime, const char *host, double step_us,
@@ -26,9 +16,9 @@ static void row(FILE *out, int md, const char *runtime, const char *host, double
 {
 	char s[32], b[32], i[32];
 
-	fmt_us(s, sizeof(s), step_us);
-	fmt_us(b, sizeof(b), busy_us);
-	fmt_us(i, sizeof(i), idle_us);
+	rl_fmt_us(s, sizeof(s), step_us);
+	rl_fmt_us(b, sizeof(b), busy_us);
+	rl_fmt_us(i, sizeof(i), idle_us);
 	if (md)
 		fprintf(out, "| %s | %s | %s | %s | %s | %.1f %% |\n", runtime, host, s, b, i,
 		        util * 100);
@@ -37,14 +27,11 @@ static void row(FILE *out, int md, const char *runtime, const char *host, double
 		        util * 100);
 }
 
-int rl_timeline_write(FILE *out, enum rl_format fmt, const struct rl_timeline *tl)
+int rl_timeline_write(FILE *out, int md, const struct rl_timeline *tl)
 {
 	const struct rl_tl_lane *graph = rl_timeline_graph_lane(tl), *sel = NULL;
-	int md = fmt == RL_FMT_MD;
 	size_t k;
 
-	if (fmt != RL_FMT_TABLE && fmt != RL_FMT_MD)
-		return RL_ERR_ARG;
 	if (md)
 		fputs("\n**Timeline** (one step, ops in file order, the host running ahead of "
 		      "the GPU):\n\n"
@@ -59,13 +46,15 @@ int rl_timeline_write(FILE *out, enum rl_format fmt, const struct rl_timeline *t
 		        "GPU-Util");
 	for (k = 0; k < tl->nlanes; k++) {
 		const struct rl_tl_lane *l = &tl->lanes[k];
-		char h[32];
+		char h[32], us[24];
 
+		/* the host cost as the other times ("1.000e+25" past a second),
+		 * cut to US: the column holds any double */
 		if (l->mode == RL_TL_RECORDED) {
 			snprintf(h, sizeof(h), "host_us");
 		} else {
-			rl_fmt_fixed(h, l->host_overhead_us, 2);
-			strcat(h, " us");
+			rl_fmt_us(us, sizeof(us), l->host_overhead_us);
+			snprintf(h, sizeof(h), "%s us", us);
 		}
 		row(out, md, l->runtime, h, l->step_us, l->busy_us, l->idle_us, l->util);
 		if (l->selected)
@@ -81,8 +70,8 @@ int rl_timeline_write(FILE *out, enum rl_format fmt, const struct rl_timeline *t
 	if (graph != NULL && sel != NULL && sel != graph && sel->step_us > 0) {
 		char g[32], s[32];
 
-		fmt_us(g, sizeof(g), graph->step_us);
-		fmt_us(s, sizeof(s), sel->step_us);
+		rl_fmt_us(g, sizeof(g), graph->step_us);
+		rl_fmt_us(s, sizeof(s), sel->step_us);
 		fprintf(out,
 		        "%sas one CUDA graph: %s us per step instead of %s us in %s (%+.1f %%)\n",
 		        md ? "\n" : "", g, s, sel->runtime,

@@ -14,13 +14,11 @@
 
 #include <yajl/yajl_gen.h>
 
-#include "report.h"
 #include "timeline.h"
 
-/* Writes TL to OUT as a table (RL_FMT_TABLE) or a markdown section
- * (RL_FMT_MD), starting with a blank line. Returns 0, RL_ERR_ARG for another
- * format, or RL_ERR_IO. */
-int rl_timeline_write(FILE *out, enum rl_format fmt, const struct rl_timeline *tl);
+/* Writes TL to OUT as a table (MD 0) or a markdown section (MD 1), starting
+ * with a blank line. Returns 0 or RL_ERR_IO. */
+int rl_timeline_write(FILE *out, int md, const struct rl_timeline *tl);
 
 /* Generates TL as one JSON object on G: {"runtimes": {ID: {...}, ...}} and,
  * when a measurement is present, "measured": {...}. */

@@ -1,6 +1,6 @@
 /* whatif_report.h - writers for the what-if analyses of classify: the fusion
  * groups of the op list and the proposed ones (fusion.h), and the
- * batch-scaling report (scaling.h).
+ * batch-scaling report (scale.h).
  *
  * They format what the model produced and compute nothing new beyond sums
  * and differences. The FILE stays the caller's.

@@ -57,6 +57,8 @@ int main(void)
 	srunner_add_suite(sr, suite_import());
 	srunner_add_suite(sr, suite_chart());
 	srunner_add_suite(sr, suite_l2());
+	srunner_add_suite(sr, suite_fmt());
+	srunner_add_suite(sr, suite_pipeline());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);

@@ -28,7 +28,6 @@ static char *render(enum rl_format fmt, int wide)
 	struct rl_report_info info;
 	struct rl_oplist l;
 	struct rl_errlist errs;
-	struct rl_ops_header h;
 	struct rl_summary sum;
 	rl_report *rep;
 	char *buf = NULL;
@@ -41,15 +40,13 @@ static char *render(enum rl_format fmt, int wide)
 	fclose(in);
 	ctx.dev = &dev;
 	ctx.host_overhead_us = 5;
-	h.name = "t.csv";
-	h.nextra = l.nextra;
-	h.extra_names = (const char *const *)l.extra_names;
-	h.has_measured = l.has_measured;
 	memset(&info, 0, sizeof(info));
 	info.dev = &dev;
 	info.runtime = "eager";
 	info.host_overhead_us = 5;
-	info.ops = &h;
+	info.nextra = l.nextra;
+	info.extra_names = (const char *const *)l.extra_names;
+	info.has_measured = l.has_measured;
 	info.wide = wide;
 	rl_summary_init(&sum);
 	ck_assert_int_eq(rl_report_begin(out, fmt, &info, &rep), 0);
@@ -85,7 +82,7 @@ START_TEST(test_csv_columns)
 	ck_assert_ptr_nonnull(strstr(nl + 1, ",compute,312,4000,88.1019,0,l0\n"));
 	/* a carried-through cell with a comma is quoted; a missing measurement
 	 * leaves both measured columns empty; l2_resident is 0, as rl_predict
-	 * leaves it (residency is judged after it, cache.h) */
+	 * leaves it (residency is judged after it, l2.h) */
 	ck_assert_ptr_nonnull(strstr(nl + 1, ",overhead,"));
 	ck_assert_ptr_nonnull(strstr(nl + 1, ",,,0,\"l,1\"\n"));
 	free(s);

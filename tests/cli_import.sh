@@ -66,20 +66,7 @@ run report --hw h100-nvl "$tmp/h100.json"
 check "--hw overrides the trace's device" grep -q '(h100-nvl)' "$tmp/out"
 
 # bad traces: exit 1, the byte offset, nothing on stdout, no file left
-expect_fail() {
-	desc=$1 pattern=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -ne 1 ]; then
-		not_ok "$desc" "exit $rc, want 1"
-	elif [ -s "$tmp/out" ]; then
-		not_ok "$desc" "stdout not empty"
-	elif ! grep -Eq -- "$pattern" "$tmp/err"; then
-		not_ok "$desc" "stderr lacks /$pattern/:" "$(head -n 3 "$tmp/err")"
-	else
-		ok "$desc"
-	fi
-}
+expect_fail() { d=$1; shift; expect_error "$d" 1 "$@"; }
 expect_fail "truncated trace" "trace-truncated.json: byte 1500: the JSON ends early" \
 	import "$DATA/trace-truncated.json"
 expect_fail "truncated gzip" "trace-truncated.json.gz: byte [0-9]+: truncated gzip data" \

@@ -86,4 +86,32 @@ check "llama decode: GPU busy = summary gpu_us ($gpu) in all three" \
 run classify --timeline "$EX/bert-base.csv"
 check "bert: every line within 80 columns" awk 'length > 80 { exit 1 }' "$tmp/out"
 
+# bug 3 of issue 11: a host cost of 1e25 us filled the 32-byte host column
+# and " us" was appended past its end; 1e300 us was cut to garbage digits.
+# Past a second (1e6 us) the column is scientific, like every other time.
+for v in 1e25 1e300; do
+	run classify --host-overhead-us $v --timeline "$EX/bert-base.csv"
+	check "--host-overhead-us $v --timeline: exit 0" test "$rc" -eq 0
+	check "--host-overhead-us $v: host column 1.000e+${v#1e} us" \
+		grep -Eq "^eager +1\.000e\+${v#1e} us " "$tmp/out"
+done
+run classify --host-overhead-us 1e6 --timeline "$EX/bert-base.csv"
+check "--host-overhead-us 1e6: host column 1.000e+06 us" grep -Eq '^eager +1\.000e\+06 us ' "$tmp/out"
+run classify --host-overhead-us 999999.5 --timeline "$EX/bert-base.csv"
+check "--host-overhead-us 999999.5: host column 999999.50 us" grep -Eq '^eager +999999\.50 us ' "$tmp/out"
+
+# A list that ends in a fuse group: the group is a kernel of the step too.
+# The timeline was finished before the last group was flushed, so the step
+# (647.64 us) was shorter than the GPU's busy time. By hand, eager on the
+# H100: relu (2^28 fp32 in and out, 2147483648 B at 3350 GB/s = 641.04 us)
+# issued at 6.6 us runs 6.6..647.64; the cos_cos group (the same bytes,
+# 641.04 us) issued at 13.2 runs 647.64..1288.68: step 1288.68 us.
+printf 'name,kind,dtype,shape,inputs,flops_per_element,fuse\n%s\n%s\n%s\n' \
+	'relu,pointwise,fp32,268435456,1,1,' \
+	'cos_1,pointwise,fp32,268435456,1,1,cos_cos' \
+	'cos_2,pointwise,fp32,268435456,1,1,cos_cos' >"$tmp/fuse-last.csv"
+run classify --timeline -f json "$tmp/fuse-last.csv"
+check "fuse group last: eager step 1288.68 us over 2 kernels" grep -q \
+	'"eager":{[^}]*"kernels":2,"host_us":13.2,"step_us":1288.68,"gpu_busy_us":1282.08,' "$tmp/out"
+
 done_testing

@@ -42,3 +42,19 @@ csv_field() {
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
 		$1 == row { print $c; exit }' "$1"
 }
+# expect_error DESC STATUS PATTERN ARGS...: roofline ARGS exits STATUS, prints
+# nothing on stdout, and stderr matches PATTERN (grep -E).
+expect_error() {
+	desc=$1 want=$2 pattern=$3
+	shift 3
+	run "$@"
+	if [ "$rc" -ne "$want" ]; then
+		not_ok "$desc" "exit $rc, want $want" "$(head -n 3 "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		not_ok "$desc" "stdout not empty"
+	elif ! grep -Eq -- "$pattern" "$tmp/err"; then
+		not_ok "$desc" "stderr lacks /$pattern/:" "$(head -n 3 "$tmp/err")"
+	else
+		ok "$desc"
+	fi
+}

@@ -1,0 +1,310 @@
+/* pipeline.c - the classify pipeline (see pipeline.h). */
+#include "config.h"
+
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "l2.h"
+#include "model.h"
+#include "symbols.h"
+#include "whatif_report.h"
+
+struct rl_pipeline {
+	struct rl_model_ctx ctx;
+	const struct rl_runtime *rt;
+	struct rl_pipeline_sinks sinks;
+	char *input;
+	/* the extra columns' names, owned: the reader that named them may be
+	 * gone when the last fusion group is flushed (issue 11, bug 1) */
+	size_t nextra;
+	char **extra_names;
+	const char **blank_extra; /* the extra cells of a fused group: empty */
+	rl_report *rep;
+	struct rl_summary sum;
+	struct rl_timeline tl;
+	struct rl_l2 l2; /* L2 residency, kernel by kernel */
+	struct rl_fuse_stream fs;
+	/* scale: a second fusion stream at the scaled size, whose kernels pair
+	 * up with the first one's (at most 2 waiting: a group and an op) */
+	struct rl_fuse_stream fs2;
+	struct rl_scale_sum ssum;
+	struct {
+		struct rl_op op;
+		struct rl_pred p;
+		char *name;
+	} wait[2];
+	size_t nwait;
+};
+
+/* One kernel after fusion: judged for L2 residency, then into every sink. */
+static int on_kernel(const struct rl_fuse_row *row, void *user)
+{
+	rl_pipeline *pl = user;
+	struct rl_op op = *row->op;
+	struct rl_pred p = *row->p;
+	int rc;
+
+	if (op.extra == NULL)
+		op.extra = pl->blank_extra;
+	rl_l2_kernel(&pl->l2, &pl->ctx, &op, row->out_bytes, &p);
+	rc = rl_summary_add(&pl->sum, &op, &p);
+	if (rc == 0 && pl->sinks.step != NULL)
+		rc = rl_step_add(pl->sinks.step, &op, &p);
+	if (rc == 0 && pl->sinks.timeline)
+		rl_timeline_add_op(&pl->tl, &op, &p);
+	if (rc == 0 && pl->rep != NULL)
+		rc = rl_report_row(pl->rep, &op, &p);
+	if (rc == 0 && pl->sinks.chart != NULL)
+		rc = rl_chart_add(pl->sinks.chart, &op, &p);
+	return rc;
+}
+
+/* scale: a kernel at the base size waits for its scaled twin. */
+static int on_kernel_base(const struct rl_fuse_row *row, void *user)
+{
+	rl_pipeline *pl = user;
+
+	if (pl->nwait == 2)
+		return RL_ERR_ARG; /* not reached: the streams emit in step */
+	pl->wait[pl->nwait].op = *row->op;
+	pl->wait[pl->nwait].p = *row->p;
+	pl->wait[pl->nwait].name = strdup(row->op->name);
+	if (pl->wait[pl->nwait].name == NULL)
+		return RL_ERR_NOMEM;
+	pl->wait[pl->nwait].op.name = pl->wait[pl->nwait].name;
+	pl->wait[pl->nwait].op.extra = NULL; /* the scaling report shows none */
+	pl->nwait++;
+	return 0;
+}
+
+static int on_kernel_scaled(const struct rl_fuse_row *row, void *user)
+{
+	rl_pipeline *pl = user;
+	enum rl_scale_verdict v;
+	int rc = 0;
+
+	if (pl->nwait == 0)
+		return RL_ERR_ARG; /* not reached */
+	v = rl_scale_verdict(&pl->wait[0].p, row->p);
+	rl_scale_sum_add(&pl->ssum, (double)row->op->count, &pl->wait[0].p, row->p, v);
+	if (pl->sinks.out != NULL)
+		rc = rl_scale_report_row(pl->sinks.out, pl->sinks.fmt == RL_FMT_CSV,
+		                         &pl->wait[0].op, &pl->wait[0].p, row->p, v);
+	free(pl->wait[0].name);
+	pl->wait[0] = pl->wait[1];
+	pl->nwait--;
+	return rc;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s != NULL ? strdup(s) : NULL;
+}
+
+static int copy_columns(rl_pipeline *pl, const struct rl_pipeline_columns *cols)
+{
+	size_t i;
+
+	pl->input = dup_or_null(cols->input != NULL ? cols->input : "-");
+	if (pl->input == NULL)
+		return RL_ERR_NOMEM;
+	if (cols->nextra == 0)
+		return 0;
+	pl->extra_names = calloc(cols->nextra, sizeof(*pl->extra_names));
+	pl->blank_extra = calloc(cols->nextra, sizeof(*pl->blank_extra));
+	if (pl->extra_names == NULL || pl->blank_extra == NULL)
+		return RL_ERR_NOMEM;
+	for (; pl->nextra < cols->nextra; pl->nextra++) {
+		pl->extra_names[pl->nextra] = strdup(cols->extra_names[pl->nextra]);
+		if (pl->extra_names[pl->nextra] == NULL)
+			return RL_ERR_NOMEM;
+		pl->blank_extra[pl->nextra] = "";
+	}
+	for (i = 0; i < pl->nextra; i++)
+		pl->blank_extra[i] = "";
+	return 0;
+}
+
+static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
+                 const struct rl_pipeline_columns *cols)
+{
+	const struct rl_pipeline_sinks *s = &pl->sinks;
+	struct rl_report_info info;
+	int rc = copy_columns(pl, cols);
+
+	if (rc < 0)
+		return rc;
+	if (s->timeline && m->db != NULL &&
+	    rl_timeline_add_runtimes(&pl->tl, m->db, m->rt, m->host_overhead_us) < 0)
+		return RL_ERR_NOMEM;
+	/* ops with a recorded host time (an imported trace): one more lane, the
+	 * step with those host times and the kernels at their roofline */
+	if (s->timeline && cols->has_host &&
+	    rl_timeline_add_runtime(&pl->tl, RL_TL_RECORDED_ID, m->host_overhead_us, RL_TL_RECORDED,
+	                            0) < 0)
+		return RL_ERR_NOMEM;
+	rl_fuse_stream_init(&pl->fs, &pl->ctx, s->suggest,
+	                    s->scale != NULL ? on_kernel_base : on_kernel, pl);
+	rl_fuse_stream_init(&pl->fs2, &pl->ctx, 0, on_kernel_scaled, pl);
+	if (s->out == NULL)
+		return 0;
+	if (s->scale != NULL)
+		return rl_scale_report_begin(s->out, s->fmt == RL_FMT_CSV, m->dev, m->rt->id,
+		                             m->host_overhead_us, s->scale_label);
+	memset(&info, 0, sizeof(info));
+	info.dev = m->dev;
+	info.runtime = m->rt->id;
+	info.host_overhead_us = m->host_overhead_us;
+	info.nextra = pl->nextra;
+	info.extra_names = (const char *const *)pl->extra_names;
+	info.has_measured = cols->has_measured;
+	info.has_host = cols->has_host;
+	info.wide = s->wide;
+	info.l2 = s->l2;
+	info.timeline = s->timeline ? &pl->tl : NULL;
+	info.step = s->step;
+	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
+}
+
+int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipeline_sinks *sinks,
+                      const struct rl_pipeline_columns *cols, rl_pipeline **out)
+{
+	rl_pipeline *pl = calloc(1, sizeof(*pl));
+	int rc;
+
+	*out = NULL;
+	if (pl == NULL)
+		return RL_ERR_NOMEM;
+	pl->ctx.dev = m->dev;
+	pl->ctx.host_overhead_us = m->host_overhead_us;
+	pl->rt = m->rt;
+	pl->sinks = *sinks;
+	rl_summary_init(&pl->sum);
+	rl_timeline_init(&pl->tl);
+	rl_l2_init(&pl->l2, m->dev, sinks->l2);
+	rl_scale_sum_init(&pl->ssum);
+	rc = begin(pl, m, cols);
+	if (rc < 0) {
+		rl_pipeline_free(pl);
+		return rc;
+	}
+	*out = pl;
+	return 0;
+}
+
+/* ERR, whose message has no location yet, located at OP: "INPUT:LINE: ". */
+static int locate(const rl_pipeline *pl, const struct rl_op *op, struct rl_err *err,
+                  const char *prefix)
+{
+	char msg[sizeof(err->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	return rl_err_set(err, err->code, "%s:%zu: %s%s", pl->input, op->line, prefix, msg);
+}
+
+/* scale: the op at the scaled size, into the second stream. */
+static int scaled_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+{
+	char prefix[300];
+	struct rl_op op2;
+	struct rl_pred p2;
+	int rc;
+
+	rc = rl_symbols_apply(pl->sinks.scale, op, &op2, NULL, err);
+	if (rc == 0)
+		rc = rl_predict(&op2, &pl->ctx, &p2, err);
+	if (rc == 0)
+		rc = rl_fuse_stream_op(&pl->fs2, &op2, &p2, err);
+	if (rc < 0 && err->code < 0) {
+		snprintf(prefix, sizeof(prefix), "at %s: ", pl->sinks.scale_label);
+		return locate(pl, op, err, prefix);
+	}
+	return rc;
+}
+
+int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+{
+	struct rl_err local;
+	struct rl_pred p;
+	int rc;
+
+	if (err == NULL)
+		err = &local;
+	rl_err_clear(err);
+	rc = rl_predict(op, &pl->ctx, &p, err);
+	if (rc == 0)
+		rc = rl_fuse_stream_op(&pl->fs, op, &p, err);
+	if (rc < 0 && err->code < 0)
+		return locate(pl, op, err, "");
+	if (rc == 0 && pl->sinks.scale != NULL)
+		rc = scaled_op(pl, op, err);
+	return rc;
+}
+
+int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err)
+{
+	const struct rl_pipeline_sinks *s = &pl->sinks;
+	int md = s->fmt == RL_FMT_MD;
+	int rc;
+
+	rl_err_clear(err);
+	/* err may be NULL: fusion's end fills nothing today */
+	rc = rl_fuse_stream_end(&pl->fs, err);
+	if (rc == 0 && s->scale != NULL)
+		rc = rl_fuse_stream_end(&pl->fs2, err);
+	/* after the last group: it is a kernel of the step too */
+	rl_timeline_finish(&pl->tl);
+	if (rc == 0 && s->timeline && s->step != NULL)
+		rc = rl_timeline_set_measured(&pl->tl, s->step->span_us, s->step->busy_us);
+	if (rc < 0 || s->out == NULL)
+		return rc;
+	if (s->scale != NULL)
+		return rl_scale_report_end(s->out, s->fmt == RL_FMT_CSV, &pl->ssum, s->scale_label);
+	rc = rl_report_end(pl->rep, &pl->sum);
+	if (rc == 0 && s->whatif && (s->fmt == RL_FMT_TABLE || md))
+		rc = rl_whatif_fusion(s->out, &pl->fs, pl->sum.total_us, md);
+	return rc;
+}
+
+const struct rl_summary *rl_pipeline_summary(const rl_pipeline *pl)
+{
+	return &pl->sum;
+}
+
+const struct rl_timeline *rl_pipeline_timeline(const rl_pipeline *pl)
+{
+	return &pl->tl;
+}
+
+const struct rl_fuse_stream *rl_pipeline_fusion(const rl_pipeline *pl)
+{
+	return &pl->fs;
+}
+
+const struct rl_scale_sum *rl_pipeline_scale_sum(const rl_pipeline *pl)
+{
+	return &pl->ssum;
+}
+
+void rl_pipeline_free(rl_pipeline *pl)
+{
+	size_t i;
+
+	if (pl == NULL)
+		return;
+	rl_report_free(pl->rep);
+	rl_fuse_stream_release(&pl->fs);
+	rl_fuse_stream_release(&pl->fs2);
+	for (i = 0; i < pl->nwait; i++)
+		free(pl->wait[i].name);
+	for (i = 0; i < pl->nextra; i++)
+		free(pl->extra_names[i]);
+	free(pl->extra_names);
+	free(pl->blank_extra);
+	free(pl->input);
+	rl_summary_release(&pl->sum);
+	rl_timeline_release(&pl->tl);
+	free(pl);
+}
