@@ -4,8 +4,9 @@
  * and from device memory, the same FLOPs on the same pipe) with a kernel
  * written for the purpose, or cuBLASLt for a matrix product, so that the
  * model's prediction for the row can be compared with the GPU's own time.
- * validate.c turns op-list rows into specs; synth.cu runs them (built with
- * CUDA; without it every call fails with RL_ERR_UNSUPPORTED).
+ * validate.c turns op-list rows into specs; src/cuda/synth.cu runs them, in
+ * the CUDA plugin, through cudaload.c (without CUDA, or where the plugin
+ * cannot be loaded, every call fails with RL_ERR_UNSUPPORTED).
  */
 #ifndef RL_SYNTH_H
 #define RL_SYNTH_H
