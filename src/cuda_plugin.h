@@ -10,12 +10,13 @@
  * isolation, but would have needed a wire format for struct rl_bench and the
  * synthetic ops; dlopen keeps today's C calls and costs one lookup.
  *
- * The plugin defines the functions of cuda.h, gpubench.h and synth.h and
- * exports only rl_cuda_plugin(), which returns a table of them. cudaload.c
+ * The plugin defines the GPU functions of cuda.h, gpubench.h and synth.h
+ * and exports only rl_cuda_plugin(), which returns a table of them. cudaload.c
  * defines the same names in the library as forwarders through that table, so
  * callers do not know which build they run in; a binary holds one set or the
- * other, never both. The plugin carries its own copies of err.c, dtype.c and
- * bench.c (compiled with -fPIC into it), so it needs nothing from the
+ * other, never both. The plugin carries its own copies of the plain-C
+ * library files it calls (err.c, num.c, dtype.c, bench.c, gemm_host.c,
+ * synth.c: compiled with -fPIC into it), so it needs nothing from the
  * program: the executable exports no symbols, and the plugin is built with
  * hidden visibility and -Bsymbolic, so neither side can bind the other's
  * copy by accident.
@@ -62,7 +63,6 @@ struct rl_cuda_plugin {
 	/* synth.h */
 	rl_synth_ctx *(*synth_open)(int dev, struct rl_err *err);
 	void (*synth_close)(rl_synth_ctx *c);
-	int (*synth_supported)(const struct rl_synth *s, struct rl_err *err);
 	int (*synth_run)(rl_synth_ctx *c, const struct rl_synth *s, struct rl_synth_result *r,
 	                 struct rl_err *err);
 };

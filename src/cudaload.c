@@ -1,8 +1,8 @@
 /* cudaload.c - the GPU entry points of the library: forwarders to the CUDA
  * plugin, loaded with dlopen on the first call (cudaload.h, cuda_plugin.h).
  *
- * This file defines, besides rl_cudaload_*, the functions cuda.h, gpubench.h
- * and synth.h declare, so that their callers (cmd_bench.c, cmd_probe.c,
+ * This file defines, besides rl_cudaload_*, the GPU functions cuda.h,
+ * gpubench.h and synth.h declare (synth.c has the host ones), so that their callers (cmd_bench.c, cmd_probe.c,
  * cli.c, validate.c) are the same in every build. The plugin defines the same
  * names for its own use; the two never meet in one binary.
  */
@@ -187,11 +187,6 @@ void rl_synth_close(rl_synth_ctx *c)
 {
 	if (c != NULL && plugin != NULL)
 		plugin->synth_close(c);
-}
-
-int rl_synth_supported(const struct rl_synth *s, struct rl_err *err)
-{
-	return load(err) < 0 ? 0 : plugin->synth_supported(s, err);
 }
 
 int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl_synth_result *r,

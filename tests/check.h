@@ -26,6 +26,7 @@ Suite *suite_trace(void);
 Suite *suite_import(void);
 Suite *suite_chart(void);
 Suite *suite_cache(void);
+Suite *suite_synth(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

@@ -57,6 +57,7 @@ int main(void)
 	srunner_add_suite(sr, suite_import());
 	srunner_add_suite(sr, suite_chart());
 	srunner_add_suite(sr, suite_cache());
+	srunner_add_suite(sr, suite_synth());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);

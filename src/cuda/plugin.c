@@ -26,7 +26,6 @@ const struct rl_cuda_plugin *rl_cuda_plugin(void)
 	    .bench_gemm = rl_gpubench_gemm,
 	    .synth_open = rl_synth_open,
 	    .synth_close = rl_synth_close,
-	    .synth_supported = rl_synth_supported,
 	    .synth_run = rl_synth_run,
 	};
 
