@@ -2,9 +2,10 @@
  * plugin, loaded with dlopen on the first call (cudaload.h, cuda_plugin.h).
  *
  * This file defines, besides rl_cudaload_*, the GPU functions cuda.h,
- * gpubench.h and synth.h declare (synth.c has the host ones), so that their callers (cmd_bench.c, cmd_probe.c,
- * cli.c, validate.c) are the same in every build. The plugin defines the same
- * names for its own use; the two never meet in one binary.
+ * gpubench.h and synth.h declare (synth.c has the host ones), so that their
+ * callers (cmd_bench.c, cmd_probe.c, cli.c) are the same in every build. The
+ * plugin defines the same names for its own use; the two never meet in one
+ * binary.
  */
 #include "config.h"
 
