@@ -223,3 +223,23 @@ int rl_synth_supported(const struct rl_synth *s, struct rl_err *err)
 	}
 	return 1;
 }
+
+int rl_synth_sets(uint64_t set_bytes, uint64_t l2_bytes)
+{
+	uint64_t k;
+
+	if (set_bytes == 0 || l2_bytes > UINT64_MAX / 2 || set_bytes >= 2 * l2_bytes)
+		return 1;
+	k = 2 * l2_bytes / set_bytes + (2 * l2_bytes % set_bytes != 0);
+	return k < RL_SYNTH_MAX_SETS ? (int)k : RL_SYNTH_MAX_SETS;
+}
+
+int rl_synth_launches(double one_us)
+{
+	double l;
+
+	if (!(one_us > 1))
+		one_us = 1;
+	l = ceil(RL_SYNTH_LOOP_US / one_us);
+	return l < 1 ? 1 : l > RL_SYNTH_MAX_LAUNCHES ? RL_SYNTH_MAX_LAUNCHES : (int)l;
+}

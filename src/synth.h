@@ -96,6 +96,21 @@ int rl_synth_bytes(const struct rl_synth *s, uint64_t *bytes);
  * 1 for a reduction (its add). */
 uint64_t rl_synth_flops_each(const struct rl_synth *s);
 
+/* Buffer sets a run rotates among so that each launch reads from device
+ * memory, not from the L2: a working set of SET_BYTES (rl_synth_bytes)
+ * smaller than twice L2_BYTES gets ceil(2 x L2_BYTES / SET_BYTES) sets (the
+ * others' traffic since its last use evicts it), at most RL_SYNTH_MAX_SETS;
+ * a larger one, or a SET_BYTES of 0, gets 1. */
+#define RL_SYNTH_MAX_SETS 64
+int rl_synth_sets(uint64_t set_bytes, uint64_t l2_bytes);
+
+/* Launches per timed loop, so that a loop lasts about RL_SYNTH_LOOP_US given
+ * ONE_US, the time of one launch: ceil(RL_SYNTH_LOOP_US / ONE_US), ONE_US
+ * taken as at least 1 us (a NaN too), clamped to [1, RL_SYNTH_MAX_LAUNCHES]. */
+#define RL_SYNTH_LOOP_US 2000.0
+#define RL_SYNTH_MAX_LAUNCHES 1000
+int rl_synth_launches(double one_us);
+
 /* Runs S: random inputs, a verified result, then the two timings. Working
  * sets smaller than twice the L2 rotate among enough buffer sets that every
  * launch reads from device memory, as the model assumes. Returns 0,

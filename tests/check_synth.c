@@ -5,6 +5,7 @@
  * hand in the comments. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -175,6 +176,37 @@ START_TEST(synth_supported_limits)
 }
 END_TEST
 
+/* The H200's L2 is 60 MiB = 62914560 bytes; twice that is 125829120. A
+ * 1 MiB set needs ceil(125829120 / 1048576) = 120 sets: capped at 64. A
+ * 10,000,000-byte set needs ceil(12.58) = 13; a 62914560-byte one exactly
+ * 2; at 125829120 bytes and beyond one set is out of the L2 already. */
+START_TEST(synth_rotation_sets)
+{
+	const uint64_t l2 = 62914560;
+
+	ck_assert_int_eq(rl_synth_sets(1048576, l2), 64);
+	ck_assert_int_eq(rl_synth_sets(10000000, l2), 13);
+	ck_assert_int_eq(rl_synth_sets(62914560, l2), 2);
+	ck_assert_int_eq(rl_synth_sets(62914561, l2), 2);
+	ck_assert_int_eq(rl_synth_sets(125829119, l2), 2);
+	ck_assert_int_eq(rl_synth_sets(125829120, l2), 1);
+	ck_assert_int_eq(rl_synth_sets(0, l2), 1);
+	ck_assert_int_eq(rl_synth_sets(1, UINT64_MAX), 1);
+}
+END_TEST
+
+/* Loops of about 2000 us: a 3 us launch gives ceil(666.7) = 667 launches, a
+ * 2500 us one 1; under 1 us counts as 1 us (2000 launches, capped at 1000). */
+START_TEST(synth_launches_per_loop)
+{
+	ck_assert_int_eq(rl_synth_launches(3.0), 667);
+	ck_assert_int_eq(rl_synth_launches(2500.0), 1);
+	ck_assert_int_eq(rl_synth_launches(4.0), 500);
+	ck_assert_int_eq(rl_synth_launches(0.2), 1000);
+	ck_assert_int_eq(rl_synth_launches(NAN), 1000);
+}
+END_TEST
+
 /* Where the plugin cannot be loaded, every GPU entry point fails with one
  * message and RL_ERR_UNSUPPORTED, and nothing is left half-set. */
 START_TEST(cudaload_without_plugin)
@@ -219,6 +251,8 @@ Suite *suite_synth(void)
 	tcase_add_test(tc, synth_sizes_that_overflow);
 	tcase_add_test(tc, synth_flops_each);
 	tcase_add_test(tc, synth_supported_limits);
+	tcase_add_test(tc, synth_rotation_sets);
+	tcase_add_test(tc, synth_launches_per_loop);
 	tcase_add_test(tc, cudaload_without_plugin);
 	suite_add_tcase(s, tc);
 	return s;

@@ -26,9 +26,6 @@ extern "C" {
 
 #define BLOCK                    256                  /* threads per block, every kernel */
 #define SYNTH_WORKSPACE          ((size_t)32 << 20)   /* cuBLASLt workspace */
-#define SYNTH_MAX_SETS           64                   /* rotation */
-#define SYNTH_LOOP_US            2000.0               /* a timed loop lasts about this */
-#define SYNTH_MAX_LAUNCHES       1000
 #define SYNTH_REPS               7
 #define SYNTH_SAMPLES            64                   /* checked outputs (32 at least) */
 #define SYNTH_HOST_TERMS         ((uint64_t)1 << 26)  /* host reference work limit */
@@ -2105,7 +2102,6 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 	size_t free_b = 0, total_b = 0;
 	float ms = 0;
 	int rc = 0, check = -1, L;
-	double t1;
 	cudaError_t e;
 
 	memset(r, 0, sizeof(*r));
@@ -2119,14 +2115,7 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 	R.seed = seed_of(s);
 	layout(&R);
 	(void)rl_synth_bytes(s, &ws);
-	/* Enough sets that a launch finds its data out of the L2 (written by
-	 * other sets since its last use). */
-	R.sets = 1;
-	if (ws < 2 * (uint64_t)c->l2_bytes) {
-		uint64_t k = (2 * (uint64_t)c->l2_bytes + ws - 1) / ws;
-
-		R.sets = (int)(k < SYNTH_MAX_SETS ? k : SYNTH_MAX_SETS);
-	}
+	R.sets = rl_synth_sets(ws, (uint64_t)c->l2_bytes);
 	RL_CU(cudaSetDevice(c->dev));
 	/* The kernel and its launch shape, or the cuBLASLt plan (which may say
 	 * unsupported), before any large allocation. */
@@ -2173,9 +2162,7 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 	RL_CU(cudaEventRecord(c->e1, c->stream));
 	RL_CU(cudaEventSynchronize(c->e1));
 	RL_CU(cudaEventElapsedTime(&ms, c->e0, c->e1));
-	t1 = ms * 1e3 > 1 ? ms * 1e3 : 1;
-	L = (int)ceil(SYNTH_LOOP_US / t1);
-	L = L < 1 ? 1 : L > SYNTH_MAX_LAUNCHES ? SYNTH_MAX_LAUNCHES : L;
+	L = rl_synth_launches(ms * 1e3);
 	if ((rc = time_op(&R, L, &r->gpu_us, &r->wall_us, err)) < 0)
 		goto out;
 	r->launches = L;
