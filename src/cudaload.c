@@ -75,12 +75,18 @@ static int load(struct rl_err *err)
 	 * cuBLASLt's symbols stay out of the global namespace. */
 	h = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) {
+		/* dlerror names the plugin when the plugin itself is missing, only
+		 * the library when one it needs is ("libcublasLt.so.13: cannot
+		 * open shared object file"): then say whose. */
 		why = dlerror();
+		if (why == NULL)
+			why = "unknown error";
 		rl_err_set(&load_err, RL_ERR_UNSUPPORTED,
-		           "cannot load the CUDA parts (%s); the GPU commands need the CUDA %d "
+		           "cannot load the CUDA parts (%s%s%s); the GPU commands need the CUDA %d "
 		           "libraries (cuBLASLt) and an NVIDIA driver; recorded runs work "
 		           "without them (--from FILE, probe --attrs FILE)",
-		           why != NULL ? why : plugin_path, RL_CUDA_MAJOR);
+		           strstr(why, plugin_path) != NULL ? "" : plugin_path,
+		           strstr(why, plugin_path) != NULL ? "" : ": ", why, RL_CUDA_MAJOR);
 		goto fail;
 	}
 	/* POSIX allows this conversion for dlsym's result (XSH dlsym, rationale);

@@ -69,6 +69,41 @@ done
 cuda_check "the message says which CUDA libraries the GPU commands need" \
 	grep -q 'need the CUDA [0-9][0-9]* libraries (cuBLASLt)' "$tmp/err"
 
+# A machine without the CUDA libraries: every directory that holds
+# libcublasLt (the plugin's run path, the loader's cache) hidden under an
+# empty one, in a mount namespace of this test's own (root only; skipped
+# where unshare or mount is refused).
+unset ROOFLINE_CUDA_PLUGIN
+hidden=99
+if [ "$cuda" -eq 1 ]; then
+	dirs=$({
+		readelf -d "$plugin" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p' | tr ':' '\n'
+		ldconfig -p 2>/dev/null | awk '/libcublasLt\.so/ { print $NF }' | xargs -r -n 1 dirname
+	} | sort -u)
+	mkdir "$tmp/empty"
+	# shellcheck disable=SC2016,SC2086
+	unshare -m sh -c '
+		e=$1; r=$2; o=$3; ops=$4; shift 4
+		for d; do [ ! -d "$d" ] || mount --bind "$e" "$d" 2>/dev/null || exit 99; done
+		"$r" classify --hw h100-sxm "$ops" -f csv >"$o/c.out" 2>/dev/null
+		echo $? >"$o/c.rc"
+		"$r" devices >/dev/null 2>"$o/d.err"
+		echo $? >"$o/d.rc"' sh "$tmp/empty" "$ROOFLINE" "$tmp" "$EX/bert-base.csv" $dirs 2>/dev/null
+	hidden=$?
+fi
+if [ "$hidden" -eq 0 ]; then
+	check "no CUDA library: classify works" test "$(cat "$tmp/c.rc")" -eq 0 -a -s "$tmp/c.out"
+	check "no CUDA library: devices exits 1" test "$(cat "$tmp/d.rc")" -eq 1
+	check "no CUDA library: in one line" one_line "$tmp/d.err"
+	check "... naming the plugin and the library it lacks" \
+		grep -q "cannot load the CUDA parts ($plugin: libcublasLt[^:]*: cannot open shared object file" "$tmp/d.err"
+else
+	for d in "classify works" "devices exits 1" "in one line" "naming the plugin and the library it lacks"; do
+		n=$((n + 1)); echo "ok $n - no CUDA library: $d # SKIP no CUDA build, or no private mount namespace here"
+	done
+fi
+export ROOFLINE_CUDA_PLUGIN=/nonexistent/roofline-cuda.so
+
 # Not a plugin: a shared object without the entry point.
 libc=$(ldd "$ROOFLINE" | awk '$1 ~ /^libc\.so/ { print $3 }')
 ROOFLINE_CUDA_PLUGIN=$libc run devices
