@@ -12,7 +12,6 @@
 #include "cudaload.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "cuda.h"
