@@ -71,6 +71,29 @@ const char *rl_cli_hwdb_dir(const char *flag)
 	return RL_INSTALLED_HWDB;
 }
 
+const char *rl_cli_cuda_plugin(void)
+{
+	static char self[PATH_MAX];
+	const char *env = getenv("ROOFLINE_CUDA_PLUGIN");
+	ssize_t n;
+	char *slash;
+
+	if (env != NULL && *env != '\0')
+		return env;
+	/* As for the database: the plugin "make" built beside this binary. */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			if (strcmp(self, RL_BUILD_DIR) == 0)
+				return RL_BUILD_DIR "/src/roofline-cuda.so";
+		}
+	}
+	return RL_INSTALLED_CUDA_PLUGIN;
+}
+
 rl_hwdb *rl_cli_open_hwdb(const char *flag)
 {
 	struct rl_err err;

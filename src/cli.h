@@ -50,6 +50,11 @@ int rl_cli_version(void);
  * else the installed $(pkgdatadir)/hwdb. */
 const char *rl_cli_hwdb_dir(const char *flag);
 
+/* The CUDA plugin (roofline-cuda.so, cuda_plugin.h): $ROOFLINE_CUDA_PLUGIN
+ * if set, else the build tree's src/roofline-cuda.so when this binary is the
+ * one in the build tree, else the installed $(pkglibdir)/roofline-cuda.so. */
+const char *rl_cli_cuda_plugin(void);
+
 /* Opens the database at rl_cli_hwdb_dir(FLAG); prints the error and returns
  * NULL on failure. */
 rl_hwdb *rl_cli_open_hwdb(const char *flag);

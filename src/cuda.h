@@ -1,8 +1,10 @@
 /* cuda.h - the live device query through the CUDA runtime.
  *
- * Built against cudart when configure found the CUDA Toolkit (RL_HAVE_CUDA);
- * otherwise every function fails with RL_ERR_UNSUPPORTED and a message
- * saying so, and the rest of the program is unchanged. Errors carry the
+ * Defined in the CUDA plugin (src/cuda/cuda.c) when configure found the CUDA
+ * Toolkit (RL_HAVE_CUDA), and reached through cudaload.c, which loads the
+ * plugin on the first call; where it cannot be loaded, or the build has no
+ * CUDA, every function fails with RL_ERR_UNSUPPORTED and a message saying
+ * so, and the rest of the program is unchanged. Errors carry the
  * CUDA error string ("cudaGetDeviceCount: CUDA driver version is
  * insufficient for CUDA runtime version").
  */
@@ -12,7 +14,8 @@
 #include "err.h"
 #include "gpu.h"
 
-/* Nonzero when this build has the CUDA parts. */
+/* Nonzero when this build has the CUDA parts (cudaload.c; the plugin itself
+ * need not be loadable). */
 int rl_cuda_built(void);
 
 /* The number of CUDA devices in *N. No driver or no device is an error

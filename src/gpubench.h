@@ -1,9 +1,11 @@
 /* gpubench.h - the CUDA microbenchmarks behind "roofline bench".
  *
- * Built from gpubench.cu (memory, L2, vector pipes, special functions, the
- * intensity sweep, launch overhead) and gemm.cu (cuBLASLt matrix products)
- * when configure found the CUDA Toolkit (RL_HAVE_CUDA); otherwise each
- * function fails with RL_ERR_UNSUPPORTED (gpu_none.c).
+ * Built into the CUDA plugin from src/cuda/ (bench_memory.cu: memory and L2;
+ * bench_pipes.cu: vector pipes and special functions; bench_sweep.cu: the
+ * intensity sweep; bench_launch.cu: launch overhead; gemm.cu: cuBLASLt matrix
+ * products) when configure found the CUDA Toolkit (RL_HAVE_CUDA), and
+ * reached through cudaload.c; where the plugin cannot be loaded, or without
+ * CUDA, each function fails with RL_ERR_UNSUPPORTED.
  *
  * Each function runs its benchmarks on CUDA device DEV and appends one
  * rl_bench_entry per measurement to B (bench.h), with the per-unit sample

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cudaload.h"
 
 static const struct rl_cmd commands[] = {
 	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
@@ -40,7 +41,8 @@ static int usage(void)
 	       "\n"
 	       "Run 'roofline COMMAND --help' for a command's options.\n"
 	       "Exit status: 0 success, 1 bad data or a runtime failure, 2 usage error.\n"
-	       "Environment: ROOFLINE_HW (default device), ROOFLINE_HWDB (database directory).\n");
+	       "Environment: ROOFLINE_HW (default device), ROOFLINE_HWDB (database directory),\n"
+	       "ROOFLINE_CUDA_PLUGIN (the CUDA plugin, roofline-cuda.so).\n");
 	return RL_EXIT_OK;
 }
 
@@ -56,6 +58,8 @@ int main(int argc, char **argv)
 		return rl_cli_version();
 	if (strcmp(argv[1], "help") == 0 && argc == 2)
 		return usage();
+	/* Only a path: the plugin is loaded by the first GPU call, if any. */
+	rl_cudaload_set_path(rl_cli_cuda_plugin());
 	for (i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);

@@ -4,8 +4,10 @@
  * and from device memory, the same FLOPs on the same pipe) with a kernel
  * written for the purpose, or cuBLASLt for a matrix product, so that the
  * model's prediction for the row can be compared with the GPU's own time.
- * validate.c turns op-list rows into specs; synth.cu runs them (built with
- * CUDA; without it every call fails with RL_ERR_UNSUPPORTED).
+ * validate.c turns op-list rows into specs; synth.c says which can run and
+ * what they move; src/cuda/synth.cu runs them, in the CUDA plugin, through
+ * cudaload.c (without CUDA, or where the plugin cannot be loaded,
+ * rl_synth_open and rl_synth_run fail with RL_ERR_UNSUPPORTED).
  */
 #ifndef RL_SYNTH_H
 #define RL_SYNTH_H
@@ -18,6 +20,9 @@ extern "C" {
 
 #include "dtype.h"
 #include "err.h"
+
+/* Input tensors of a pointwise op, at most. */
+#define RL_SYNTH_MAX_INPUTS 8
 
 enum rl_synth_kind {
 	/* out[i] = f(in_0[i], ..., in_{inputs-1}[i]) for i < elems, doing
@@ -70,8 +75,41 @@ rl_synth_ctx *rl_synth_open(int dev, struct rl_err *err);
 void rl_synth_close(rl_synth_ctx *c);
 
 /* Nonzero when S can be run (dtype and kind supported, memory fits); else 0
- * with the reason in ERR (RL_ERR_UNSUPPORTED). Needs no GPU. */
+ * with the reason in ERR (RL_ERR_UNSUPPORTED). Host arithmetic (synth.c):
+ * needs no GPU and does not load the CUDA plugin. */
 int rl_synth_supported(const struct rl_synth *s, struct rl_err *err);
+
+/* "pointwise", "copy", "reduction", "softmax", "layernorm", "matmul"; "?"
+ * for another value. */
+const char *rl_synth_kind_name(enum rl_synth_kind k);
+
+/* The bytes of one buffer set of S in *BYTES: its inputs and its output, what
+ * the model counts (pointwise: elems x (inputs + 1), copy: elems x 2,
+ * reduction: rows x cols + rows, softmax: rows x cols x 2, layernorm: that
+ * plus weight and bias of cols each, all times the dtype's size; matmul: A,
+ * B and C as stored, gemm_host.h). Returns 0, or RL_ERR_RANGE when a size
+ * overflows 64 bits (or a matmul dimension is 0). */
+int rl_synth_bytes(const struct rl_synth *s, uint64_t *bytes);
+
+/* FLOPs of one element (pointwise) or input element (reduction):
+ * flops_per_elem rounded to the nearest integer, negative as 0, and at least
+ * 1 for a reduction (its add). */
+uint64_t rl_synth_flops_each(const struct rl_synth *s);
+
+/* Buffer sets a run rotates among so that each launch reads from device
+ * memory, not from the L2: a working set of SET_BYTES (rl_synth_bytes)
+ * smaller than twice L2_BYTES gets ceil(2 x L2_BYTES / SET_BYTES) sets (the
+ * others' traffic since its last use evicts it), at most RL_SYNTH_MAX_SETS;
+ * a larger one, or a SET_BYTES of 0, gets 1. */
+#define RL_SYNTH_MAX_SETS 64
+int rl_synth_sets(uint64_t set_bytes, uint64_t l2_bytes);
+
+/* Launches per timed loop, so that a loop lasts about RL_SYNTH_LOOP_US given
+ * ONE_US, the time of one launch: ceil(RL_SYNTH_LOOP_US / ONE_US), ONE_US
+ * taken as at least 1 us (a NaN too), clamped to [1, RL_SYNTH_MAX_LAUNCHES]. */
+#define RL_SYNTH_LOOP_US 2000.0
+#define RL_SYNTH_MAX_LAUNCHES 1000
+int rl_synth_launches(double one_us);
 
 /* Runs S: random inputs, a verified result, then the two timings. Working
  * sets smaller than twice the L2 rotate among enough buffer sets that every

@@ -1,5 +1,6 @@
-// roofs.cu - tuning experiment behind src/gpubench.cu's copy and FP32 FMA
-// kernels (docs/measurements/h200-bench-2026-11-29/tuning.txt): variants of a
+// roofs.cu - tuning experiment behind the copy (src/cuda/bench_memory.cu) and FP32
+// FMA (src/cuda/bench_pipes.cu) kernels
+// (docs/measurements/h200-bench-2026-11-29/tuning.txt): variants of a
 // device-memory copy and of an FFMA chain, timed with CUDA events on one GPU.
 // Build: nvcc -O3 -arch=sm_90 -o roofs roofs.cu
 #include <cstdio>

@@ -1,5 +1,8 @@
-/* gemm.h - cuBLASLt matrix products shared by the GEMM benchmark (gemm.cu)
- * and the synthetic matmul of "roofline validate" (synth.cu). C++, nvcc only.
+/* gemm_host.h - the host half of the GEMM module shared by the benchmark
+ * (src/cuda/gemm.cu) and the synthetic matmul of "roofline validate": dtypes,
+ * storage layout, element and byte counts. Plain C, in the library and
+ * unit-tested (tests/check_bench.c); the CUDA plugin compiles gemm_host.c in
+ * too, beside the cuBLASLt half (src/cuda/gemm.h).
  *
  * Convention, for every dtype: column-major storage, BATCH independent
  * products C[m,n] = A[m,k] B[k,n], the batches packed one after the other
@@ -22,19 +25,17 @@
  * int8     8I        32I       CUBLAS_COMPUTE_32I             32I   (TN)
  * alpha 1, beta 0, no epilogue, fp8 scale pointers unset (1).
  */
-#ifndef RL_GEMM_H
-#define RL_GEMM_H
+#ifndef RL_GEMM_HOST_H
+#define RL_GEMM_HOST_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cublasLt.h>
-#include <cuda_runtime_api.h>
-
-extern "C" {
 #include "dtype.h"
-#include "err.h"
-}
 
 /* One matrix-product problem. */
 struct rl_gemm_shape {
@@ -65,8 +66,8 @@ int rl_gemm_a_transposed(enum rl_dtype t);
 void rl_gemm_input_range(enum rl_dtype t, double *lo, double *hi);
 
 /* Element counts of A, B and C over all batches, and their bytes as stored.
- * Returns 0, or -1 when a count or byte size overflows 64 bits or a
- * dimension is 0. */
+ * Returns 0, or RL_ERR_RANGE when a count or byte size overflows 64 bits or
+ * a dimension is 0. */
 int rl_gemm_elems(const struct rl_gemm_shape *s, uint64_t *a, uint64_t *b, uint64_t *c);
 int rl_gemm_bytes(const struct rl_gemm_shape *s, uint64_t *a, uint64_t *b, uint64_t *c);
 
@@ -76,51 +77,11 @@ uint64_t rl_gemm_a_index(const struct rl_gemm_shape *s, uint64_t bi, uint64_t i,
 uint64_t rl_gemm_b_index(const struct rl_gemm_shape *s, uint64_t bi, uint64_t l, uint64_t j);
 uint64_t rl_gemm_c_index(const struct rl_gemm_shape *s, uint64_t bi, uint64_t i, uint64_t j);
 
-/* A cuBLASLt plan: descriptors, layouts and the heuristic's first algorithm
- * (what frameworks run) for a shape, a handle and a workspace size. */
-struct rl_gemm_plan;
-
-/* Creates the plan for S with handle LT on a device of compute capability
- * CC (major x 10 + minor), for workspaces of WORKSPACE_BYTES. Returns 0 and
- * *OUT, or RL_ERR_UNSUPPORTED (dtype not one of the above, a device too old
- * for it, a shape cuBLASLt's limits reject, no algorithm from the heuristic;
- * the message names dtype and shape), RL_ERR_RANGE (a size that overflows)
- * or RL_ERR_NOMEM / RL_ERR_DEVICE (a cuBLASLt failure, with its status
- * string). Free with rl_gemm_plan_free (NULL allowed). */
-int rl_gemm_plan_new(cublasLtHandle_t lt, const struct rl_gemm_shape *s, int cc,
-                     size_t workspace_bytes, struct rl_gemm_plan **out, struct rl_err *err);
-void rl_gemm_plan_free(struct rl_gemm_plan *p);
-
-/* The heuristic's workspace need for the chosen algorithm (bytes, at most
- * the plan's workspace size). */
-size_t rl_gemm_plan_workspace(const struct rl_gemm_plan *p);
-
-/* Enqueues C = A B on STREAM (graph-capturable). WORKSPACE is device memory
- * of at least the plan's workspace size. Returns 0 or RL_ERR_DEVICE. */
-int rl_gemm_run(const struct rl_gemm_plan *p, const void *a, const void *b, void *c,
-                void *workspace, cudaStream_t stream, struct rl_err *err);
-
-/* Fills A and B (as laid out above, all batches) with random values from
- * seeds SEED (A) and SEED + 1 (B) in rl_gemm_input_range, asynchronously on
- * STREAM. */
-cudaError_t rl_gemm_fill(const struct rl_gemm_shape *s, void *a, void *b, uint64_t seed,
-                         cudaStream_t stream);
-
-/* Checks up to 64 outputs of C (spread over batches, rows and columns, the
- * first and the last included) against a host dot product in double over
- * the inputs rl_gemm_fill(SEED) wrote: |c - ref| <= tol sum_k |a b| plus the
- * output type's rounding of |ref| (tol: fp64 1e-12, fp32 1e-5, tf32 2e-3,
- * fp16 and bf16 1e-2, fp8e4m3 6e-2, int8 0). Waits for STREAM. *CHECK is 1
- * when every sample passed, else -1; *WORST is the largest error over its
- * bound (may be NULL). Returns 0 or RL_ERR_DEVICE (a copy failed). */
-int rl_gemm_verify(const struct rl_gemm_shape *s, const void *c, uint64_t seed, cudaStream_t stream,
-                   int *check, double *worst, struct rl_err *err);
-
-/* An element of type T (fp64, fp32, fp16, bf16, int32) as a device buffer
- * stores it, RAW copied back to the host, as a double. */
-double rl_gemm_value(enum rl_dtype t, const void *raw);
-
 /* "fp16 1x4096x4096x4096"-style description for messages. */
 void rl_gemm_describe(const struct rl_gemm_shape *s, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,4 +1,5 @@
-/* cuda.c - the live device query through the CUDA runtime (see cuda.h).
+/* cuda.c - the live device query through the CUDA runtime (see cuda.h), in
+ * the CUDA plugin; the library's cudaload.c forwards rl_cuda_* here.
  *
  * CUDA 13 removed clockRate and memoryClockRate from cudaDeviceProp (CUDA 13.0
  * release notes, "changes to cudaDeviceProp"), so every number but the name and
@@ -11,14 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#ifdef RL_HAVE_CUDA
-
 #include <cuda_runtime_api.h>
-
-int rl_cuda_built(void)
-{
-	return 1;
-}
 
 static int fail(struct rl_err *err, const char *what, cudaError_t e)
 {
@@ -109,32 +103,3 @@ int rl_cuda_query(int dev, struct rl_gpu *g, struct rl_err *err)
 		return fail(err, "cudaRuntimeGetVersion", e);
 	return 0;
 }
-
-#else /* !RL_HAVE_CUDA */
-
-static int unsupported(struct rl_err *err)
-{
-	return rl_err_set(err, RL_ERR_UNSUPPORTED,
-	                  "this build has no CUDA support (configure found no CUDA Toolkit; "
-	                  "rebuild with ./configure --with-cuda[=PREFIX])");
-}
-
-int rl_cuda_built(void)
-{
-	return 0;
-}
-
-int rl_cuda_device_count(int *n, struct rl_err *err)
-{
-	*n = 0;
-	return unsupported(err);
-}
-
-int rl_cuda_query(int dev, struct rl_gpu *g, struct rl_err *err)
-{
-	(void)dev;
-	memset(g, 0, sizeof(*g));
-	return unsupported(err);
-}
-
-#endif

@@ -20,17 +20,12 @@
 #include "gpuutil.h"
 #include "synth.h"
 
+extern "C" {
+#include "bench.h"
+}
+
 #define BLOCK                    256                  /* threads per block, every kernel */
 #define SYNTH_WORKSPACE          ((size_t)32 << 20)   /* cuBLASLt workspace */
-#define SYNTH_MAX_BYTES          ((uint64_t)64 << 30) /* one buffer set at most */
-#define SYNTH_MAX_SETS           64                   /* rotation */
-#define SYNTH_MAX_INPUTS         8                    /* pointwise */
-#define SYNTH_MAX_FLOPS_PER_ELEM 1e5                  /* pointwise, reduction */
-#define SYNTH_MAX_FLOPS          1e13                 /* one elementwise launch */
-#define SYNTH_MAX_MATMUL_FLOPS   1e14                 /* one matmul launch */
-#define SYNTH_NORM_MAX_COLS      ((uint64_t)1 << 24)  /* softmax, layernorm rows */
-#define SYNTH_LOOP_US            2000.0               /* a timed loop lasts about this */
-#define SYNTH_MAX_LAUNCHES       1000
 #define SYNTH_REPS               7
 #define SYNTH_SAMPLES            64                   /* checked outputs (32 at least) */
 #define SYNTH_HOST_TERMS         ((uint64_t)1 << 26)  /* host reference work limit */
@@ -400,7 +395,7 @@ template <bool WARP, typename A> struct group {
 /* ---- pointwise and copy --------------------------------------------- */
 
 struct pw_args {
-	const void *in[SYNTH_MAX_INPUTS];
+	const void *in[RL_SYNTH_MAX_INPUTS];
 	void *out;
 	uint64_t elems;
 	int nin;  /* input tensors, 0..8 */
@@ -485,7 +480,7 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) pw_kernel(const p
 					acc[u * NP + p] = M::at((v0 + u * nth) * VEC + p * M::PER);
 		}
 #pragma unroll
-		for (int k = 0; k < SYNTH_MAX_INPUTS; k++) {
+		for (int k = 0; k < RL_SYNTH_MAX_INPUTS; k++) {
 			uint4 raw[U];
 
 			if (k >= a.nin)
@@ -526,7 +521,7 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) pw_kernel(const p
 		/* Unrolled: a run-time index into the parameters would copy them to
 		 * local memory. */
 #pragma unroll
-		for (int k = 0; k < SYNTH_MAX_INPUTS; k++) {
+		for (int k = 0; k < RL_SYNTH_MAX_INPUTS; k++) {
 			if (k >= a.nin)
 				break;
 			P x = M::splat(((const T *)a.in[k])[e]);
@@ -1187,214 +1182,6 @@ __global__ void __launch_bounds__(BLOCK, 4) norm_reg_kernel(const norm_args a)
 	}
 }
 
-/* ---- host side: what is supported ------------------------------------- */
-
-static const char *kind_name(enum rl_synth_kind k)
-{
-	switch (k) {
-	case RL_SYNTH_POINTWISE:
-		return "pointwise";
-	case RL_SYNTH_COPY:
-		return "copy";
-	case RL_SYNTH_REDUCTION:
-		return "reduction";
-	case RL_SYNTH_SOFTMAX:
-		return "softmax";
-	case RL_SYNTH_LAYERNORM:
-		return "layernorm";
-	case RL_SYNTH_MATMUL:
-		return "matmul";
-	}
-	return "?";
-}
-
-static int elementwise_dtype(enum rl_dtype t)
-{
-	return t == RL_FP64 || t == RL_FP32 || t == RL_FP16 || t == RL_BF16;
-}
-
-static int mul_ok(uint64_t a, uint64_t b, uint64_t *out)
-{
-	return !__builtin_mul_overflow(a, b, out);
-}
-
-static int add_ok(uint64_t a, uint64_t b, uint64_t *out)
-{
-	return !__builtin_add_overflow(a, b, out);
-}
-
-/* The bytes of one buffer set (inputs and output: what the model counts),
- * or -1 when a size overflows. */
-static int set_bytes(const struct rl_synth *s, uint64_t *bytes)
-{
-	uint64_t es = rl_dtype_size(s->dtype), n, t, a, b, c;
-
-	switch (s->kind) {
-	case RL_SYNTH_POINTWISE:
-	case RL_SYNTH_COPY:
-		return mul_ok(s->elems, es, &n) &&
-		               mul_ok(n, (s->kind == RL_SYNTH_COPY ? 1 : s->inputs) + 1, bytes)
-		           ? 0
-		           : -1;
-	case RL_SYNTH_REDUCTION:
-		return mul_ok(s->rows, s->cols, &n) && add_ok(n, s->rows, &t) &&
-		               mul_ok(t, es, bytes)
-		           ? 0
-		           : -1;
-	case RL_SYNTH_SOFTMAX:
-	case RL_SYNTH_LAYERNORM:
-		if (!mul_ok(s->rows, s->cols, &n) || !mul_ok(n, 2, &t))
-			return -1;
-		if (s->kind == RL_SYNTH_LAYERNORM && !add_ok(t, 2 * s->cols, &t))
-			return -1;
-		return mul_ok(t, es, bytes) ? 0 : -1;
-	case RL_SYNTH_MATMUL: {
-		struct rl_gemm_shape g = {s->dtype, s->batch, s->m, s->n, s->k};
-
-		if (rl_gemm_bytes(&g, &a, &b, &c) < 0 || !add_ok(a, b, &t) || !add_ok(t, c, bytes))
-			return -1;
-		return 0;
-	}
-	}
-	return -1;
-}
-
-/* FLOPs of one element (pointwise) or input element (reduction). */
-static uint64_t flops_each(const struct rl_synth *s)
-{
-	double f = s->flops_per_elem < 0 ? 0 : floor(s->flops_per_elem + 0.5);
-
-	if (s->kind == RL_SYNTH_REDUCTION && f < 1)
-		f = 1;
-	return (uint64_t)f;
-}
-
-extern "C" int rl_synth_supported(const struct rl_synth *s, struct rl_err *err)
-{
-	const char *k = kind_name(s->kind), *d;
-	uint64_t bytes = 0;
-	double flops = 0;
-
-	if ((int)s->dtype < 0 || (int)s->dtype >= RL_DTYPE_COUNT) {
-		rl_err_set(err, RL_ERR_UNSUPPORTED, "synthetic %s: unknown dtype %d", k,
-		           (int)s->dtype);
-		return 0;
-	}
-	d = rl_dtype_name(s->dtype);
-	switch (s->kind) {
-	case RL_SYNTH_POINTWISE:
-	case RL_SYNTH_COPY:
-	case RL_SYNTH_REDUCTION:
-	case RL_SYNTH_SOFTMAX:
-	case RL_SYNTH_LAYERNORM:
-		if (!elementwise_dtype(s->dtype)) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic %s ops exist for fp64, fp32, fp16 and bf16, not %s",
-			           k, d);
-			return 0;
-		}
-		break;
-	case RL_SYNTH_MATMUL:
-		if (!rl_gemm_dtype_ok(s->dtype)) {
-			rl_err_set(
-			    err, RL_ERR_UNSUPPORTED,
-			    "synthetic matmuls exist for fp16, bf16, tf32, fp32, fp64, fp8e4m3 "
-			    "and int8, not %s",
-			    d);
-			return 0;
-		}
-		break;
-	default:
-		rl_err_set(err, RL_ERR_UNSUPPORTED, "synthetic ops: unknown kind %d", (int)s->kind);
-		return 0;
-	}
-	switch (s->kind) {
-	case RL_SYNTH_POINTWISE:
-	case RL_SYNTH_COPY:
-		if (s->elems == 0) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED, "synthetic %s: no elements", k);
-			return 0;
-		}
-		if (s->kind == RL_SYNTH_POINTWISE && s->inputs > SYNTH_MAX_INPUTS) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic pointwise ops take 0 to %d inputs, not %llu",
-			           SYNTH_MAX_INPUTS, (unsigned long long)s->inputs);
-			return 0;
-		}
-		break;
-	case RL_SYNTH_REDUCTION:
-	case RL_SYNTH_SOFTMAX:
-	case RL_SYNTH_LAYERNORM:
-		if (s->rows == 0 || s->cols == 0) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic %s: %llu x %llu has no elements", k,
-			           (unsigned long long)s->rows, (unsigned long long)s->cols);
-			return 0;
-		}
-		if (s->kind != RL_SYNTH_REDUCTION && s->cols > SYNTH_NORM_MAX_COLS) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic %s: rows of %llu elements (at most %llu here)", k,
-			           (unsigned long long)s->cols,
-			           (unsigned long long)SYNTH_NORM_MAX_COLS);
-			return 0;
-		}
-		break;
-	case RL_SYNTH_MATMUL:
-		if (s->batch == 0 || s->m == 0 || s->n == 0 || s->k == 0) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED, "synthetic matmul: a dimension is 0");
-			return 0;
-		}
-		if (s->batch > INT32_MAX) {
-			rl_err_set(
-			    err, RL_ERR_UNSUPPORTED,
-			    "synthetic matmul: batch %llu (cuBLASLt counts batches in 32 bits)",
-			    (unsigned long long)s->batch);
-			return 0;
-		}
-		flops = 2.0 * (double)s->batch * (double)s->m * (double)s->n * (double)s->k;
-		if (flops > SYNTH_MAX_MATMUL_FLOPS) {
-			rl_err_set(
-			    err, RL_ERR_UNSUPPORTED,
-			    "synthetic matmul: %.3g FLOPs per launch (at most %.0e here: seconds "
-			    "per launch on the slower pipes)",
-			    flops, SYNTH_MAX_MATMUL_FLOPS);
-			return 0;
-		}
-		break;
-	}
-	if (s->kind == RL_SYNTH_POINTWISE || s->kind == RL_SYNTH_REDUCTION) {
-		uint64_t n = s->kind == RL_SYNTH_POINTWISE ? s->elems : s->rows * s->cols;
-
-		if (!isfinite(s->flops_per_elem) || s->flops_per_elem < 0 ||
-		    s->flops_per_elem > SYNTH_MAX_FLOPS_PER_ELEM) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic %s: %g FLOPs per element (0 to %.0e here)", k,
-			           s->flops_per_elem, SYNTH_MAX_FLOPS_PER_ELEM);
-			return 0;
-		}
-		if (s->kind == RL_SYNTH_POINTWISE && s->fma != 0 && s->fma != 1) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic pointwise: fma is %d (0 or 1)", s->fma);
-			return 0;
-		}
-		/* rows x cols may overflow here; set_bytes below says so first. */
-		flops = (double)flops_each(s) * (double)n;
-		if (set_bytes(s, &bytes) == 0 && flops > SYNTH_MAX_FLOPS) {
-			rl_err_set(err, RL_ERR_UNSUPPORTED,
-			           "synthetic %s: %.3g FLOPs per launch (at most %.0e here)", k,
-			           flops, SYNTH_MAX_FLOPS);
-			return 0;
-		}
-	}
-	if (set_bytes(s, &bytes) < 0 || bytes > SYNTH_MAX_BYTES) {
-		rl_err_set(err, RL_ERR_UNSUPPORTED,
-		           "synthetic %s %s: the buffers would take more than %llu GiB", k, d,
-		           (unsigned long long)(SYNTH_MAX_BYTES >> 30));
-		return 0;
-	}
-	return 1;
-}
-
 /* ---- host side: the context ------------------------------------------- */
 
 struct rl_synth_ctx {
@@ -1467,7 +1254,7 @@ out:
 
 /* ---- host side: one run ------------------------------------------------ */
 
-#define MAX_BUFS (SYNTH_MAX_INPUTS + 1)
+#define MAX_BUFS (RL_SYNTH_MAX_INPUTS + 1)
 
 struct run {
 	rl_synth_ctx *c;
@@ -1509,7 +1296,7 @@ static void chain_consts(enum rl_dtype t, double *c, double *fa, double *fb)
 
 static void pw_counts(const struct rl_synth *s, int *nmul, int *nfma)
 {
-	uint64_t f = flops_each(s), combine = s->inputs > 1 ? s->inputs - 1 : 0;
+	uint64_t f = rl_synth_flops_each(s), combine = s->inputs > 1 ? s->inputs - 1 : 0;
 	uint64_t rest = f > combine ? f - combine : 0;
 
 	*nmul = (int)(s->fma ? rest % 2 : rest);
@@ -1614,7 +1401,7 @@ template <typename T> static int plan_reduction(struct run *R, struct rl_err *er
 	memset(&R->red, 0, sizeof(R->red));
 	R->red.rows = s->rows;
 	R->red.cols = s->cols;
-	R->red.nmul = (int)(flops_each(s) - 1);
+	R->red.nmul = (int)(rl_synth_flops_each(s) - 1);
 	R->red.c = 1 - ldexp(1, s->dtype == RL_FP64 ? -40 : -20);
 	R->red.splits = 1;
 	R->smem = 0;
@@ -1837,7 +1624,7 @@ static int launch(struct run *R, int set, struct rl_err *err)
 	if (e != cudaSuccess) {
 		char what[64];
 
-		snprintf(what, sizeof(what), "synthetic %s kernel launch", kind_name(R->s->kind));
+		snprintf(what, sizeof(what), "synthetic %s kernel launch", rl_synth_kind_name(R->s->kind));
 		return rl_cu_fail(err, what, e);
 	}
 	return 0;
@@ -2229,19 +2016,6 @@ out:
 	return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double now_us(void)
 {
 	struct timespec ts;
@@ -2280,7 +2054,7 @@ static int time_op(struct run *R, int L, double *gpu_us, double *wall_us, struct
 		RL_CU(cudaEventElapsedTime(&ms, R->c->e0, R->c->e1));
 		t[r] = ms * 1e3 / L;
 	}
-	*gpu_us = median(t, SYNTH_REPS);
+	*gpu_us = rl_quantile(t, SYNTH_REPS, 0.5);
 
 	RL_CU(cudaStreamSynchronize(st));
 	for (int r = 0; r < SYNTH_REPS; r++) {
@@ -2292,7 +2066,7 @@ static int time_op(struct run *R, int L, double *gpu_us, double *wall_us, struct
 		RL_CU(cudaStreamSynchronize(st));
 		t[r] = (now_us() - t0) / L;
 	}
-	*wall_us = median(t, SYNTH_REPS);
+	*wall_us = rl_quantile(t, SYNTH_REPS, 0.5);
 out:
 	if (capturing) {
 		cudaGraph_t g = NULL;
@@ -2328,7 +2102,6 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 	size_t free_b = 0, total_b = 0;
 	float ms = 0;
 	int rc = 0, check = -1, L;
-	double t1;
 	cudaError_t e;
 
 	memset(r, 0, sizeof(*r));
@@ -2341,15 +2114,8 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 	R.s = s;
 	R.seed = seed_of(s);
 	layout(&R);
-	(void)set_bytes(s, &ws);
-	/* Enough sets that a launch finds its data out of the L2 (written by
-	 * other sets since its last use). */
-	R.sets = 1;
-	if (ws < 2 * (uint64_t)c->l2_bytes) {
-		uint64_t k = (2 * (uint64_t)c->l2_bytes + ws - 1) / ws;
-
-		R.sets = (int)(k < SYNTH_MAX_SETS ? k : SYNTH_MAX_SETS);
-	}
+	(void)rl_synth_bytes(s, &ws);
+	R.sets = rl_synth_sets(ws, (uint64_t)c->l2_bytes);
 	RL_CU(cudaSetDevice(c->dev));
 	/* The kernel and its launch shape, or the cuBLASLt plan (which may say
 	 * unsupported), before any large allocation. */
@@ -2362,7 +2128,7 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 		    err, RL_ERR_RANGE,
 		    "synthetic %s %s: needs %llu bytes of device memory (%d buffer set%s of "
 		    "%llu bytes), %zu available",
-		    kind_name(s->kind), rl_dtype_name(s->dtype), (unsigned long long)need, R.sets,
+		    rl_synth_kind_name(s->kind), rl_dtype_name(s->dtype), (unsigned long long)need, R.sets,
 		    R.sets == 1 ? "" : "s", (unsigned long long)R.set_stride, free_b);
 		goto out;
 	}
@@ -2374,7 +2140,7 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 		    err, RL_ERR_RANGE,
 		    "synthetic %s %s: %llu bytes of device memory could not be allocated "
 		    "(%zu reported free)",
-		    kind_name(s->kind), rl_dtype_name(s->dtype),
+		    rl_synth_kind_name(s->kind), rl_dtype_name(s->dtype),
 		    (unsigned long long)R.sets * R.set_stride, free_b);
 		goto out;
 	}
@@ -2396,9 +2162,7 @@ extern "C" int rl_synth_run(rl_synth_ctx *c, const struct rl_synth *s, struct rl
 	RL_CU(cudaEventRecord(c->e1, c->stream));
 	RL_CU(cudaEventSynchronize(c->e1));
 	RL_CU(cudaEventElapsedTime(&ms, c->e0, c->e1));
-	t1 = ms * 1e3 > 1 ? ms * 1e3 : 1;
-	L = (int)ceil(SYNTH_LOOP_US / t1);
-	L = L < 1 ? 1 : L > SYNTH_MAX_LAUNCHES ? SYNTH_MAX_LAUNCHES : L;
+	L = rl_synth_launches(ms * 1e3);
 	if ((rc = time_op(&R, L, &r->gpu_us, &r->wall_us, err)) < 0)
 		goto out;
 	r->launches = L;
