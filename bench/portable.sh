@@ -18,7 +18,7 @@ gcc -o "$out" src/roofline-main.o src/roofline-cli.o src/roofline-cmd_*.o \
 	src/libroofline.a "$lib/libyajl_s.a" "$lib/libcsv.a" "$lib/libz.a" -ldl -lm
 # The plugin's objects as the Makefile links them (cuda_objects).
 gcc -shared -o "$dir/roofline-cuda.so" src/cuda/*.cuo src/cuda/*.pico \
-	src/err.pico src/dtype.pico src/bench.pico \
+	src/*.pico \
 	-L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lcublasLt -lcudart_static \
 	-static-libstdc++ -static-libgcc -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic \
 	-ldl -lpthread -lrt -lm -Wl,-Bsymbolic,--exclude-libs,ALL,--no-undefined
