@@ -156,8 +156,21 @@ int rl_calibrate(const struct rl_bench *b, const struct rl_calib *c,
 		struct rl_hwval *v = &out->num[k], *ds = &out->datasheet[k];
 		char text[32];
 
+		struct rl_err e;
+
 		if (!c->present[k])
 			continue;
+		if (rl_hw_check_range((enum rl_hw_key)k, c->value[k], &e) < 0) {
+			const struct rl_bench_entry *from = c->from[k];
+
+			rl_device_release(out);
+			return rl_err_set(err, RL_ERR_RANGE,
+			                  "recording: %s %s%s%s: %s = %s (a broken recording: no "
+			                  "device file written)",
+			                  rl_bench_group_name(from->group), from->name,
+			                  from->dtype[0] ? " " : "", from->dtype,
+			                  rl_hw_key_name((enum rl_hw_key)k), e.msg);
+		}
 		nmeasured++;
 		/* The datasheet figure goes beside, unless DATASHEET was itself
 		 * calibrated and already keeps one there. */

@@ -275,6 +275,17 @@ START_TEST(calibrate_refuses_broken_figures)
 	ck_assert_msg(strstr(err.msg, "gemm gemm bf16: bf16_tensor_tflops = 0 TFLOPS") != NULL,
 	              "%s", err.msg);
 	rl_bench_release(&b);
+	/* finite but absurd: 1e20 bytes in 1 us is 1e14 GB/s, above 1e7 GB/s */
+	copy.bytes = 1e20;
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &copy, us, 1, NULL), 0);
+	rl_calib_roofs(&b, &c);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(rl_calibrate(&b, &c, &ds, "x", &cal, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "memory copy: mem_bandwidth_gbs = 1e+14 GB/s is outside") !=
+	                      NULL,
+	              "%s", err.msg);
+	rl_bench_release(&b);
 	rl_device_release(&ds);
 }
 END_TEST
