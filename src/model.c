@@ -134,6 +134,13 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
 	rl_pred_times(p, ctx, launches);
+	/* Bounded inputs (op list, device files) keep this finite; a caller
+	 * that builds ops by hand still gets an error, never an inf total. */
+	if (!isfinite(p->t_us * (double)op->count) || !isfinite(p->flops * (double)op->count) ||
+	    !isfinite(p->bytes * (double)op->count))
+		return rl_err_set(err, RL_ERR_RANGE,
+		                  "the op's time, FLOPs or bytes times its count %llu overflow a double",
+		                  (unsigned long long)op->count);
 	p->roofline_pct = (op->has & RL_HAS_MEASURED) && op->measured_us > 0
 	                          ? p->t_gpu_us / op->measured_us * 100
 	                          : 0;

@@ -223,9 +223,27 @@ static int do_header(struct reader *r)
 	return r->sink->header ? r->sink->header(h, r->sink->user) : 0;
 }
 
-/* Parses an integer cell into *OUT, at least MIN. */
+/* Upper bounds on cells, so that no total can overflow to inf or lose
+ * exactness (docs/oplist-format.md, "Ranges"). Counts and launches are
+ * summed in double precision, exact up to 2^53. */
+#define MAX_TIMES (1ull << 53)
+#define MAX_TIMES_WHY "2^53, where double precision stops counting exactly"
+/* A pointwise kernel's inputs are pointers in its parameter block (at most
+ * 32 KiB): a few thousand at most. */
+#define MAX_INPUTS 65536
+/* FLOPs or bytes of one op: 1e30 is 10,000 times the largest training runs. */
+#define MAX_WORK 1e30
+#define MAX_FPE 1e6
+/* Times in us: 1 ns is below any kernel; 1e12 us is 11 days. */
+#define MIN_MEASURED_US 1e-3
+#define MAX_MEASURED_US 1e12
+/* Host time per op: at most one second, as a runtime's host_overhead_us. */
+#define MAX_HOST_US 1e6
+
+/* Parses an integer cell into *OUT, at least MIN and at most MAX (WHY says
+ * why, or NULL). */
 static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t min,
-                    uint64_t *out)
+                    uint64_t max, const char *why, uint64_t *out)
 {
 	struct rl_err e;
 
@@ -237,6 +255,12 @@ static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t m
 	if (*out < min) {
 		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s is below the minimum %llu",
 		          r->name, r->rec_line, col, s, (unsigned long long)min);
+		return -1;
+	}
+	if (*out > max) {
+		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s is above the maximum %llu%s%s%s",
+		          r->name, r->rec_line, col, s, (unsigned long long)max, why ? " (" : "",
+		          why ? why : "", why ? ")" : "");
 		return -1;
 	}
 	return 0;
@@ -253,7 +277,9 @@ static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
 	return -1;
 }
 
-static int cell_number(struct reader *r, const char *col, const char *s, double *out)
+/* Parses a number cell into *OUT, at most MAX. */
+static int cell_number(struct reader *r, const char *col, const char *s, double max,
+                       double *out)
 {
 	struct rl_err e;
 
@@ -261,6 +287,11 @@ static int cell_number(struct reader *r, const char *col, const char *s, double 
 		add_error(r, RL_ERR_PARSE,
 		          "%s:%zu: column '%s': %s (expected a finite number >= 0)", r->name,
 		          r->rec_line, col, e.msg);
+		return -1;
+	}
+	if (*out > max) {
+		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s is above the maximum %g",
+		          r->name, r->rec_line, col, s, max);
 		return -1;
 	}
 	return 0;
@@ -380,34 +411,45 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_KERNEL:
 			kernel = s;
 			break;
-		case COL_STRIDE: rc = cell_u64(r, cn, s, 1, &op->stride); break;
-		case COL_PADDING: rc = cell_u64(r, cn, s, 0, &op->padding); break;
-		case COL_GROUPS: rc = cell_u64(r, cn, s, 1, &op->groups); break;
-		case COL_INPUTS: rc = cell_u64(r, cn, s, 0, &op->inputs); break;
-		case COL_LAUNCHES: rc = cell_u64(r, cn, s, 1, &op->launches); break;
-		case COL_COUNT: rc = cell_u64(r, cn, s, 1, &op->count); break;
+		case COL_STRIDE: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->stride); break;
+		case COL_PADDING: rc = cell_u64(r, cn, s, 0, UINT64_MAX, NULL, &op->padding); break;
+		case COL_GROUPS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->groups); break;
+		case COL_INPUTS:
+			rc = cell_u64(r, cn, s, 0, MAX_INPUTS,
+			              "a kernel's parameters hold a few thousand pointers", &op->inputs);
+			break;
+		case COL_LAUNCHES:
+			rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->launches);
+			break;
+		case COL_COUNT: rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->count); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;
 			break;
 		case COL_FPE:
-			rc = cell_number(r, cn, s, &op->flops_per_element);
+			rc = cell_number(r, cn, s, MAX_FPE, &op->flops_per_element);
 			op->has |= RL_HAS_FPE;
 			break;
 		case COL_FLOPS:
-			rc = cell_number(r, cn, s, &op->flops);
+			rc = cell_number(r, cn, s, MAX_WORK, &op->flops);
 			op->has |= RL_HAS_FLOPS;
 			break;
 		case COL_BYTES:
-			rc = cell_number(r, cn, s, &op->bytes);
+			rc = cell_number(r, cn, s, MAX_WORK, &op->bytes);
 			op->has |= RL_HAS_BYTES;
 			break;
 		case COL_MEASURED:
-			rc = cell_number(r, cn, s, &op->measured_us);
+			rc = cell_number(r, cn, s, MAX_MEASURED_US, &op->measured_us);
 			if (rc == 0 && op->measured_us <= 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'measured_us': must be above 0",
 				          r->name, r->rec_line);
+				rc = -1;
+			} else if (rc == 0 && op->measured_us < MIN_MEASURED_US) {
+				add_error(r, RL_ERR_RANGE,
+				          "%s:%zu: column 'measured_us': %s is below the minimum %g (1 ns: "
+				          "no kernel is shorter)",
+				          r->name, r->rec_line, s, MIN_MEASURED_US);
 				rc = -1;
 			}
 			op->has |= RL_HAS_MEASURED;
@@ -416,7 +458,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			op->fuse = s;
 			break;
 		case COL_HOST:
-			rc = cell_number(r, cn, s, &op->host_us);
+			rc = cell_number(r, cn, s, MAX_HOST_US, &op->host_us);
 			if (rc == 0 && op->host_us <= 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'host_us': must be above 0",
 				          r->name, r->rec_line);

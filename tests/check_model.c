@@ -274,6 +274,26 @@ START_TEST(test_time_composition)
 }
 END_TEST
 
+/* Issue 11, bug 4: an op whose time times its count overflows is refused,
+ * never an "inf us" total. */
+START_TEST(test_overflowing_total_refused)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	struct rl_err err = {0, ""};
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_CUSTOM;
+	op.flops = 1e308; /* 1e308 / 19.5e12 FLOP/s = 5e295 s, finite */
+	op.bytes = 1;
+	op.has = RL_HAS_FLOPS | RL_HAS_BYTES;
+	ck_assert_int_eq(rl_predict(&op, &ctx, &p, &err), 0);
+	op.count = 1ull << 53; /* x 9e15: above 1.8e308 */
+	ck_assert_int_eq(rl_predict(&op, &ctx, &p, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "count 9007199254740992 overflow") != NULL, "%s", err.msg);
+}
+END_TEST
+
 Suite *suite_model(void)
 {
 	Suite *s = suite_create("model");
@@ -290,6 +310,7 @@ Suite *suite_model(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, test_fallbacks);
 	tcase_add_test(core, test_time_composition);
+	tcase_add_test(core, test_overflowing_total_refused);
 	suite_add_tcase(s, blog);
 	suite_add_tcase(s, core);
 	return s;

@@ -154,6 +154,30 @@ static const struct {
 	{"binary without NUL", "\x7f" "ELF\x02\x01\x01\x03\x04", "ops.csv:1: header: no 'name' column"},
 	{"invalid utf-8", "name,kind,shape\n\xff\xfe,copy,4\n", "ops.csv:2: column 1: invalid UTF-8"},
 	{"overlong utf-8", "name,kind,shape\n\xc0\xaf,copy,4\n", "invalid UTF-8"},
+	/* issue 11, bugs 4 and 12: bounds that keep every total finite and exact */
+	{"inputs 2^64-1", "name,kind,shape,inputs\na,pointwise,4,18446744073709551615\n",
+	 "ops.csv:2: column 'inputs': 18446744073709551615 is above the maximum 65536"},
+	{"count 2^64-1", "name,kind,shape,count\na,copy,4,18446744073709551615\n",
+	 "ops.csv:2: column 'count': 18446744073709551615 is above the maximum 9007199254740992 "
+	 "(2^53"},
+	{"count 2^53+1", "name,kind,shape,count\na,copy,4,9007199254740993\n",
+	 "column 'count': 9007199254740993 is above the maximum 9007199254740992"},
+	{"launches 2^60", "name,kind,shape,launches\na,copy,4,1152921504606846976\n",
+	 "column 'launches': 1152921504606846976 is above the maximum"},
+	{"flops 1e308", "name,kind,flops,bytes\na,custom,1e308,1\n",
+	 "ops.csv:2: column 'flops': 1e308 is above the maximum 1e+30"},
+	{"bytes 1e31", "name,kind,flops,bytes\na,custom,1,1e31\n",
+	 "column 'bytes': 1e31 is above the maximum 1e+30"},
+	{"flops_per_element 1e300", "name,kind,shape,flops_per_element\na,pointwise,4,1e300\n",
+	 "column 'flops_per_element': 1e300 is above the maximum 1e+06"},
+	{"measured 1e-300", "name,kind,shape,measured_us\na,copy,4,1e-300\n",
+	 "ops.csv:2: column 'measured_us': 1e-300 is below the minimum 0.001"},
+	{"measured 1e13", "name,kind,shape,measured_us\na,copy,4,1e13\n",
+	 "column 'measured_us': 1e13 is above the maximum 1e+12"},
+	{"host_us 1e25", "name,kind,shape,host_us\na,copy,4,1e25\n",
+	 "column 'host_us': 1e25 is above the maximum 1e+06"},
+	{"conv2d padding 2^62", "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
+	 "ops.csv:2: conv2d: the padded input overflows"},
 };
 
 START_TEST(test_bad_input)

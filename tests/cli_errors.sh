@@ -83,6 +83,32 @@ mkdir "$tmp/db" && cp "$top_srcdir/hwdb/eager.runtime" "$DATA/bad-hwdb/broken.de
 expect_error "broken device file" 1 "broken.device:[0-9]+: key 'sm_count': a number needs its source" \
 	classify --hwdb "$tmp/db" "$EX/bert-base.csv"
 
+# issue 11, bugs 4 and 12: numbers that would wrap or overflow a total
+w inputs.csv 'name,kind,shape,inputs\nx,pointwise,4,18446744073709551615\n'
+expect_error "inputs 2^64-1" 1 "inputs.csv:2: column 'inputs': 18446744073709551615 is above the maximum 65536" \
+	classify "$tmp/inputs.csv"
+w huge-flops.csv 'name,kind,flops,bytes,count\nx,custom,1e308,1,9007199254740992\n'
+expect_error "flops 1e308" 1 "huge-flops.csv:2: column 'flops': 1e308 is above the maximum 1e\+30" \
+	classify "$tmp/huge-flops.csv"
+w count.csv 'name,kind,shape,count\nx,copy,4,18446744073709551615\n'
+expect_error "count 2^64-1" 1 "count.csv:2: column 'count': .* above the maximum 9007199254740992" \
+	classify "$tmp/count.csv"
+w tiny.csv 'name,kind,shape,measured_us\nx,copy,4,1e-300\n'
+expect_error "measured_us 1e-300" 1 "tiny.csv:2: column 'measured_us': 1e-300 is below the minimum" \
+	classify "$tmp/tiny.csv"
+w pad.csv 'name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n'
+expect_error "conv2d padding 2^62" 1 "pad.csv:2: conv2d: the padded input overflows" classify "$tmp/pad.csv"
+# the largest accepted op still gives finite totals and shares
+w big.csv 'name,kind,flops,bytes,count\nx,custom,1e30,1e30,9007199254740992\ny,custom,1,1,1\n'
+run classify "$tmp/big.csv"
+check "largest op: exit 0" test "$rc" -eq 0
+check "largest op: no inf or nan" sh -c "! grep -Eiq 'inf|nan' '$tmp/out'"
+for v in 1e308 1e-300; do
+	sed "s/^mem_bandwidth_gbs .*/mem_bandwidth_gbs = $v ; made up/" "$top_srcdir/hwdb/a100-sxm4-40gb.device" >"$tmp/bw.device"
+	expect_error "device bandwidth $v" 1 "bw.device:[0-9]+: key 'mem_bandwidth_gbs': .* is outside the sensible range" \
+		classify --hw "$tmp/bw.device" "$EX/bert-base.csv"
+done
+
 # usage errors exit 2
 expect_error "no command" 2 "no command given" 
 expect_error "unknown command" 2 "unknown command 'clasify'" clasify
