@@ -228,6 +228,50 @@ START_TEST(test_huge_line)
 }
 END_TEST
 
+/* Issue 11, bug 8: the duplicate check compared every pair of columns, so a
+ * header of 100,000 distinct columns took 21 s. Such a header is accepted
+ * (all but 'name' are extra columns) and a duplicate among them is named
+ * with both column numbers: the first repeated name in file order. */
+static char *wide_header(size_t ncols, const char *tail)
+{
+	char *text = malloc(ncols * 12 + strlen(tail) + 64);
+	size_t used = 0, i;
+
+	ck_assert_ptr_nonnull(text);
+	used += (size_t)sprintf(text, "name");
+	for (i = 1; i < ncols; i++)
+		used += (size_t)sprintf(text + used, ",c%zu", i);
+	sprintf(text + used, "%s", tail);
+	return text;
+}
+
+START_TEST(test_wide_header)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+	char *text = wide_header(100000, "\n");
+
+	ck_assert_int_eq(read_text(text, &l, &errs), 0);
+	ck_assert_uint_eq(l.nextra, 99999);
+	ck_assert_str_eq(l.extra_names[99998], "c99999");
+	rl_oplist_release(&l);
+	free(text);
+
+	/* c5 again as column 100,001, C7 as column 100,002, c5 once more */
+	text = wide_header(100000, ",c5,C7,c5\n");
+	ck_assert_int_eq(read_text(text, &l, &errs), RL_ERR_PARSE);
+	ck_assert_msg(strstr(errs.msg[0], "ops.csv:1: header: duplicate column 'c5' (columns 6 and "
+	                                  "100001)") != NULL,
+	              "%s", errs.msg[0]);
+	rl_oplist_release(&l);
+	free(text);
+	/* the later of two pairs comes first when it closes first */
+	ck_assert_int_eq(read_text("name,a,b,B,A\n", &l, &errs), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "duplicate column 'B' (columns 3 and 4)"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
 /* Up to 20 errors are kept, all are counted, and no op reaches the list once
  * an error is seen. */
 START_TEST(test_many_errors)
@@ -289,6 +333,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_nul_mid_file);
 	tcase_add_test(errors, test_huge_line);
 	tcase_add_test(errors, test_many_errors);
+	tcase_add_test(errors, test_wide_header);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
 	return s;
