@@ -274,6 +274,38 @@ START_TEST(test_time_composition)
 }
 END_TEST
 
+/* The ties of model.h: overhead wins a tie with compute or memory, host or
+ * launch floor alike; memory wins a tie with compute. Exact binary values, so
+ * the tie is exact. */
+START_TEST(test_bound_ties)
+{
+	struct rl_pred p;
+	double floor_us = a100.num[RL_HW_MIN_KERNEL_US].value;
+
+	memset(&p, 0, sizeof(p));
+	ctx.host_overhead_us = 4.0;
+	p.t_memory_us = 4.0; /* host overhead = memory time */
+	rl_pred_times(&p, &ctx, 1);
+	ck_assert_double_eq(p.t_us, 4.0);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+
+	p.t_memory_us = 0;
+	p.t_compute_us = 8.0; /* 2 launches x 4 us = compute time */
+	rl_pred_times(&p, &ctx, 2);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+
+	ctx.host_overhead_us = 0;
+	p.t_compute_us = 0;
+	p.t_memory_us = floor_us; /* the launch floor = memory time */
+	rl_pred_times(&p, &ctx, 1);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+
+	p.t_memory_us = p.t_compute_us = 64.0; /* compute = memory, above the floor */
+	rl_pred_times(&p, &ctx, 1);
+	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
+}
+END_TEST
+
 /* Issue 11, bug 4: an op whose time times its count overflows is refused,
  * never an "inf us" total. */
 START_TEST(test_overflowing_total_refused)
@@ -311,6 +343,7 @@ Suite *suite_model(void)
 	tcase_add_test(core, test_fallbacks);
 	tcase_add_test(core, test_time_composition);
 	tcase_add_test(core, test_overflowing_total_refused);
+	tcase_add_test(core, test_bound_ties);
 	suite_add_tcase(s, blog);
 	suite_add_tcase(s, core);
 	return s;
