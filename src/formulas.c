@@ -63,18 +63,15 @@ static int elementwise(const struct rl_op *op, double es, double *flops,
 	                             : rl_default_flops_per_element(op->kind);
 	*flops = (double)n * fpe;
 	switch (op->kind) {
-	case RL_KIND_POINTWISE: {
-		/* inputs tensors of the output's size read, one written */
-		uint64_t moved;
-
-		if (op->inputs == UINT64_MAX || rl_mul_u64(op->inputs + 1, n, &moved) < 0)
+	case RL_KIND_POINTWISE:
+		/* inputs tensors of the output's size read, one written; inputs + 1
+		 * would wrap to 0 (a free op) at 2^64 - 1 */
+		if (op->inputs == UINT64_MAX)
 			return rl_err_set(err, RL_ERR_RANGE,
-			                  "column 'inputs': %llu inputs of %llu elements overflow: "
-			                  "more than 2^64 elements in all",
-			                  (unsigned long long)op->inputs, (unsigned long long)n);
-		*bytes = (double)moved * es;
+			                  "column 'inputs': %llu inputs: inputs + 1 overflows 64 bits",
+			                  (unsigned long long)op->inputs);
+		*bytes = ((double)op->inputs + 1) * (double)n * es;
 		break;
-	}
 	case RL_KIND_COPY:
 		*flops = 0;
 		*bytes = 2.0 * (double)n * es;

@@ -66,6 +66,7 @@ struct reader {
 	size_t nextra;
 	const char **extra_vals;
 	struct rl_ops_header hdr; /* handed to the sink; lives as long as the reader */
+	unsigned char name_used[RL_SYMBOLS_MAX]; /* per --set name: a shape used it */
 };
 
 static void add_error(struct reader *r, int code, const char *fmt, ...)
@@ -457,6 +458,13 @@ static int do_row(struct reader *r, struct rl_op *op)
 				return -1;
 			}
 			op->has |= RL_HAS_SHAPE;
+			{
+				int d;
+
+				for (d = 0; d < op->ndims; d++)
+					if (op->dim_sym[d] > 0 && op->dim_sym[d] <= RL_SYMBOLS_MAX)
+						r->name_used[op->dim_sym[d] - 1] = 1;
+			}
 			break;
 		}
 		case COL_KERNEL:
@@ -644,6 +652,23 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 	}
 }
 
+/* A name bound with --set that no shape uses is a mistake (a typo, or the
+ * wrong list): an error at the end of the list, as the binding would
+ * otherwise be ignored in silence. */
+static void check_names_used(struct reader *r)
+{
+	const struct rl_symbols *names = r->sink->names;
+	size_t i;
+
+	if (names == NULL || r->errs->count > 0)
+		return;
+	for (i = 0; i < names->n && i < RL_SYMBOLS_MAX; i++)
+		if (!r->name_used[i])
+			add_error(r, RL_ERR_PARSE,
+			          "%s: --set %s=%llu: no shape of the list uses the name '%s'", r->name,
+			          names->name[i], (unsigned long long)names->value[i], names->name[i]);
+}
+
 static void reader_free(struct reader *r)
 {
 	size_t i;
@@ -729,6 +754,8 @@ int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
 		          "%s: no header: the file is empty or only comments (expected a line such as "
 		          "name,kind,dtype,shape)",
 		          name);
+	if (!r.stop && r.have_header)
+		check_names_used(&r);
 	csv_free(&p);
 	free(line);
 	rc = r.sink_rc;

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "oplist.h"
+#include "symbols.h"
 
 static int read_text(const char *text, struct rl_oplist *l, struct rl_errlist *errs)
 {
@@ -272,6 +273,36 @@ START_TEST(test_wide_header)
 }
 END_TEST
 
+/* Issue 11: a name bound with --set that no shape uses is an error that
+ * names it, after the rows (which may all be good). */
+START_TEST(test_unused_name)
+{
+	static const char text[] = "name,kind,shape\na,copy,Bx4\nb,copy,BxS\n";
+	struct rl_symbols syms;
+	struct rl_ops_sink sink = {NULL, NULL, NULL, &syms};
+	struct rl_errlist errs;
+	struct rl_err e;
+	FILE *f;
+
+	rl_symbols_init(&syms);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3", &e), 0);
+	f = test_stream(text);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), 0);
+	fclose(f);
+
+	rl_symbols_init(&syms);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3,Q=5,SEQ=7", &e), 0);
+	f = test_stream(text);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), RL_ERR_PARSE);
+	fclose(f);
+	ck_assert_uint_eq(errs.count, 2);
+	ck_assert_str_eq(errs.msg[0], "ops.csv: --set Q=5: no shape of the list uses the name 'Q'");
+	ck_assert_str_eq(errs.msg[1], "ops.csv: --set SEQ=7: no shape of the list uses the name 'SEQ'");
+}
+END_TEST
+
 /* Up to 20 errors are kept, all are counted, and no op reaches the list once
  * an error is seen. */
 START_TEST(test_many_errors)
@@ -334,6 +365,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_huge_line);
 	tcase_add_test(errors, test_many_errors);
 	tcase_add_test(errors, test_wide_header);
+	tcase_add_test(errors, test_unused_name);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
 	return s;

@@ -113,4 +113,15 @@ for cmd in "" $commands; do
 		grep -q "^\\.BI* \"*$cmd\\b" "$top_srcdir/docs/roofline.1"
 done
 
+# issue 11: --set of a name that no shape uses is an error that names it
+printf 'name,kind,dtype,shape\na,pointwise,bf16,Bx768\n' >"$tmp/unused.csv"
+run classify --set B=2,Q=3 "$tmp/unused.csv"
+check "--set unused name: exit 1" test "$rc" -eq 1
+check "--set unused name: named" grep -qx "roofline: $tmp/unused.csv: --set Q=3: no shape of the list uses the name 'Q'" "$tmp/err"
+check "--set unused name: nothing on stdout" test ! -s "$tmp/out"
+run plot --set B=2,Q=3 "$tmp/unused.csv"
+check "plot --set unused name: named" grep -q "no shape of the list uses the name 'Q'" "$tmp/err"
+run classify --set B=2 "$tmp/unused.csv"
+check "--set of the used name only: exit 0" test "$rc" -eq 0
+
 done_testing
