@@ -246,11 +246,11 @@ START_TEST(test_time_composition)
 	op.has = RL_HAS_FLOPS | RL_HAS_BYTES;
 	ctx.host_overhead_us = 0.1;
 	predict(&op, &p);
-	/* 3 launches x 1.34 us floor beats 1 us of traffic and 0.3 us of host */
+	/* 3 launches x 0.53 us floor (1.59) beats 1 us of traffic and 0.3 us of host */
 	ck_assert_double_eq_tol(p.t_memory_us, 1.0, 1e-9);
 	ck_assert_double_eq_tol(p.t_overhead_us, 0.3, 1e-9);
-	ck_assert_double_eq_tol(p.t_gpu_us, 3 * 1.34, 1e-9);
-	ck_assert_double_eq_tol(p.t_us, 3 * 1.34, 1e-9);
+	ck_assert_double_eq_tol(p.t_gpu_us, 3 * 0.53, 1e-9);
+	ck_assert_double_eq_tol(p.t_us, 3 * 0.53, 1e-9);
 	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
 	ck_assert_ptr_nonnull(strstr(rl_op_advice(&op, &p), "launch"));
 

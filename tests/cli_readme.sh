@@ -50,8 +50,10 @@ M="$top_srcdir/docs/measurements/h200-probe-2026-11-29/probe-table.txt"
 block "On the project's H200 .real output" >"$tmp/want"
 cp "$M" "$tmp/got"
 same "README: the H200 probe table is the recorded one"
-"$ROOFLINE" probe --attrs "$DATA/gpu/h200.attrs" 2>/dev/null | tail -n +2 >"$tmp/got"
-tail -n +2 "$M" >"$tmp/want"
+# min_kernel_us comes from the database entry, not the GPU: it changed since
+# (issue 11: the floor is an empty kernel's time), so it is left out
+"$ROOFLINE" probe --attrs "$DATA/gpu/h200.attrs" 2>/dev/null | tail -n +2 | grep -v '^min_kernel_us ' >"$tmp/got"
+tail -n +2 "$M" | grep -v '^min_kernel_us ' >"$tmp/want"
 same "README: the recorded H200 attributes still derive that table"
 block 'prints its 153 ops' >"$tmp/want"
 "$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 6 >"$tmp/got"
