@@ -165,8 +165,13 @@ const char *rl_bound_advice(enum rl_bound b)
 		return "compute-bound: use tensor cores (bf16/fp16/tf32) and lower precision (fp8); "
 		       "beyond that, fewer FLOPs or a faster GPU";
 	case RL_BOUND_MEMORY:
-		return "memory-bound: fuse neighbouring ops so intermediates stay on chip "
-		       "(torch.compile), use smaller dtypes";
+		/* Fusion cuts the traffic of intermediates only: a matrix product
+		 * that streams its weights for a few rows (a GEMV at batch 1) moves
+		 * the same bytes fused or not. */
+		return "memory-bound: fuse neighbouring elementwise ops so intermediates stay on "
+		       "chip (torch.compile); a matrix product that reads its weights for a few rows "
+		       "(batch 1 decode) needs more rows per weight read (batching) or smaller "
+		       "weights (quantisation); smaller dtypes help both";
 	default:
 		return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
 		       "the loop, or raise the batch size: the GPU waits on the host";
@@ -188,7 +193,8 @@ const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
 		return "tensor-core-bound: lower precision (fp8) or fewer FLOPs";
 	default:
 		if (is_matrix_kind(op->kind))
-			return "low reuse: batch more rows per weight read, or quantize weights";
+			return "weight-bound: batch more rows per weight read, or quantize the weights "
+			       "(fusing does not cut its traffic)";
 		return "fuse with neighbouring ops so intermediates stay on chip";
 	}
 }

@@ -12,6 +12,7 @@
 #include "formulas.h"
 #include "model.h"
 #include "num.h"
+#include "step.h"
 
 static struct rl_device a100, v100;
 static struct rl_model_ctx ctx;
@@ -306,6 +307,41 @@ START_TEST(test_bound_ties)
 }
 END_TEST
 
+/* Issue 11: a GEMV at batch 1 (1x4096 activations, 4096x4096 bf16 weights)
+ * is weight-bound: 2 (4096 + 4096^2 + 4096) = 33570816 bytes, 21.6 us at
+ * 1555 GB/s against 67108864 FLOP / 312 TFLOPS = 0.2 us. Fusing does not
+ * cut the weights' traffic; batching (more rows per weight read) or
+ * quantisation does. The advice says so per op, for a measured op, and in
+ * the summary line for memory-bound time. */
+START_TEST(test_gemv_advice)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	const char *a;
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_MATMUL;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_parse_dims("1x4096x4096", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	ctx.host_overhead_us = 0.05;
+	predict(&op, &p);
+	ck_assert_double_eq_tol(p.bytes, 33570816, 0.5);
+	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
+	a = rl_op_advice(&op, &p);
+	ck_assert_msg(strstr(a, "batch more rows per weight read") && strstr(a, "quantize"), "%s", a);
+	ck_assert_msg(strstr(a, "fusing does not") != NULL, "%s", a);
+	a = rl_step_advice(&op, &p);
+	ck_assert_msg(strstr(a, "batch more rows per weight read") && !strstr(a, "fuse with"), "%s", a);
+	a = rl_bound_advice(RL_BOUND_MEMORY);
+	ck_assert_msg(strstr(a, "batching") && strstr(a, "quantisation"), "%s", a);
+	/* an elementwise op below the memory roof is still told to fuse */
+	pointwise(&op, RL_BF16, "1048576", 1, 1);
+	predict(&op, &p);
+	ck_assert_ptr_nonnull(strstr(rl_op_advice(&op, &p), "fuse"));
+}
+END_TEST
+
 /* Issue 11, bug 4: an op whose time times its count overflows is refused,
  * never an "inf us" total. */
 START_TEST(test_overflowing_total_refused)
@@ -344,6 +380,7 @@ Suite *suite_model(void)
 	tcase_add_test(core, test_time_composition);
 	tcase_add_test(core, test_overflowing_total_refused);
 	tcase_add_test(core, test_bound_ties);
+	tcase_add_test(core, test_gemv_advice);
 	suite_add_tcase(s, blog);
 	suite_add_tcase(s, core);
 	return s;
