@@ -329,10 +329,12 @@ START_TEST(test_gemv_advice)
 	ck_assert_double_eq_tol(p.bytes, 33570816, 0.5);
 	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
 	a = rl_op_advice(&op, &p);
-	ck_assert_msg(strstr(a, "batch more rows per weight read") && strstr(a, "quantize"), "%s", a);
+	ck_assert_msg(strstr(a, "batch more rows per weight read") && strstr(a, "quantize"), "%s",
+	              a);
 	ck_assert_msg(strstr(a, "fusing does not") != NULL, "%s", a);
 	a = rl_step_advice(&op, &p);
-	ck_assert_msg(strstr(a, "batch more rows per weight read") && !strstr(a, "fuse with"), "%s", a);
+	ck_assert_msg(strstr(a, "batch more rows per weight read") && !strstr(a, "fuse with"), "%s",
+	              a);
 	a = rl_bound_advice(RL_BOUND_MEMORY);
 	ck_assert_msg(strstr(a, "batching") && strstr(a, "quantisation"), "%s", a);
 	/* an elementwise op below the memory roof is still told to fuse */

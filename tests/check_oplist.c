@@ -177,7 +177,8 @@ static const struct {
 	 "column 'measured_us': 1e13 is above the maximum 1e+12"},
 	{"host_us 1e25", "name,kind,shape,host_us\na,copy,4,1e25\n",
 	 "column 'host_us': 1e25 is above the maximum 1e+06"},
-	{"conv2d padding 2^62", "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
+	{"conv2d padding 2^62",
+	 "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
 	 "ops.csv:2: conv2d: the padded input overflows"},
 };
 
