@@ -3,6 +3,7 @@
 
 #include "calibrate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,14 @@ void rl_calib_roofs(const struct rl_bench *b, struct rl_calib *c)
 			    e->check < 0)
 				continue;
 			v = figure(e, map[i].fig);
-			if (v <= 0)
+			if (!isfinite(v) || v <= 0) {
+				if (c->bad == NULL) {
+					c->bad = e;
+					c->bad_key = map[i].key;
+					c->bad_value = v;
+				}
 				continue;
+			}
 			if (best == NULL || (map[i].fig == US ? v < bv : v > bv)) {
 				best = e;
 				bv = v;
@@ -125,6 +132,19 @@ int rl_calibrate(const struct rl_bench *b, const struct rl_calib *c,
 	char name[512];
 	int bad = 0;
 
+	static const char *const unit[] = {"GB/s", "TFLOPS", "us"};
+
+	if (c->bad != NULL) {
+		const struct rl_bench_entry *e = c->bad;
+
+		memset(out, 0, sizeof(*out));
+		return rl_err_set(err, RL_ERR_RANGE,
+		                  "recording: %s %s%s%s: %s = %g %s is not a finite figure above 0 "
+		                  "(a broken recording: no device file written)",
+		                  rl_bench_group_name(e->group), e->name, e->dtype[0] ? " " : "",
+		                  e->dtype, rl_hw_key_name(c->bad_key), c->bad_value,
+		                  unit[fig_of(c->bad_key)]);
+	}
 	if (rl_device_copy(out, datasheet, err) < 0)
 		return RL_ERR_NOMEM;
 	snprintf(name, sizeof(name), "%s (measured)", datasheet->name);
@@ -136,8 +156,21 @@ int rl_calibrate(const struct rl_bench *b, const struct rl_calib *c,
 		struct rl_hwval *v = &out->num[k], *ds = &out->datasheet[k];
 		char text[32];
 
+		struct rl_err e;
+
 		if (!c->present[k])
 			continue;
+		if (rl_hw_check_range((enum rl_hw_key)k, c->value[k], &e) < 0) {
+			const struct rl_bench_entry *from = c->from[k];
+
+			rl_device_release(out);
+			return rl_err_set(err, RL_ERR_RANGE,
+			                  "recording: %s %s%s%s: %s = %s (a broken recording: no "
+			                  "device file written)",
+			                  rl_bench_group_name(from->group), from->name,
+			                  from->dtype[0] ? " " : "", from->dtype,
+			                  rl_hw_key_name((enum rl_hw_key)k), e.msg);
+		}
 		nmeasured++;
 		/* The datasheet figure goes beside, unless DATASHEET was itself
 		 * calibrated and already keeps one there. */

@@ -25,14 +25,23 @@ struct rl_calib {
 	int present[RL_HW_NUM_COUNT];
 	double value[RL_HW_NUM_COUNT];                 /* in the key's unit */
 	const struct rl_bench_entry *from[RL_HW_NUM_COUNT];
+	/* The first entry (with a passing check) whose figure is not a finite
+	 * number above 0: a broken recording, refused by rl_calibrate. */
+	const struct rl_bench_entry *bad;
+	enum rl_hw_key bad_key;
+	double bad_value;
 };
 
-/* The measured roofs of B (see above). */
+/* The measured roofs of B (see above). An entry whose figure is infinite,
+ * NaN or not above 0 becomes no roof; the first such is kept in C->bad. */
 void rl_calib_roofs(const struct rl_bench *b, struct rl_calib *c);
 
 /* Writes into *OUT (released by the caller) the device DATASHEET with C's
  * roofs measured by B, id ID and name "<datasheet name> (measured)". Returns
- * 0, RL_ERR_ARG (no roof measured) or RL_ERR_NOMEM. */
+ * 0, RL_ERR_ARG (no roof measured), RL_ERR_RANGE (C->bad is set: a figure
+ * that is infinite, NaN or not above 0, or a measured roof outside the
+ * ranges of rl_hw_check_range; the message names the entry) or
+ * RL_ERR_NOMEM. */
 int rl_calibrate(const struct rl_bench *b, const struct rl_calib *c,
                  const struct rl_device *datasheet, const char *id, struct rl_device *out,
                  struct rl_err *err);

@@ -150,12 +150,18 @@ int rl_cli_derive(rl_hwdb *db, const struct rl_gpu *g, struct rl_device *dev,
 
 /* Output that appears whole or not at all: rl_out_open gives a temporary
  * stream; rl_out_commit moves it to PATH (NULL or "-": copies it to stdout);
- * rl_out_abort discards it. */
+ * rl_out_abort discards it. A PATH that is not a regular file (a device, a
+ * fifo) is written in place; a symbolic link is followed; a read-only file is
+ * refused; a replaced file keeps its mode. SIGINT, SIGTERM and SIGHUP remove
+ * the temporary file. */
 struct rl_out {
 	FILE *f;
-	char *tmp_path; /* NULL when spooling for stdout */
+	char *tmp_path; /* NULL when spooling for stdout or writing in place */
 	char *buf;      /* the stream's buffer */
 	const char *path;
+	char *target;   /* PATH with its symbolic links resolved */
+	int in_place;   /* PATH is not a regular file: written directly */
+	int slot;       /* the signal handler's record of tmp_path, or -1 */
 };
 
 int rl_out_open(struct rl_out *o, const char *path);

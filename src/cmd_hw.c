@@ -37,39 +37,43 @@ static const char *val(const struct rl_device *d, enum rl_hw_key k, char *buf, s
 	return buf;
 }
 
+/* One row per device. The table keeps the datasheet figures first and the
+ * aliases last (their width varies); memory is in GiB, as the key: the alias
+ * a100 is the 40 GiB card, a100-80gb the other one. */
 static void list_devices(const rl_hwdb *db, enum rl_format fmt)
 {
 	static const enum rl_hw_key cols[] = {
-		RL_HW_SM_COUNT, RL_HW_MEM_BANDWIDTH_GBS, (enum rl_hw_key)RL_PIPE_FP32_VECTOR,
-		(enum rl_hw_key)RL_PIPE_BF16_TENSOR, (enum rl_hw_key)RL_PIPE_FP8_TENSOR};
+		RL_HW_SM_COUNT, RL_HW_MEMORY_GIB, RL_HW_MEM_BANDWIDTH_GBS,
+		(enum rl_hw_key)RL_PIPE_FP32_VECTOR, (enum rl_hw_key)RL_PIPE_BF16_TENSOR,
+		(enum rl_hw_key)RL_PIPE_FP8_TENSOR};
+	enum { NCOLS = sizeof(cols) / sizeof(cols[0]) };
 	size_t i, k;
-	char b[5][32];
+	char b[NCOLS][32];
+	const char *v[NCOLS];
 
 	if (fmt == RL_FMT_CSV)
-		puts("id,name,aliases,sm_count,mem_bandwidth_gbs,fp32_vector_tflops,"
+		puts("id,name,aliases,sm_count,memory_gib,mem_bandwidth_gbs,fp32_vector_tflops,"
 		     "bf16_tensor_tflops,fp8_tensor_tflops");
 	else
-		printf("%-16s %-30s %4s %7s %7s %7s %7s\n", "id", "name", "SMs", "GB/s", "fp32 TF",
-		       "bf16 TF", "fp8 TF");
+		printf("%-17s %-30s %4s %4s %7s %7s %7s %7s  %s\n", "id", "name", "SMs", "GiB",
+		       "GB/s", "fp32 TF", "bf16 TF", "fp8 TF", "aliases");
 	for (i = 0; i < rl_hwdb_device_count(db); i++) {
 		const struct rl_device *d = rl_hwdb_device(db, i);
 
-		for (k = 0; k < 5; k++)
-			val(d, cols[k], b[k], sizeof(b[k]));
+		for (k = 0; k < NCOLS; k++)
+			v[k] = val(d, cols[k], b[k], sizeof(b[k])); /* "-" when absent */
 		if (fmt == RL_FMT_CSV) {
 			rl_csv_field(stdout, d->id);
 			putchar(',');
 			rl_csv_field(stdout, d->name);
 			putchar(',');
 			rl_csv_field(stdout, d->aliases ? d->aliases : "");
-			for (k = 0; k < 5; k++)
-				printf(",%s", d->num[cols[k]].present ? b[k] : "");
+			for (k = 0; k < NCOLS; k++)
+				printf(",%s", d->num[cols[k]].present ? v[k] : "");
 			putchar('\n');
 		} else {
-			printf("%-16s %-30.30s %4s %7s %7s %7s %7s\n", d->id, d->name,
-			       val(d, cols[0], b[0], 32), val(d, cols[1], b[1], 32),
-			       val(d, cols[2], b[2], 32), val(d, cols[3], b[3], 32),
-			       val(d, cols[4], b[4], 32));
+			printf("%-17s %-30.30s %4s %4s %7s %7s %7s %7s  %s\n", d->id, d->name, v[0],
+			       v[1], v[2], v[3], v[4], v[5], d->aliases ? d->aliases : "-");
 		}
 	}
 }

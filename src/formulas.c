@@ -64,8 +64,13 @@ static int elementwise(const struct rl_op *op, double es, double *flops,
 	*flops = (double)n * fpe;
 	switch (op->kind) {
 	case RL_KIND_POINTWISE:
-		/* inputs tensors of the output's size read, one written */
-		*bytes = (double)(op->inputs + 1) * (double)n * es;
+		/* inputs tensors of the output's size read, one written; inputs + 1
+		 * would wrap to 0 (a free op) at 2^64 - 1 */
+		if (op->inputs == UINT64_MAX)
+			return rl_err_set(err, RL_ERR_RANGE,
+			                  "column 'inputs': %llu inputs: inputs + 1 overflows 64 bits",
+			                  (unsigned long long)op->inputs);
+		*bytes = ((double)op->inputs + 1) * (double)n * es;
 		break;
 	case RL_KIND_COPY:
 		*flops = 0;
@@ -158,8 +163,14 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 		                  "column 'groups': %llu does not divide both input channels %llu and output channels %llu",
 		                  (unsigned long long)g, (unsigned long long)c,
 		                  (unsigned long long)k);
-	if (h + 2 * op->padding < r || w + 2 * op->padding < s || h > UINT32_MAX ||
-	    w > UINT32_MAX || op->padding > UINT32_MAX)
+	/* Below 2^32 each, h + 2 * padding cannot wrap. */
+	if (h > UINT32_MAX || w > UINT32_MAX || op->padding > UINT32_MAX)
+		return rl_err_set(err, RL_ERR_RANGE,
+		                  "conv2d: the padded input overflows: height %llu, width %llu and "
+		                  "padding %llu must each be below 2^32",
+		                  (unsigned long long)h, (unsigned long long)w,
+		                  (unsigned long long)op->padding);
+	if (h + 2 * op->padding < r || w + 2 * op->padding < s)
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "column 'kernel': a %llux%llu filter does not fit a %llux%llu input with padding %llu",
 		                  (unsigned long long)r, (unsigned long long)s,

@@ -59,6 +59,63 @@ const char *rl_hw_key_name(enum rl_hw_key k)
 	return "?";
 }
 
+/* Physically sensible ranges (docs/hwdb-format.md, "Ranges"): several orders
+ * of magnitude around today's GPUs on both sides, so that no real device is
+ * refused, yet no figure can overflow a time or a share to inf or NaN: times
+ * are at most bytes / (1e-3 GB/s) or flops / (1e-6 TFLOPS). */
+static const struct {
+	double lo, hi;
+	const char *unit;
+} ranges[RL_HW_NUM_COUNT] = {
+	[RL_PIPE_FP64_VECTOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_FP64_TENSOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_FP32_VECTOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_FP16_VECTOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_BF16_VECTOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_TF32_TENSOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_FP16_TENSOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_BF16_TENSOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_FP8_TENSOR] = {1e-6, 1e7, "TFLOPS"},
+	[RL_PIPE_INT8_TENSOR] = {1e-6, 1e7, "TOPS"},
+	[RL_HW_COMPUTE_CAPABILITY] = {1, 100, ""},
+	[RL_HW_SM_COUNT] = {1, 1e6, "SMs"},
+	[RL_HW_BOOST_CLOCK_MHZ] = {1, 1e5, "MHz"},
+	[RL_HW_TENSOR_CLOCK_MHZ] = {1, 1e5, "MHz"},
+	[RL_HW_MEMORY_GIB] = {1e-3, 1e6, "GiB"},
+	[RL_HW_MEM_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
+	[RL_HW_L2_MIB] = {1e-3, 1e6, "MiB"},
+	[RL_HW_L2_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
+	[RL_HW_MIN_KERNEL_US] = {1e-3, 1e6, "us"},
+};
+
+static int out_of_range(double v, double lo, double hi, const char *unit, struct rl_err *err)
+{
+	return rl_err_set(err, RL_ERR_RANGE, "%g%s%s is outside the sensible range %g..%g%s%s", v,
+	                  *unit ? " " : "", unit, lo, hi, *unit ? " " : "", unit);
+}
+
+int rl_hw_check_range(enum rl_hw_key k, double v, struct rl_err *err)
+{
+	double lo, hi;
+
+	if ((unsigned)k >= RL_HW_NUM_COUNT)
+		return rl_err_set(err, RL_ERR_RANGE, "unknown key");
+	lo = ranges[k].lo;
+	hi = ranges[k].hi;
+	if ((int)k < RL_PIPE_COUNT && v == 0)
+		return 0; /* an absent pipe */
+	if (v >= lo && v <= hi) /* false for NaN */
+		return 0;
+	return out_of_range(v, lo, hi, ranges[k].unit, err);
+}
+
+int rl_host_overhead_check(double us, struct rl_err *err)
+{
+	if (us >= 0 && us <= RL_HOST_OVERHEAD_US_MAX)
+		return 0;
+	return out_of_range(us, 0, RL_HOST_OVERHEAD_US_MAX, "us", err);
+}
+
 static char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -156,7 +213,13 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 			} else {
 				struct rl_hwval *v = ds ? d->datasheet : d->num;
 
+				struct rl_err e;
+
 				rc = set_number(&kv, &v[num_keys[i].key], key, val, src, err);
+				if (rc == 0 &&
+				    rl_hw_check_range(num_keys[i].key, v[num_keys[i].key].value, &e) < 0)
+					rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
+					                kv.lineno, key, e.msg);
 			}
 		}
 		if (rc < 0)
@@ -330,8 +393,14 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 			rc = set_string(&kv, &rt->id, key, val, src, err);
 		else if (strcmp(key, "name") == 0)
 			rc = set_string(&kv, &rt->name, key, val, src, err);
-		else if (strcmp(key, "host_overhead_us") == 0)
+		else if (strcmp(key, "host_overhead_us") == 0) {
+			struct rl_err e;
+
 			rc = set_number(&kv, &rt->host_overhead_us, key, val, src, err);
+			if (rc == 0 && rl_host_overhead_check(rt->host_overhead_us.value, &e) < 0)
+				rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
+				                kv.lineno, key, e.msg);
+		}
 		else {
 			free(src);
 			rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: unknown key '%s'", path,

@@ -66,6 +66,21 @@ enum rl_hw_key rl_hw_key_at(size_t i);
 /* The key name of a numeric device key ("mem_bandwidth_gbs"). */
 const char *rl_hw_key_name(enum rl_hw_key k);
 
+/* Checks a value V of key K against the physically sensible range of that
+ * key (docs/hwdb-format.md, "Ranges"): a figure outside it is a typo or a
+ * broken measurement, and would turn totals into inf or NaN. 0 is accepted
+ * for a pipe's peak (the pipe is absent). Returns 0, or RL_ERR_RANGE with a
+ * message "V UNIT is outside LO..HI" (no key name, no location). */
+int rl_hw_check_range(enum rl_hw_key k, double v, struct rl_err *err);
+
+/* The largest host overhead per launch accepted, from a runtime file or
+ * --host-overhead-us: one second, far above any host cost (a few us). */
+#define RL_HOST_OVERHEAD_US_MAX 1e6
+
+/* Checks a host overhead per launch (us): 0 to RL_HOST_OVERHEAD_US_MAX.
+ * Returns 0 or RL_ERR_RANGE with a message as rl_hw_check_range. */
+int rl_host_overhead_check(double us, struct rl_err *err);
+
 /* Visits every device key in documentation order, string keys included: for
  * each, calls FN with the key name, its value text (NULL when absent) and its
  * source (NULL for string keys). A key with a datasheet figure beside it is

@@ -134,6 +134,13 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
 	rl_pred_times(p, ctx, launches);
+	/* Bounded inputs (op list, device files) keep this finite; a caller
+	 * that builds ops by hand still gets an error, never an inf total. */
+	if (!isfinite(p->t_us * (double)op->count) || !isfinite(p->flops * (double)op->count) ||
+	    !isfinite(p->bytes * (double)op->count))
+		return rl_err_set(err, RL_ERR_RANGE,
+		                  "the op's time, FLOPs or bytes times its count %llu overflow a double",
+		                  (unsigned long long)op->count);
 	p->roofline_pct = (op->has & RL_HAS_MEASURED) && op->measured_us > 0
 	                          ? p->t_gpu_us / op->measured_us * 100
 	                          : 0;
@@ -158,8 +165,13 @@ const char *rl_bound_advice(enum rl_bound b)
 		return "compute-bound: use tensor cores (bf16/fp16/tf32) and lower precision (fp8); "
 		       "beyond that, fewer FLOPs or a faster GPU";
 	case RL_BOUND_MEMORY:
-		return "memory-bound: fuse neighbouring ops so intermediates stay on chip "
-		       "(torch.compile), use smaller dtypes";
+		/* Fusion cuts the traffic of intermediates only: a matrix product
+		 * that streams its weights for a few rows (a GEMV at batch 1) moves
+		 * the same bytes fused or not. */
+		return "memory-bound: fuse neighbouring elementwise ops so intermediates stay on "
+		       "chip (torch.compile); a matrix product that reads its weights for a few rows "
+		       "(batch 1 decode) needs more rows per weight read (batching) or smaller "
+		       "weights (quantisation); smaller dtypes help both";
 	default:
 		return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
 		       "the loop, or raise the batch size: the GPU waits on the host";
@@ -181,7 +193,8 @@ const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
 		return "tensor-core-bound: lower precision (fp8) or fewer FLOPs";
 	default:
 		if (is_matrix_kind(op->kind))
-			return "low reuse: batch more rows per weight read, or quantize weights";
+			return "weight-bound: batch more rows per weight read, or quantize the weights "
+			       "(fusing does not cut its traffic)";
 		return "fuse with neighbouring ops so intermediates stay on chip";
 	}
 }

@@ -7,6 +7,9 @@
  * t_gpu = max(t_compute, t_memory, launches x min_kernel_us), and because the
  * host runs ahead asynchronously, t = max(t_gpu, t_overhead). The op is bound
  * by the largest of compute, memory and overhead (launch floor included).
+ * Ties: overhead wins a tie with either (the op's own work hides under the
+ * host or launch time, so no kernel tuning would help), and memory wins a tie
+ * with compute.
  * Pure functions: no I/O, no globals.
  */
 #ifndef RL_MODEL_H

@@ -66,6 +66,7 @@ struct reader {
 	size_t nextra;
 	const char **extra_vals;
 	struct rl_ops_header hdr; /* handed to the sink; lives as long as the reader */
+	unsigned char name_used[RL_SYMBOLS_MAX]; /* per --set name: a shape used it */
 };
 
 static void add_error(struct reader *r, int code, const char *fmt, ...)
@@ -156,11 +157,58 @@ static int valid_utf8(const unsigned char *s)
 	return 1;
 }
 
+struct named_column {
+	const char *name;
+	size_t i;
+};
+
+/* Orders columns by name (case-insensitive), then by number. */
+static int cmp_column(const void *a, const void *b)
+{
+	const struct named_column *x = a, *y = b;
+	int c = strcasecmp(x->name, y->name);
+
+	return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Finds the first column (in file order) whose name an earlier column has:
+ * sorting the columns by name puts equal names side by side, so this takes
+ * O(n log n), not the O(n^2) of comparing every pair (100,000 columns took
+ * 21 s). Returns 1 with the pair in *FIRST and *SECOND, 0 when every name is
+ * unique, -1 when out of memory. */
+static int find_duplicate(const struct reader *r, size_t *first, size_t *second)
+{
+	struct named_column *c = malloc(r->ncols * sizeof(*c));
+	size_t k;
+	int found = 0;
+
+	if (c == NULL)
+		return -1;
+	for (k = 0; k < r->ncols; k++) {
+		c[k].name = field(r, k);
+		c[k].i = k;
+	}
+	qsort(c, r->ncols, sizeof(*c), cmp_column);
+	for (k = 1; k < r->ncols; k++) {
+		/* only the first two of a run of equal names */
+		if (strcasecmp(c[k - 1].name, c[k].name) != 0 ||
+		    (k >= 2 && strcasecmp(c[k - 2].name, c[k].name) == 0))
+			continue;
+		if (!found || c[k].i < *second) {
+			*first = c[k - 1].i;
+			*second = c[k].i;
+			found = 1;
+		}
+	}
+	free(c);
+	return found;
+}
+
 static int do_header(struct reader *r)
 {
 	struct rl_ops_header *h = &r->hdr;
-	size_t i, j;
-	int have_name = 0, have_measured = 0, have_host = 0;
+	size_t i, j, dup1 = 0, dup2 = 0;
+	int have_name = 0, have_measured = 0, have_host = 0, dup;
 
 	r->ncols = r->nfields;
 	r->col = calloc(r->ncols, sizeof(*r->col));
@@ -182,14 +230,18 @@ static int do_header(struct reader *r)
 			          r->name, r->rec_line, i + 1);
 			return RL_ERR_PARSE;
 		}
-		for (j = 0; j < i; j++) {
-			if (strcasecmp(field(r, j), name) == 0) {
-				add_error(r, RL_ERR_PARSE,
-				          "%s:%zu: header: duplicate column '%s' (columns %zu and %zu)",
-				          r->name, r->rec_line, name, j + 1, i + 1);
-				return RL_ERR_PARSE;
-			}
-		}
+	}
+	dup = find_duplicate(r, &dup1, &dup2);
+	if (dup < 0)
+		return RL_ERR_NOMEM;
+	if (dup > 0) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: header: duplicate column '%s' (columns %zu and %zu)",
+		          r->name, r->rec_line, field(r, dup2), dup1 + 1, dup2 + 1);
+		return RL_ERR_PARSE;
+	}
+	for (i = 0; i < r->ncols; i++) {
+		const char *name = field(r, i);
+
 		r->col[i] = COL_EXTRA;
 		for (j = 0; j < COL_KNOWN; j++)
 			if (strcasecmp(name, col_names[j]) == 0)
@@ -223,9 +275,27 @@ static int do_header(struct reader *r)
 	return r->sink->header ? r->sink->header(h, r->sink->user) : 0;
 }
 
-/* Parses an integer cell into *OUT, at least MIN. */
+/* Upper bounds on cells, so that no total can overflow to inf or lose
+ * exactness (docs/oplist-format.md, "Ranges"). Counts and launches are
+ * summed in double precision, exact up to 2^53. */
+#define MAX_TIMES (1ull << 53)
+#define MAX_TIMES_WHY "2^53, where double precision stops counting exactly"
+/* A pointwise kernel's inputs are pointers in its parameter block (at most
+ * 32 KiB): a few thousand at most. */
+#define MAX_INPUTS 65536
+/* FLOPs or bytes of one op: 1e30 is 10,000 times the largest training runs. */
+#define MAX_WORK 1e30
+#define MAX_FPE 1e6
+/* Times in us: 1 ns is below any kernel; 1e12 us is 11 days. */
+#define MIN_MEASURED_US 1e-3
+#define MAX_MEASURED_US 1e12
+/* Host time per op: at most one second, as a runtime's host_overhead_us. */
+#define MAX_HOST_US 1e6
+
+/* Parses an integer cell into *OUT, at least MIN and at most MAX (WHY says
+ * why, or NULL). */
 static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t min,
-                    uint64_t *out)
+                    uint64_t max, const char *why, uint64_t *out)
 {
 	struct rl_err e;
 
@@ -237,6 +307,12 @@ static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t m
 	if (*out < min) {
 		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s is below the minimum %llu",
 		          r->name, r->rec_line, col, s, (unsigned long long)min);
+		return -1;
+	}
+	if (*out > max) {
+		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s is above the maximum %llu%s%s%s",
+		          r->name, r->rec_line, col, s, (unsigned long long)max, why ? " (" : "",
+		          why ? why : "", why ? ")" : "");
 		return -1;
 	}
 	return 0;
@@ -253,7 +329,9 @@ static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
 	return -1;
 }
 
-static int cell_number(struct reader *r, const char *col, const char *s, double *out)
+/* Parses a number cell into *OUT, at most MAX. */
+static int cell_number(struct reader *r, const char *col, const char *s, double max,
+                       double *out)
 {
 	struct rl_err e;
 
@@ -261,6 +339,11 @@ static int cell_number(struct reader *r, const char *col, const char *s, double 
 		add_error(r, RL_ERR_PARSE,
 		          "%s:%zu: column '%s': %s (expected a finite number >= 0)", r->name,
 		          r->rec_line, col, e.msg);
+		return -1;
+	}
+	if (*out > max) {
+		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s is above the maximum %g",
+		          r->name, r->rec_line, col, s, max);
 		return -1;
 	}
 	return 0;
@@ -375,39 +458,57 @@ static int do_row(struct reader *r, struct rl_op *op)
 				return -1;
 			}
 			op->has |= RL_HAS_SHAPE;
+			{
+				int d;
+
+				for (d = 0; d < op->ndims; d++)
+					if (op->dim_sym[d] > 0 && op->dim_sym[d] <= RL_SYMBOLS_MAX)
+						r->name_used[op->dim_sym[d] - 1] = 1;
+			}
 			break;
 		}
 		case COL_KERNEL:
 			kernel = s;
 			break;
-		case COL_STRIDE: rc = cell_u64(r, cn, s, 1, &op->stride); break;
-		case COL_PADDING: rc = cell_u64(r, cn, s, 0, &op->padding); break;
-		case COL_GROUPS: rc = cell_u64(r, cn, s, 1, &op->groups); break;
-		case COL_INPUTS: rc = cell_u64(r, cn, s, 0, &op->inputs); break;
-		case COL_LAUNCHES: rc = cell_u64(r, cn, s, 1, &op->launches); break;
-		case COL_COUNT: rc = cell_u64(r, cn, s, 1, &op->count); break;
+		case COL_STRIDE: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->stride); break;
+		case COL_PADDING: rc = cell_u64(r, cn, s, 0, UINT64_MAX, NULL, &op->padding); break;
+		case COL_GROUPS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->groups); break;
+		case COL_INPUTS:
+			rc = cell_u64(r, cn, s, 0, MAX_INPUTS,
+			              "a kernel's parameters hold a few thousand pointers", &op->inputs);
+			break;
+		case COL_LAUNCHES:
+			rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->launches);
+			break;
+		case COL_COUNT: rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->count); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;
 			break;
 		case COL_FPE:
-			rc = cell_number(r, cn, s, &op->flops_per_element);
+			rc = cell_number(r, cn, s, MAX_FPE, &op->flops_per_element);
 			op->has |= RL_HAS_FPE;
 			break;
 		case COL_FLOPS:
-			rc = cell_number(r, cn, s, &op->flops);
+			rc = cell_number(r, cn, s, MAX_WORK, &op->flops);
 			op->has |= RL_HAS_FLOPS;
 			break;
 		case COL_BYTES:
-			rc = cell_number(r, cn, s, &op->bytes);
+			rc = cell_number(r, cn, s, MAX_WORK, &op->bytes);
 			op->has |= RL_HAS_BYTES;
 			break;
 		case COL_MEASURED:
-			rc = cell_number(r, cn, s, &op->measured_us);
+			rc = cell_number(r, cn, s, MAX_MEASURED_US, &op->measured_us);
 			if (rc == 0 && op->measured_us <= 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'measured_us': must be above 0",
 				          r->name, r->rec_line);
+				rc = -1;
+			} else if (rc == 0 && op->measured_us < MIN_MEASURED_US) {
+				add_error(r, RL_ERR_RANGE,
+				          "%s:%zu: column 'measured_us': %s is below the minimum %g (1 ns: "
+				          "no kernel is shorter)",
+				          r->name, r->rec_line, s, MIN_MEASURED_US);
 				rc = -1;
 			}
 			op->has |= RL_HAS_MEASURED;
@@ -416,7 +517,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			op->fuse = s;
 			break;
 		case COL_HOST:
-			rc = cell_number(r, cn, s, &op->host_us);
+			rc = cell_number(r, cn, s, MAX_HOST_US, &op->host_us);
 			if (rc == 0 && op->host_us <= 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'host_us': must be above 0",
 				          r->name, r->rec_line);
@@ -551,6 +652,23 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 	}
 }
 
+/* A name bound with --set that no shape uses is a mistake (a typo, or the
+ * wrong list): an error at the end of the list, as the binding would
+ * otherwise be ignored in silence. */
+static void check_names_used(struct reader *r)
+{
+	const struct rl_symbols *names = r->sink->names;
+	size_t i;
+
+	if (names == NULL || r->errs->count > 0)
+		return;
+	for (i = 0; i < names->n && i < RL_SYMBOLS_MAX; i++)
+		if (!r->name_used[i])
+			add_error(r, RL_ERR_PARSE,
+			          "%s: --set %s=%llu: no shape of the list uses the name '%s'", r->name,
+			          names->name[i], (unsigned long long)names->value[i], names->name[i]);
+}
+
 static void reader_free(struct reader *r)
 {
 	size_t i;
@@ -636,6 +754,8 @@ int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
 		          "%s: no header: the file is empty or only comments (expected a line such as "
 		          "name,kind,dtype,shape)",
 		          name);
+	if (!r.stop && r.have_header)
+		check_names_used(&r);
 	csv_free(&p);
 	free(line);
 	rc = r.sink_rc;

@@ -57,7 +57,8 @@ static int set_value(struct rl_hwval *v, double x, const char *fmt, ...)
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3-probe". */
 static char *make_id(const char *name)
 {
-	char *id = malloc(strlen(name) + sizeof("-probe"));
+	/* room for the longer ending: "gpu-probe" when no letter survives */
+	char *id = malloc(strlen(name) + sizeof("gpu-probe"));
 	const char *p = name;
 	size_t n = 0;
 

@@ -79,6 +79,9 @@ const char *rl_step_advice(const struct rl_op *op, const struct rl_pred *p)
 			       "kernel (torch.compile mode=max-autotune) close the gap; beyond it, fp8";
 		return rl_op_advice(op, p);
 	case RL_BOUND_MEMORY:
+		if (op->kind == RL_KIND_MATMUL)
+			return "below the memory roof, streaming its weights: batch more rows per "
+			       "weight read, or quantize the weights (fusing does not cut its traffic)";
 		return "below the memory roof: fuse with its neighbours (torch.compile) so "
 		       "fewer bytes move, or use a smaller dtype";
 	default:

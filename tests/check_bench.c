@@ -243,6 +243,53 @@ START_TEST(json_errors)
 }
 END_TEST
 
+/* Issue 11, bug 5: an infinite or zero figure in a recording is refused by
+ * name instead of becoming "mem_bandwidth_gbs = inf". */
+START_TEST(calibrate_refuses_broken_figures)
+{
+	struct rl_bench b;
+	struct rl_bench_entry copy = entry(RL_BENCH_MEMORY, "copy", "", 1e308, 0);
+	struct rl_bench_entry gemm = entry(RL_BENCH_GEMM, "gemm", "bf16", 1, 0);
+	const double tiny[] = {1e-3}, us[] = {1000};
+	struct rl_device ds, cal;
+	struct rl_calib c;
+	struct rl_err err;
+
+	ck_assert_int_eq(rl_device_load(RL_TEST_HWDB "/h200-sxm.device", &ds, &err), 0);
+	/* 1e308 bytes in 1e-3 us: 1e308 / 1e-9 s overflows to inf GB/s */
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &copy, tiny, 1, NULL), 0);
+	rl_calib_roofs(&b, &c);
+	ck_assert_int_eq(c.present[RL_HW_MEM_BANDWIDTH_GBS], 0);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(rl_calibrate(&b, &c, &ds, "x", &cal, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "memory copy: mem_bandwidth_gbs = inf GB/s") != NULL, "%s",
+	              err.msg);
+	rl_bench_release(&b);
+	/* a GEMM of 0 FLOPs: 0 TFLOPS is no roof either */
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &gemm, us, 1, NULL), 0);
+	rl_calib_roofs(&b, &c);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(rl_calibrate(&b, &c, &ds, "x", &cal, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "gemm gemm bf16: bf16_tensor_tflops = 0 TFLOPS") != NULL,
+	              "%s", err.msg);
+	rl_bench_release(&b);
+	/* finite but absurd: 1e20 bytes in 1 us is 1e14 GB/s, above 1e7 GB/s */
+	copy.bytes = 1e20;
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &copy, us, 1, NULL), 0);
+	rl_calib_roofs(&b, &c);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(rl_calibrate(&b, &c, &ds, "x", &cal, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "memory copy: mem_bandwidth_gbs = 1e+14 GB/s is outside") !=
+	                      NULL,
+	              "%s", err.msg);
+	rl_bench_release(&b);
+	rl_device_release(&ds);
+}
+END_TEST
+
 START_TEST(calibrated_device)
 {
 	struct rl_bench b;
@@ -482,6 +529,7 @@ Suite *suite_bench(void)
 	tcase_add_test(tc, json_round_trip);
 	tcase_add_test(tc, json_errors);
 	tcase_add_test(tc, calibrated_device);
+	tcase_add_test(tc, calibrate_refuses_broken_figures);
 	tcase_add_test(tc, datasheet_key_needs_its_measured_twin);
 	tcase_add_test(tc, validation_rules);
 	tcase_add_test(tc, builtin_list_reads);

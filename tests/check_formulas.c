@@ -164,7 +164,37 @@ static const struct {
 	 RL_ERR_RANGE, "2^64"},
 	{"attention overflow", RL_KIND_ATTENTION, "65536x65536x65536x65536", NULL, 1, 0, 1,
 	 RL_ERR_RANGE, "2^64"},
+	/* issue 11: padding 2^62 wrapped h + 2 * padding and was reported as a
+	 * filter that does not fit */
+	{"conv2d padding overflow", RL_KIND_CONV2D, "1x3x8x8", "4x3x3", 1, 1ull << 62, 1,
+	 RL_ERR_RANGE, "conv2d: the padded input overflows"},
+	{"conv2d height overflow", RL_KIND_CONV2D, "1x1x4294967296x1", "1x1x1", 1, 0, 1,
+	 RL_ERR_RANGE, "overflows"},
 };
+
+/* Issue 11, bug 4: inputs = 2^64 - 1 made (inputs + 1) wrap to 0, so the op
+ * moved 0 bytes and was predicted free. */
+START_TEST(test_pointwise_inputs_overflow)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double flops, bytes;
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_POINTWISE;
+	ck_assert_int_eq(rl_parse_dims("4", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	op.inputs = UINT64_MAX;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "column 'inputs': 18446744073709551615 inputs: inputs + 1 "
+	                              "overflows") != NULL,
+	              "%s", err.msg);
+	/* 2^61 - 1 inputs read + 1 written, 4 fp32 elements each: 16 x 2^61 bytes */
+	op.inputs = (1ull << 61) - 1;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 16.0 * 2305843009213693952.0);
+}
+END_TEST
 
 START_TEST(test_bad)
 {
@@ -219,6 +249,7 @@ Suite *suite_formulas(void)
 	tcase_add_test(tc, test_explicit_overrides);
 	tcase_add_loop_test(te, test_bad, 0, ARRAY_SIZE(bad));
 	tcase_add_test(te, test_custom_needs_both);
+	tcase_add_test(te, test_pointwise_inputs_overflow);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, te);
 	return s;

@@ -243,6 +243,28 @@ static const struct {
 	{"id = x\nname = X\nsm_count = 10 ; s\n", "mem_bandwidth_gbs' is required"},
 	{"name = X\n", "missing key 'id'"},
 	{"id = x\nthis line has no equals sign\n", "expected 'key = value'"},
+	/* issue 11, bug 12: figures outside the ranges of docs/hwdb-format.md */
+	{"id = x\nname = X\nsm_count = 10 ; s\nmem_bandwidth_gbs = 1e308 ; s\n",
+	 ":4: key 'mem_bandwidth_gbs': 1e+308 GB/s is outside the sensible range 0.001..1e+07 GB/s"},
+	{"id = x\nname = X\nmem_bandwidth_gbs = 1e-300 ; s\n",
+	 ":3: key 'mem_bandwidth_gbs': 1e-300 GB/s is outside"},
+	{"id = x\nname = X\nfp32_vector_tflops = 2e7 ; s\n",
+	 "key 'fp32_vector_tflops': 2e+07 TFLOPS is outside the sensible range 1e-06..1e+07 TFLOPS"},
+	{"id = x\nname = X\nbf16_tensor_tflops = 1e-7 ; s\n", "key 'bf16_tensor_tflops': 1e-07 TFLOPS"},
+	{"id = x\nname = X\nmin_kernel_us = 1e-300 ; s\n", "key 'min_kernel_us': 1e-300 us is outside"},
+	{"id = x\nname = X\nsm_count = 0.5 ; s\n", "key 'sm_count': 0.5 SMs is outside"},
+	{"id = x\nname = X\nl2_bandwidth_gbs = 1e9 ; s\n", "key 'l2_bandwidth_gbs': 1e+09 GB/s"},
+	{"id = x\nname = X\ndatasheet.mem_bandwidth_gbs = 1e30 ; s\n",
+	 "key 'datasheet.mem_bandwidth_gbs': 1e+30 GB/s"},
+};
+
+/* A runtime's host overhead is at most one second per launch (bug 3 of issue
+ * 11 came from 1e25 us). */
+static const struct {
+	const char *value;
+	int ok;
+} host_overheads[] = {
+	{"0", 1}, {"0.05", 1}, {"1e6", 1}, {"1000001", 0}, {"1e25", 0},
 };
 
 /* Writes TEXT to a new temporary file whose name goes to PATH (at least 32
@@ -271,6 +293,30 @@ START_TEST(test_bad_device_file)
 	ck_assert_msg(strstr(err.msg, bad_files[_i].msg) != NULL, "'%s' lacks '%s'", err.msg,
 	              bad_files[_i].msg);
 	ck_assert_ptr_nonnull(strstr(err.msg, path));
+}
+END_TEST
+
+START_TEST(test_runtime_host_overhead_range)
+{
+	char path[32], text[256];
+	struct rl_runtime rt;
+	struct rl_err err = {0, ""};
+	int rc;
+
+	snprintf(text, sizeof(text), "id = r\nname = R\nhost_overhead_us = %s ; s\n",
+	         host_overheads[_i].value);
+	write_temp(path, text);
+	rc = rl_runtime_load(path, &rt, &err);
+	unlink(path);
+	if (host_overheads[_i].ok) {
+		ck_assert_msg(rc == 0, "%s", err.msg);
+		rl_runtime_release(&rt);
+	} else {
+		ck_assert_int_eq(rc, RL_ERR_PARSE);
+		ck_assert_msg(strstr(err.msg, ":3: key 'host_overhead_us': ") != NULL &&
+		                      strstr(err.msg, "is outside the sensible range 0..1e+06 us") != NULL,
+		              "%s", err.msg);
+	}
 }
 END_TEST
 
@@ -325,6 +371,7 @@ Suite *suite_hwdb(void)
 	tcase_add_test(data, test_runtimes);
 	tcase_add_loop_test(errors, test_bad_device_file, 0, ARRAY_SIZE(bad_files));
 	tcase_add_test(errors, test_missing_dir);
+	tcase_add_loop_test(errors, test_runtime_host_overhead_range, 0, ARRAY_SIZE(host_overheads));
 	tcase_add_test(errors, test_source_labels);
 	suite_add_tcase(s, data);
 	suite_add_tcase(s, errors);

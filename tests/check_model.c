@@ -12,6 +12,7 @@
 #include "formulas.h"
 #include "model.h"
 #include "num.h"
+#include "step.h"
 
 static struct rl_device a100, v100;
 static struct rl_model_ctx ctx;
@@ -246,11 +247,11 @@ START_TEST(test_time_composition)
 	op.has = RL_HAS_FLOPS | RL_HAS_BYTES;
 	ctx.host_overhead_us = 0.1;
 	predict(&op, &p);
-	/* 3 launches x 1.34 us floor beats 1 us of traffic and 0.3 us of host */
+	/* 3 launches x 0.53 us floor (1.59) beats 1 us of traffic and 0.3 us of host */
 	ck_assert_double_eq_tol(p.t_memory_us, 1.0, 1e-9);
 	ck_assert_double_eq_tol(p.t_overhead_us, 0.3, 1e-9);
-	ck_assert_double_eq_tol(p.t_gpu_us, 3 * 1.34, 1e-9);
-	ck_assert_double_eq_tol(p.t_us, 3 * 1.34, 1e-9);
+	ck_assert_double_eq_tol(p.t_gpu_us, 3 * 0.53, 1e-9);
+	ck_assert_double_eq_tol(p.t_us, 3 * 0.53, 1e-9);
 	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
 	ck_assert_ptr_nonnull(strstr(rl_op_advice(&op, &p), "launch"));
 
@@ -274,6 +275,95 @@ START_TEST(test_time_composition)
 }
 END_TEST
 
+/* The ties of model.h: overhead wins a tie with compute or memory, host or
+ * launch floor alike; memory wins a tie with compute. Exact binary values, so
+ * the tie is exact. */
+START_TEST(test_bound_ties)
+{
+	struct rl_pred p;
+	double floor_us = a100.num[RL_HW_MIN_KERNEL_US].value;
+
+	memset(&p, 0, sizeof(p));
+	ctx.host_overhead_us = 4.0;
+	p.t_memory_us = 4.0; /* host overhead = memory time */
+	rl_pred_times(&p, &ctx, 1);
+	ck_assert_double_eq(p.t_us, 4.0);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+
+	p.t_memory_us = 0;
+	p.t_compute_us = 8.0; /* 2 launches x 4 us = compute time */
+	rl_pred_times(&p, &ctx, 2);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+
+	ctx.host_overhead_us = 0;
+	p.t_compute_us = 0;
+	p.t_memory_us = floor_us; /* the launch floor = memory time */
+	rl_pred_times(&p, &ctx, 1);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+
+	p.t_memory_us = p.t_compute_us = 64.0; /* compute = memory, above the floor */
+	rl_pred_times(&p, &ctx, 1);
+	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
+}
+END_TEST
+
+/* Issue 11: a GEMV at batch 1 (1x4096 activations, 4096x4096 bf16 weights)
+ * is weight-bound: 2 (4096 + 4096^2 + 4096) = 33570816 bytes, 21.6 us at
+ * 1555 GB/s against 67108864 FLOP / 312 TFLOPS = 0.2 us. Fusing does not
+ * cut the weights' traffic; batching (more rows per weight read) or
+ * quantisation does. The advice says so per op, for a measured op, and in
+ * the summary line for memory-bound time. */
+START_TEST(test_gemv_advice)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	const char *a;
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_MATMUL;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_parse_dims("1x4096x4096", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	ctx.host_overhead_us = 0.05;
+	predict(&op, &p);
+	ck_assert_double_eq_tol(p.bytes, 33570816, 0.5);
+	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
+	a = rl_op_advice(&op, &p);
+	ck_assert_msg(strstr(a, "batch more rows per weight read") && strstr(a, "quantize"), "%s",
+	              a);
+	ck_assert_msg(strstr(a, "fusing does not") != NULL, "%s", a);
+	a = rl_step_advice(&op, &p);
+	ck_assert_msg(strstr(a, "batch more rows per weight read") && !strstr(a, "fuse with"), "%s",
+	              a);
+	a = rl_bound_advice(RL_BOUND_MEMORY);
+	ck_assert_msg(strstr(a, "batching") && strstr(a, "quantisation"), "%s", a);
+	/* an elementwise op below the memory roof is still told to fuse */
+	pointwise(&op, RL_BF16, "1048576", 1, 1);
+	predict(&op, &p);
+	ck_assert_ptr_nonnull(strstr(rl_op_advice(&op, &p), "fuse"));
+}
+END_TEST
+
+/* Issue 11, bug 4: an op whose time times its count overflows is refused,
+ * never an "inf us" total. */
+START_TEST(test_overflowing_total_refused)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	struct rl_err err = {0, ""};
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_CUSTOM;
+	op.flops = 1e308; /* 1e308 / 19.5e12 FLOP/s = 5e295 s, finite */
+	op.bytes = 1;
+	op.has = RL_HAS_FLOPS | RL_HAS_BYTES;
+	ck_assert_int_eq(rl_predict(&op, &ctx, &p, &err), 0);
+	op.count = 1ull << 53; /* x 9e15: above 1.8e308 */
+	ck_assert_int_eq(rl_predict(&op, &ctx, &p, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "count 9007199254740992 overflow") != NULL, "%s", err.msg);
+}
+END_TEST
+
 Suite *suite_model(void)
 {
 	Suite *s = suite_create("model");
@@ -290,6 +380,9 @@ Suite *suite_model(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, test_fallbacks);
 	tcase_add_test(core, test_time_composition);
+	tcase_add_test(core, test_overflowing_total_refused);
+	tcase_add_test(core, test_bound_ties);
+	tcase_add_test(core, test_gemv_advice);
 	suite_add_tcase(s, blog);
 	suite_add_tcase(s, core);
 	return s;

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "oplist.h"
+#include "symbols.h"
 
 static int read_text(const char *text, struct rl_oplist *l, struct rl_errlist *errs)
 {
@@ -154,6 +155,31 @@ static const struct {
 	{"binary without NUL", "\x7f" "ELF\x02\x01\x01\x03\x04", "ops.csv:1: header: no 'name' column"},
 	{"invalid utf-8", "name,kind,shape\n\xff\xfe,copy,4\n", "ops.csv:2: column 1: invalid UTF-8"},
 	{"overlong utf-8", "name,kind,shape\n\xc0\xaf,copy,4\n", "invalid UTF-8"},
+	/* issue 11, bugs 4 and 12: bounds that keep every total finite and exact */
+	{"inputs 2^64-1", "name,kind,shape,inputs\na,pointwise,4,18446744073709551615\n",
+	 "ops.csv:2: column 'inputs': 18446744073709551615 is above the maximum 65536"},
+	{"count 2^64-1", "name,kind,shape,count\na,copy,4,18446744073709551615\n",
+	 "ops.csv:2: column 'count': 18446744073709551615 is above the maximum 9007199254740992 "
+	 "(2^53"},
+	{"count 2^53+1", "name,kind,shape,count\na,copy,4,9007199254740993\n",
+	 "column 'count': 9007199254740993 is above the maximum 9007199254740992"},
+	{"launches 2^60", "name,kind,shape,launches\na,copy,4,1152921504606846976\n",
+	 "column 'launches': 1152921504606846976 is above the maximum"},
+	{"flops 1e308", "name,kind,flops,bytes\na,custom,1e308,1\n",
+	 "ops.csv:2: column 'flops': 1e308 is above the maximum 1e+30"},
+	{"bytes 1e31", "name,kind,flops,bytes\na,custom,1,1e31\n",
+	 "column 'bytes': 1e31 is above the maximum 1e+30"},
+	{"flops_per_element 1e300", "name,kind,shape,flops_per_element\na,pointwise,4,1e300\n",
+	 "column 'flops_per_element': 1e300 is above the maximum 1e+06"},
+	{"measured 1e-300", "name,kind,shape,measured_us\na,copy,4,1e-300\n",
+	 "ops.csv:2: column 'measured_us': 1e-300 is below the minimum 0.001"},
+	{"measured 1e13", "name,kind,shape,measured_us\na,copy,4,1e13\n",
+	 "column 'measured_us': 1e13 is above the maximum 1e+12"},
+	{"host_us 1e25", "name,kind,shape,host_us\na,copy,4,1e25\n",
+	 "column 'host_us': 1e25 is above the maximum 1e+06"},
+	{"conv2d padding 2^62",
+	 "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
+	 "ops.csv:2: conv2d: the padded input overflows"},
 };
 
 START_TEST(test_bad_input)
@@ -201,6 +227,80 @@ START_TEST(test_huge_line)
 	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: line longer than 1048576 bytes"));
 	rl_oplist_release(&l);
 	free(text);
+}
+END_TEST
+
+/* Issue 11, bug 8: the duplicate check compared every pair of columns, so a
+ * header of 100,000 distinct columns took 21 s. Such a header is accepted
+ * (all but 'name' are extra columns) and a duplicate among them is named
+ * with both column numbers: the first repeated name in file order. */
+static char *wide_header(size_t ncols, const char *tail)
+{
+	char *text = malloc(ncols * 12 + strlen(tail) + 64);
+	size_t used = 0, i;
+
+	ck_assert_ptr_nonnull(text);
+	used += (size_t)sprintf(text, "name");
+	for (i = 1; i < ncols; i++)
+		used += (size_t)sprintf(text + used, ",c%zu", i);
+	sprintf(text + used, "%s", tail);
+	return text;
+}
+
+START_TEST(test_wide_header)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+	char *text = wide_header(100000, "\n");
+
+	ck_assert_int_eq(read_text(text, &l, &errs), 0);
+	ck_assert_uint_eq(l.nextra, 99999);
+	ck_assert_str_eq(l.extra_names[99998], "c99999");
+	rl_oplist_release(&l);
+	free(text);
+
+	/* c5 again as column 100,001, C7 as column 100,002, c5 once more */
+	text = wide_header(100000, ",c5,C7,c5\n");
+	ck_assert_int_eq(read_text(text, &l, &errs), RL_ERR_PARSE);
+	ck_assert_msg(strstr(errs.msg[0], "ops.csv:1: header: duplicate column 'c5' (columns 6 and "
+	                                  "100001)") != NULL,
+	              "%s", errs.msg[0]);
+	rl_oplist_release(&l);
+	free(text);
+	/* the later of two pairs comes first when it closes first */
+	ck_assert_int_eq(read_text("name,a,b,B,A\n", &l, &errs), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "duplicate column 'B' (columns 3 and 4)"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
+/* Issue 11: a name bound with --set that no shape uses is an error that
+ * names it, after the rows (which may all be good). */
+START_TEST(test_unused_name)
+{
+	static const char text[] = "name,kind,shape\na,copy,Bx4\nb,copy,BxS\n";
+	struct rl_symbols syms;
+	struct rl_ops_sink sink = {NULL, NULL, NULL, &syms};
+	struct rl_errlist errs;
+	struct rl_err e;
+	FILE *f;
+
+	rl_symbols_init(&syms);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3", &e), 0);
+	f = test_stream(text);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), 0);
+	fclose(f);
+
+	rl_symbols_init(&syms);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3,Q=5,SEQ=7", &e), 0);
+	f = test_stream(text);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), RL_ERR_PARSE);
+	fclose(f);
+	ck_assert_uint_eq(errs.count, 2);
+	ck_assert_str_eq(errs.msg[0], "ops.csv: --set Q=5: no shape of the list uses the name 'Q'");
+	ck_assert_str_eq(errs.msg[1], "ops.csv: --set SEQ=7: no shape of the list uses the name 'SEQ'");
 }
 END_TEST
 
@@ -265,6 +365,8 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_nul_mid_file);
 	tcase_add_test(errors, test_huge_line);
 	tcase_add_test(errors, test_many_errors);
+	tcase_add_test(errors, test_wide_header);
+	tcase_add_test(errors, test_unused_name);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
 	return s;

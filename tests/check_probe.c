@@ -398,6 +398,29 @@ START_TEST(test_mig_name)
 }
 END_TEST
 
+/* Issue 11, bug 10: a name with no letter or digit gets the id "gpu-probe"
+ * (10 bytes with its NUL), which overflowed a buffer of strlen + 7 bytes for
+ * names of 0 to 2 bytes (seen under ASan or valgrind). */
+static const char *const blank_names[] = {"", "-", "--", "NVIDIA ", "NVIDIA --", " ~ "};
+
+START_TEST(test_id_of_a_name_without_letters)
+{
+	struct rl_gpu g;
+	struct rl_device d;
+	int assumed;
+
+	load_attrs("h200", &g);
+	snprintf(g.name, sizeof(g.name), "%s", blank_names[_i]);
+	derive(&g, &d, &assumed);
+	ck_assert_str_eq(d.id, "gpu-probe");
+	rl_device_release(&d);
+	snprintf(g.name, sizeof(g.name), "NVIDIA -H2- 00-");
+	derive(&g, &d, &assumed);
+	ck_assert_str_eq(d.id, "h2-00-probe");
+	rl_device_release(&d);
+}
+END_TEST
+
 Suite *suite_probe(void)
 {
 	Suite *s = suite_create("probe");
@@ -412,6 +435,7 @@ Suite *suite_probe(void)
 	tcase_add_test(tc, test_device_file_round_trip);
 	tcase_add_loop_test(tc, test_bad_attrs, 0, (int)ARRAY_SIZE(bad_attrs));
 	tcase_add_test(tc, test_mig_name);
+	tcase_add_loop_test(tc, test_id_of_a_name_without_letters, 0, (int)ARRAY_SIZE(blank_names));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -19,9 +19,17 @@ static const char *ops_text =
 	"a_very_long_operator_name_that_does_not_fit,matmul,bf16,8192x8192x8192,2,4000,l0\n"
 	"tiny,pointwise,fp32,1,1,,\"l,1\"\n";
 
+static char *render_text(const char *text, enum rl_format fmt, int wide);
+
 /* Classifies ops_text on the A100 40GB with 5 us of host overhead into a
  * malloc'ed string. */
 static char *render(enum rl_format fmt, int wide)
+{
+	return render_text(ops_text, fmt, wide);
+}
+
+/* The same for the op list TEXT. */
+static char *render_text(const char *text, enum rl_format fmt, int wide)
 {
 	struct rl_device dev;
 	struct rl_model_ctx ctx;
@@ -32,7 +40,7 @@ static char *render(enum rl_format fmt, int wide)
 	rl_report *rep;
 	char *buf = NULL;
 	size_t len = 0, i;
-	FILE *in = test_stream(ops_text), *out = open_memstream(&buf, &len);
+	FILE *in = test_stream(text), *out = open_memstream(&buf, &len);
 
 	test_load_device("a100-sxm4-40gb", &dev);
 	rl_errlist_init(&errs);
@@ -85,6 +93,29 @@ START_TEST(test_csv_columns)
 	 * leaves it (residency is judged after it, l2.h) */
 	ck_assert_ptr_nonnull(strstr(nl + 1, ",overhead,"));
 	ck_assert_ptr_nonnull(strstr(nl + 1, ",,,0,\"l,1\"\n"));
+	free(s);
+}
+END_TEST
+
+/* Issue 11: leading and trailing blanks are quoted, so that a reader that
+ * trims unquoted fields (libcsv's default, Excel) keeps them. RFC 4180 makes
+ * blanks part of the field; quoting a field is always allowed (section 2,
+ * rule 5), and inside quotes nothing is trimmed. Expected lines by hand. */
+START_TEST(test_csv_quotes_blanks)
+{
+	static const char text[] = "name,kind,dtype,shape,\" note\"\n"
+	                           "\" lead\",copy,fp32,1,\"x \"\n"
+	                           "\"trail \",copy,fp32,1,\"\ty\"\n"
+	                           "\"in side\",copy,fp32,1,z\n";
+	char *s = render_text(text, RL_FMT_CSV, 0);
+
+	ck_assert_msg(strstr(s, ",l2_resident,\" note\"\n") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "\n\" lead\",copy,fp32,1,") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, ",\"x \"\n") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, "\n\"trail \",copy,fp32,1,") != NULL, "%s", s);
+	ck_assert_msg(strstr(s, ",\"\ty\"\n") != NULL, "%s", s);
+	/* a blank inside needs no quotes */
+	ck_assert_msg(strstr(s, "\nin side,copy,fp32,1,") != NULL, "%s", s);
 	free(s);
 }
 END_TEST
@@ -194,6 +225,7 @@ Suite *suite_report(void)
 	tcase_set_timeout(tc, 60); /* the printf comparison is slow under sanitizers */
 	tcase_add_test(tc, test_fmt_matches_printf);
 	tcase_add_test(tc, test_csv_columns);
+	tcase_add_test(tc, test_csv_quotes_blanks);
 	tcase_add_test(tc, test_json_structure);
 	tcase_add_test(tc, test_table_fits_80_columns);
 	suite_add_tcase(s, tc);

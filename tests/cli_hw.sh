@@ -9,9 +9,17 @@ for id in v100-sxm2 a100-sxm4-40gb a100-sxm4-80gb a100-pcie-80gb a10 h100-sxm h1
 	h100-nvl h200-sxm l4 l40s rtx-4090 rtx-3090 t4; do
 	check "hw list shows $id" grep -q "^$id " "$tmp/out"
 done
+# issue 11: the list shows memory and aliases (--hw a100 is the 40 GB card)
+check "hw list header has GiB and aliases" grep -Eq '^id +name +SMs +GiB +GB/s .* aliases$' "$tmp/out"
+check "hw list: a100 is the A100 SXM4 40GB, 40 GiB" \
+	grep -Eq '^a100-sxm4-40gb +NVIDIA A100 SXM4 40GB +108 +40 +1555 .* a100, a100-40gb, a100-sxm4$' "$tmp/out"
+check "hw list: the 80 GB card is a100-80gb" \
+	grep -Eq '^a100-sxm4-80gb +NVIDIA A100 SXM4 80GB +108 +80 +2039 .* a100-80gb, ' "$tmp/out"
+check "hw list: the H200 has 141 GiB" grep -Eq '^h200-sxm +.* 132 +141 +4800 ' "$tmp/out"
 run hw list -f csv
 check "hw list csv header" test "$(head -n 1 "$tmp/out")" = \
-	"id,name,aliases,sm_count,mem_bandwidth_gbs,fp32_vector_tflops,bf16_tensor_tflops,fp8_tensor_tflops"
+	"id,name,aliases,sm_count,memory_gib,mem_bandwidth_gbs,fp32_vector_tflops,bf16_tensor_tflops,fp8_tensor_tflops"
+check "hw list csv: a100 row" grep -q '^a100-sxm4-40gb,NVIDIA A100 SXM4 40GB,"a100, a100-40gb, a100-sxm4",108,40,1555,19.5,312,$' "$tmp/out"
 
 # show: rows key,value,source; the alias resolves; values match the datasheet
 run hw show h200 -f csv
