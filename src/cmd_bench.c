@@ -204,8 +204,9 @@ static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
 			rl_cli_error("bench %s: %s", groups[i].name, err.msg);
 			return -1;
 		}
-		fprintf(stderr, "roofline: bench: %s: %zu measurements in %.1f s\n", groups[i].name,
-		        b->n - before, seconds() - t);
+		fprintf(stderr, "roofline: bench: %s: %zu measurement%s in %.1f s\n",
+		        groups[i].name, b->n - before, b->n - before == 1 ? "" : "s",
+		        seconds() - t);
 	}
 	fprintf(stderr, "roofline: bench: done in %.1f s\n", seconds() - t0);
 	return 0;
@@ -535,7 +536,8 @@ static int run_validation(int dev, struct rl_validation *v)
 		o->measured = 1;
 	}
 	rl_synth_close(ctx);
-	fprintf(stderr, "roofline: validate: %zu ops in %.1f s\n", v->list.n, seconds() - t0);
+	fprintf(stderr, "roofline: validate: %zu op%s in %.1f s\n", v->list.n,
+	        v->list.n == 1 ? "" : "s", seconds() - t0);
 	return 0;
 }
 

@@ -162,4 +162,19 @@ for t in "$DATA"/trace_*.json.gz; do
 		!c || !l || ($c > 100 && $l != 1) { bad = 1; print $1, $c } END { exit bad }' "$tmp/out"
 done
 
+
+# one op: singular words. A one-element fp32 add of two inputs: 1 FLOP,
+# (2 + 1) x 4 B = 12 B; eager host overhead 6.60 us per launch (overhead-bound);
+# its GPU time is the H200's 0.50 us launch floor, 50 % of the 1 us measured.
+printf 'name,kind,shape,inputs,measured_us\nadd,pointwise,1,2,1\n' >"$tmp/one.csv"
+run classify --hw h200 "$tmp/one.csv"
+check "one op: 'for 1 op (1 occurrence)'" \
+	grep -qx 'total: 6.60 us predicted for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
+check "one op: '(1 op)' by bound" grep -qx '  overhead  100.0 %  (1 op)' "$tmp/out"
+check "one op: 'over 1 op; its roofline'" \
+	grep -qx 'measured GPU time 1.00 us over 1 op; its roofline is 50 % of it' "$tmp/out"
+run classify --hw h200 -f md "$tmp/one.csv"
+check "one op, md: 'for 1 op (1 occurrence)'" \
+	grep -q '^\*\*Total:\*\* 6.60 us predicted for 1 op (1 occurrence), ' "$tmp/out"
+
 done_testing
