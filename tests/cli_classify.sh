@@ -47,6 +47,26 @@ check "csv header with measured and carried columns" test "$(head -n 1 "$tmp/out
 check "one warning naming the unknown column" \
 	test "$(grep -c "unknown column carried through: 'source'" "$tmp/err")" -eq 1
 
+# 25 unknown columns u1..u25: the warning names the first 20, then "and 5 more"
+{
+	printf 'name,kind,shape'; i=1; while [ $i -le 25 ]; do printf ',u%d' $i; i=$((i + 1)); done
+	printf '\nc,copy,4'; i=1; while [ $i -le 25 ]; do printf ',x'; i=$((i + 1)); done; printf '\n'
+} >"$tmp/wide.csv"
+want="roofline: $tmp/wide.csv: warning: unknown columns carried through: 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8', 'u9', 'u10', 'u11', 'u12', 'u13', 'u14', 'u15', 'u16', 'u17', 'u18', 'u19', 'u20' and 5 more"
+run classify -f csv "$tmp/wide.csv"
+check "25 unknown columns: exit 0" test "$rc" -eq 0
+check "25 unknown columns: 20 names, then 'and 5 more'" test "$(cat "$tmp/err")" = "$want"
+# exactly 20: all named, no "more"
+cut -d, -f1-23 "$tmp/wide.csv" >"$tmp/wide20.csv"
+run classify -f csv "$tmp/wide20.csv"
+want20=$(printf '%s' "${want% and 5 more}" | sed 's/wide\.csv/wide20.csv/')
+check "20 unknown columns: all 20 named" test "$(cat "$tmp/err")" = "$want20"
+# 100,000: one short line (a name of at most 7 bytes, 20 of them), not 100,000 names
+awk 'BEGIN { printf "name,kind,shape"; for (i = 1; i <= 100000; i++) printf ",u%d", i; printf "\n" }' >"$tmp/wider.csv"
+run classify -f csv "$tmp/wider.csv"
+check "100,000 unknown columns: one line ending 'and 99980 more'" \
+	sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q \"'u20' and 99980 more\$\" '$tmp/err'"
+
 # standard input, and -o writes the same bytes
 run classify -f csv "$EX/bert-base.csv"
 cp "$tmp/out" "$tmp/file.csv"
