@@ -540,9 +540,10 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	rl_fmt_us(t, sizeof(t), s->total_us);
 	rl_fmt_si(f, sizeof(f), s->flops, 3, "FLOP");
 	rl_fmt_si(b, sizeof(b), s->bytes, 3, "B");
-	fprintf(r->out, "%s%s us predicted for %zu op%s (%.0f occurrence%s), %s, %s\n",
+	fprintf(r->out, "%s%s us predicted for %zu op%s (%llu occurrence%s), %s, %s\n",
 	        r->fmt == RL_FMT_MD ? "\n**Total:** " : "total: ", t, s->ops,
-	        s->ops == 1 ? "" : "s", s->occurrences, s->occurrences == 1 ? "" : "s", f, b);
+	        s->ops == 1 ? "" : "s", (unsigned long long)s->occurrences,
+	        s->occurrences == 1 ? "" : "s", f, b);
 	fputs(r->fmt == RL_FMT_MD ? "\n**Time by bound:**\n\n" : "time by bound:\n", r->out);
 	for (k = 0; k < RL_BOUND_COUNT; k++)
 		if (s->bound_ops[k] > 0)
@@ -633,7 +634,7 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	rl_json_kv(g, "name", op->name);
 	rl_json_kv(g, "kind", rl_kind_name(op->kind));
 	rl_json_kv(g, "dtype", rl_dtype_name(op->dtype));
-	rl_json_kn(g, "count", (double)op->count);
+	rl_json_ku(g, "count", op->count);
 	rl_json_kn(g, "flops", p->flops);
 	rl_json_kn(g, "bytes", p->bytes);
 	rl_json_kn(g, "intensity", p->intensity);
@@ -740,7 +741,7 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	rl_json_str(g, "summary");
 	yajl_gen_map_open(g);
 	rl_json_kn(g, "ops", (double)s->ops);
-	rl_json_kn(g, "occurrences", s->occurrences);
+	rl_json_ku(g, "occurrences", s->occurrences);
 	rl_json_kn(g, "total_us", s->total_us);
 	rl_json_kn(g, "gpu_us", s->gpu_us);
 	rl_json_kn(g, "flops", s->flops);

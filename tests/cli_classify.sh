@@ -197,4 +197,17 @@ run classify --hw h200 -f md "$tmp/one.csv"
 check "one op, md: 'for 1 op (1 occurrence)'" \
 	grep -q '^\*\*Total:\*\* 6.60 us predicted for 1 op (1 occurrence), ' "$tmp/out"
 
+
+# occurrences are counted exactly: 2^53 + 1 = 9007199254740993 (a double
+# rounds it to ...992); 2048 rows of 2^53 make 2^64: the 2048th (line 2049)
+# is refused, after 2047 x 2^53 = 18437736874454810624
+printf 'name,kind,shape,count\na,copy,4,9007199254740992\nb,copy,4,1\n' >"$tmp/big.csv"
+run classify -f json "$tmp/big.csv"
+check "json: count 2^53 in full" grep -q '"name":"a",[^}]*"count":9007199254740992,' "$tmp/out"
+check "json: occurrences 2^53 + 1 in full" grep -q '"occurrences":9007199254740993,' "$tmp/out"
+awk 'BEGIN { print "name,kind,shape,count"; for (i = 1; i <= 2048; i++) print "c" i ",copy,4,9007199254740992" }' >"$tmp/wrap.csv"
+expect_error "2048 x 2^53 occurrences: refused at the op that passes 2^64 - 1" 1 \
+	"^roofline: $tmp/wrap.csv:2049: column 'count': the total of occurrences passes 2\^64 - 1 \(18437736874454810624 before this op, 9007199254740992 in it\)$" \
+	classify "$tmp/wrap.csv"
+
 done_testing
