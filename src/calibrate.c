@@ -121,7 +121,7 @@ static int set_text(char **slot, const char *s)
 {
 	free(*slot);
 	*slot = s != NULL ? strdup(s) : NULL;
-	return s != NULL && *slot == NULL ? -1 : 0;
+	return s != NULL && *slot == NULL ? RL_ERR_NOMEM : 0;
 }
 
 /* The launch floor is the datasheet entry's, not a measurement of bench:
@@ -131,7 +131,7 @@ static int set_text(char **slot, const char *s)
  * traces show kernels shorter than that (GPT-2's arange: 0.64 us). So OUT
  * keeps DATASHEET's value (its datasheet.min_kernel_us, when DATASHEET is
  * itself a calibrated file from before), its source saying why. Returns 0
- * or -1 (out of memory). */
+ * or RL_ERR_NOMEM. */
 static int keep_floor(const struct rl_bench *b, const struct rl_device *datasheet,
                       struct rl_device *out)
 {
@@ -162,7 +162,7 @@ static int keep_floor(const struct rl_bench *b, const struct rl_device *datashee
 	    (v->source != NULL ? strlen(v->source) : 0) + 256;
 	source = malloc(n);
 	if (source == NULL)
-		return -1;
+		return RL_ERR_NOMEM;
 	snprintf(source, n,
 	         "%s %s: bench's graph-node figure%s is the spacing of back-to-back "
 	         "kernels in a CUDA graph, not a floor under every kernel's GPU time; %s",

@@ -177,7 +177,9 @@ static int parse_only(const char *cmd, const char *list, unsigned *mask)
 	return *mask == 0 ? rl_cli_usage(cmd, "--only: no group given") : 0;
 }
 
-/* Runs the groups of MASK on DEV into *B; progress on stderr. */
+/* Runs the groups of MASK on DEV into *B; progress on stderr. Returns 0, or
+ * -1 after printing the error (the rl_cli_* convention, cli.h: a status for
+ * the exit code, not an RL_ERR_*). */
 static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
 {
 	struct rl_err err;
@@ -347,7 +349,8 @@ int cmd_bench(int argc, char **argv)
 	return status;
 }
 
-/* Writes B as JSON to PATH, whole or not at all. */
+/* Writes B as JSON to PATH, whole or not at all. Returns 0, or -1 after
+ * printing the error (as run_bench). */
 static int save_recording(const struct rl_bench *b, const char *path)
 {
 	struct rl_out out;
@@ -497,7 +500,8 @@ static char *read_text(const char *path)
 	return s;
 }
 
-/* Runs every runnable op of V on DEV; progress on stderr. */
+/* Runs every runnable op of V on DEV; progress on stderr. Returns 0, or -1
+ * after printing the error (as run_bench). */
 static int run_validation(int dev, struct rl_validation *v)
 {
 	struct rl_err err;

@@ -163,8 +163,22 @@ START_TEST(knee_against_the_model)
 	ck_assert_double_eq_tol(k.predicted_repeat, 55.75, 1e-9);
 	ck_assert_double_eq_tol(k.log2_ratio, log2(60 / 55.75), 1e-9);
 	ck_assert_int_eq(k.within_2x, 1);
+	/* no device: no model side, a bad argument (not -1, RL_ERR_NOMEM) */
+	ck_assert_int_eq(rl_bench_knee(&s, NULL, &k), RL_ERR_ARG);
+	ck_assert_double_eq_tol(k.measured_repeat, 60, 1e-9);
 	rl_device_release(&d);
 	rl_bench_release(&b);
+}
+END_TEST
+
+/* A recording's group name that is no group: malformed input. */
+START_TEST(group_names)
+{
+	enum rl_bench_group g;
+
+	ck_assert_int_eq(rl_bench_group_parse("bogus", &g), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_bench_group_parse("l2", &g), 0);
+	ck_assert_int_eq(g, RL_BENCH_L2);
 }
 END_TEST
 
@@ -579,6 +593,7 @@ Suite *suite_bench(void)
 	tcase_add_test(tc, add_refuses_bad_samples);
 	tcase_add_test(tc, sweep_knee);
 	tcase_add_test(tc, knee_against_the_model);
+	tcase_add_test(tc, group_names);
 	tcase_add_test(tc, json_round_trip);
 	tcase_add_test(tc, json_errors);
 	tcase_add_test(tc, calibrated_device);
