@@ -26,7 +26,7 @@ int rl_bench_group_parse(const char *s, enum rl_bench_group *out)
 			*out = (enum rl_bench_group)g;
 			return 0;
 		}
-	return -1;
+	return RL_ERR_PARSE;
 }
 
 void rl_bench_init(struct rl_bench *b)

@@ -75,7 +75,8 @@ struct rl_bench_stats {
 	double tflops_best;
 };
 
-/* Names of the groups ("memory", "l2", ...), and the reverse (0 or -1). */
+/* Names of the groups ("memory", "l2", ...), and the reverse (0, or
+ * RL_ERR_PARSE for a name that is no group). */
 const char *rl_bench_group_name(enum rl_bench_group g);
 int rl_bench_group_parse(const char *s, enum rl_bench_group *out);
 

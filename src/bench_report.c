@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "err.h"
 #include "model.h"
 #include "report.h"
 
@@ -93,7 +94,9 @@ static const char *check_word(int check)
 }
 
 /* The model's prediction of one sweep point on D: a pointwise op of the
- * point's elements with REPEAT multiplies each (no FMA), GPU time only. */
+ * point's elements with REPEAT multiplies each (no FMA), GPU time only.
+ * Returns 0, RL_ERR_ARG (no such dtype, or a size out of range) or the
+ * status of rl_predict. */
 static int predict_point(const struct rl_bench_entry *e, const struct rl_device *d,
                          struct rl_pred *p)
 {
@@ -106,7 +109,7 @@ static int predict_point(const struct rl_bench_entry *e, const struct rl_device 
 	op.name = "sweep";
 	op.kind = RL_KIND_POINTWISE;
 	if (rl_dtype_parse(e->dtype, &op.dtype) < 0 || elems < 1 || elems > 1e18)
-		return -1;
+		return RL_ERR_ARG;
 	op.has = RL_HAS_SHAPE | RL_HAS_FPE | RL_HAS_FMA;
 	op.ndims = 1;
 	op.dims[0] = (uint64_t)llround(elems);
@@ -124,7 +127,7 @@ int rl_bench_knee(const struct rl_sweep *s, const struct rl_device *d, struct rl
 	k->measured_repeat = s->knee_repeat;
 	k->measured_intensity = s->knee_intensity;
 	if (d == NULL || s->n == 0 || predict_point(s->pt[0], d, &p) < 0 || p.ridge <= 0)
-		return -1;
+		return RL_ERR_ARG;
 	k->predicted_intensity = p.ridge;
 	k->predicted_repeat = p.ridge * s->elem_bytes;
 	k->log2_ratio = log2(k->measured_repeat / k->predicted_repeat);

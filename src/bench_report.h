@@ -34,8 +34,9 @@ struct rl_knee {
 	int within_2x;                                /* |log2_ratio| <= 1 */
 };
 
-/* Compares sweep S with the model on D. Returns 0, or -1 when D is NULL or
- * has no pipe for the sweep's dtype (K then holds the measured side only). */
+/* Compares sweep S with the model on D. Returns 0, or RL_ERR_ARG when D is
+ * NULL or has no pipe for the sweep's dtype (K then holds the measured side
+ * only). */
 int rl_bench_knee(const struct rl_sweep *s, const struct rl_device *d, struct rl_knee *k);
 
 /* Writes B in FMT to F; REF may be NULL (no reference columns). SWEEP is

@@ -8,12 +8,14 @@
  *   l2_bandwidth_gbs    "read" (l2)
  *   fp32/fp64/fp16/bf16_vector_tflops   the "*-fma" vector benchmarks
  *   *_tensor_tflops     the best GEMM shape of the dtype (cuBLASLt)
- *   min_kernel_us       "graph-node" (launch): the device time of one tiny
- *                       kernel, as the database's figures are
  * A roof whose benchmark is missing (not run, or its check failed) keeps the
- * datasheet's value. The calibrated device is a copy of the datasheet entry
- * whose measured keys carry the measurement (source "measured by roofline
- * bench VERSION on DATE: METHOD") and "datasheet.KEY" beside them.
+ * datasheet's value. So does min_kernel_us, the launch floor, always: the
+ * "graph-node" figure of bench is the spacing of back-to-back kernels in a
+ * CUDA graph (0.68 us on the H200), not a floor under every kernel's GPU time
+ * (traces show kernels of 0.64 us); its source says so. The calibrated
+ * device is a copy of the datasheet entry whose measured keys carry the
+ * measurement (source "measured by roofline bench VERSION on DATE: METHOD")
+ * and "datasheet.KEY" beside them.
  */
 #ifndef RL_CALIBRATE_H
 #define RL_CALIBRATE_H

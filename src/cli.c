@@ -121,7 +121,8 @@ void rl_cli_read_errors(const struct rl_errlist *errs, const char *input, int rc
 	for (i = 0; i < errs->kept; i++)
 		rl_cli_error("%s", errs->msg[i]);
 	if (errs->count > errs->kept)
-		rl_cli_error("%zu more errors not shown", errs->count - errs->kept);
+		rl_cli_error("%zu more error%s not shown", errs->count - errs->kept,
+		             errs->count - errs->kept == 1 ? "" : "s");
 	if (errs->count == 0)
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
 }

@@ -61,8 +61,8 @@ static int calibrate_usage(void)
 	       "\n"
 	       "Run the benchmarks of 'roofline bench' and write a device file whose roofs\n"
 	       "are the measured ones (median of the samples; memory bandwidth from the copy\n"
-	       "kernel, tensor peaks from the best GEMM shape per dtype, min_kernel_us from\n"
-	       "the CUDA graph node), each with its method as source and the datasheet\n"
+	       "kernel, tensor peaks from the best GEMM shape per dtype; min_kernel_us stays\n"
+	       "the datasheet's), each with its method as source and the datasheet\n"
 	       "figure kept beside it as datasheet.KEY. 'classify --hw FILE' then predicts\n"
 	       "with the measured roofs; --roofs datasheet with the datasheet's.\n"
 	       "\n"
@@ -177,7 +177,9 @@ static int parse_only(const char *cmd, const char *list, unsigned *mask)
 	return *mask == 0 ? rl_cli_usage(cmd, "--only: no group given") : 0;
 }
 
-/* Runs the groups of MASK on DEV into *B; progress on stderr. */
+/* Runs the groups of MASK on DEV into *B; progress on stderr. Returns 0, or
+ * -1 after printing the error (the rl_cli_* convention, cli.h: a status for
+ * the exit code, not an RL_ERR_*). */
 static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
 {
 	struct rl_err err;
@@ -204,8 +206,9 @@ static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
 			rl_cli_error("bench %s: %s", groups[i].name, err.msg);
 			return -1;
 		}
-		fprintf(stderr, "roofline: bench: %s: %zu measurements in %.1f s\n", groups[i].name,
-		        b->n - before, seconds() - t);
+		fprintf(stderr, "roofline: bench: %s: %zu measurement%s in %.1f s\n",
+		        groups[i].name, b->n - before, b->n - before == 1 ? "" : "s",
+		        seconds() - t);
 	}
 	fprintf(stderr, "roofline: bench: done in %.1f s\n", seconds() - t0);
 	return 0;
@@ -346,7 +349,8 @@ int cmd_bench(int argc, char **argv)
 	return status;
 }
 
-/* Writes B as JSON to PATH, whole or not at all. */
+/* Writes B as JSON to PATH, whole or not at all. Returns 0, or -1 after
+ * printing the error (as run_bench). */
 static int save_recording(const struct rl_bench *b, const char *path)
 {
 	struct rl_out out;
@@ -496,7 +500,8 @@ static char *read_text(const char *path)
 	return s;
 }
 
-/* Runs every runnable op of V on DEV; progress on stderr. */
+/* Runs every runnable op of V on DEV; progress on stderr. Returns 0, or -1
+ * after printing the error (as run_bench). */
 static int run_validation(int dev, struct rl_validation *v)
 {
 	struct rl_err err;
@@ -535,7 +540,8 @@ static int run_validation(int dev, struct rl_validation *v)
 		o->measured = 1;
 	}
 	rl_synth_close(ctx);
-	fprintf(stderr, "roofline: validate: %zu ops in %.1f s\n", v->list.n, seconds() - t0);
+	fprintf(stderr, "roofline: validate: %zu op%s in %.1f s\n", v->list.n,
+	        v->list.n == 1 ? "" : "s", seconds() - t0);
 	return 0;
 }
 

@@ -57,17 +57,24 @@ struct classify {
 	struct rl_errlist *errs;
 };
 
+/* How many unknown column names the warning lists. */
+#define EXTRA_SHOWN 20
+
 static int on_header(const struct rl_ops_header *h, void *user)
 {
 	struct classify *c = user;
 	struct rl_pipeline_columns cols;
 	size_t i;
 
+	/* the first names only: a header of 100,000 columns is one line, not
+	 * 100,000 names */
 	if (h->nextra > 0) {
 		fprintf(stderr, "roofline: %s: warning: unknown column%s carried through:",
 		        h->name, h->nextra == 1 ? "" : "s");
-		for (i = 0; i < h->nextra; i++)
+		for (i = 0; i < h->nextra && i < EXTRA_SHOWN; i++)
 			fprintf(stderr, "%s '%s'", i ? "," : "", h->extra_names[i]);
+		if (h->nextra > EXTRA_SHOWN)
+			fprintf(stderr, " and %zu more", h->nextra - EXTRA_SHOWN);
 		fputc('\n', stderr);
 	}
 	cols.input = c->input;

@@ -187,8 +187,8 @@ int cmd_report(int argc, char **argv)
 	cols.has_host = 1;
 
 	if (sinks.fmt == RL_FMT_TABLE || sinks.fmt == RL_FMT_MD)
-		fprintf(out.f, "%s%zu ops in the trace, run on %s\n%s",
-		        sinks.fmt == RL_FMT_MD ? "Trace: " : "", imp.n,
+		fprintf(out.f, "%s%zu op%s in the trace, run on %s\n%s",
+		        sinks.fmt == RL_FMT_MD ? "Trace: " : "", imp.n, imp.n == 1 ? "" : "s",
 		        imp.device ? imp.device : "a device it does not name",
 		        sinks.fmt == RL_FMT_MD ? "\n" : "");
 	rc = rl_pipeline_begin(&model, &sinks, &cols, &pl);

@@ -5,6 +5,8 @@
 
 #include <strings.h>
 
+#include "err.h"
+
 static const struct {
 	const char *name;
 	size_t size;
@@ -57,7 +59,7 @@ int rl_dtype_parse(const char *name, enum rl_dtype *out)
 			return 0;
 		}
 	}
-	return -1;
+	return RL_ERR_PARSE;
 }
 
 const char *rl_dtype_expected(void)

@@ -52,7 +52,7 @@ const char *rl_dtype_name(enum rl_dtype t);
 size_t rl_dtype_size(enum rl_dtype t);
 
 /* Looks NAME up case-insensitively, accepting the alias "fp8" for fp8e4m3.
- * Returns 0 and sets *OUT, or -1 when NAME is not a dtype. */
+ * Returns 0 and sets *OUT, or RL_ERR_PARSE when NAME is not a dtype. */
 int rl_dtype_parse(const char *name, enum rl_dtype *out);
 
 /* The list of accepted dtype names, for error messages. */

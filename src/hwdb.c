@@ -271,7 +271,7 @@ static int copy_val(struct rl_hwval *dst, const struct rl_hwval *src)
 		return 0;
 	dst->text = xstrdup(src->text);
 	dst->source = xstrdup(src->source);
-	return dst->text == NULL || dst->source == NULL ? -1 : 0;
+	return dst->text == NULL || dst->source == NULL ? RL_ERR_NOMEM : 0;
 }
 
 int rl_device_copy(struct rl_device *dst, const struct rl_device *src, struct rl_err *err)
@@ -336,7 +336,7 @@ int rl_roofs_parse(const char *s, enum rl_roofs *out)
 	else if (strcmp(s, "datasheet") == 0)
 		*out = RL_ROOFS_DATASHEET;
 	else
-		return -1;
+		return RL_ERR_ARG;
 	return 0;
 }
 

@@ -112,7 +112,7 @@ int rl_device_calibrated(const struct rl_device *d);
  * the choice means nothing for it. */
 int rl_device_roofs(struct rl_device *d, enum rl_roofs which, struct rl_err *err);
 
-/* Parses "measured" or "datasheet"; 0 or -1. */
+/* Parses "measured" or "datasheet"; 0 or RL_ERR_ARG. */
 int rl_roofs_parse(const char *s, enum rl_roofs *out);
 
 /* Writes D to F as a device file (docs/hwdb-format.md) that rl_device_load

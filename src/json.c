@@ -46,6 +46,14 @@ void rl_json_kn(yajl_gen g, const char *key, double v)
 	rl_json_num(g, v);
 }
 
+void rl_json_ku(yajl_gen g, const char *key, uint64_t v)
+{
+	char b[32];
+
+	rl_json_str(g, key);
+	yajl_gen_number(g, b, rl_fmt_u64(b, v));
+}
+
 void rl_json_flush(yajl_gen g, FILE *out)
 {
 	const unsigned char *buf;

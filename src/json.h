@@ -5,6 +5,7 @@
 #ifndef RL_JSON_H
 #define RL_JSON_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <yajl/yajl_gen.h>
@@ -23,6 +24,10 @@ void rl_json_kv(yajl_gen g, const char *key, const char *v);
 
 /* A key and a number value. */
 void rl_json_kn(yajl_gen g, const char *key, double v);
+
+/* A key and an integer value, written in full (a count past 2^53, which
+ * rl_json_kn would round). */
+void rl_json_ku(yajl_gen g, const char *key, uint64_t v);
 
 /* A measured value to 7 significant digits (more than a timing holds: CUDA
  * events resolve about 0.5 us), and the same after a key. */

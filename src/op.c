@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "err.h"
+
 static const char *const kind_names[RL_KIND_COUNT] = {
 	[RL_KIND_POINTWISE] = "pointwise", [RL_KIND_REDUCTION] = "reduction",
 	[RL_KIND_SOFTMAX] = "softmax",     [RL_KIND_LAYERNORM] = "layernorm",
@@ -45,7 +47,7 @@ int rl_kind_parse(const char *name, enum rl_kind *out)
 			return 0;
 		}
 	}
-	return -1;
+	return RL_ERR_PARSE;
 }
 
 const char *rl_kind_expected(void)

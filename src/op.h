@@ -77,8 +77,8 @@ void rl_op_init(struct rl_op *op);
 /* Canonical name of a kind ("matmul"). */
 const char *rl_kind_name(enum rl_kind k);
 
-/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or -1. The
- * output-only kind "fused" is not accepted. */
+/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or
+ * RL_ERR_PARSE. The output-only kind "fused" is not accepted. */
 int rl_kind_parse(const char *name, enum rl_kind *out);
 
 /* The list of kind names, for error messages. */

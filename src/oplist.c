@@ -175,7 +175,7 @@ static int cmp_column(const void *a, const void *b)
  * sorting the columns by name puts equal names side by side, so this takes
  * O(n log n), not the O(n^2) of comparing every pair (100,000 columns took
  * 21 s). Returns 1 with the pair in *FIRST and *SECOND, 0 when every name is
- * unique, -1 when out of memory. */
+ * unique, RL_ERR_NOMEM when out of memory. */
 static int find_duplicate(const struct reader *r, size_t *first, size_t *second)
 {
 	struct named_column *c = malloc(r->ncols * sizeof(*c));
@@ -183,7 +183,7 @@ static int find_duplicate(const struct reader *r, size_t *first, size_t *second)
 	int found = 0;
 
 	if (c == NULL)
-		return -1;
+		return RL_ERR_NOMEM;
 	for (k = 0; k < r->ncols; k++) {
 		c[k].name = field(r, k);
 		c[k].i = k;
@@ -293,7 +293,8 @@ static int do_header(struct reader *r)
 #define MAX_HOST_US 1e6
 
 /* Parses an integer cell into *OUT, at least MIN and at most MAX (WHY says
- * why, or NULL). */
+ * why, or NULL). The cell helpers return 0, or the status (RL_ERR_PARSE,
+ * RL_ERR_RANGE) of the error they recorded. */
 static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t min,
                     uint64_t max, const char *why, uint64_t *out)
 {
@@ -302,18 +303,18 @@ static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t m
 	if (rl_parse_u64(s, out, &e) < 0) {
 		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s (expected an integer)",
 		          r->name, r->rec_line, col, e.msg);
-		return -1;
+		return RL_ERR_PARSE;
 	}
 	if (*out < min) {
 		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s is below the minimum %llu",
 		          r->name, r->rec_line, col, s, (unsigned long long)min);
-		return -1;
+		return RL_ERR_PARSE;
 	}
 	if (*out > max) {
 		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s is above the maximum %llu%s%s%s",
 		          r->name, r->rec_line, col, s, (unsigned long long)max, why ? " (" : "",
 		          why ? why : "", why ? ")" : "");
-		return -1;
+		return RL_ERR_RANGE;
 	}
 	return 0;
 }
@@ -326,7 +327,7 @@ static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
 	}
 	add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': '%s' is not 0 or 1", r->name,
 	          r->rec_line, col, s);
-	return -1;
+	return RL_ERR_PARSE;
 }
 
 /* Parses a number cell into *OUT, at most MAX. */
@@ -339,12 +340,12 @@ static int cell_number(struct reader *r, const char *col, const char *s, double 
 		add_error(r, RL_ERR_PARSE,
 		          "%s:%zu: column '%s': %s (expected a finite number >= 0)", r->name,
 		          r->rec_line, col, e.msg);
-		return -1;
+		return RL_ERR_PARSE;
 	}
 	if (*out > max) {
 		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s is above the maximum %g",
 		          r->name, r->rec_line, col, s, max);
-		return -1;
+		return RL_ERR_RANGE;
 	}
 	return 0;
 }
@@ -376,18 +377,20 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': only %s ops take it, not %s",
 			          r->name, r->rec_line, col_names[rules[i].col], rules[i].which,
 			          rl_kind_name(k));
-			return -1;
+			return RL_ERR_PARSE;
 		}
 	}
 	return 0;
 }
 
-/* Fills OP from the current record. Returns 0 or -1 (error recorded). */
+/* Fills OP from the current record. Returns 0, or the status (RL_ERR_PARSE,
+ * RL_ERR_RANGE) of the error it recorded. */
 static int do_row(struct reader *r, struct rl_op *op)
 {
 	const char *kernel = NULL;
 	unsigned given = 0; /* bit per enum col: a non-empty cell */
 	size_t i;
+	int rc;
 
 	rl_op_init(op);
 	op->line = r->rec_line;
@@ -395,12 +398,13 @@ static int do_row(struct reader *r, struct rl_op *op)
 		add_error(r, RL_ERR_PARSE, "%s:%zu: %zu field%s, but the header has %zu columns",
 		          r->name, r->rec_line, r->nfields, r->nfields == 1 ? "" : "s",
 		          r->ncols);
-		return -1;
+		return RL_ERR_PARSE;
 	}
 	for (i = 0; i < r->ncols; i++) {
 		const char *s = field(r, i);
 		const char *cn = r->col[i] == COL_EXTRA ? field(r, i) : col_names[r->col[i]];
-		int rc = 0;
+
+		rc = 0;
 
 		/* Text that reaches the output must be UTF-8; other cells are
 		 * parsed strictly, which rejects any stray byte. */
@@ -408,7 +412,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 		    !valid_utf8((const unsigned char *)s)) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column %zu: invalid UTF-8", r->name,
 			          r->rec_line, i + 1);
-			return -1;
+			return RL_ERR_PARSE;
 		}
 		if (*s == '\0' && r->col[i] != COL_NAME)
 			continue; /* empty cell: the default */
@@ -419,7 +423,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			if (*s == '\0') {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'name': empty (every op needs a name)",
 				          r->name, r->rec_line);
-				return -1;
+				return RL_ERR_PARSE;
 			}
 			op->name = s;
 			break;
@@ -427,14 +431,14 @@ static int do_row(struct reader *r, struct rl_op *op)
 			if (rl_kind_parse(s, &op->kind) < 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'kind': unknown kind '%s' (expected one of %s)",
 				          r->name, r->rec_line, s, rl_kind_expected());
-				return -1;
+				return RL_ERR_PARSE;
 			}
 			break;
 		case COL_DTYPE:
 			if (rl_dtype_parse(s, &op->dtype) < 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'dtype': unknown dtype '%s' (expected one of %s)",
 				          r->name, r->rec_line, s, rl_dtype_expected());
-				return -1;
+				return RL_ERR_PARSE;
 			}
 			break;
 		case COL_UNIT:
@@ -445,7 +449,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			else {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'unit': unknown unit '%s' (expected tensor or vector)",
 				          r->name, r->rec_line, s);
-				return -1;
+				return RL_ERR_PARSE;
 			}
 			break;
 		case COL_SHAPE: {
@@ -455,7 +459,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			                    &op->ndims, &e) < 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'shape': %s", r->name,
 				          r->rec_line, e.msg);
-				return -1;
+				return RL_ERR_PARSE;
 			}
 			op->has |= RL_HAS_SHAPE;
 			{
@@ -503,13 +507,13 @@ static int do_row(struct reader *r, struct rl_op *op)
 			if (rc == 0 && op->measured_us <= 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'measured_us': must be above 0",
 				          r->name, r->rec_line);
-				rc = -1;
+				rc = RL_ERR_PARSE;
 			} else if (rc == 0 && op->measured_us < MIN_MEASURED_US) {
 				add_error(r, RL_ERR_RANGE,
 				          "%s:%zu: column 'measured_us': %s is below the minimum %g (1 ns: "
 				          "no kernel is shorter)",
 				          r->name, r->rec_line, s, MIN_MEASURED_US);
-				rc = -1;
+				rc = RL_ERR_RANGE;
 			}
 			op->has |= RL_HAS_MEASURED;
 			break;
@@ -521,7 +525,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			if (rc == 0 && op->host_us <= 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'host_us': must be above 0",
 				          r->name, r->rec_line);
-				rc = -1;
+				rc = RL_ERR_PARSE;
 			}
 			op->has |= RL_HAS_HOST;
 			break;
@@ -529,10 +533,11 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		}
 		if (rc < 0)
-			return -1;
+			return rc;
 	}
-	if (check_kind_columns(r, op->kind, given) < 0)
-		return -1;
+	rc = check_kind_columns(r, op->kind, given);
+	if (rc < 0)
+		return rc;
 	if (kernel != NULL) {
 		struct rl_err e;
 		int n;
@@ -541,7 +546,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column 'kernel': %s (expected KxRxS, e.g. 64x3x3)",
 			          r->name, r->rec_line,
 			          n != 3 && e.code == 0 ? "wrong number of dimensions" : e.msg);
-			return -1;
+			return RL_ERR_PARSE;
 		}
 		op->has |= RL_HAS_KERNEL;
 	}
@@ -555,9 +560,10 @@ static int do_row(struct reader *r, struct rl_op *op)
 		double f, b;
 
 		e.code = 0;
-		if (rl_op_work(op, &f, &b, &e) < 0) {
+		rc = rl_op_work(op, &f, &b, &e);
+		if (rc < 0) {
 			add_error(r, e.code, "%s:%zu: %s", r->name, r->rec_line, e.msg);
-			return -1;
+			return rc;
 		}
 	}
 	return 0;

@@ -36,9 +36,21 @@ struct rl_pipeline {
 		char *name;
 	} wait[2];
 	size_t nwait;
+	/* where a kernel reports its error during rl_pipeline_op and _end: the
+	 * caller's record, or no_err; located says the kernel located it */
+	struct rl_err *err;
+	struct rl_err no_err;
+	int located;
 };
 
-/* One kernel after fusion: judged for L2 residency, then into every sink. */
+static int locate(const rl_pipeline *pl, const struct rl_op *op, struct rl_err *err,
+                  const char *prefix);
+
+/* One kernel after fusion: judged for L2 residency, then into every sink.
+ * A kernel the summary refuses (its count would carry the total of
+ * occurrences past 2^64 - 1) goes into no sink; its error is located at
+ * the kernel's line (a group's: its first op's), which may be an op before
+ * the one being fed. */
 static int on_kernel(const struct rl_fuse_row *row, void *user)
 {
 	rl_pipeline *pl = user;
@@ -49,7 +61,11 @@ static int on_kernel(const struct rl_fuse_row *row, void *user)
 	if (op.extra == NULL)
 		op.extra = pl->blank_extra;
 	rl_l2_kernel(&pl->l2, &pl->ctx, &op, row->out_bytes, &p);
-	rc = rl_summary_add(&pl->sum, &op, &p);
+	rc = rl_summary_add(&pl->sum, &op, &p, pl->err);
+	if (rc < 0 && pl->err->code < 0) {
+		pl->located = 1;
+		return locate(pl, &op, pl->err, "");
+	}
 	if (rc == 0 && pl->sinks.step != NULL)
 		rc = rl_step_add(pl->sinks.step, &op, &p);
 	if (rc == 0 && pl->sinks.timeline)
@@ -181,6 +197,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->ctx.host_overhead_us = m->host_overhead_us;
 	pl->rt = m->rt;
 	pl->sinks = *sinks;
+	pl->err = &pl->no_err;
 	rl_summary_init(&pl->sum);
 	rl_timeline_init(&pl->tl);
 	rl_l2_init(&pl->l2, m->dev, sinks->l2);
@@ -233,10 +250,13 @@ int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 	if (err == NULL)
 		err = &local;
 	rl_err_clear(err);
+	pl->err = err;
+	pl->located = 0;
 	rc = rl_predict(op, &pl->ctx, &p, err);
 	if (rc == 0)
 		rc = rl_fuse_stream_op(&pl->fs, op, &p, err);
-	if (rc < 0 && err->code < 0)
+	pl->err = &pl->no_err;
+	if (rc < 0 && err->code < 0 && !pl->located)
 		return locate(pl, op, err, "");
 	if (rc == 0 && pl->sinks.scale != NULL)
 		rc = scaled_op(pl, op, err);
@@ -249,11 +269,14 @@ int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err)
 	int md = s->fmt == RL_FMT_MD;
 	int rc;
 
-	rl_err_clear(err);
-	/* err may be NULL: fusion's end fills nothing today */
+	/* err may be NULL: fusion's end fills nothing today; the last group's
+	 * kernel reports through pl->err, located */
+	pl->err = err != NULL ? err : &pl->no_err;
+	rl_err_clear(pl->err);
 	rc = rl_fuse_stream_end(&pl->fs, err);
 	if (rc == 0 && s->scale != NULL)
 		rc = rl_fuse_stream_end(&pl->fs2, err);
+	pl->err = &pl->no_err;
 	/* after the last group: it is a kernel of the step too */
 	rl_timeline_finish(&pl->tl);
 	if (rc == 0 && s->timeline && s->step != NULL)

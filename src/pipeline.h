@@ -84,8 +84,10 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
  * when ERR->code is then negative too, ERR holds a message located at the
  * op ("INPUT:LINE: ..."), else (RL_ERR_NOMEM, RL_ERR_IO) ERR->code is 0. An
  * op that cannot join its fusion group, or cannot be scaled, is
- * RL_ERR_PARSE or RL_ERR_RANGE; feeding may go on (to collect more errors)
- * but the output is then incomplete. */
+ * RL_ERR_PARSE or RL_ERR_RANGE; so is a kernel whose count would carry the
+ * summary's total of occurrences past 2^64 - 1 (summary.h), located at the
+ * kernel's line (a fusion group's: its first op's). Feeding may go on (to
+ * collect more errors) but the output is then incomplete. */
 int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err);
 
 /* Emits the last fusion group, finishes the timeline (and sets the measured

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "err.h"
 #include "json.h"
 
 int rl_probe_format_parse(const char *s, enum rl_probe_format *out)
@@ -19,7 +20,7 @@ int rl_probe_format_parse(const char *s, enum rl_probe_format *out)
 			*out = (enum rl_probe_format)i;
 			return 0;
 		}
-	return -1;
+	return RL_ERR_ARG;
 }
 
 static void versions(char *buf, size_t n, const struct rl_gpu *g)

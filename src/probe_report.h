@@ -14,7 +14,7 @@
 
 enum rl_probe_format { RL_PROBE_TABLE, RL_PROBE_JSON, RL_PROBE_HWDB, RL_PROBE_ATTRS };
 
-/* Parses "table", "json", "hwdb" or "attrs"; returns 0 or -1. */
+/* Parses "table", "json", "hwdb" or "attrs"; returns 0 or RL_ERR_ARG. */
 int rl_probe_format_parse(const char *s, enum rl_probe_format *out);
 
 struct rl_probe_info {

@@ -408,16 +408,17 @@ static void step_text(rl_report *r, const struct rl_step *st)
 	int k;
 
 	rl_fmt_us(a, sizeof(a), st->span_us);
-	fprintf(r->out, "%s %s us from the first GPU activity to the last (%zu activities)\n%s",
-	        md ? "**Step:**" : "step:", a, st->activities, md ? "\n" : "");
+	fprintf(r->out, "%s %s us from the first GPU activity to the last (%zu %s)\n%s",
+	        md ? "**Step:**" : "step:", a, st->activities,
+	        st->activities == 1 ? "activity" : "activities", md ? "\n" : "");
 	rl_fmt_us(a, sizeof(a), st->busy_us);
 	rl_fmt_us(b, sizeof(b), st->idle_us);
 	rl_fmt_us(c, sizeof(c), st->longest_gap_us);
 	fprintf(r->out, "%sGPU busy  %10s us  %5.1f %%\n", md ? "- " : "  ", a,
 	        st->span_us > 0 ? st->busy_us / st->span_us * 100 : 0);
-	fprintf(r->out, "%sGPU idle  %10s us  %5.1f %%  in %zu gaps, the longest %s us\n",
+	fprintf(r->out, "%sGPU idle  %10s us  %5.1f %%  in %zu gap%s, the longest %s us\n",
 	        md ? "- " : "  ", b, st->span_us > 0 ? st->idle_us / st->span_us * 100 : 0,
-	        st->gaps, c);
+	        st->gaps, st->gaps == 1 ? "" : "s", c);
 	fprintf(r->out, "%soverhead: the GPU waited on the host for %.1f %% of the step\n",
 	        md ? "- " : "  ", st->span_us > 0 ? st->idle_us / st->span_us * 100 : 0);
 	if (md)
@@ -450,9 +451,10 @@ static void step_text(rl_report *r, const struct rl_step *st)
 			fprintf(r->out, "  %-10s %5zu %8llu %12s %12s %6s %11s\n", name, x->ops,
 			        (unsigned long long)x->launches, a, b, pct, c);
 	}
-	fprintf(r->out, md ? "\n**Top %zu ops by recoverable time** (measured - roofline)\n"
-	                   : "top %zu ops by recoverable time (measured - roofline):\n",
-	        st->ntop);
+	fprintf(r->out,
+	        md ? "\n**Top %zu op%s by recoverable time** (measured - roofline)\n"
+	           : "top %zu op%s by recoverable time (measured - roofline):\n",
+	        st->ntop, st->ntop == 1 ? "" : "s");
 	if (md)
 		fputs("\n| # | name | measured_us | roofline_us | recoverable_us | bound | advice |\n"
 		      "|--:|---|--:|--:|--:|---|---|\n",
@@ -538,19 +540,23 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	rl_fmt_us(t, sizeof(t), s->total_us);
 	rl_fmt_si(f, sizeof(f), s->flops, 3, "FLOP");
 	rl_fmt_si(b, sizeof(b), s->bytes, 3, "B");
-	fprintf(r->out, "%s%s us predicted for %zu ops (%.0f occurrences), %s, %s\n",
-	        r->fmt == RL_FMT_MD ? "\n**Total:** " : "total: ", t, s->ops, s->occurrences,
-	        f, b);
+	fprintf(r->out, "%s%s us predicted for %zu op%s (%llu occurrence%s), %s, %s\n",
+	        r->fmt == RL_FMT_MD ? "\n**Total:** " : "total: ", t, s->ops,
+	        s->ops == 1 ? "" : "s", (unsigned long long)s->occurrences,
+	        s->occurrences == 1 ? "" : "s", f, b);
 	fputs(r->fmt == RL_FMT_MD ? "\n**Time by bound:**\n\n" : "time by bound:\n", r->out);
 	for (k = 0; k < RL_BOUND_COUNT; k++)
 		if (s->bound_ops[k] > 0)
-			fprintf(r->out, "%s%-9s %5.1f %%  (%zu ops)\n", item, rl_bound_name((enum rl_bound)k),
+			fprintf(r->out, "%s%-9s %5.1f %%  (%zu op%s)\n", item,
+			        rl_bound_name((enum rl_bound)k),
 			        s->total_us > 0 ? s->bound_us[k] / s->total_us * 100 : 0,
-			        s->bound_ops[k]);
+			        s->bound_ops[k], s->bound_ops[k] == 1 ? "" : "s");
 	if (s->measured_ops > 0) {
 		rl_fmt_us(t, sizeof(t), s->measured_us);
-		fprintf(r->out, "%smeasured GPU time %s us over %zu ops; their roofline is %.0f %% of it\n",
+		fprintf(r->out,
+		        "%smeasured GPU time %s us over %zu op%s; %s roofline is %.0f %% of it\n",
 		        r->fmt == RL_FMT_MD ? "\n" : "", t, s->measured_ops,
+		        s->measured_ops == 1 ? "" : "s", s->measured_ops == 1 ? "its" : "their",
 		        s->roofline_of_measured_us / s->measured_us * 100);
 	}
 	fputs(r->fmt == RL_FMT_MD ? "\n**Top ops by time:**\n\n" : "top ops by time:\n", r->out);
@@ -628,7 +634,7 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	rl_json_kv(g, "name", op->name);
 	rl_json_kv(g, "kind", rl_kind_name(op->kind));
 	rl_json_kv(g, "dtype", rl_dtype_name(op->dtype));
-	rl_json_kn(g, "count", (double)op->count);
+	rl_json_ku(g, "count", op->count);
 	rl_json_kn(g, "flops", p->flops);
 	rl_json_kn(g, "bytes", p->bytes);
 	rl_json_kn(g, "intensity", p->intensity);
@@ -735,7 +741,7 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	rl_json_str(g, "summary");
 	yajl_gen_map_open(g);
 	rl_json_kn(g, "ops", (double)s->ops);
-	rl_json_kn(g, "occurrences", s->occurrences);
+	rl_json_ku(g, "occurrences", s->occurrences);
 	rl_json_kn(g, "total_us", s->total_us);
 	rl_json_kn(g, "gpu_us", s->gpu_us);
 	rl_json_kn(g, "flops", s->flops);

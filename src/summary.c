@@ -22,15 +22,23 @@ void rl_summary_release(struct rl_summary *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl_pred *p)
+int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl_pred *p,
+                   struct rl_err *err)
 {
 	double n = (double)op->count;
 	double t = n * p->t_us;
 	size_t i, k;
 	char *name;
 
+	/* counted in integers: a double stops counting exactly at 2^53 */
+	if (op->count > UINT64_MAX - s->occurrences)
+		return rl_err_set(err, RL_ERR_RANGE,
+		                  "column 'count': the total of occurrences passes 2^64 - 1 "
+		                  "(%llu before this op, %llu in it)",
+		                  (unsigned long long)s->occurrences,
+		                  (unsigned long long)op->count);
 	s->ops++;
-	s->occurrences += n;
+	s->occurrences += op->count;
 	s->total_us += t;
 	s->gpu_us += n * p->t_gpu_us;
 	s->bound_us[p->bound] += t;

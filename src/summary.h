@@ -9,6 +9,9 @@
 #define RL_SUMMARY_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
 
 #include "model.h"
 
@@ -23,7 +26,7 @@ struct rl_summary_top {
 
 struct rl_summary {
 	size_t ops;                  /* rows */
-	double occurrences;          /* sum of count */
+	uint64_t occurrences;        /* sum of count, exact (at most 2^64 - 1) */
 	double total_us;             /* sum of count x t_us */
 	double gpu_us;               /* sum of count x t_gpu_us */
 	double bound_us[RL_BOUND_COUNT];
@@ -42,7 +45,10 @@ struct rl_summary {
 void rl_summary_init(struct rl_summary *s);
 void rl_summary_release(struct rl_summary *s);
 
-/* Adds one op and its prediction. Returns 0 or RL_ERR_NOMEM. */
-int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl_pred *p);
+/* Adds one op and its prediction. Returns 0, RL_ERR_NOMEM, or RL_ERR_RANGE
+ * when the op's count would carry the total of occurrences past 2^64 - 1:
+ * then ERR (NULL allowed) says so, without a location, and S is unchanged. */
+int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl_pred *p,
+                   struct rl_err *err);
 
 #endif

@@ -181,7 +181,8 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 	if (res == NULL || !YAJL_IS_ARRAY(res) || res->u.array.len != v->list.n) {
 		char what[64];
 
-		snprintf(what, sizeof(what), "an array of %zu results, one per op", v->list.n);
+		snprintf(what, sizeof(what), "an array of %zu result%s, one per op", v->list.n,
+		         v->list.n == 1 ? "" : "s");
 		rc = bad(err, path, "results", what);
 		goto out;
 	}
@@ -250,12 +251,14 @@ static void summary_text(FILE *f, const struct rl_vsummary *s, int md)
 	static const char *const b[] = {"compute", "memory", "overhead"};
 	int i, j;
 
-	fprintf(f, "\n%s%zu ops: %zu measured, %zu skipped, %zu failed their check\n",
-	        md ? "**Summary.** " : "", s->n, s->measured, s->skipped, s->failed_checks);
+	fprintf(f, "\n%s%zu op%s: %zu measured, %zu skipped, %zu failed their check\n",
+	        md ? "**Summary.** " : "", s->n, s->n == 1 ? "" : "s", s->measured, s->skipped,
+	        s->failed_checks);
 	fprintf(f, "|error| over all measured ops: median %.1f %%, p90 %.1f %%\n",
 	        100 * s->median_err, 100 * s->p90_err);
-	fprintf(f, "|error| over the %zu ops of %g us or more: median %.1f %%, p90 %.1f %%\n",
-	        s->n_long, RL_VALIDATE_LONG_US, 100 * s->median_err_long, 100 * s->p90_err_long);
+	fprintf(f, "|error| over the %zu op%s of %g us or more: median %.1f %%, p90 %.1f %%\n",
+	        s->n_long, s->n_long == 1 ? "" : "s", RL_VALIDATE_LONG_US, 100 * s->median_err_long,
+	        100 * s->p90_err_long);
 	fprintf(f, "bound agreement: %zu of %zu = %.1f %%\n\n", s->agree, s->measured,
 	        100 * s->agreement);
 	if (md) {

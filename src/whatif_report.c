@@ -84,9 +84,10 @@ static void section(FILE *out, const struct rl_fuse_whatif *v, size_t n, int md)
 		us(c, saved_us(w));
 		if (md)
 			fprintf(out,
-			        "%s`%s`: %zu ops, count %llu: %s us unfused, %s us fused, "
+			        "%s`%s`: %zu op%s, count %llu: %s us unfused, %s us fused, "
 			        "saves %s us\n",
-			        item, name, w->nops, (unsigned long long)w->count, a, b, c);
+			        item, name, w->nops, w->nops == 1 ? "" : "s",
+			        (unsigned long long)w->count, a, b, c);
 		else
 			fprintf(out, "  %2zu. %-*s %4zu %6llu %11s %9s %9s\n", i + 1, LABEL_W, name,
 			        w->nops, (unsigned long long)w->count, a, b, c);

@@ -163,8 +163,22 @@ START_TEST(knee_against_the_model)
 	ck_assert_double_eq_tol(k.predicted_repeat, 55.75, 1e-9);
 	ck_assert_double_eq_tol(k.log2_ratio, log2(60 / 55.75), 1e-9);
 	ck_assert_int_eq(k.within_2x, 1);
+	/* no device: no model side, a bad argument (not -1, RL_ERR_NOMEM) */
+	ck_assert_int_eq(rl_bench_knee(&s, NULL, &k), RL_ERR_ARG);
+	ck_assert_double_eq_tol(k.measured_repeat, 60, 1e-9);
 	rl_device_release(&d);
 	rl_bench_release(&b);
+}
+END_TEST
+
+/* A recording's group name that is no group: malformed input. */
+START_TEST(group_names)
+{
+	enum rl_bench_group g;
+
+	ck_assert_int_eq(rl_bench_group_parse("bogus", &g), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_bench_group_parse("l2", &g), 0);
+	ck_assert_int_eq(g, RL_BENCH_L2);
 }
 END_TEST
 
@@ -297,7 +311,8 @@ START_TEST(calibrated_device)
 	struct rl_bench_entry bad = entry(RL_BENCH_VECTOR, "fp32-fma", "fp32", 0, 64e12);
 	struct rl_bench_entry g1 = entry(RL_BENCH_GEMM, "gemm", "bf16", 1, 800e9);
 	struct rl_bench_entry g2 = entry(RL_BENCH_GEMM, "gemm", "bf16", 1, 700e9);
-	const double us1[] = {1000, 1010, 990}, us2[] = {1000};
+	struct rl_bench_entry node = entry(RL_BENCH_LAUNCH, "graph-node", "", 0, 0);
+	const double us1[] = {1000, 1010, 990}, us2[] = {1000}, us3[] = {0.683};
 	struct rl_device ds, cal, back;
 	struct rl_calib c;
 	struct rl_err err;
@@ -316,6 +331,7 @@ START_TEST(calibrated_device)
 	ck_assert_int_eq(rl_bench_add(&b, &bad, us2, 1, NULL), 0);
 	ck_assert_int_eq(rl_bench_add(&b, &g2, us2, 1, NULL), 0);
 	ck_assert_int_eq(rl_bench_add(&b, &g1, us2, 1, NULL), 0);
+	ck_assert_int_eq(rl_bench_add(&b, &node, us3, 1, NULL), 0);
 	rl_calib_roofs(&b, &c);
 	/* 4e9 bytes in a median 1000 us = 4000 GB/s */
 	ck_assert_int_eq(c.present[RL_HW_MEM_BANDWIDTH_GBS], 1);
@@ -346,6 +362,15 @@ START_TEST(calibrated_device)
 	/* fp32 vector was not measured: the datasheet value, nothing beside */
 	ck_assert_double_eq_tol(back.num[RL_PIPE_FP32_VECTOR].value, 66.9, 1e-9);
 	ck_assert_int_eq(back.datasheet[RL_PIPE_FP32_VECTOR].present, 0);
+	/* the launch floor: h200-sxm's 0.50 us, not the graph node's 0.683,
+	 * and its source says why */
+	ck_assert_double_eq_tol(back.num[RL_HW_MIN_KERNEL_US].value, 0.50, 1e-12);
+	ck_assert_int_eq(back.datasheet[RL_HW_MIN_KERNEL_US].present, 0);
+	ck_assert_msg(strstr(back.num[RL_HW_MIN_KERNEL_US].source,
+	                     "kept by calibrate from the datasheet entry h200-sxm: bench's "
+	                     "graph-node figure (0.683 us here) is the spacing") ==
+	                  back.num[RL_HW_MIN_KERNEL_US].source,
+	              "%s", back.num[RL_HW_MIN_KERNEL_US].source);
 	ck_assert_int_eq(rl_device_calibrated(&back), 1);
 	ck_assert_int_eq(rl_device_roofs(&back, RL_ROOFS_DATASHEET, &err), 0);
 	ck_assert_double_eq_tol(back.num[RL_HW_MEM_BANDWIDTH_GBS].value, 4800, 1e-9);
@@ -356,6 +381,46 @@ START_TEST(calibrated_device)
 	rl_device_release(&back);
 	rl_device_release(&cal);
 	rl_device_release(&ds);
+	rl_bench_release(&b);
+}
+END_TEST
+
+/* A file calibrated before the floor was kept, given as the datasheet: its
+ * datasheet.min_kernel_us (0.5) becomes the floor again, not its measured
+ * 0.68; calibrating the result once more leaves the floor and its source. */
+START_TEST(calibrate_restores_the_floor)
+{
+	struct rl_bench b;
+	struct rl_bench_entry copy = entry(RL_BENCH_MEMORY, "copy", "fp32", 4e9, 0);
+	const double us[] = {1000};
+	struct rl_device old, cal, again;
+	struct rl_calib c;
+	struct rl_err err;
+	char *p = write_tmp(
+	    "id = x-measured\nname = X\nsm_count = 1 ; s\n"
+	    "mem_bandwidth_gbs = 1000 ; bench\ndatasheet.mem_bandwidth_gbs = 2000 ; sheet\n"
+	    "fp32_vector_tflops = 1 ; s\n"
+	    "min_kernel_us = 0.68 ; graph node\ndatasheet.min_kernel_us = 0.5 ; empty kernel\n");
+
+	ck_assert_int_eq(rl_device_load(p, &old, &err), 0);
+	remove(p);
+	rl_bench_init(&b);
+	ck_assert_int_eq(rl_bench_add(&b, &copy, us, 1, NULL), 0);
+	rl_calib_roofs(&b, &c);
+	ck_assert_int_eq(rl_calibrate(&b, &c, &old, "y", &cal, &err), 0);
+	ck_assert_double_eq_tol(cal.num[RL_HW_MIN_KERNEL_US].value, 0.5, 1e-12);
+	ck_assert_int_eq(cal.datasheet[RL_HW_MIN_KERNEL_US].present, 0);
+	ck_assert_str_eq(cal.num[RL_HW_MIN_KERNEL_US].source,
+	                 "kept by calibrate from the datasheet entry x-measured: bench's "
+	                 "graph-node figure is the spacing of back-to-back kernels in a CUDA "
+	                 "graph, not a floor under every kernel's GPU time; empty kernel");
+	ck_assert_int_eq(rl_calibrate(&b, &c, &cal, "z", &again, &err), 0);
+	ck_assert_double_eq_tol(again.num[RL_HW_MIN_KERNEL_US].value, 0.5, 1e-12);
+	ck_assert_str_eq(again.num[RL_HW_MIN_KERNEL_US].source,
+	                 cal.num[RL_HW_MIN_KERNEL_US].source);
+	rl_device_release(&again);
+	rl_device_release(&cal);
+	rl_device_release(&old);
 	rl_bench_release(&b);
 }
 END_TEST
@@ -481,7 +546,9 @@ START_TEST(recorded_h200_bench)
 	rl_calib_roofs(&b, &c);
 	ck_assert_double_eq_tol(c.value[RL_PIPE_FP32_VECTOR], 64.506139, 1e-6);
 	ck_assert_double_eq_tol(c.value[RL_PIPE_BF16_TENSOR], 802.497626, 1e-6);
-	ck_assert_double_eq_tol(c.value[RL_HW_MIN_KERNEL_US], 0.683392, 1e-9);
+	/* the graph-node figure (0.683 us) is no roof: the floor stays the
+	 * datasheet's */
+	ck_assert_int_eq(c.present[RL_HW_MIN_KERNEL_US], 0);
 	ck_assert_int_eq(rl_bench_sweep(&b, "fp32", &sw, NULL), 0);
 	ck_assert_double_eq_tol(sw.knee_repeat, 67.6665094, 1e-6);
 	rl_bench_release(&b);
@@ -526,10 +593,12 @@ Suite *suite_bench(void)
 	tcase_add_test(tc, add_refuses_bad_samples);
 	tcase_add_test(tc, sweep_knee);
 	tcase_add_test(tc, knee_against_the_model);
+	tcase_add_test(tc, group_names);
 	tcase_add_test(tc, json_round_trip);
 	tcase_add_test(tc, json_errors);
 	tcase_add_test(tc, calibrated_device);
 	tcase_add_test(tc, calibrate_refuses_broken_figures);
+	tcase_add_test(tc, calibrate_restores_the_floor);
 	tcase_add_test(tc, datasheet_key_needs_its_measured_twin);
 	tcase_add_test(tc, validation_rules);
 	tcase_add_test(tc, builtin_list_reads);

@@ -355,6 +355,18 @@ START_TEST(test_missing_dir)
 }
 END_TEST
 
+/* --roofs takes "measured" or "datasheet"; anything else is a bad argument
+ * (RL_ERR_ARG), not the -1 that reads as RL_ERR_NOMEM. */
+START_TEST(test_roofs_parse)
+{
+	enum rl_roofs r;
+
+	ck_assert_int_eq(rl_roofs_parse("best", &r), RL_ERR_ARG);
+	ck_assert_int_eq(rl_roofs_parse("datasheet", &r), 0);
+	ck_assert_int_eq(r, RL_ROOFS_DATASHEET);
+}
+END_TEST
+
 Suite *suite_hwdb(void)
 {
 	Suite *s = suite_create("hwdb");
@@ -373,6 +385,7 @@ Suite *suite_hwdb(void)
 	tcase_add_test(errors, test_missing_dir);
 	tcase_add_loop_test(errors, test_runtime_host_overhead_range, 0, ARRAY_SIZE(host_overheads));
 	tcase_add_test(errors, test_source_labels);
+	tcase_add_test(errors, test_roofs_parse);
 	suite_add_tcase(s, data);
 	suite_add_tcase(s, errors);
 	return s;

@@ -255,7 +255,7 @@ START_TEST(test_predict_l2)
 		ck_assert_double_eq_tol(p.t_us, timed[i].t_us, 1e-9);
 		ck_assert_double_eq_tol(p.l2_saved_us, timed[i].saved_us, 1e-9);
 		ck_assert_int_eq(p.bound, timed[i].bound);
-		ck_assert_int_eq(rl_summary_add(&sum, &op, &p), 0);
+		ck_assert_int_eq(rl_summary_add(&sum, &op, &p, NULL), 0);
 	}
 	ck_assert_uint_eq(sum.l2_ops, 2);
 	ck_assert_double_eq_tol(sum.l2_saved_us, 4.194304 + 4.1984 - 1.0496, 1e-9);
@@ -347,7 +347,7 @@ static char *render(enum rl_format fmt, const char *name2)
 		mkop(&op, i == 0 ? "first" : name2, RL_KIND_POINTWISE, "2097152");
 		ck_assert_int_eq(rl_predict(&op, &ctx, &p, NULL), 0);
 		rl_l2_kernel(&l2, &ctx, &op, 8 * MIB, &p);
-		ck_assert_int_eq(rl_summary_add(&sum, &op, &p), 0);
+		ck_assert_int_eq(rl_summary_add(&sum, &op, &p, NULL), 0);
 		ck_assert_int_eq(rl_report_row(rep, &op, &p), 0);
 	}
 	ck_assert_int_eq(rl_report_end(rep, &sum), 0);

@@ -352,6 +352,23 @@ START_TEST(test_examples_parse)
 }
 END_TEST
 
+/* The reader's name lookups say what failed with a status, not a bare -1
+ * (which is RL_ERR_NOMEM): an unknown name is malformed input. */
+START_TEST(test_lookup_statuses)
+{
+	enum rl_dtype dt;
+	enum rl_kind k;
+
+	ck_assert_int_eq(rl_dtype_parse("fp9", &dt), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_dtype_parse("BF16", &dt), 0);
+	ck_assert_int_eq(dt, RL_BF16);
+	ck_assert_int_eq(rl_kind_parse("conv3d", &k), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_kind_parse("fused", &k), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_kind_parse("Softmax", &k), 0);
+	ck_assert_int_eq(k, RL_KIND_SOFTMAX);
+}
+END_TEST
+
 Suite *suite_oplist(void)
 {
 	Suite *s = suite_create("oplist");
@@ -367,6 +384,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_many_errors);
 	tcase_add_test(errors, test_wide_header);
 	tcase_add_test(errors, test_unused_name);
+	tcase_add_test(errors, test_lookup_statuses);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
 	return s;

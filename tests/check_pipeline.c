@@ -340,6 +340,103 @@ START_TEST(test_error_located)
 }
 END_TEST
 
+/* The total of occurrences is counted exactly: a (count 2^53) and b
+ * (count 1) make 2^53 + 1 = 9007199254740993, which a double rounds to
+ * 9007199254740992; the json summary and the table say it in full. */
+START_TEST(test_occurrences_exact)
+{
+	struct rl_pipeline_sinks sinks;
+	struct rl_pipeline_columns cols;
+	struct rl_op op;
+	struct rl_err err;
+	rl_pipeline *pl;
+	int fmt;
+
+	for (fmt = 0; fmt < 2; fmt++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		memset(&sinks, 0, sizeof(sinks));
+		sinks.out = out;
+		sinks.fmt = fmt ? RL_FMT_JSON : RL_FMT_TABLE;
+		memset(&cols, 0, sizeof(cols));
+		cols.input = "t.csv";
+		ck_assert_int_eq(rl_pipeline_begin(&model, &sinks, &cols, &pl), 0);
+		mkop(&op, 0);
+		op.count = 9007199254740992ull;
+		ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+		mkop(&op, 1);
+		ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+		ck_assert_int_eq(rl_pipeline_end(pl, &err), 0);
+		ck_assert_uint_eq(rl_pipeline_summary(pl)->occurrences, 9007199254740993ull);
+		rl_pipeline_free(pl);
+		fclose(out);
+		if (fmt)
+			ck_assert_msg(strstr(buf, "\"occurrences\":9007199254740993,") != NULL,
+			              "%s", buf);
+		else
+			ck_assert_msg(strstr(buf, " for 2 ops (9007199254740993 occurrences), ") !=
+			                  NULL,
+			              "%s", buf);
+		free(buf);
+	}
+}
+END_TEST
+
+/* A kernel whose count would carry the total past 2^64 - 1 is refused
+ * through the error path, located at its line, and the summary keeps what
+ * came before: a (line 2) of count 2^63, then b (line 3) of 2^63: 2^64. */
+START_TEST(test_occurrences_overflow)
+{
+	struct rl_pipeline_sinks sinks;
+	struct rl_pipeline_columns cols;
+	struct rl_op op;
+	struct rl_err err;
+	rl_pipeline *pl;
+
+	memset(&sinks, 0, sizeof(sinks));
+	memset(&cols, 0, sizeof(cols));
+	cols.input = "t.csv";
+	ck_assert_int_eq(rl_pipeline_begin(&model, &sinks, &cols, &pl), 0);
+	mkop(&op, 0);
+	op.count = 1ull << 63;
+	ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+	mkop(&op, 1);
+	op.count = 1ull << 63;
+	ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), RL_ERR_RANGE);
+	ck_assert_int_eq(err.code, RL_ERR_RANGE);
+	ck_assert_str_eq(err.msg, "t.csv:3: column 'count': the total of occurrences passes "
+	                          "2^64 - 1 (9223372036854775808 before this op, "
+	                          "9223372036854775808 in it)");
+	ck_assert_uint_eq(rl_pipeline_summary(pl)->occurrences, 1ull << 63);
+	ck_assert_uint_eq(rl_pipeline_summary(pl)->ops, 1);
+	/* 2^63 - 1 more still fits: 2^64 - 1 */
+	op.count = (1ull << 63) - 1;
+	ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+	ck_assert_uint_eq(rl_pipeline_summary(pl)->occurrences, 18446744073709551615ull);
+	rl_pipeline_free(pl);
+
+	/* the last fusion group is emitted by end: its error, located at the
+	 * group's first line (4), comes from rl_pipeline_end */
+	ck_assert_int_eq(rl_pipeline_begin(&model, &sinks, &cols, &pl), 0);
+	mkop(&op, 0);
+	op.count = 1ull << 63;
+	ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+	mkop(&op, 2);
+	op.count = 1ull << 63;
+	ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+	mkop(&op, 3);
+	op.count = 1ull << 63;
+	ck_assert_int_eq(rl_pipeline_op(pl, &op, &err), 0);
+	ck_assert_int_eq(rl_pipeline_end(pl, &err), RL_ERR_RANGE);
+	ck_assert_msg(strstr(err.msg, "t.csv:4: column 'count': the total of occurrences") ==
+	                  err.msg,
+	              "%s", err.msg);
+	rl_pipeline_free(pl);
+}
+END_TEST
+
 /* The scale: B (the 10^6 of a and the group, not b's 1000) times 2. a and
  * g move twice the bytes, 16 us each, and follow the work (linear); b does
  * not change (fixed). Base 8 + 5 + 8 = 21 us, scaled 16 + 5 + 16 = 37 us.
@@ -405,6 +502,8 @@ Suite *suite_pipeline(void)
 	tcase_add_test(tc, test_whatif);
 	tcase_add_test(tc, test_timeline_group_last);
 	tcase_add_test(tc, test_error_located);
+	tcase_add_test(tc, test_occurrences_exact);
+	tcase_add_test(tc, test_occurrences_overflow);
 	tcase_add_test(tc, test_scale_pairs);
 	suite_add_tcase(s, tc);
 	return s;

@@ -12,6 +12,7 @@
 #include "xcheck.h"
 #include "gpu.h"
 #include "probe.h"
+#include "probe_report.h"
 
 static void load_attrs(const char *name, struct rl_gpu *g)
 {
@@ -421,6 +422,17 @@ START_TEST(test_id_of_a_name_without_letters)
 }
 END_TEST
 
+/* probe --format: an unknown format is a bad argument (RL_ERR_ARG). */
+START_TEST(test_format_parse)
+{
+	enum rl_probe_format f;
+
+	ck_assert_int_eq(rl_probe_format_parse("xml", &f), RL_ERR_ARG);
+	ck_assert_int_eq(rl_probe_format_parse("attrs", &f), 0);
+	ck_assert_int_eq(f, RL_PROBE_ATTRS);
+}
+END_TEST
+
 Suite *suite_probe(void)
 {
 	Suite *s = suite_create("probe");
@@ -436,6 +448,7 @@ Suite *suite_probe(void)
 	tcase_add_loop_test(tc, test_bad_attrs, 0, (int)ARRAY_SIZE(bad_attrs));
 	tcase_add_test(tc, test_mig_name);
 	tcase_add_loop_test(tc, test_id_of_a_name_without_letters, 0, (int)ARRAY_SIZE(blank_names));
+	tcase_add_test(tc, test_format_parse);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,7 +62,7 @@ static char *render_text(const char *text, enum rl_format fmt, int wide)
 		struct rl_pred p;
 
 		ck_assert_int_eq(rl_predict(&l.ops[i], &ctx, &p, NULL), 0);
-		ck_assert_int_eq(rl_summary_add(&sum, &l.ops[i], &p), 0);
+		ck_assert_int_eq(rl_summary_add(&sum, &l.ops[i], &p, NULL), 0);
 		ck_assert_int_eq(rl_report_row(rep, &l.ops[i], &p), 0);
 	}
 	ck_assert_int_eq(rl_report_end(rep, &sum), 0);

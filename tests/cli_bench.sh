@@ -155,4 +155,16 @@ if ! "$ROOFLINE" devices >/dev/null 2>&1; then
 	done
 	check "... and writes no device file" test ! -e "$tmp/x.device"
 fi
+
+# a recording of one op (mul1-fp32 of the H200 run, 549 us): singular words
+run validate --from "$DATA/validate-one.json" --hw "$CAL"
+check "validate of one op: '1 op: 1 measured'" \
+	grep -qx '1 op: 1 measured, 0 skipped, 0 failed their check' "$tmp/out"
+check "... 'over the 1 op of 20 us or more'" \
+	grep -q '^|error| over the 1 op of 20 us or more: ' "$tmp/out"
+sed 's/"results": \[/"results": [ ], "x": [/' "$DATA/validate-one.json" >"$tmp/noresult.json"
+run validate --from "$tmp/noresult.json" --hw "$CAL"
+check "no result for one op: 'an array of 1 result'" \
+	grep -q 'results: expected an array of 1 result, one per op' "$tmp/err"
+
 done_testing

@@ -47,6 +47,26 @@ check "csv header with measured and carried columns" test "$(head -n 1 "$tmp/out
 check "one warning naming the unknown column" \
 	test "$(grep -c "unknown column carried through: 'source'" "$tmp/err")" -eq 1
 
+# 25 unknown columns u1..u25: the warning names the first 20, then "and 5 more"
+{
+	printf 'name,kind,shape'; i=1; while [ $i -le 25 ]; do printf ',u%d' $i; i=$((i + 1)); done
+	printf '\nc,copy,4'; i=1; while [ $i -le 25 ]; do printf ',x'; i=$((i + 1)); done; printf '\n'
+} >"$tmp/wide.csv"
+want="roofline: $tmp/wide.csv: warning: unknown columns carried through: 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8', 'u9', 'u10', 'u11', 'u12', 'u13', 'u14', 'u15', 'u16', 'u17', 'u18', 'u19', 'u20' and 5 more"
+run classify -f csv "$tmp/wide.csv"
+check "25 unknown columns: exit 0" test "$rc" -eq 0
+check "25 unknown columns: 20 names, then 'and 5 more'" test "$(cat "$tmp/err")" = "$want"
+# exactly 20: all named, no "more"
+cut -d, -f1-23 "$tmp/wide.csv" >"$tmp/wide20.csv"
+run classify -f csv "$tmp/wide20.csv"
+want20=$(printf '%s' "${want% and 5 more}" | sed 's/wide\.csv/wide20.csv/')
+check "20 unknown columns: all 20 named" test "$(cat "$tmp/err")" = "$want20"
+# 100,000: one short line (a name of at most 7 bytes, 20 of them), not 100,000 names
+awk 'BEGIN { printf "name,kind,shape"; for (i = 1; i <= 100000; i++) printf ",u%d", i; printf "\n" }' >"$tmp/wider.csv"
+run classify -f csv "$tmp/wider.csv"
+check "100,000 unknown columns: one line ending 'and 99980 more'" \
+	sh -c "test \$(wc -l <'$tmp/err') -eq 1 && grep -q \"'u20' and 99980 more\$\" '$tmp/err'"
+
 # standard input, and -o writes the same bytes
 run classify -f csv "$EX/bert-base.csv"
 cp "$tmp/out" "$tmp/file.csv"
@@ -161,5 +181,45 @@ for t in "$DATA"/trace_*.json.gz; do
 		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "roofline_pct") c = i; if ($i == "l2_resident") l = i }; next }
 		!c || !l || ($c > 100 && $l != 1) { bad = 1; print $1, $c } END { exit bad }' "$tmp/out"
 done
+
+# ... and on the calibrated H200 (hwdb/h200-sxm-measured.device): its floor is
+# the datasheet's 0.50 us, not bench's graph-node spacing (0.68 us), which
+# GPT-2's arange (0.64 us) beats
+for t in "$DATA"/trace_*.json.gz; do
+	b=$(basename "$t" .json.gz)
+	run report --hw "$top_srcdir/hwdb/h200-sxm-measured.device" --l2 -f csv "$t"
+	check "$b, calibrated H200, --l2: ran" test "$rc" -eq 0 -a -s "$tmp/out"
+	check "$b, calibrated H200, --l2: roof% <= 100 for every op" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == "roofline_pct") c = i; next }
+		!c || $c > 100 { bad = 1; print $1, $c } END { exit bad }' "$tmp/out"
+done
+
+
+# one op: singular words. A one-element fp32 add of two inputs: 1 FLOP,
+# (2 + 1) x 4 B = 12 B; eager host overhead 6.60 us per launch (overhead-bound);
+# its GPU time is the H200's 0.50 us launch floor, 50 % of the 1 us measured.
+printf 'name,kind,shape,inputs,measured_us\nadd,pointwise,1,2,1\n' >"$tmp/one.csv"
+run classify --hw h200 "$tmp/one.csv"
+check "one op: 'for 1 op (1 occurrence)'" \
+	grep -qx 'total: 6.60 us predicted for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
+check "one op: '(1 op)' by bound" grep -qx '  overhead  100.0 %  (1 op)' "$tmp/out"
+check "one op: 'over 1 op; its roofline'" \
+	grep -qx 'measured GPU time 1.00 us over 1 op; its roofline is 50 % of it' "$tmp/out"
+run classify --hw h200 -f md "$tmp/one.csv"
+check "one op, md: 'for 1 op (1 occurrence)'" \
+	grep -q '^\*\*Total:\*\* 6.60 us predicted for 1 op (1 occurrence), ' "$tmp/out"
+
+
+# occurrences are counted exactly: 2^53 + 1 = 9007199254740993 (a double
+# rounds it to ...992); 2048 rows of 2^53 make 2^64: the 2048th (line 2049)
+# is refused, after 2047 x 2^53 = 18437736874454810624
+printf 'name,kind,shape,count\na,copy,4,9007199254740992\nb,copy,4,1\n' >"$tmp/big.csv"
+run classify -f json "$tmp/big.csv"
+check "json: count 2^53 in full" grep -q '"name":"a",[^}]*"count":9007199254740992,' "$tmp/out"
+check "json: occurrences 2^53 + 1 in full" grep -q '"occurrences":9007199254740993,' "$tmp/out"
+awk 'BEGIN { print "name,kind,shape,count"; for (i = 1; i <= 2048; i++) print "c" i ",copy,4,9007199254740992" }' >"$tmp/wrap.csv"
+expect_error "2048 x 2^53 occurrences: refused at the op that passes 2^64 - 1" 1 \
+	"^roofline: $tmp/wrap.csv:2049: column 'count': the total of occurrences passes 2\^64 - 1 \(18437736874454810624 before this op, 9007199254740992 in it\)$" \
+	classify "$tmp/wrap.csv"
 
 done_testing

@@ -45,6 +45,9 @@ expect_error "missing file" 1 "cannot open '$tmp/nope.csv'" classify "$tmp/nope.
 run classify "$tmp/many.csv"
 check "20 errors shown" test "$(grep -c 'many.csv:[0-9]*: column' "$tmp/err")" -eq 20
 check "the rest counted" grep -q "10 more errors not shown" "$tmp/err"
+{ printf 'name,kind,shape\n'; i=0; while [ $i -lt 21 ]; do printf 'b%d,copy,x\n' $i; i=$((i + 1)); done; } >"$tmp/many21.csv"
+run classify "$tmp/many21.csv"
+check "21 errors: '1 more error not shown'" grep -qx "roofline: 1 more error not shown" "$tmp/err"
 
 # a bad row after good ones: no partial output, on stdout or in -o FILE
 { cat "$EX/bert-base.csv"; printf 'late,copy,fp32,x\n'; } >"$tmp/late.csv"

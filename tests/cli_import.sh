@@ -146,4 +146,39 @@ check "classify --timeline on an imported list has the recorded lane" \
 run classify --hw h200 --timeline "$EX/bert-base.csv"
 check "... and a list without host_us has none" test "$(grep -c '^recorded ' "$tmp/out")" -eq 0
 
+
+# one kernel, then two with a gap between them: singular words in report
+w_trace() { # FILE, then one "ts dur" pair per kernel: a relu of 1024 fp32 each
+	f=$1; shift
+	{
+		printf '{"deviceProperties": [{"id": 0, "name": "NVIDIA H200", "numSms": 132}],\n'
+		printf ' "traceEvents": [\n'
+		k=0
+		for kt in "$@"; do
+			set -- $kt
+			k=$((k + 1))
+			[ $k -gt 1 ] && printf ',\n'
+			printf '{"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": %d, "dur": 5, "args": {"External id": %d, "Input Dims": [[1024]], "Input type": ["float"]}},\n' $(($1 - 10)) $k
+			printf '{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d, "dur": 2, "args": {"External id": %d, "correlation": %d}},\n' $(($1 - 8)) $k $k
+			printf '{"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 0, "tid": 7, "ts": %d, "dur": %d, "args": {"device": 0, "stream": 7, "correlation": %d}}' "$1" "$2" $k
+		done
+		printf ']}\n'
+	} >"$f"
+}
+w_trace "$tmp/one.json" "110 2"
+run report --hw h200 "$tmp/one.json"
+check "one kernel: '1 op in the trace'" grep -q '^1 op in the trace, run on NVIDIA H200$' "$tmp/out"
+check "one kernel: '(1 activity)'" \
+	grep -qx 'step: 2.00 us from the first GPU activity to the last (1 activity)' "$tmp/out"
+check "one kernel: 'top 1 op by recoverable time'" \
+	grep -qx 'top 1 op by recoverable time (measured - roofline):' "$tmp/out"
+run report --hw h200 -f md "$tmp/one.json"
+check "one kernel, md: 'Top 1 op'" \
+	grep -qx '\*\*Top 1 op by recoverable time\*\* (measured - roofline)' "$tmp/out"
+# kernels at 110-112 and 120-122 us: a span of 12 us, one gap of 8 us
+w_trace "$tmp/two.json" "110 2" "120 2"
+run report --hw h200 "$tmp/two.json"
+check "two kernels: 'in 1 gap'" \
+	grep -qx '  GPU idle        8.00 us   66.7 %  in 1 gap, the longest 8.00 us' "$tmp/out"
+
 done_testing
