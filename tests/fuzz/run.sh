@@ -35,7 +35,7 @@ for name in "$@"; do
 	rc=$?
 	if [ "$mode" = fuzz ]; then
 		# "#1234 DONE cov: 1 ft: 2 corp: ..." and the final stats
-		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 		done_=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*//')
 		summary="${runs:-?} runs, ${done_:-no DONE line}"
 	else
