@@ -60,6 +60,13 @@ static int cmp_row(const void *a, const void *b)
 	return x->launch < y->launch ? -1 : x->launch > y->launch;
 }
 
+/* A sum of durations (each >= 0), saturated: a trace may hold many
+ * kernels of up to 2^62 ns each (trace.h), absurd but not undefined. */
+static int64_t add_ns(int64_t a, int64_t b)
+{
+	return b > INT64_MAX - a ? INT64_MAX : a + b;
+}
+
 static uint64_t mix(uint64_t x)
 {
 	x ^= x >> 33;
@@ -240,6 +247,12 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	int rc = RL_ERR_NOMEM;
 
 	memset(imp, 0, sizeof(*imp));
+	if (t->ngpu == 0 && t->skipped.gpu > 0)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "%s: no GPU kernels left in the trace: %zu GPU activit%s skipped "
+		                  "(the first at %s)",
+		                  t->name, t->skipped.gpu, t->skipped.gpu == 1 ? "y" : "ies",
+		                  t->skipped.first_gpu);
 	if (t->ngpu == 0)
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "%s: no GPU kernels in the trace (record it with "
@@ -314,12 +327,12 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 		imp->gpu[imp->ngpu].start_ns = g->ts_ns;
 		imp->gpu[imp->ngpu++].end_ns = g->ts_ns + g->dur_ns;
 		imp->gpu_by_kind[g->kind]++;
-		imp->gpu_ns += g->dur_ns;
+		imp->gpu_ns = add_ns(imp->gpu_ns, g->dur_ns);
 		while (hash[j] != NONE && t->launches[hash[j]].corr != g->corr)
 			j = (j + 1) & (hcap - 1);
 		if ((l = hash[j]) == NONE) {
 			imp->unlinked++;
-			imp->unlinked_ns += g->dur_ns;
+			imp->unlinked_ns = add_ns(imp->unlinked_ns, g->dur_ns);
 			continue;
 		}
 		if (launch_op[l] == NONE - 1) {
@@ -354,7 +367,7 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 			if (r->op == NONE)
 				imp->orphans++;
 		}
-		rows[row_of[key]].gpu_ns += g->dur_ns;
+		rows[row_of[key]].gpu_ns = add_ns(rows[row_of[key]].gpu_ns, g->dur_ns);
 		rows[row_of[key]].launches++;
 	}
 	qsort(rows, nrows, sizeof(*rows), cmp_row);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *trim(char *s)
 {
@@ -89,12 +90,62 @@ void rl_kv_close(struct rl_kvfile *kv)
 
 int rl_kv_open(struct rl_kvfile *kv, const char *path, struct rl_err *err)
 {
+	struct stat st;
+
 	memset(kv, 0, sizeof(*kv));
 	kv->path = path;
 	kv->f = fopen(path, "r");
 	if (kv->f == NULL)
 		return rl_err_set(err, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+	/* A device node such as /dev/zero or /dev/urandom never ends: only
+	 * regular files and pipes (a shell's <(...)) are read. */
+	if (fstat(fileno(kv->f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		fclose(kv->f);
+		kv->f = NULL;
+		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path,
+		                  S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+	}
 	return 0;
+}
+
+/* Reads one line into kv->line (without its newline), at most
+ * RL_KV_LINE_MAX bytes. Returns 1, 0 at the end of the file, or a negative
+ * status: a NUL byte or an overlong line is refused as soon as it is seen,
+ * so that no input makes the reader grow without bound. */
+static int read_line(struct rl_kvfile *kv, struct rl_err *err)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(kv->f)) != EOF && c != '\n') {
+		if (c == '\0')
+			return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: NUL byte in a text file",
+			                  kv->path, kv->lineno + 1);
+		if (n == RL_KV_LINE_MAX)
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "%s:%zu: line longer than %d bytes (not a text file?)",
+			                  kv->path, kv->lineno + 1, RL_KV_LINE_MAX);
+		if (n + 1 >= kv->cap) {
+			size_t cap = kv->cap ? 2 * kv->cap : 256;
+			char *l = realloc(kv->line, cap);
+
+			if (l == NULL)
+				return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+			kv->line = l;
+			kv->cap = cap;
+		}
+		kv->line[n++] = (char)c;
+	}
+	if (c == EOF && ferror(kv->f))
+		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", kv->path,
+		                  strerror(errno));
+	if (c == EOF && n == 0)
+		return 0;
+	if (kv->line == NULL && (kv->line = malloc(kv->cap = 256)) == NULL)
+		return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	kv->line[n] = '\0';
+	kv->lineno++;
+	return 1;
 }
 
 /* Reads the next "key = value [; source]" line. Returns 1 with *KEY, *VAL and
@@ -103,15 +154,11 @@ int rl_kv_open(struct rl_kvfile *kv, const char *path, struct rl_err *err)
 int rl_kv_next(struct rl_kvfile *kv, char **key, char **val, char **src,
                    struct rl_err *err)
 {
-	ssize_t n;
+	int rc;
 
-	while ((n = getline(&kv->line, &kv->cap, kv->f)) >= 0) {
+	while ((rc = read_line(kv, err)) > 0) {
 		char *s, *eq, *semi;
 
-		kv->lineno++;
-		if ((size_t)n != strlen(kv->line))
-			return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: NUL byte in a text file",
-			                  kv->path, kv->lineno);
 		s = trim(kv->line);
 		if (*s == '\0' || *s == '#')
 			continue;
@@ -156,9 +203,6 @@ int rl_kv_next(struct rl_kvfile *kv, char **key, char **val, char **src,
 		}
 		return 1;
 	}
-	if (ferror(kv->f))
-		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", kv->path,
-		                  strerror(errno));
-	return 0;
+	return rc;
 }
 

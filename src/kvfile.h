@@ -16,6 +16,8 @@
 #include "err.h"
 
 #define RL_KV_MAX_LABELS 16
+/* The longest line read, in bytes: a device file's lines are under 200. */
+#define RL_KV_LINE_MAX 65536
 
 struct rl_kvfile {
 	const char *path;
@@ -28,15 +30,17 @@ struct rl_kvfile {
 	int nlabels;
 };
 
-/* Opens PATH for reading. Returns 0 or RL_ERR_IO. Close with rl_kv_close,
- * also after a failure. */
+/* Opens PATH for reading: a regular file or a pipe (a device node such as
+ * /dev/zero, or a directory, is refused). Returns 0 or RL_ERR_IO. Close with
+ * rl_kv_close, also after a failure. */
 int rl_kv_open(struct rl_kvfile *kv, const char *path, struct rl_err *err);
 void rl_kv_close(struct rl_kvfile *kv);
 
 /* Reads the next "key = value [; source]" line. Returns 1 with *KEY and *VAL
  * (borrowed, valid until the next call) and *SRC (NULL when none, else
  * malloc'ed with labels expanded: the caller frees it), 0 at the end of the
- * file, or a negative status with "PATH:LINE: ..." in ERR. */
+ * file, or a negative status with "PATH:LINE: ..." in ERR (RL_ERR_PARSE for
+ * a NUL byte or a line longer than RL_KV_LINE_MAX bytes). */
 int rl_kv_next(struct rl_kvfile *kv, char **key, char **val, char **src,
                struct rl_err *err);
 

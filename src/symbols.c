@@ -71,8 +71,9 @@ static int each_pair(struct rl_symbols *s, const char *spec, const char *opt,
 			    "at most %d)",
 			    opt, (int)(eq - p), p, RL_SYMBOL_LEN - 1);
 		vlen = (size_t)(comma - eq - 1);
-		if (vlen >= sizeof(val))
-			vlen = sizeof(val) - 1;
+		if (vlen >= sizeof(val)) /* cut, "000...07" would read as 0 */
+			return rl_err_set(err, RL_ERR_RANGE, "%s: %.*s: '%.*s' is more than %zu characters",
+			                  opt, (int)(eq - p), p, (int)vlen, eq + 1, sizeof(val) - 1);
 		memcpy(val, eq + 1, vlen);
 		val[vlen] = '\0';
 		rc = rl_parse_u64(val, &v, &e);

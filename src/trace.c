@@ -281,22 +281,25 @@ static int fail_back(struct parser *p, int code, size_t back, const char *fmt, .
 
 #define fail(p, code, ...) fail_back(p, code, 0, __VA_ARGS__)
 
-static void skip_event(struct parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Counts a dropped event; GPU says it was a GPU activity (a kernel, memset
+ * or memcpy), which are counted apart so that a trace whose every kernel
+ * was dropped can say why. */
+static void skip_event(struct parser *p, int gpu, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void skip_event(struct parser *p, const char *fmt, ...)
+static void skip_event(struct parser *p, int gpu, const char *fmt, ...)
 {
 	struct rl_trace_skips *s = &p->t->skipped;
+	char msg[RL_ERR_MSG_MAX - 64];
+	va_list ap;
 
-	if (s->count++ == 0) {
-		char msg[RL_ERR_MSG_MAX - 64];
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		va_end(ap);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (s->count++ == 0)
 		snprintf(s->first, sizeof(s->first), "byte %llu: %s", p->ev.offset, msg);
-	}
+	if (gpu && s->gpu++ == 0)
+		snprintf(s->first_gpu, sizeof(s->first_gpu), "byte %llu: %s", p->ev.offset, msg);
 }
 
 static int push(struct parser *p, enum where w)
@@ -394,7 +397,10 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
 
 /* Microseconds as written by Kineto ("5079722220576.828", "1694039994139246",
  * "-0.5") to integer nanoseconds, exactly when there are at most 3
- * decimals, rounded otherwise; exponents go through strtod. */
+ * decimals, rounded otherwise; exponents go through strtod. Returns 0, -1
+ * for text that is not a number, or -2 for a time of 2^62 ns (146 years)
+ * or more either way: within that bound a start plus a duration, or the
+ * difference of two times, cannot overflow 64 bits. */
 static int parse_ns(const char *s, int64_t *out)
 {
 	const char *c = s;
@@ -406,11 +412,16 @@ static int parse_ns(const char *s, int64_t *out)
 	if (*c < '0' || *c > '9')
 		return -1;
 	for (; *c >= '0' && *c <= '9'; c++) {
-		if (v > (uint64_t)(INT64_MAX / 1000 - 9) / 10)
-			return -1;
+		if (v > (uint64_t)(INT64_MAX / 1000 - 9) / 10) {
+			while (*c >= '0' && *c <= '9')
+				c++;
+			v = UINT64_MAX;
+			break;
+		}
 		v = v * 10 + (uint64_t)(*c - '0');
 	}
-	v *= 1000;
+	if (v != UINT64_MAX)
+		v *= 1000;
 	if (*c == '.') {
 		uint64_t scale = 100;
 
@@ -418,6 +429,8 @@ static int parse_ns(const char *s, int64_t *out)
 		if (*c < '0' || *c > '9')
 			return -1;
 		for (; *c >= '0' && *c <= '9'; c++, frac++) {
+			if (v == UINT64_MAX)
+				continue;
 			if (frac < 3)
 				v += (uint64_t)(*c - '0') * scale, scale /= 10;
 			else if (frac == 3 && *c >= '5')
@@ -430,13 +443,19 @@ static int parse_ns(const char *s, int64_t *out)
 
 		errno = 0;
 		d = strtod(s, &end) * 1000;
-		if (*end != '\0' || errno != 0 || !isfinite(d) || fabs(d) > 9.2e18)
+		if (*end != '\0')
 			return -1;
+		if (!isfinite(d) || fabs(d) >= RL_TRACE_MAX_NS)
+			return -2;
+		if (errno == ERANGE)
+			d = 0; /* underflow: 1e-400 us is 0 ns */
 		*out = (int64_t)llround(d);
 		return 0;
 	}
 	if (*c != '\0')
 		return -1;
+	if (v >= (uint64_t)RL_TRACE_MAX_NS)
+		return -2;
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
 }
@@ -619,7 +638,7 @@ static int finish_event(struct parser *p)
 	struct scratch *s = &p->ev;
 	const char *cat = text(s, s->cat), *ph = text(s, s->ph), *name = text(s, s->name);
 	int64_t ts = 0, dur = 0;
-	int have_ts, have_dur;
+	int have_ts, have_dur, ts_rc, dur_rc;
 	int gpu_kind = -1;
 	uint64_t corr = 0;
 
@@ -634,18 +653,27 @@ static int finish_event(struct parser *p)
 	else if (strcmp(cat, "cpu_op") != 0 && !is_cat(cat, launch_cats))
 		return 1;
 
-	have_ts = s->ts && parse_ns(text(s, s->ts), &ts) == 0;
-	have_dur = s->dur && parse_ns(text(s, s->dur), &dur) == 0 && dur >= 0;
+	ts_rc = s->ts ? parse_ns(text(s, s->ts), &ts) : -1;
+	dur_rc = s->dur ? parse_ns(text(s, s->dur), &dur) : -1;
+	have_ts = ts_rc == 0;
+	have_dur = dur_rc == 0 && dur >= 0;
 	if (!have_ts || (!have_dur && strcmp(cat, "cpu_op") == 0) ||
 	    (!have_dur && gpu_kind >= 0)) {
 		const char *what = !have_ts ? "ts" : "dur";
 		const char *v = text(s, !have_ts ? s->ts : s->dur);
+		int rc = !have_ts ? ts_rc : dur_rc;
 
 		if (v == NULL)
-			skip_event(p, "%s event without '%s'", cat, what);
+			skip_event(p, gpu_kind >= 0, "%s event without '%s'", cat, what);
+		else if (rc == -2)
+			skip_event(p, gpu_kind >= 0,
+			           "%s event: '%s' out of range: '%.40s' (more than 2^62 ns, 146 years)",
+			           cat, what, v);
+		else if (rc == 0)
+			skip_event(p, gpu_kind >= 0, "%s event: 'dur' below 0: '%.40s'", cat, v);
 		else
-			skip_event(p, "%s event: '%s' is not a time in microseconds: '%.40s'", cat,
-			           what, v);
+			skip_event(p, gpu_kind >= 0,
+			           "%s event: '%s' is not a time in microseconds: '%.40s'", cat, what, v);
 		return 1;
 	}
 	if (!have_dur)
@@ -654,7 +682,7 @@ static int finish_event(struct parser *p)
 		struct rl_trace_op *op;
 
 		if (name == NULL) {
-			skip_event(p, "cpu_op event without 'name'");
+			skip_event(p, 0, "cpu_op event without 'name'");
 			return 1;
 		}
 		if (grow((void **)&t->ops, &t->ops_cap, t->nops, sizeof(*t->ops)) < 0)
@@ -670,7 +698,8 @@ static int finish_event(struct parser *p)
 	}
 	if (s->corr == 0 || parse_u64(text(s, s->corr), strlen(text(s, s->corr)), &corr) < 0) {
 		if (gpu_kind >= 0 || s->corr != 0)
-			skip_event(p, "%s event without a 'correlation' id in its args%s", cat,
+			skip_event(p, gpu_kind >= 0,
+			           "%s event without a 'correlation' id in its args%s", cat,
 			           s->corr ? " (not an integer below 2^64)" : "");
 		return 1; /* runtime calls such as cudaGetErrorString have none */
 	}
@@ -1044,6 +1073,8 @@ static void yajl_message(yajl_handle h, char *buf, size_t len)
 int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err)
 {
 	enum { CHUNK = 1 << 16 };
+	static const unsigned char utf8_bom[3] = {0xEF, 0xBB, 0xBF};
+	size_t bom = 0; /* bytes of the mark seen; 3: past it */
 	unsigned char *chunk = NULL;
 	struct parser p;
 	rl_gz *gz = NULL;
@@ -1067,10 +1098,31 @@ int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err)
 	}
 	yajl_config(p.h, yajl_dont_validate_strings, 1);
 	while ((got = rl_gz_read(gz, chunk, CHUNK, err)) > 0) {
-		st = yajl_parse(p.h, chunk, (size_t)got);
+		const unsigned char *c = chunk;
+		size_t len = (size_t)got;
+
+		/* A UTF-8 byte-order mark (Windows editors write one) is not
+		 * JSON: skip it, as the op list reader does. The bytes of a
+		 * partial mark go to yajl, which refuses them. */
+		while (bom < 3 && len > 0) {
+			if (*c == utf8_bom[bom]) {
+				c++, len--, bom++;
+				p.base++;
+				continue;
+			}
+			if (bom > 0) {
+				p.base -= bom;
+				st = yajl_parse(p.h, utf8_bom, bom);
+				if (st == yajl_status_ok)
+					p.base += bom;
+			}
+			bom = 3;
+		}
+		if (st == yajl_status_ok && len > 0)
+			st = yajl_parse(p.h, c, len);
 		if (st != yajl_status_ok)
 			break;
-		p.base += (unsigned long long)got;
+		p.base += len;
 	}
 	if (got < 0) {
 		rc = (int)got;

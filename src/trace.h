@@ -55,11 +55,18 @@ struct rl_trace_device {
 	long long total_mem_bytes;  /* totalGlobalMem, 0 when absent */
 };
 
-/* Events that were dropped, with the first one's reason and byte offset. */
+/* Events that were dropped, with the first one's reason and byte offset;
+ * GPU activities (kernels, memsets, memcpys) among them counted apart. */
 struct rl_trace_skips {
 	size_t count;
 	char first[RL_ERR_MSG_MAX]; /* "byte 1234: cpu_op event without 'dur'" */
+	size_t gpu;
+	char first_gpu[RL_ERR_MSG_MAX];
 };
+
+/* Times are read as integer nanoseconds of magnitude below this, 2^62 (146
+ * years); an event with a time beyond it is skipped. */
+#define RL_TRACE_MAX_NS 4611686018427387904.0
 
 struct rl_trace {
 	char *name; /* the input's name in messages */

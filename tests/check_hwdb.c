@@ -367,6 +367,53 @@ START_TEST(test_roofs_parse)
 }
 END_TEST
 
+/* A line of RL_KV_LINE_MAX bytes is read; one byte more is refused with the
+ * file and line, before the reader holds more than that (issue 11, 7). */
+START_TEST(test_line_cap)
+{
+	static const char head[] = "id = x\nsm_count = 1 ; a\nmem_bandwidth_gbs = 1 ; a\n"
+	                           "fp32_vector_tflops = 1 ; a\nmin_kernel_us = 1 ; a\n";
+	size_t len = 65536; /* "name = " and the name: the whole line */
+	char *text = malloc(sizeof(head) + len + 2), path[32];
+	struct rl_device d;
+	struct rl_err err = {0, ""};
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, head, sizeof(head) - 1);
+	memcpy(text + sizeof(head) - 1, "name = ", 7);
+	memset(text + sizeof(head) - 1 + 7, 'n', len - 7);
+	strcpy(text + sizeof(head) - 1 + len, "\n");
+	write_temp(path, text);
+	ck_assert_msg(rl_device_load(path, &d, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(strlen(d.name), len - 7);
+	rl_device_release(&d);
+	unlink(path);
+
+	memset(text + sizeof(head) - 1 + 7, 'n', len - 6);
+	strcpy(text + sizeof(head) - 1 + len + 1, "\n");
+	write_temp(path, text);
+	ck_assert_int_eq(rl_device_load(path, &d, &err), RL_ERR_PARSE);
+	unlink(path);
+	ck_assert_msg(strstr(err.msg, ":6: line longer than 65536 bytes") != NULL, "%s", err.msg);
+	free(text);
+}
+END_TEST
+
+/* /dev/zero never ends: refused at once, not read until memory runs out. */
+START_TEST(test_endless_file)
+{
+	struct rl_device d;
+	struct rl_runtime rt;
+	struct rl_err err = {0, ""};
+
+	ck_assert_int_eq(rl_device_load("/dev/zero", &d, &err), RL_ERR_IO);
+	ck_assert_str_eq(err.msg, "cannot read '/dev/zero': not a regular file");
+	ck_assert_int_eq(rl_runtime_load("/dev/zero", &rt, &err), RL_ERR_IO);
+	ck_assert_int_eq(rl_device_load("/", &d, &err), RL_ERR_IO);
+	ck_assert_str_eq(err.msg, "cannot read '/': is a directory");
+}
+END_TEST
+
 Suite *suite_hwdb(void)
 {
 	Suite *s = suite_create("hwdb");
@@ -386,6 +433,8 @@ Suite *suite_hwdb(void)
 	tcase_add_loop_test(errors, test_runtime_host_overhead_range, 0, ARRAY_SIZE(host_overheads));
 	tcase_add_test(errors, test_source_labels);
 	tcase_add_test(errors, test_roofs_parse);
+	tcase_add_test(errors, test_line_cap);
+	tcase_add_test(errors, test_endless_file);
 	suite_add_tcase(s, data);
 	suite_add_tcase(s, errors);
 	return s;

@@ -4,7 +4,10 @@
  * this code), run once: see the comments at each value. */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atenmap.h"
 #include "check.h"
@@ -337,6 +340,60 @@ START_TEST(test_dtypes)
 }
 END_TEST
 
+/* Intervals are closed at both ends: a launch call at the very first or the
+ * very last microsecond of an op is inside it, and an op that ends when its
+ * parent ends is nested in it. relu holds 100-150 us; t (100-110) starts
+ * with it and mul (120-150) ends with it. The launches at 100 (relu's and
+ * t's start), at 130 (inside mul) and at 150 (relu's and mul's end) all
+ * belong to relu: one row, 3 launches, 1 + 2 + 4 us of kernels. Any of the
+ * join's '<=' made '<' leaves a launch outside or splits off a row. */
+START_TEST(test_boundaries)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 100, \"dur\": 50, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::t\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 100, \"dur\": 10},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mul\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 120, \"dur\": 30},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 100, \"dur\": 0.5, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 130, \"dur\": 0.5, \"args\": {\"correlation\": 3}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 150, \"dur\": 0.5, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 200, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 210, \"dur\": 2, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k3\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 220, \"dur\": 4, \"args\": {\"correlation\": 3}}\n"
+		"]}\n";
+	char path[] = "/tmp/roofline-import-XXXXXX";
+	struct rl_trace t;
+	struct rl_import imp;
+	struct rl_err e;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_msg(rl_import_trace(&t, &imp, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(imp.orphans, 0);
+	ck_assert_uint_eq(imp.unlinked, 0);
+	ck_assert_uint_eq(imp.n, 1);
+	ck_assert_str_eq(imp.ops[0].name, "relu#1");
+	ck_assert_uint_eq(imp.ops[0].launches, 3);
+	ck_assert_double_eq_tol(imp.ops[0].measured_us, 7, 1e-9);
+	ck_assert_double_eq_tol(imp.ops[0].host_us, 50, 1e-9);
+	rl_import_release(&imp);
+	rl_trace_release(&t);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
 	Suite *s = suite_create("import");
@@ -345,6 +402,7 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_nested);
 	tcase_add_test(tc, test_bert);
 	tcase_add_test(tc, test_gpt2);
+	tcase_add_test(tc, test_boundaries);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mapping");
 	tcase_add_test(tc, test_map_conv);

@@ -24,6 +24,10 @@ START_TEST(test_set)
 	     "--set: 'max' is not a name (letters and '_', no lower-case 'x', at most 31)"},
 	    {"B2=3", "--set: 'B2' is not a name (letters and '_', no lower-case 'x', at most 31)"},
 	    {"=3", "--set: '' is not a name (letters and '_', no lower-case 'x', at most 31)"},
+	    /* 34 characters: once cut to 31 (all zeros), read as 0 */
+	    {"B=0000000000000000000000000000000007",
+	     "--set: B: '0000000000000000000000000000000007' is more than 31 characters"},
+	    {"B=0000000000000000000000000000007", NULL}, /* 31 characters */
 	};
 	size_t i;
 

@@ -4,10 +4,15 @@
  * str.index, as noted) and off the fixtures with tests/trace-facts.py. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "check.h"
+#include "import.h"
 #include "trace.h"
 
 static int read_trace(const char *file, struct rl_trace *t, struct rl_err *e)
@@ -187,6 +192,194 @@ START_TEST(test_garbled_offset)
 }
 END_TEST
 
+/* One relu on thread 1 (100-150 us), its launch call at 110 us with
+ * correlation 7, and the kernel that call launched, at TS us for 2 us. */
+static void small_trace(char *buf, size_t n, const char *ts)
+{
+	snprintf(buf, n,
+	         "{\"traceEvents\": [\n"
+	         "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, "
+	         "\"tid\": 1, \"ts\": 100, \"dur\": 50, \"args\": {\"Input Dims\": [[4, 8]], "
+	         "\"Input type\": [\"float\"]}},\n"
+	         "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+	         "\"pid\": 1, \"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"correlation\": 7}},\n"
+	         "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"relu_kernel\", \"pid\": 0, "
+	         "\"tid\": 7, \"ts\": %s, \"dur\": 2, \"args\": {\"correlation\": 7}}\n"
+	         "]}\n",
+	         ts);
+}
+
+/* Writes N bytes of DATA to a new temporary file; its name goes to PATH. */
+static void temp_file(char *path, const void *data, size_t n)
+{
+	int fd;
+
+	strcpy(path, "/tmp/roofline-trace-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+	close(fd);
+}
+
+/* Appends DATA as one gzip member to PATH. */
+static void append_gzip(const char *path, const char *data)
+{
+	gzFile g = gzopen(path, "ab");
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(gzwrite(g, data, (unsigned)strlen(data)), (int)strlen(data));
+	ck_assert_int_eq(gzclose(g), Z_OK);
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return (long)st.st_size;
+}
+
+/* A UTF-8 byte-order mark is skipped, as the op list reader does, and byte
+ * offsets still count from the start of the file (issue 11, 12). */
+START_TEST(test_bom)
+{
+	static const char bad_item[] = "\xEF\xBB\xBF{\"traceEvents\": [42]}";
+	char text[2048], path[32];
+	struct rl_trace t;
+	struct rl_err e;
+
+	text[0] = '\xEF', text[1] = '\xBB', text[2] = '\xBF';
+	small_trace(text + 3, sizeof(text) - 3, "120");
+	temp_file(path, text, strlen(text));
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_uint_eq(t.nops, 1);
+	ck_assert_uint_eq(t.nlaunches, 1);
+	ck_assert_uint_eq(t.ngpu, 1);
+	ck_assert_int_eq(t.gpu[0].ts_ns, 120000);
+	rl_trace_release(&t);
+
+	/* 3 bytes of mark, then 42 at index 17 of the JSON */
+	temp_file(path, bad_item, sizeof(bad_item) - 1);
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	unlink(path);
+	ck_assert_msg(strstr(e.msg, ": byte 20: traceEvents item 1 is not an object") != NULL, "%s",
+	              e.msg);
+	rl_trace_release(&t);
+}
+END_TEST
+
+/* gzip members one after another are one stream (gzip(1) reads them so);
+ * anything else after the last member is a damaged file (issue 11, 12). */
+START_TEST(test_gzip_members)
+{
+	char text[2048], path[32];
+	size_t half;
+	struct rl_trace t;
+	struct rl_err e;
+	long size;
+
+	/* the trace in two members, split in the middle of the text */
+	small_trace(text, sizeof(text), "120");
+	half = strlen(text) / 2;
+	temp_file(path, "", 0);
+	text[half] = '\0';
+	append_gzip(path, text);
+	small_trace(text, sizeof(text), "120");
+	append_gzip(path, text + half);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(t.nops, 1);
+	ck_assert_uint_eq(t.ngpu, 1);
+	ck_assert_uint_eq(t.bytes, strlen(text));
+	rl_trace_release(&t);
+
+	/* now garbage after the two members, which end at byte SIZE */
+	size = file_size(path);
+	{
+		FILE *f = fopen(path, "ab");
+
+		ck_assert_ptr_nonnull(f);
+		fputs("garbage\n", f);
+		fclose(f);
+	}
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), ": byte %ld of the file: data after the end of the gzip stream",
+		         size);
+		ck_assert_msg(strstr(e.msg, want) != NULL, "'%s' lacks '%s'", e.msg, want);
+		ck_assert_ptr_nonnull(strstr(e.msg, path));
+	}
+	rl_trace_release(&t);
+
+	/* a single zero byte of padding is no gzip member either */
+	ck_assert_int_eq(truncate(path, size), 0);
+	{
+		FILE *f = fopen(path, "ab");
+
+		ck_assert_ptr_nonnull(f);
+		fputc(0, f);
+		fclose(f);
+	}
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "data after the end of the gzip stream"));
+	rl_trace_release(&t);
+	unlink(path);
+}
+END_TEST
+
+/* Times are kept below 2^62 ns (4611686018427387.904 us) so that no sum of
+ * a start and a duration overflows; a kernel beyond is skipped, and when
+ * every kernel is, the import says how many and why (issue 11, 12). */
+START_TEST(test_absurd_times)
+{
+	static const struct {
+		const char *ts;
+		int kept;
+	} times[] = {
+		{"4611686018427387.903", 1}, /* 2^62 - 1 ns */
+		{"-4611686018427387.903", 1},
+		{"4611686018427387.904", 0}, /* 2^62 ns */
+		{"99999999999999999999", 0},
+		{"1e30", 0},
+		{"1e400", 0},
+		{"4.6e15", 1},
+		{"4.7e15", 0},
+	};
+	char text[2048], path[32];
+	struct rl_trace t;
+	struct rl_import imp;
+	struct rl_err e;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
+		small_trace(text, sizeof(text), times[i].ts);
+		temp_file(path, text, strlen(text));
+		ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+		unlink(path);
+		ck_assert_msg(t.ngpu == (size_t)times[i].kept, "ts %s", times[i].ts);
+		ck_assert_uint_eq(t.skipped.gpu, !times[i].kept);
+		ck_assert_uint_eq(t.skipped.count, !times[i].kept);
+		if (times[i].kept) {
+			ck_assert_int_eq(rl_import_trace(&t, &imp, &e), 0);
+		} else {
+			char want[256];
+
+			/* the kernel event starts at byte 304 (python str.index) */
+			snprintf(want, sizeof(want),
+			         ": no GPU kernels left in the trace: 1 GPU activity skipped (the first at "
+			         "byte 304: kernel event: 'ts' out of range: '%s'",
+			         times[i].ts);
+			ck_assert_int_eq(rl_import_trace(&t, &imp, &e), RL_ERR_PARSE);
+			ck_assert_msg(strstr(e.msg, want) != NULL, "'%s' lacks '%s'", e.msg, want);
+		}
+		rl_import_release(&imp);
+		rl_trace_release(&t);
+	}
+}
+END_TEST
+
 Suite *suite_trace(void)
 {
 	Suite *s = suite_create("trace");
@@ -200,6 +393,9 @@ Suite *suite_trace(void)
 	tcase_add_test(tc, test_missing_fields);
 	tcase_add_loop_test(tc, test_errors, 0, ARRAY_SIZE(bad));
 	tcase_add_test(tc, test_garbled_offset);
+	tcase_add_test(tc, test_bom);
+	tcase_add_test(tc, test_gzip_members);
+	tcase_add_test(tc, test_absurd_times);
 	suite_add_tcase(s, tc);
 	return s;
 }

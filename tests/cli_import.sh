@@ -80,6 +80,30 @@ expect_fail "an event that is not an object" "byte 30: traceEvents item 2 is not
 expect_fail "missing trace" "cannot open" import "$tmp/nope.json"
 printf '{"traceEvents": []}' >"$tmp/nogpu.json"
 expect_fail "no GPU work" "no GPU kernels in the trace" import "$tmp/nogpu.json"
+# issue 11, 12: kernels all skipped say so; a byte-order mark is no error;
+# bytes after the gzip data are
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e30, "dur": 1, "args": {"correlation": 1}},\n{"ph": "X", "cat": "kernel", "ts": 5, "dur": 1e300, "args": {"correlation": 2}}]}' >"$tmp/absurd.json"
+expect_fail "absurd kernel times: how many skipped, and why" \
+	"absurd.json: no GPU kernels left in the trace: 2 GPU activities skipped \(the first at byte 17: kernel event: 'ts' out of range: '1e30'" \
+	import "$tmp/absurd.json"
+printf '\357\273\277' >"$tmp/bom.json"
+cat "$DATA/trace-nested.json" >>"$tmp/bom.json"
+"$ROOFLINE" import "$DATA/trace-nested.json" >"$tmp/nobom.csv" 2>/dev/null
+run import "$tmp/bom.json"
+check "a trace with a UTF-8 byte-order mark imports as without" \
+	test "$rc" -eq 0 -a "$(grep -v '^#' "$tmp/out")" = "$(grep -v '^#' "$tmp/nobom.csv")"
+gzip -c "$DATA/trace-nested.json" >"$tmp/trail.json.gz"
+gz_size=$(wc -c <"$tmp/trail.json.gz")
+echo garbage >>"$tmp/trail.json.gz"
+expect_fail "gzip with trailing garbage" \
+	"trail.json.gz: byte $gz_size of the file: data after the end of the gzip stream" \
+	import "$tmp/trail.json.gz"
+gzip -c "$DATA/trace-nested.json" >"$tmp/two.json.gz"
+printf '\n' | gzip -c >>"$tmp/two.json.gz"
+run import "$tmp/two.json.gz"
+check "two gzip members read as one stream" \
+	test "$rc" -eq 0 -a "$(grep -v '^#' "$tmp/out")" = "$(grep -v '^#' "$tmp/nobom.csv")"
+
 echo keep >"$tmp/keep.csv"
 run import -o "$tmp/keep.csv" "$DATA/trace-truncated.json"
 check "bad trace: an existing -o file is untouched" test "$(cat "$tmp/keep.csv")" = keep
