@@ -21,8 +21,8 @@ enum rl_bench_format {
 
 /* The reference figure of E on D in the unit of E's figure (GB/s for memory
  * and L2, TFLOPS for vector pipes, the multiply-only pipe at half the FMA
- * peak as the model rates it, and GEMMs by dtype; us for graph-node against
- * min_kernel_us); 0 when D is NULL or has none. */
+ * peak as the model rates it, and GEMMs by dtype); 0 when D is NULL or has
+ * none, as for every launch figure. */
 double rl_bench_reference(const struct rl_bench_entry *e, const struct rl_device *d);
 
 /* The measured and the predicted knee of a sweep. */

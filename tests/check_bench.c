@@ -304,6 +304,31 @@ START_TEST(calibrate_refuses_broken_figures)
 }
 END_TEST
 
+/* The reference each figure is judged by, from hwdb/h200-sxm.device's
+ * datasheet lines: 4800 GB/s for a copy, 66.9 TFLOPS for the FP32 FMA pipe
+ * and half that (33.45) for multiply-only, 989.4 for a bf16 GEMM; none for
+ * a launch figure, not even graph-node (0.68 us measured on the H200), which
+ * is the spacing of graph nodes, not the 0.50 us floor under a kernel. */
+START_TEST(reference_figures)
+{
+	struct rl_device d;
+	struct rl_bench_entry copy = entry(RL_BENCH_MEMORY, "copy", "fp32", 1, 0);
+	struct rl_bench_entry fma = entry(RL_BENCH_VECTOR, "fp32-fma", "fp32", 0, 1);
+	struct rl_bench_entry mul = entry(RL_BENCH_VECTOR, "fp32-mul", "fp32", 0, 1);
+	struct rl_bench_entry gemm = entry(RL_BENCH_GEMM, "gemm", "bf16", 1, 1);
+	struct rl_bench_entry node = entry(RL_BENCH_LAUNCH, "graph-node", "", 0, 0);
+
+	test_load_device("h200-sxm", &d);
+	ck_assert_double_eq_tol(rl_bench_reference(&copy, &d), 4800, 1e-9);
+	ck_assert_double_eq_tol(rl_bench_reference(&fma, &d), 66.9, 1e-9);
+	ck_assert_double_eq_tol(rl_bench_reference(&mul, &d), 33.45, 1e-9);
+	ck_assert_double_eq_tol(rl_bench_reference(&gemm, &d), 989.4, 1e-9);
+	ck_assert_double_eq(rl_bench_reference(&node, &d), 0);
+	ck_assert_double_eq(rl_bench_reference(&copy, NULL), 0);
+	rl_device_release(&d);
+}
+END_TEST
+
 START_TEST(calibrated_device)
 {
 	struct rl_bench b;
@@ -589,6 +614,7 @@ Suite *suite_bench(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, quantile_type7);
+	tcase_add_test(tc, reference_figures);
 	tcase_add_test(tc, stats_of_a_copy);
 	tcase_add_test(tc, add_refuses_bad_samples);
 	tcase_add_test(tc, sweep_knee);
