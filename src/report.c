@@ -52,10 +52,14 @@ int rl_format_parse(const char *s, enum rl_format *out)
 /* RFC 4180 quoting, plus blanks at either end (readers trim them). */
 static int needs_quotes(const char *s)
 {
-	size_t n = strlen(s);
+	const char *p;
 
-	return strpbrk(s, ",\"\r\n") != NULL ||
-	       (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'));
+	if (*s == ' ' || *s == '\t')
+		return 1;
+	for (p = s; *p != '\0'; p++)
+		if (*p == ',' || *p == '"' || *p == '\r' || *p == '\n')
+			return 1;
+	return p > s && (p[-1] == ' ' || p[-1] == '\t');
 }
 
 void rl_csv_field(FILE *out, const char *s)
