@@ -6,7 +6,7 @@
 # one core and under 100 MB for a million ops.
 #
 # Usage: bench/bench-classify.sh [N] [ROOFLINE]   (run from the source tree
-# after make; needs GNU time, Debian package "time")
+# after make; needs GNU time, Debian package "time", bc and a C compiler)
 set -eu
 n=${1:-1000000}
 bin=${2:-./roofline}
@@ -47,4 +47,18 @@ for fmt in table csv json; do
 		fi
 	done
 	echo "$line"
+	[ "$fmt" = csv ] && csv_cpu=$best
 done
+
+# The yardstick: libcsv alone over the same file, best of three.
+here=$(dirname "$0")
+${CC:-cc} -O2 -o "$out/csv-bare" "$here/csv-bare.c" -lcsv
+best=
+for run in 1 2 3; do
+	/usr/bin/time -f "%e %U %S" -o "$out/time" "$out/csv-bare" "$out/ops.csv" >/dev/null
+	read -r wall user sys <"$out/time"
+	cpu=$(echo "$user + $sys" | bc)
+	if [ -z "$best" ] || [ "$(echo "$cpu < $best" | bc)" -eq 1 ]; then best=$cpu; fi
+done
+printf 'libcsv bare parse        cpu %5.2f s; classify -f csv takes %.1f times that\n' \
+	"$best" "$(echo "$csv_cpu / $best" | bc -l)"
