@@ -102,7 +102,7 @@ static const char *check_word(int check)
 static int predict_point(const struct rl_bench_entry *e, const struct rl_device *d,
                          struct rl_pred *p)
 {
-	struct rl_model_ctx ctx = {d, 0};
+	struct rl_model_ctx ctx = {.dev = d};
 	struct rl_op op;
 	struct rl_err err;
 	double elems = e->flops / e->repeat;

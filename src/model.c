@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "expected.h"
 #include "formulas.h"
 
 /* Fallback chains: the first pipe the device has wins. A tensor op in a dtype
@@ -100,6 +101,7 @@ void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, double lau
 		p->bound = RL_BOUND_COMPUTE;
 	else
 		p->bound = RL_BOUND_MEMORY;
+	rl_expected_roofline(p);
 }
 
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
@@ -146,6 +148,9 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	                          : 0;
 	p->l2_resident = 0;
 	p->l2_bytes = p->l2_saved_us = 0;
+	p->bytes_read = p->bytes;
+	p->bytes_written = 0;
+	rl_expected(op, ctx, p);
 	return 0;
 }
 

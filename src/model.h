@@ -27,9 +27,17 @@ enum rl_bound {
 };
 
 /* What the model needs besides the op: the device and the host cost. */
+struct rl_effprof;
+
 struct rl_model_ctx {
 	const struct rl_device *dev;
-	double host_overhead_us; /* per launched kernel */
+	double host_overhead_us;     /* per launched kernel: the default */
+	const double *host_kind_us;  /* [RL_KIND_COUNT]: per launched kernel of each
+	                              * kind; NULL: host_overhead_us for every kind */
+	const struct rl_effprof *eff; /* the efficiency profile of the expected
+	                               * times (effprof.h); NULL: first principles
+	                               * only */
+	int best_case;                /* 1: expected times are the roofline's */
 };
 
 struct rl_pred {
@@ -59,6 +67,16 @@ struct rl_pred {
 	double l2_bytes;          /* of bytes, those read from the L2 when resident */
 	double l2_saved_us;       /* t_us at DRAM bandwidth minus t_us; 0 unless
 	                           * predicted with --l2 */
+	double bytes_read;        /* of bytes, those read; bytes when the split
+	                           * is not known (explicit bytes) */
+	double bytes_written;     /* of bytes, those written (0 when not known) */
+	/* Expected time (expected.h): what a good library kernel takes, cold L2.
+	 * Equal to the roofline's with ctx->best_case. */
+	double expected_gpu_us;
+	double expected_us;       /* max(expected_gpu_us, t_overhead_us) */
+	enum rl_bound expected_bound;
+	const char *expected_note; /* what sets the expected time beyond the
+	                            * roofline, or NULL (a static string) */
 };
 
 /* Predicts OP on CTX into *P. Returns 0, or the status of rl_op_work() for an

@@ -140,7 +140,7 @@ static rl_chart *chart_ovh(const char *text, double overhead_us, struct rl_devic
                            struct rl_oplist *l)
 {
 	struct rl_chart_info info = {dev, "eager", overhead_us, "dir/ops.csv"};
-	struct rl_model_ctx ctx = {dev, overhead_us};
+	struct rl_model_ctx ctx = {.dev = dev, .host_overhead_us = overhead_us};
 	struct rl_errlist errs;
 	FILE *in = test_stream(text);
 	rl_chart *c;

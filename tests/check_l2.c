@@ -299,7 +299,7 @@ START_TEST(test_predict_unchanged)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct rl_device d;
-		struct rl_model_ctx c = {&d, 0};
+		struct rl_model_ctx c = {.dev = &d};
 		struct rl_l2 l2;
 		struct rl_op op;
 		struct rl_pred p;
