@@ -293,20 +293,26 @@ int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
 	return 0;
 }
 
-int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err)
+int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                  double *written, struct rl_err *err)
 {
-	double f, b;
-	int rc;
-
 	/* Validates the shape, so the products in split() cannot overflow. */
-	rc = rl_op_work(op, &f, &b, err);
+	int rc = rl_op_work(op, flops, bytes, err);
+
 	if (rc < 0)
 		return rc;
 	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES)) {
-		*read = b;
+		*read = *bytes;
 		*written = 0;
 		return 0;
 	}
 	split(op, read, written);
 	return 1;
+}
+
+int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err)
+{
+	double f, b;
+
+	return rl_op_work_rw(op, &f, &b, read, written, err);
 }

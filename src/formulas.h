@@ -35,6 +35,10 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
  * status of rl_op_work() for an invalid op. */
 int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err);
 
+/* rl_op_work() and rl_op_rw() in one pass (the model's); returns as rl_op_rw. */
+int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                  double *written, struct rl_err *err);
+
 /* The bytes of one occurrence of OP that are its output, written to memory:
  * the part of rl_op_work()'s bytes that a following op may read back. The
  * rest of the bytes are its reads. pointwise, copy, softmax, layernorm:

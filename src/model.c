@@ -134,10 +134,7 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	double peak;
 	int rc;
 
-	rc = rl_op_work(op, &p->flops, &p->bytes, err);
-	if (rc < 0)
-		return rc;
-	rc = rl_op_rw(op, &p->bytes_read, &p->bytes_written, err);
+	rc = rl_op_work_rw(op, &p->flops, &p->bytes, &p->bytes_read, &p->bytes_written, err);
 	if (rc < 0)
 		return rc;
 	p->rw_known = rc;
