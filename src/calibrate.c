@@ -20,6 +20,10 @@ static const struct {
 	enum fig fig;
 } map[] = {
 	{RL_HW_MEM_BANDWIDTH_GBS, RL_BENCH_MEMORY, "copy", "", GBS},
+	/* the memory roof by access mix (model.h): a read-only and a
+	 * write-only stream */
+	{RL_HW_MEM_READ_BANDWIDTH_GBS, RL_BENCH_MEMORY, "read", "", GBS},
+	{RL_HW_MEM_WRITE_BANDWIDTH_GBS, RL_BENCH_MEMORY, "write", "", GBS},
 	{RL_HW_L2_BANDWIDTH_GBS, RL_BENCH_L2, "read", "", GBS},
 	{(enum rl_hw_key)RL_PIPE_FP64_VECTOR, RL_BENCH_VECTOR, "fp64-fma", "", TFLOPS},
 	{(enum rl_hw_key)RL_PIPE_FP32_VECTOR, RL_BENCH_VECTOR, "fp32-fma", "", TFLOPS},

@@ -28,7 +28,7 @@ enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 	"      --runtime NAME        host-side runtime profile: eager, graph, cpp\n" \
 	"                            (default eager)\n" \
 	"      --host-overhead-us X  host cost per kernel launch in microseconds,\n" \
-	"                            overriding the runtime profile\n"
+	"                            overriding the runtime profile for every op kind\n"
 
 struct rl_cmd {
 	const char *name;
@@ -95,6 +95,9 @@ struct rl_cli_model_opts {
 	const char *runtime;  /* --runtime */
 	int overridden;       /* --host-overhead-us was given */
 	double host_overhead_us; /* its value, else the runtime's once resolved */
+	double host_kind_us[RL_KIND_COUNT]; /* resolved: per kind, the runtime's
+	                                     * (rl_runtime_host_us), or every one
+	                                     * --host-overhead-us */
 	/* resolved */
 	rl_hwdb *db;
 	const struct rl_device *dev; /* in db, or owned */
@@ -122,7 +125,8 @@ int rl_cli_model_resolve(struct rl_cli_model_opts *o);
 int rl_cli_model_open_db(struct rl_cli_model_opts *o);
 
 /* Finds the runtime profile (unless found), opening the database if need
- * be, and sets host_overhead_us to its cost unless overridden: the last
+ * be, and sets host_overhead_us and host_kind_us to its costs unless
+ * overridden (--host-overhead-us sets every kind's): the last
  * step of rl_cli_model_resolve, for a command that checks it early.
  * Returns 0 or -1 (printed). */
 int rl_cli_model_runtime(struct rl_cli_model_opts *o);

@@ -370,7 +370,7 @@ static void print_calibration(const struct rl_device *cal, const char *path)
 	size_t i;
 
 	printf("%s: %s\n", path, cal->name);
-	printf("%-20s %10s %10s %7s\n", "key", "measured", "datasheet", "ratio");
+	printf("%-23s %10s %10s %7s\n", "key", "measured", "datasheet", "ratio");
 	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
 		enum rl_hw_key k = rl_hw_key_at(i);
 		const struct rl_hwval *m = &cal->num[k], *d = &cal->datasheet[k];
@@ -378,10 +378,10 @@ static void print_calibration(const struct rl_device *cal, const char *path)
 		if (!m->present || (!d->present && strncmp(m->source, "measured by roofline", 20) != 0))
 			continue;
 		if (d->present && d->value > 0)
-			printf("%-20s %10s %10s %6.1f%%\n", rl_hw_key_name(k), m->text, d->text,
+			printf("%-23s %10s %10s %6.1f%%\n", rl_hw_key_name(k), m->text, d->text,
 			       100 * m->value / d->value);
 		else
-			printf("%-20s %10s %10s\n", rl_hw_key_name(k), m->text, "-");
+			printf("%-23s %10s %10s\n", rl_hw_key_name(k), m->text, "-");
 	}
 }
 
@@ -645,6 +645,7 @@ int cmd_validate(int argc, char **argv)
 		goto done;
 	ctx.dev = m.dev;
 	ctx.host_overhead_us = m.host_overhead_us;
+	ctx.host_kind_us = m.host_kind_us;
 	rl_validate_eval(&v, &ctx);
 	if (rl_out_open(&out, output) < 0)
 		goto done;

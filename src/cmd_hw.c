@@ -17,7 +17,8 @@ static int usage(void)
 	       "       roofline hw runtimes [OPTIONS]\n"
 	       "\n"
 	       "List the devices of the database, show one device with the source of every\n"
-	       "figure, or list the runtime profiles (host cost per kernel launch).\n"
+	       "figure, or list the runtime profiles (host cost per kernel launch: the\n"
+	       "default, then each op kind that has its own).\n"
 	       "\n"
 	       "Options:\n"
 	       "      --hwdb DIR     device database directory (default $ROOFLINE_HWDB, else\n"
@@ -150,6 +151,12 @@ static void show_device(const struct rl_device *d, enum rl_format fmt)
 	rl_device_each(d, show_key, &s);
 	if (fmt == RL_FMT_TABLE)
 		show_ridges(d);
+	if (fmt == RL_FMT_TABLE && (d->num[RL_HW_MEM_READ_BANDWIDTH_GBS].present ||
+	                            d->num[RL_HW_MEM_WRITE_BANDWIDTH_GBS].present))
+		printf("\nmemory roof by access mix (read / read bandwidth + written / write "
+		       "bandwidth):\n  copy (1 read, 1 write) %.0f GB/s, add (2 reads, 1 write) "
+		       "%.0f GB/s\n",
+		       rl_model_bandwidth(d, 1, 1, 1) / 1e9, rl_model_bandwidth(d, 2, 1, 1) / 1e9);
 	if (fmt == RL_FMT_JSON) {
 		yajl_gen_map_close(s.g);
 		yajl_gen_free(s.g);
@@ -157,24 +164,43 @@ static void show_device(const struct rl_device *d, enum rl_format fmt)
 	}
 }
 
+/* One csv row of runtime RT: its host cost V for KIND ("default": every
+ * kind without its own). */
+static void runtime_row(const struct rl_runtime *rt, const struct rl_hwval *v, const char *kind)
+{
+	printf("%s,%s,", rt->id, v->text);
+	rl_csv_field(stdout, rt->name);
+	putchar(',');
+	rl_csv_field(stdout, v->source);
+	printf(",%s\n", kind);
+}
+
+/* A row per runtime with its default host cost, then a row per op kind that
+ * has its own (host_overhead_us.KIND). */
 static void list_runtimes(const rl_hwdb *db, enum rl_format fmt)
 {
-	size_t i;
+	size_t i, k;
 
 	if (fmt == RL_FMT_CSV)
-		puts("id,host_overhead_us,name,source");
+		puts("id,host_overhead_us,name,source,kind");
 	for (i = 0; i < rl_hwdb_runtime_count(db); i++) {
 		const struct rl_runtime *rt = rl_hwdb_runtime(db, i);
 
-		if (fmt == RL_FMT_CSV) {
-			printf("%s,%s,", rt->id, rt->host_overhead_us.text);
-			rl_csv_field(stdout, rt->name);
-			putchar(',');
-			rl_csv_field(stdout, rt->host_overhead_us.source);
-			putchar('\n');
-		} else {
+		if (fmt == RL_FMT_CSV)
+			runtime_row(rt, &rt->host_overhead_us, "default");
+		else
 			printf("%-8s %6s us  %s\n         source: %s\n", rt->id,
 			       rt->host_overhead_us.text, rt->name, rt->host_overhead_us.source);
+		for (k = 0; k < RL_KIND_COUNT; k++) {
+			const struct rl_hwval *v = &rt->host_kind_us[k];
+
+			if (!v->present)
+				continue;
+			if (fmt == RL_FMT_CSV)
+				runtime_row(rt, v, rl_kind_name((enum rl_kind)k));
+			else
+				printf("         %-9s %6s us  source: %s\n", rl_kind_name((enum rl_kind)k),
+				       v->text, v->source);
 		}
 	}
 }

@@ -223,41 +223,96 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
 	return 0;
 }
 
-int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+/* The bytes OP reads and writes, from its shape (validated by rl_op_work):
+ * the inputs of the formulas are read, the output is written. */
+static void split(const struct rl_op *op, double *read, double *written)
 {
 	const uint64_t *d = op->dims;
-	double es = (double)rl_dtype_size(op->dtype), f, b, n = 1;
-	int i, rc;
+	double es = (double)rl_dtype_size(op->dtype), n = 1, in;
+	int i;
+
+	switch (op->kind) {
+	case RL_KIND_MATMUL: { /* A[B, M, K] and B[B, K, N] read, C[B, M, N] written */
+		double b = op->ndims == 4 ? (double)*d++ : 1;
+		double m = (double)d[0], nn = (double)d[1], k = (double)d[2];
+
+		in = b * m * k + b * k * nn;
+		n = b * m * nn;
+		break;
+	}
+	case RL_KIND_ATTENTION: { /* Q, K, V read, O[B, H, Sq, D] written */
+		double bh = (double)d[0] * (double)d[1], hd = (double)d[op->ndims - 1];
+		double sk = (double)d[op->ndims == 5 ? 3 : 2];
+
+		n = bh * (double)d[2] * hd;
+		in = n + 2.0 * bh * sk * hd;
+		break;
+	}
+	case RL_KIND_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */
+		uint64_t ho = (d[2] + 2 * op->padding - op->kernel[1]) / op->stride + 1;
+		uint64_t wo = (d[3] + 2 * op->padding - op->kernel[2]) / op->stride + 1;
+
+		in = (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3] +
+		     (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
+		         (double)op->kernel[2];
+		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;
+		break;
+	}
+	default: {
+		double last = (double)d[op->ndims - 1], all = 1;
+
+		for (i = 0; i < op->ndims; i++)
+			all *= (double)d[i];
+		n = all;
+		in = all; /* copy, softmax: one tensor read, one written */
+		if (op->kind == RL_KIND_POINTWISE)
+			in = (double)op->inputs * all;
+		else if (op->kind == RL_KIND_REDUCTION)
+			n = all / last; /* reduced over the last dim */
+		else if (op->kind == RL_KIND_LAYERNORM)
+			in = all + 2.0 * last; /* x, weight and bias */
+		break;
+	}
+	}
+	*read = in * es;
+	*written = n * es;
+}
+
+int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+{
+	double read, written;
+	int rc;
 
 	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES))
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "its bytes were given, so its reads and writes are not known apart");
-	/* Validates the shape, so the products below cannot overflow. */
-	rc = rl_op_work(op, &f, &b, err);
+	rc = rl_op_rw(op, &read, &written, err);
 	if (rc < 0)
 		return rc;
-	switch (op->kind) {
-	case RL_KIND_MATMUL: /* C[B, M, N] */
-		for (i = 0; i < op->ndims - 1; i++)
-			n *= (double)d[i];
-		break;
-	case RL_KIND_ATTENTION: /* O[B, H, Sq, D] */
-		n = (double)d[0] * (double)d[1] * (double)d[2] * (double)d[op->ndims - 1];
-		break;
-	case RL_KIND_CONV2D: { /* [N, K, Ho, Wo] */
-		uint64_t ho = (d[2] + 2 * op->padding - op->kernel[1]) / op->stride + 1;
-		uint64_t wo = (d[3] + 2 * op->padding - op->kernel[2]) / op->stride + 1;
-
-		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;
-		break;
-	}
-	default:
-		for (i = 0; i < op->ndims; i++)
-			n *= (double)d[i];
-		if (op->kind == RL_KIND_REDUCTION)
-			n /= (double)d[op->ndims - 1];
-		break;
-	}
-	*out = n * es;
+	*out = written;
 	return 0;
+}
+
+int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                  double *written, struct rl_err *err)
+{
+	/* Validates the shape, so the products in split() cannot overflow. */
+	int rc = rl_op_work(op, flops, bytes, err);
+
+	if (rc < 0)
+		return rc;
+	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES)) {
+		*read = *bytes;
+		*written = 0;
+		return 0;
+	}
+	split(op, read, written);
+	return 1;
+}
+
+int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err)
+{
+	double f, b;
+
+	return rl_op_work_rw(op, &f, &b, read, written, err);
 }

@@ -24,6 +24,21 @@ double rl_default_flops_per_element(enum rl_kind k);
  * (without location) in ERR. */
 int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err);
 
+/* Splits the bytes of one occurrence of OP into those it reads (*READ: the
+ * inputs of the formulas) and those it writes (*WRITTEN: the output):
+ * pointwise reads inputs x N x es; copy, softmax and reduction N x es;
+ * layernorm (N + 2 x last) x es (x, weight, bias); matmul A and B; conv2d the
+ * input and the filter; attention Q, K and V. What each writes is
+ * rl_op_output_bytes(). *READ + *WRITTEN is rl_op_work()'s bytes. Returns 1
+ * when the split is known, 0 when the op's bytes were given (explicit
+ * 'bytes', a custom op): then *READ is those bytes and *WRITTEN 0; or the
+ * status of rl_op_work() for an invalid op. */
+int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err);
+
+/* rl_op_work() and rl_op_rw() in one pass (the model's); returns as rl_op_rw. */
+int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                  double *written, struct rl_err *err);
+
 /* The bytes of one occurrence of OP that are its output, written to memory:
  * the part of rl_op_work()'s bytes that a following op may read back. The
  * rest of the bytes are its reads. pointwise, copy, softmax, layernorm:

@@ -57,13 +57,18 @@ void rl_fusion_predict(const struct rl_fusion *g, const struct rl_model_ctx *ctx
 	p->bytes = g->reads + g->out_bytes;
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : (p->flops > 0 ? HUGE_VAL : 0);
 	p->fallback = g->fallback;
+	/* every op of a group has its split known (rl_op_output_bytes) */
+	p->bytes_read = g->reads;
+	p->bytes_written = g->out_bytes;
+	p->rw_known = 1;
+	p->bandwidth = rl_model_bandwidth(ctx->dev, g->reads, g->out_bytes, 1);
 	if (g->t_compute_us > 0)
 		p->peak_flops = g->flops / (g->t_compute_us * 1e-6);
 	p->ridge = p->peak_flops / p->bandwidth;
 	p->attainable_flops = p->flops > 0 ? fmin(p->peak_flops, p->intensity * p->bandwidth) : 0;
 	p->t_compute_us = g->t_compute_us;
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
-	rl_pred_times(p, ctx, 1);
+	rl_pred_times(p, ctx, RL_KIND_FUSED, 1); /* an elementwise kernel */
 	p->roofline_pct = 0;
 }
 

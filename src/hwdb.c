@@ -25,6 +25,8 @@ static const struct {
 	{RL_HW_TENSOR_CLOCK_MHZ, "tensor_clock_mhz"},
 	{RL_HW_MEMORY_GIB, "memory_gib"},
 	{RL_HW_MEM_BANDWIDTH_GBS, "mem_bandwidth_gbs"},
+	{RL_HW_MEM_READ_BANDWIDTH_GBS, "mem_read_bandwidth_gbs"},
+	{RL_HW_MEM_WRITE_BANDWIDTH_GBS, "mem_write_bandwidth_gbs"},
 	{RL_HW_L2_MIB, "l2_mib"},
 	{RL_HW_L2_BANDWIDTH_GBS, "l2_bandwidth_gbs"},
 	{(enum rl_hw_key)RL_PIPE_FP64_VECTOR, "fp64_vector_tflops"},
@@ -83,6 +85,8 @@ static const struct {
 	[RL_HW_TENSOR_CLOCK_MHZ] = {1, 1e5, "MHz"},
 	[RL_HW_MEMORY_GIB] = {1e-3, 1e6, "GiB"},
 	[RL_HW_MEM_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
+	[RL_HW_MEM_READ_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
+	[RL_HW_MEM_WRITE_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
 	[RL_HW_L2_MIB] = {1e-3, 1e6, "MiB"},
 	[RL_HW_L2_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
 	[RL_HW_MIN_KERNEL_US] = {1e-3, 1e6, "us"},
@@ -318,14 +322,20 @@ int rl_device_roofs(struct rl_device *d, enum rl_roofs which, struct rl_err *err
 		                  "--roofs: device '%s' has datasheet roofs only (a device file "
 		                  "written by 'roofline calibrate' has both)",
 		                  d->id);
-	if (which == RL_ROOFS_DATASHEET)
-		for (i = 0; i < RL_HW_NUM_COUNT; i++)
-			if (d->datasheet[i].present) {
-				struct rl_hwval t = d->num[i];
+	for (i = 0; which == RL_ROOFS_DATASHEET && i < RL_HW_NUM_COUNT; i++) {
+		if (d->datasheet[i].present) {
+			struct rl_hwval t = d->num[i];
 
-				d->num[i] = d->datasheet[i];
-				d->datasheet[i] = t;
-			}
+			d->num[i] = d->datasheet[i];
+			d->datasheet[i] = t;
+		} else if (i == RL_HW_MEM_READ_BANDWIDTH_GBS ||
+		           i == RL_HW_MEM_WRITE_BANDWIDTH_GBS) {
+			/* measured only: the datasheet's one bandwidth applies */
+			free(d->num[i].text);
+			free(d->num[i].source);
+			memset(&d->num[i], 0, sizeof(d->num[i]));
+		}
+	}
 	return 0;
 }
 
@@ -378,6 +388,18 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d)
 	return d->num[RL_HW_MEM_BANDWIDTH_GBS].value * 1e9;
 }
 
+/* The prefix of a runtime's per-kind host cost. */
+#define HOST_KIND "host_overhead_us."
+
+double rl_runtime_host_us(const struct rl_runtime *rt, enum rl_kind k)
+{
+	if (k == RL_KIND_FUSED)
+		k = RL_KIND_POINTWISE;
+	if ((unsigned)k < RL_KIND_COUNT && rt->host_kind_us[k].present)
+		return rt->host_kind_us[k].value;
+	return rt->host_overhead_us.value;
+}
+
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 {
 	struct rl_kvfile kv;
@@ -393,13 +415,28 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 			rc = set_string(&kv, &rt->id, key, val, src, err);
 		else if (strcmp(key, "name") == 0)
 			rc = set_string(&kv, &rt->name, key, val, src, err);
-		else if (strcmp(key, "host_overhead_us") == 0) {
+		else if (strcmp(key, "host_overhead_us") == 0 ||
+		         strncmp(key, HOST_KIND, sizeof(HOST_KIND) - 1) == 0) {
+			struct rl_hwval *v = &rt->host_overhead_us;
 			struct rl_err e;
+			enum rl_kind k;
 
-			rc = set_number(&kv, &rt->host_overhead_us, key, val, src, err);
-			if (rc == 0 && rl_host_overhead_check(rt->host_overhead_us.value, &e) < 0)
-				rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
-				                kv.lineno, key, e.msg);
+			if (key[sizeof(HOST_KIND) - 2] == '.') /* host_overhead_us.KIND */
+				v = rl_kind_parse(key + sizeof(HOST_KIND) - 1, &k) == 0
+				            ? &rt->host_kind_us[k]
+				            : NULL;
+			if (v == NULL) {
+				free(src);
+				rc = rl_err_set(err, RL_ERR_PARSE,
+				                "%s:%zu: unknown key '%s' (expected host_overhead_us.KIND, "
+				                "KIND one of %s)",
+				                path, kv.lineno, key, rl_kind_expected());
+			} else {
+				rc = set_number(&kv, v, key, val, src, err);
+				if (rc == 0 && rl_host_overhead_check(v->value, &e) < 0)
+					rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
+					                kv.lineno, key, e.msg);
+			}
 		}
 		else {
 			free(src);
@@ -422,6 +459,8 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 
 void rl_runtime_release(struct rl_runtime *rt)
 {
+	size_t i;
+
 	if (rt == NULL)
 		return;
 	free(rt->id);
@@ -429,6 +468,10 @@ void rl_runtime_release(struct rl_runtime *rt)
 	free(rt->path);
 	free(rt->host_overhead_us.text);
 	free(rt->host_overhead_us.source);
+	for (i = 0; i < RL_KIND_COUNT; i++) {
+		free(rt->host_kind_us[i].text);
+		free(rt->host_kind_us[i].source);
+	}
 	memset(rt, 0, sizeof(*rt));
 }
 

@@ -15,6 +15,7 @@
 
 #include "dtype.h"
 #include "err.h"
+#include "op.h"
 
 /* Numeric device keys. The first RL_PIPE_COUNT entries are the pipes' peaks,
  * in the order of enum rl_pipe, so a pipe indexes its own key. */
@@ -28,6 +29,8 @@ enum rl_hw_key {
 	RL_HW_L2_MIB,
 	RL_HW_L2_BANDWIDTH_GBS,
 	RL_HW_MIN_KERNEL_US,
+	RL_HW_MEM_READ_BANDWIDTH_GBS,  /* optional: a read-only stream's bandwidth */
+	RL_HW_MEM_WRITE_BANDWIDTH_GBS, /* optional: a write-only stream's */
 	RL_HW_NUM_COUNT
 };
 
@@ -56,7 +59,10 @@ enum rl_roofs {
 struct rl_runtime {
 	char *id, *name;
 	char *path;
-	struct rl_hwval host_overhead_us;
+	struct rl_hwval host_overhead_us; /* the default of every kind */
+	/* "host_overhead_us.KIND": the host cost of an op of that kind, where
+	 * the profile knows it (present), else the default applies */
+	struct rl_hwval host_kind_us[RL_KIND_COUNT];
 };
 
 /* The numeric device keys in documentation order (docs/hwdb-format.md):
@@ -107,7 +113,10 @@ int rl_device_calibrated(const struct rl_device *d);
 
 /* Makes D predict with the roofs WHICH names: RL_ROOFS_DATASHEET swaps each
  * measured value for its datasheet figure (and keeps the measured one in
- * datasheet[]); RL_ROOFS_MEASURED leaves D as it is. Either way, a device
+ * datasheet[]), and drops a measured mem_read_bandwidth_gbs or
+ * mem_write_bandwidth_gbs that has no datasheet figure (a datasheet gives one
+ * bandwidth: mem_bandwidth_gbs then applies to every access mix);
+ * RL_ROOFS_MEASURED leaves D as it is. Either way, a device
  * that is not calibrated is an error (RL_ERR_ARG, the message says so), as
  * the choice means nothing for it. */
 int rl_device_roofs(struct rl_device *d, enum rl_roofs which, struct rl_err *err);
@@ -127,7 +136,15 @@ double rl_device_peak_flops(const struct rl_device *d, enum rl_pipe p);
 /* Peak device-memory bandwidth in bytes/s. */
 double rl_device_bandwidth_bytes_per_s(const struct rl_device *d);
 
-/* Reads the runtime profile PATH into *RT. Returns 0, RL_ERR_IO or RL_ERR_PARSE. */
+/* The host cost per launched kernel (us) of an op of kind K under RT: its
+ * host_overhead_us.K where the profile has one, else host_overhead_us. A
+ * fusion group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */
+double rl_runtime_host_us(const struct rl_runtime *rt, enum rl_kind k);
+
+/* Reads the runtime profile PATH into *RT: id, name, host_overhead_us
+ * (required) and host_overhead_us.KIND for any op kind (rl_kind_name: not
+ * "fused"), each checked as rl_host_overhead_check. An unknown key or kind
+ * is an error naming it. Returns 0, RL_ERR_IO or RL_ERR_PARSE. */
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err);
 void rl_runtime_release(struct rl_runtime *rt);
 

@@ -67,7 +67,7 @@ void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct 
 	 * the memory would). */
 	p->t_memory_us =
 	    fmin(p->t_memory_us, rl_l2_memory_us(p->bytes, prev, t->bandwidth, p->bandwidth));
-	rl_pred_times(p, ctx, 1);
+	rl_pred_times(p, ctx, op->kind, 1);
 	if (p->flops > 0)
 		p->attainable_flops = fmin(p->peak_flops, p->flops / (p->t_memory_us * 1e-6));
 	if (p->roofline_pct > 0 && t_gpu_dram_us > 0)

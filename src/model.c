@@ -83,11 +83,33 @@ double rl_model_ridge(const struct rl_device *d, enum rl_pipe p, int fma)
 	return pipe_peak(d, p, fma) / rl_device_bandwidth_bytes_per_s(d);
 }
 
-void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, double launches)
+double rl_model_bandwidth(const struct rl_device *d, double read, double written, int known)
+{
+	const struct rl_hwval *r = &d->num[RL_HW_MEM_READ_BANDWIDTH_GBS];
+	const struct rl_hwval *w = &d->num[RL_HW_MEM_WRITE_BANDWIDTH_GBS];
+	double bw = rl_device_bandwidth_bytes_per_s(d), t;
+
+	if (!known || (!r->present && !w->present) || read + written <= 0)
+		return bw;
+	/* model.h: the two streams at best overlap, each at its own rate */
+	t = read / (r->present ? r->value * 1e9 : bw) + written / (w->present ? w->value * 1e9 : bw);
+	return (read + written) / t;
+}
+
+double rl_model_host_us(const struct rl_model_ctx *ctx, enum rl_kind k)
+{
+	if (k == RL_KIND_FUSED)
+		k = RL_KIND_POINTWISE;
+	return ctx->host_kind_us != NULL && (unsigned)k < RL_KIND_COUNT ? ctx->host_kind_us[k]
+	                                                                : ctx->host_overhead_us;
+}
+
+void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, enum rl_kind kind,
+                   double launches)
 {
 	double t_ovh;
 
-	p->t_overhead_us = launches * ctx->host_overhead_us;
+	p->t_overhead_us = launches * rl_model_host_us(ctx, kind);
 	p->t_launch_us = launches * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
 	p->t_gpu_us = fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_launch_us);
 	p->t_us = fmax(p->t_gpu_us, p->t_overhead_us);
@@ -112,9 +134,10 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	double peak;
 	int rc;
 
-	rc = rl_op_work(op, &p->flops, &p->bytes, err);
+	rc = rl_op_work_rw(op, &p->flops, &p->bytes, &p->bytes_read, &p->bytes_written, err);
 	if (rc < 0)
 		return rc;
+	p->rw_known = rc;
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : (p->flops > 0 ? HUGE_VAL : 0);
 	p->pipe = rl_model_pipe(d, op->kind, op->dtype, op->unit, &p->wanted);
 	p->unit = rl_pipe_is_tensor(p->pipe) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
@@ -129,13 +152,13 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	 * cores only do multiply-adds. */
 	peak = pipe_peak(d, p->pipe, p->fma);
 	p->peak_flops = peak;
-	p->bandwidth = rl_device_bandwidth_bytes_per_s(d);
-	p->ridge = rl_model_ridge(d, p->pipe, p->fma);
+	p->bandwidth = rl_model_bandwidth(d, p->bytes_read, p->bytes_written, p->rw_known);
+	p->ridge = peak / p->bandwidth;
 	p->attainable_flops = p->flops > 0 ? fmin(peak, p->intensity * p->bandwidth) : 0;
 
 	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
-	rl_pred_times(p, ctx, launches);
+	rl_pred_times(p, ctx, op->kind, launches);
 	/* Bounded inputs (op list, device files) keep this finite; a caller
 	 * that builds ops by hand still gets an error, never an inf total. */
 	if (!isfinite(p->t_us * (double)op->count) || !isfinite(p->flops * (double)op->count) ||
@@ -148,8 +171,6 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	                          : 0;
 	p->l2_resident = 0;
 	p->l2_bytes = p->l2_saved_us = 0;
-	p->bytes_read = p->bytes;
-	p->bytes_written = 0;
 	rl_expected(op, ctx, p);
 	return 0;
 }

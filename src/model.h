@@ -3,7 +3,27 @@
  * For each op: FLOPs and bytes (formulas.h), the pipe that does its math and
  * that pipe's peak, and three candidate times. t_compute = flops / peak;
  * t_memory = bytes / bandwidth; t_overhead = launches x host overhead of the
- * runtime. The GPU cannot finish a kernel faster than min_kernel_us, so
+ * runtime for the op's kind (a runtime profile may give each kind its own
+ * host cost: a matmul dispatches more host work than an add).
+ *
+ * The memory roof by access mix. A device may give, beside
+ * mem_bandwidth_gbs, the bandwidth of a read-only stream
+ * (mem_read_bandwidth_gbs) and of a write-only one (mem_write_bandwidth_gbs).
+ * Reading and writing are separately measured limits: a kernel that mixes
+ * them can at best overlap the two streams, each at its own rate, so an op
+ * that reads R bytes and writes W takes at least
+ *     t_memory = R / BW_read + W / BW_write,
+ * the harmonic combination of the two rates weighted by the op's mix, and
+ * its bandwidth is (R + W) / t_memory. That combination is at or above every
+ * mixed kernel measured, so the roofline stays a bound (H200: read 4572,
+ * write 4315 GB/s give a copy (1 read, 1 write) 4440 GB/s, at or above
+ * PyTorch's relu at 4240 and this project's copy kernel at 3889; two reads
+ * and one write 4484, above PyTorch's add at 4350), whereas one copy
+ * bandwidth for every mix predicted an fp32 add slower than it runs. A
+ * direction the device lacks falls back to mem_bandwidth_gbs; an op whose
+ * split is not known (bytes given) moves its bytes at mem_bandwidth_gbs, as
+ * does every op on a device with neither key. The ridge of the op follows
+ * its bandwidth; rl_model_ridge stays the device's, at mem_bandwidth_gbs. The GPU cannot finish a kernel faster than min_kernel_us, so
  * t_gpu = max(t_compute, t_memory, launches x min_kernel_us), and because the
  * host runs ahead asynchronously, t = max(t_gpu, t_overhead). The op is bound
  * by the largest of compute, memory and overhead (launch floor included).
@@ -77,6 +97,8 @@ struct rl_pred {
 	enum rl_bound expected_bound;
 	const char *expected_note; /* what sets the expected time beyond the
 	                            * roofline, or NULL (a static string) */
+	int rw_known;             /* 1: bytes_read and bytes_written are the
+	                           * formulas' split (rl_op_rw); 0: not known */
 };
 
 /* Predicts OP on CTX into *P. Returns 0, or the status of rl_op_work() for an
@@ -85,9 +107,24 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err);
 
 /* Given P's t_compute_us and t_memory_us, sets the host and launch terms for
- * LAUNCHES kernels on CTX, t_gpu_us, t_us and the bound, as rl_predict does.
- * For predictions assembled elsewhere (a fused group, an L2-resident op). */
-void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, double launches);
+ * LAUNCHES kernels of kind KIND on CTX (the host cost of that kind:
+ * rl_model_host_us), t_gpu_us, t_us and the bound, as rl_predict does. For
+ * predictions assembled elsewhere (a fused group, an L2-resident op). */
+void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, enum rl_kind kind,
+                   double launches);
+
+/* The host cost (us) of one launched kernel of kind K on CTX:
+ * ctx->host_kind_us[K], or ctx->host_overhead_us without the array. A
+ * fusion group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */
+double rl_model_host_us(const struct rl_model_ctx *ctx, enum rl_kind k);
+
+/* The effective memory bandwidth (bytes/s) on D of a kernel that reads READ
+ * bytes and writes WRITTEN: (READ + WRITTEN) / (READ / read bandwidth +
+ * WRITTEN / write bandwidth), each direction at mem_read_bandwidth_gbs or
+ * mem_write_bandwidth_gbs where D has it, else at mem_bandwidth_gbs. D's
+ * mem_bandwidth_gbs when KNOWN is 0 (the split is not known), when D has
+ * neither key, or for a kernel that moves no bytes. */
+double rl_model_bandwidth(const struct rl_device *d, double read, double written, int known);
 
 /* The pipe an op of dtype T on unit U would use on D, following the fallback
  * chain when D lacks the first choice; *WANTED gets the first choice. With

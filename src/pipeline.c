@@ -153,7 +153,8 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	if (rc < 0)
 		return rc;
 	if (s->timeline && m->db != NULL &&
-	    rl_timeline_add_runtimes(&pl->tl, m->db, m->rt, m->host_overhead_us) < 0)
+	    rl_timeline_add_runtimes(&pl->tl, m->db, m->rt, m->host_overhead_us,
+	                             m->host_kind_us) < 0)
 		return RL_ERR_NOMEM;
 	/* ops with a recorded host time (an imported trace): one more lane, the
 	 * step with those host times and the kernels at their roofline */
@@ -161,6 +162,8 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	    rl_timeline_add_runtime(&pl->tl, RL_TL_RECORDED_ID, m->host_overhead_us, RL_TL_RECORDED,
 	                            0) < 0)
 		return RL_ERR_NOMEM;
+	if (s->timeline && cols->has_host) /* ops without host_us: per kind */
+		rl_tl_lane_kinds(&pl->tl.lanes[pl->tl.nlanes - 1], m->host_kind_us);
 	rl_fuse_stream_init(&pl->fs, &pl->ctx, s->suggest,
 	                    s->scale != NULL ? on_kernel_base : on_kernel, pl);
 	rl_fuse_stream_init(&pl->fs2, &pl->ctx, 0, on_kernel_scaled, pl);
@@ -195,6 +198,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 		return RL_ERR_NOMEM;
 	pl->ctx.dev = m->dev;
 	pl->ctx.host_overhead_us = m->host_overhead_us;
+	pl->ctx.host_kind_us = m->host_kind_us;
 	pl->rt = m->rt;
 	pl->sinks = *sinks;
 	pl->err = &pl->no_err;

@@ -36,6 +36,9 @@ struct rl_tl_lane {
 	enum rl_tl_mode mode;
 	int selected;            /* 1 for the runtime the report is for */
 	double host_overhead_us; /* host cost per kernel (graph: per node) */
+	double host_kind_us[RL_KIND_COUNT]; /* the same for a kernel of each op
+	                                     * kind: the runtime's per-kind costs,
+	                                     * else host_overhead_us */
 	double kernels;          /* kernels issued so far */
 	double host_us;          /* host clock: when the last kernel was issued */
 	double gpu_end_us;       /* GPU clock: when the last kernel ends */
@@ -65,21 +68,30 @@ void rl_timeline_release(struct rl_timeline *tl);
 /* The mode of runtime ID: RL_TL_GRAPH for "graph", else RL_TL_STREAM. */
 enum rl_tl_mode rl_tl_mode_of(const char *id);
 
-/* Adds a lane for runtime ID (copied) at HOST_OVERHEAD_US per kernel, in MODE.
- * SELECTED nonzero marks it as the report's own runtime. Lanes keep the order
- * they were added in. Returns 0 or RL_ERR_NOMEM. */
+/* Adds a lane for runtime ID (copied) at HOST_OVERHEAD_US per kernel of
+ * every kind (rl_tl_lane_kinds sets them apart), in MODE. SELECTED nonzero
+ * marks it as the report's own runtime. Lanes keep the order they were added
+ * in. Returns 0 or RL_ERR_NOMEM. */
 int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_overhead_us,
                             enum rl_tl_mode mode, int selected);
 
 /* The id of the RL_TL_RECORDED lane. */
 #define RL_TL_RECORDED_ID "recorded"
 
+/* Sets LANE's host cost per kernel of each op kind to KIND_US[kind]
+ * (RL_KIND_COUNT values; NULL leaves them); a fusion group's kernel costs
+ * what a pointwise one does. */
+void rl_tl_lane_kinds(struct rl_tl_lane *lane, const double *kind_us);
+
 /* Adds a lane per runtime profile of DB, in database order; SELECTED (one of
- * DB's) is the report's own runtime and costs SELECTED_HOST_US per kernel
- * (--host-overhead-us may override its profile), the others their profile's
- * figure. Returns 0 or RL_ERR_NOMEM. */
+ * DB's) is the report's own runtime and costs SELECTED_HOST_US per kernel,
+ * SELECTED_KIND_US[kind] per kernel of each op kind (NULL: SELECTED_HOST_US
+ * for all; --host-overhead-us may override its profile), the others their
+ * profile's figures, per kind (rl_runtime_host_us). Returns 0 or
+ * RL_ERR_NOMEM. */
 int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
-                             const struct rl_runtime *selected, double selected_host_us);
+                             const struct rl_runtime *selected, double selected_host_us,
+                             const double *selected_kind_us);
 
 /* Advances LANE by N identical kernels of GPU_US each (N >= 0, not
  * necessarily whole: a count is a double). Exact, in closed form: see
@@ -88,7 +100,7 @@ void rl_tl_lane_run(struct rl_tl_lane *lane, double n, double gpu_us);
 
 /* Advances every lane by one op: count x launches kernels, each taking
  * t_gpu_us / launches on the GPU (P from rl_predict; its GPU side does not
- * depend on the runtime). */
+ * depend on the runtime) and the lane's host cost of OP's kind. */
 void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const struct rl_pred *p);
 
 /* Closes the step: sets every lane's step_us, idle_us and util. */

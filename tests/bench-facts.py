@@ -29,6 +29,8 @@ def quantile(xs, q):
 
 ROOFS = [  # key, group, name, dtype ('' any), figure
     ("mem_bandwidth_gbs", "memory", "copy", "", "gbs"),
+    ("mem_read_bandwidth_gbs", "memory", "read", "", "gbs"),
+    ("mem_write_bandwidth_gbs", "memory", "write", "", "gbs"),
     ("l2_bandwidth_gbs", "l2", "read", "", "gbs"),
     ("fp64_vector_tflops", "vector", "fp64-fma", "", "tflops"),
     ("fp32_vector_tflops", "vector", "fp32-fma", "", "tflops"),
@@ -103,31 +105,40 @@ def predict(row, d, host_us):
     es = ES[dt]
     fpe = float(row["flops_per_element"]) if row.get("flops_per_element") else DEFAULT_FPE.get(kind, 0)
     fma = int(row["fma"]) if row.get("fma") else (1 if kind == "matmul" else 0)
+    # bytes read (the inputs) and written (the output)
     if kind == "pointwise":
         inputs = int(row["inputs"]) if row.get("inputs") else 1
-        flops, nbytes = n * fpe, (inputs + 1) * n * es
+        flops, rd, wr = n * fpe, inputs * n * es, n * es
     elif kind == "copy":
-        flops, nbytes = 0, 2 * n * es
+        flops, rd, wr = 0, n * es, n * es
     elif kind == "reduction":
-        flops, nbytes = n * fpe, (n + n / dims[-1]) * es
+        flops, rd, wr = n * fpe, n * es, n / dims[-1] * es
     elif kind == "softmax":
-        flops, nbytes = n * fpe, 2 * n * es
+        flops, rd, wr = n * fpe, n * es, n * es
     elif kind == "layernorm":
-        flops, nbytes = n * fpe, (2 * n + 2 * dims[-1]) * es
+        flops, rd, wr = n * fpe, (n + 2 * dims[-1]) * es, n * es
     elif kind == "matmul":
         b, m, nn, k = ([1] + dims)[-4:] if len(dims) == 3 else dims
-        flops, nbytes = 2 * b * m * nn * k, es * b * (m * k + k * nn + m * nn)
+        flops, rd, wr = 2 * b * m * nn * k, es * b * (m * k + k * nn), es * b * m * nn
+    nbytes = rd + wr
     key = TENSOR[dt] if kind == "matmul" else VEC[dt]
     peak = d[key] * 1e12
     if "tensor" not in key and not fma:
         peak /= 2
     t_c = flops / peak * 1e6
-    t_m = nbytes / (d["mem_bandwidth_gbs"] * 1e9) * 1e6
+    # the memory roof by access mix (docs/hwdb-format.md): reads at the
+    # read-only bandwidth, writes at the write-only one, each falling back to
+    # mem_bandwidth_gbs
+    bw = d["mem_bandwidth_gbs"] * 1e9
+    bw_r = d.get("mem_read_bandwidth_gbs", d["mem_bandwidth_gbs"]) * 1e9
+    bw_w = d.get("mem_write_bandwidth_gbs", d["mem_bandwidth_gbs"]) * 1e9
+    t_m = (rd / bw_r + wr / bw_w) * 1e6
+    bw_eff = nbytes / (t_m * 1e-6) if nbytes > 0 else bw
     t_l = d["min_kernel_us"]
     t = max(t_c, t_m, t_l, host_us)
     ovh = max(host_us, t_l)
     bound = max((t_c, "compute"), (t_m, "memory"), (ovh, "overhead"), key=lambda x: x[0])[1]
-    return t, bound, flops, nbytes, peak
+    return t, bound, flops, nbytes, peak, bw_eff
 
 
 def validate(path, devpath, host_us):
@@ -141,14 +152,14 @@ def validate(path, devpath, host_us):
     for row, res in zip(rows, v["results"]):
         if "skipped" in res:
             continue
-        t, bound, flops, nbytes, peak = predict(row, d, host_us)
+        t, bound, flops, nbytes, peak, bw = predict(row, d, host_us)
         wall, gpu = res["wall_us"], res["gpu_us"]
         err = (t - wall) / wall
         if wall > 1.5 * gpu:
             emp = "overhead"
         else:
             cf = flops / (gpu * 1e-6) / peak
-            mf = nbytes / (gpu * 1e-6) / (d["mem_bandwidth_gbs"] * 1e9)
+            mf = nbytes / (gpu * 1e-6) / bw
             emp = "compute" if cf > mf else "memory"
         print("op", row["name"], "%.9g %.9g" % (t, err), bound, emp)
         errs.append(abs(err))

@@ -571,6 +571,14 @@ START_TEST(recorded_h200_bench)
 	rl_calib_roofs(&b, &c);
 	ck_assert_double_eq_tol(c.value[RL_PIPE_FP32_VECTOR], 64.506139, 1e-6);
 	ck_assert_double_eq_tol(c.value[RL_PIPE_BF16_TENSOR], 802.497626, 1e-6);
+	/* the read-only and write-only streams: 2^30 bytes in the medians
+	 * 235.1502 and 248.6542 us of the entries 'read' and 'write' */
+	ck_assert_double_eq_tol(c.value[RL_HW_MEM_READ_BANDWIDTH_GBS],
+	                        1073741824.0 / 235.1502 / 1e3, 1e-6);
+	ck_assert_double_eq_tol(c.value[RL_HW_MEM_WRITE_BANDWIDTH_GBS],
+	                        1073741824.0 / 248.6542 / 1e3, 1e-6);
+	ck_assert_ptr_eq(c.from[RL_HW_MEM_READ_BANDWIDTH_GBS],
+	                 rl_bench_find(&b, RL_BENCH_MEMORY, "read", NULL, NULL));
 	/* the graph-node figure (0.683 us) is no roof: the floor stays the
 	 * datasheet's */
 	ck_assert_int_eq(c.present[RL_HW_MIN_KERNEL_US], 0);
@@ -598,10 +606,13 @@ START_TEST(recorded_h200_validation)
 	rl_validate_eval(&v, &ctx);
 	rl_validate_summary(&v, &s);
 	ck_assert_uint_eq(s.measured, 44);
-	ck_assert_double_eq_tol(s.median_err, 0.0417595131, 1e-8);
-	ck_assert_double_eq_tol(s.p90_err, 0.205937945, 1e-8);
-	ck_assert_double_eq_tol(s.median_err_long, 0.0285881261, 1e-8);
-	ck_assert_double_eq_tol(s.p90_err_long, 0.160927658, 1e-8);
+	/* tests/data/h200-validate.facts (tests/bench-facts.py), with the
+	 * memory roof by access mix of the calibrated file (read 4566.2, write
+	 * 4318.2 GB/s) */
+	ck_assert_double_eq_tol(s.median_err, 0.123724343, 1e-8);
+	ck_assert_double_eq_tol(s.p90_err, 0.225474999, 1e-8);
+	ck_assert_double_eq_tol(s.median_err_long, 0.101841156, 1e-8);
+	ck_assert_double_eq_tol(s.p90_err_long, 0.163128511, 1e-8);
 	ck_assert_double_eq_tol(s.agreement, 0.977272727, 1e-8);
 	rl_validation_release(&v);
 	rl_device_release(&d);

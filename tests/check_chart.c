@@ -589,6 +589,7 @@ START_TEST(test_svg_roofline_content)
 	ck_assert_ptr_nonnull(strstr(a, "</svg>\n"));
 
 	/* the array entry point draws the same chart */
+	memset(&ctx, 0, sizeof(ctx));
 	ctx.dev = &dev;
 	ctx.host_overhead_us = 0;
 	for (i = 0; i < l.n; i++)

@@ -114,6 +114,82 @@ START_TEST(test_formula)
 }
 END_TEST
 
+/* Bytes read and written of each case above, by hand: the inputs of the
+ * formula are read, the output written (the two add up to the case's bytes). */
+static const struct {
+	double read, written;
+} rw[] = {
+	{4194304, 4194304},         /* 1048576 x 4 each */
+	{4000, 2000},               /* 2 inputs x 1000 x 2; 1000 x 2 */
+	{1073741824, 1073741824},   /* 2^28 x 4 each */
+	{524288, 128},              /* 131072 x 4; 32 sums x 4 */
+	{2048, 2048},               /* 1024 x 2 each */
+	{6294528, 6291456},         /* (3145728 + 2 x 768) x 2; 3145728 x 2 */
+	{100, 100},                 /* int8 */
+	{7471104, 6291456},         /* 2 x (4096x768 + 768x768); 2 x 4096x768 */
+	{280, 96},                  /* 4 x (2x3x5 + 2x5x4); 4 x 2x3x4 */
+	{268435456, 134217728},     /* 2 x 2 x 8192^2; 2 x 8192^2 */
+	{18874368, 6291456},        /* Q, K, V: 3 x 2 x 3145728; O */
+	{50331648, 16777216},       /* 3 x 2 x 32x2048x128; O */
+	{33562624, 8192},           /* 2 x (32x128 + 2 x 32x2048x128); 2 x 32x128 */
+	{33562624, 8192},           /* the same without the mask */
+	{25763840, 25690112},       /* 2 x (12845056 + 64x64x9); 2 x 64x64x56x56 */
+	{19286400, 102760448},      /* 2 x (64x3x224x224 + 64x3x49); 2 x 64x64x112x112 */
+	{13952, 12800},             /* 4 x (3200 + 32x1x9); 4 x 32x10x10 */
+};
+
+START_TEST(test_read_written)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double read = -1, written = -1, out = -1;
+
+	ck_assert_uint_eq(ARRAY_SIZE(rw), ARRAY_SIZE(cases));
+	make_op(&op, _i);
+	ck_assert_msg(rl_op_rw(&op, &read, &written, &err) == 1, "%s: %s", cases[_i].what, err.msg);
+	ck_assert_msg(read == rw[_i].read && written == rw[_i].written,
+	              "%s: read %.17g written %.17g, want %.17g %.17g", cases[_i].what, read,
+	              written, rw[_i].read, rw[_i].written);
+	ck_assert_int_eq(rl_op_output_bytes(&op, &out, &err), 0);
+	ck_assert_double_eq(out, rw[_i].written);
+}
+END_TEST
+
+/* Bytes given: the split is not known; all of them count as read. */
+START_TEST(test_read_written_unknown)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double read = -1, written = -1;
+
+	make_op(&op, 7); /* the matmul, its bytes given */
+	op.bytes = 1000;
+	op.has |= RL_HAS_BYTES;
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 0);
+	ck_assert_double_eq(read, 1000);
+	ck_assert_double_eq(written, 0);
+	ck_assert_int_eq(rl_op_output_bytes(&op, &read, &err), RL_ERR_PARSE);
+
+	make_op(&op, 7); /* FLOPs given, bytes from the formula: known */
+	op.flops = 5;
+	op.has |= RL_HAS_FLOPS;
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 1);
+	ck_assert_double_eq(written, 6291456);
+
+	rl_op_init(&op); /* custom */
+	op.flops = 10;
+	op.bytes = 20;
+	op.has = RL_HAS_FLOPS | RL_HAS_BYTES;
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 0);
+	ck_assert_double_eq(read, 20);
+	ck_assert_double_eq(written, 0);
+
+	rl_op_init(&op); /* an invalid op: rl_op_work's error */
+	op.kind = RL_KIND_POINTWISE;
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), RL_ERR_PARSE);
+}
+END_TEST
+
 START_TEST(test_explicit_overrides)
 {
 	struct rl_op op;
@@ -247,6 +323,8 @@ Suite *suite_formulas(void)
 
 	tcase_add_loop_test(tc, test_formula, 0, ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_explicit_overrides);
+	tcase_add_loop_test(tc, test_read_written, 0, ARRAY_SIZE(cases));
+	tcase_add_test(tc, test_read_written_unknown);
 	tcase_add_loop_test(te, test_bad, 0, ARRAY_SIZE(bad));
 	tcase_add_test(te, test_custom_needs_both);
 	tcase_add_test(te, test_pointwise_inputs_overflow);

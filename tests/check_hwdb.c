@@ -256,6 +256,19 @@ static const struct {
 	{"id = x\nname = X\nl2_bandwidth_gbs = 1e9 ; s\n", "key 'l2_bandwidth_gbs': 1e+09 GB/s"},
 	{"id = x\nname = X\ndatasheet.mem_bandwidth_gbs = 1e30 ; s\n",
 	 "key 'datasheet.mem_bandwidth_gbs': 1e+30 GB/s"},
+	/* issue 12: the read-only and write-only bandwidths, as mem_bandwidth_gbs */
+	{"id = x\nname = X\nmem_read_bandwidth_gbs = 2e7 ; s\n",
+	 ":3: key 'mem_read_bandwidth_gbs': 2e+07 GB/s is outside the sensible range 0.001..1e+07 GB/s"},
+	{"id = x\nname = X\nmem_write_bandwidth_gbs = 0 ; s\n",
+	 ":3: key 'mem_write_bandwidth_gbs': 0 GB/s is outside the sensible range"},
+	{"id = x\nname = X\nmem_write_bandwidth_gbs = 100\n",
+	 "key 'mem_write_bandwidth_gbs': a number needs its source"},
+	{"id = x\nname = X\ndatasheet.mem_read_bandwidth_gbs = 1e-4 ; s\n",
+	 "key 'datasheet.mem_read_bandwidth_gbs': 0.0001 GB/s is outside"},
+	{"id = x\nname = X\nsm_count = 10 ; s\nmem_bandwidth_gbs = 100 ; s\n"
+	 "fp32_vector_tflops = 1 ; s\nmin_kernel_us = 1 ; s\ndatasheet.mem_read_bandwidth_gbs = 1 ; s\n",
+	 "key 'datasheet.mem_read_bandwidth_gbs' is the datasheet figure kept beside a measured "
+	 "'mem_read_bandwidth_gbs', which is missing"},
 };
 
 /* A runtime's host overhead is at most one second per launch (bug 3 of issue
@@ -317,6 +330,105 @@ START_TEST(test_runtime_host_overhead_range)
 		                      strstr(err.msg, "is outside the sensible range 0..1e+06 us") != NULL,
 		              "%s", err.msg);
 	}
+}
+END_TEST
+
+/* Issue 12: the read and write bandwidths load with their sources, and
+ * --roofs datasheet drops a measured one that has no datasheet figure (the
+ * datasheet's one bandwidth then applies to every mix). */
+START_TEST(test_read_write_bandwidth)
+{
+	static const char text[] =
+		"id = x\nname = X\nsm_count = 10 ; s\nmem_bandwidth_gbs = 100 ; m\n"
+		"datasheet.mem_bandwidth_gbs = 120 ; ds\nmem_read_bandwidth_gbs = 110.5 ; r\n"
+		"mem_write_bandwidth_gbs = 90 ; w\ndatasheet.mem_write_bandwidth_gbs = 95 ; wds\n"
+		"fp32_vector_tflops = 1 ; s\nmin_kernel_us = 1 ; s\n";
+	char path[32];
+	struct rl_device d;
+	struct rl_err err = {0, ""};
+
+	write_temp(path, text);
+	ck_assert_msg(rl_device_load(path, &d, &err) == 0, "%s", err.msg);
+	unlink(path);
+	ck_assert_int_eq(d.num[RL_HW_MEM_READ_BANDWIDTH_GBS].present, 1);
+	ck_assert_double_eq(d.num[RL_HW_MEM_READ_BANDWIDTH_GBS].value, 110.5);
+	ck_assert_str_eq(d.num[RL_HW_MEM_READ_BANDWIDTH_GBS].source, "r");
+	ck_assert_double_eq(d.num[RL_HW_MEM_WRITE_BANDWIDTH_GBS].value, 90);
+	ck_assert_double_eq(d.datasheet[RL_HW_MEM_WRITE_BANDWIDTH_GBS].value, 95);
+	ck_assert_str_eq(rl_hw_key_name(RL_HW_MEM_READ_BANDWIDTH_GBS), "mem_read_bandwidth_gbs");
+	ck_assert_str_eq(rl_hw_key_name(RL_HW_MEM_WRITE_BANDWIDTH_GBS), "mem_write_bandwidth_gbs");
+	ck_assert_int_eq(rl_device_roofs(&d, RL_ROOFS_DATASHEET, &err), 0);
+	ck_assert_double_eq(d.num[RL_HW_MEM_BANDWIDTH_GBS].value, 120);
+	ck_assert_int_eq(d.num[RL_HW_MEM_READ_BANDWIDTH_GBS].present, 0); /* measured only */
+	ck_assert_double_eq(d.num[RL_HW_MEM_WRITE_BANDWIDTH_GBS].value, 95);
+	rl_device_release(&d);
+}
+END_TEST
+
+/* Issue 12: a runtime's host cost per op kind, the default for the others. */
+START_TEST(test_runtime_per_kind)
+{
+	static const char text[] = "id = r\nname = R\nhost_overhead_us = 6.6 ; m\n"
+	                           "host_overhead_us.matmul = 13 ; mm\n"
+	                           "host_overhead_us.attention = 18.5 ; sdpa\n"
+	                           "host_overhead_us.custom = 0 ; c\n";
+	char path[32];
+	struct rl_runtime rt;
+	struct rl_err err = {0, ""};
+
+	write_temp(path, text);
+	ck_assert_msg(rl_runtime_load(path, &rt, &err) == 0, "%s", err.msg);
+	unlink(path);
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_KIND_MATMUL), 13);
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_KIND_ATTENTION), 18.5);
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_KIND_CUSTOM), 0);
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_KIND_POINTWISE), 6.6); /* the default */
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_KIND_FUSED), 6.6);
+	ck_assert_str_eq(rt.host_kind_us[RL_KIND_MATMUL].source, "mm");
+	ck_assert_str_eq(rt.host_kind_us[RL_KIND_MATMUL].text, "13");
+	ck_assert_int_eq(rt.host_kind_us[RL_KIND_SOFTMAX].present, 0);
+	rl_runtime_release(&rt);
+}
+END_TEST
+
+/* Bad per-kind keys: an unknown kind (fused is no op kind of a list), the
+ * range of host_overhead_us, a duplicate, and host_overhead_us still required. */
+static const struct {
+	const char *text;
+	const char *msg;
+} bad_runtimes[] = {
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.gemm = 12 ; s\n",
+	 ":4: unknown key 'host_overhead_us.gemm' (expected host_overhead_us.KIND, KIND one of "
+	 "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, custom)"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.fused = 5 ; s\n",
+	 "unknown key 'host_overhead_us.fused'"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us. = 5 ; s\n",
+	 "unknown key 'host_overhead_us.'"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_usmatmul = 5 ; s\n",
+	 "unknown key 'host_overhead_usmatmul'"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.matmul = 2e6 ; s\n",
+	 ":4: key 'host_overhead_us.matmul': 2e+06 us is outside the sensible range 0..1e+06 us"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.copy = -1 ; s\n",
+	 "key 'host_overhead_us.copy': "},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.copy = 1\n",
+	 "key 'host_overhead_us.copy': a number needs its source"},
+	{"id = r\nname = R\nhost_overhead_us.copy = 1 ; s\nhost_overhead_us.copy = 2 ; s\n",
+	 "key 'host_overhead_us.copy' given twice"},
+	{"id = r\nname = R\nhost_overhead_us.matmul = 12 ; s\n",
+	 "a runtime needs 'id', 'name' and 'host_overhead_us'"},
+};
+
+START_TEST(test_bad_runtime_per_kind)
+{
+	char path[32];
+	struct rl_runtime rt;
+	struct rl_err err = {0, ""};
+
+	write_temp(path, bad_runtimes[_i].text);
+	ck_assert_int_eq(rl_runtime_load(path, &rt, &err), RL_ERR_PARSE);
+	unlink(path);
+	ck_assert_msg(strstr(err.msg, bad_runtimes[_i].msg) != NULL, "'%s' lacks '%s'", err.msg,
+	              bad_runtimes[_i].msg);
 }
 END_TEST
 
@@ -432,6 +544,9 @@ Suite *suite_hwdb(void)
 	tcase_add_test(errors, test_missing_dir);
 	tcase_add_loop_test(errors, test_runtime_host_overhead_range, 0, ARRAY_SIZE(host_overheads));
 	tcase_add_test(errors, test_source_labels);
+	tcase_add_test(errors, test_read_write_bandwidth);
+	tcase_add_test(errors, test_runtime_per_kind);
+	tcase_add_loop_test(errors, test_bad_runtime_per_kind, 0, ARRAY_SIZE(bad_runtimes));
 	tcase_add_test(errors, test_roofs_parse);
 	tcase_add_test(errors, test_line_cap);
 	tcase_add_test(errors, test_endless_file);

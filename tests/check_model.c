@@ -23,6 +23,7 @@ static void setup(void)
 	test_load_device("v100-sxm2", &v100);
 	ctx.dev = &a100;
 	ctx.host_overhead_us = test_runtime_overhead("eager");
+	ctx.host_kind_us = NULL;
 }
 
 static void teardown(void)
@@ -286,24 +287,157 @@ START_TEST(test_bound_ties)
 	memset(&p, 0, sizeof(p));
 	ctx.host_overhead_us = 4.0;
 	p.t_memory_us = 4.0; /* host overhead = memory time */
-	rl_pred_times(&p, &ctx, 1);
+	rl_pred_times(&p, &ctx, RL_KIND_POINTWISE, 1);
 	ck_assert_double_eq(p.t_us, 4.0);
 	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
 
 	p.t_memory_us = 0;
 	p.t_compute_us = 8.0; /* 2 launches x 4 us = compute time */
-	rl_pred_times(&p, &ctx, 2);
+	rl_pred_times(&p, &ctx, RL_KIND_POINTWISE, 2);
 	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
 
 	ctx.host_overhead_us = 0;
 	p.t_compute_us = 0;
 	p.t_memory_us = floor_us; /* the launch floor = memory time */
-	rl_pred_times(&p, &ctx, 1);
+	rl_pred_times(&p, &ctx, RL_KIND_POINTWISE, 1);
 	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
 
 	p.t_memory_us = p.t_compute_us = 64.0; /* compute = memory, above the floor */
-	rl_pred_times(&p, &ctx, 1);
+	rl_pred_times(&p, &ctx, RL_KIND_POINTWISE, 1);
 	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
+}
+END_TEST
+
+/* Sets key K of D to V GB/s (a test device, no text). */
+static void set_bw(struct rl_device *d, enum rl_hw_key k, double v)
+{
+	d->num[k].present = 1;
+	d->num[k].value = v;
+}
+
+/* Issue 12: the memory roof by access mix, on the A100 (1555 GB/s) given a
+ * read bandwidth of 4000 GB/s and a write bandwidth of 2000. */
+START_TEST(test_access_mix)
+{
+	struct rl_device d;
+	struct rl_op op;
+	struct rl_pred p;
+	struct rl_err err = {0, ""};
+	const double n = 268435456; /* 2^28 fp32 elements: 2^30 bytes per tensor */
+
+	ck_assert_int_eq(rl_device_copy(&d, &a100, &err), 0);
+	ctx.dev = &d;
+
+	/* without the keys: as ever, 2 x 2^30 bytes at 1555 GB/s */
+	rl_op_init(&op);
+	op.kind = RL_KIND_COPY;
+	ck_assert_int_eq(rl_parse_dims("268435456", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	predict(&op, &p);
+	ck_assert_double_eq(p.t_memory_us, 2147483648.0 / 1555e9 * 1e6);
+	ck_assert_double_eq(p.bandwidth, 1555e9);
+	ck_assert_int_eq(p.rw_known, 1);
+	ck_assert_double_eq(p.bytes_read, 1073741824.0);
+	ck_assert_double_eq(p.bytes_written, 1073741824.0);
+
+	/* a copy: n x 4 bytes read at 4000 GB/s, n x 4 written at 2000 */
+	set_bw(&d, RL_HW_MEM_READ_BANDWIDTH_GBS, 4000);
+	set_bw(&d, RL_HW_MEM_WRITE_BANDWIDTH_GBS, 2000);
+	predict(&op, &p);
+	ck_assert_double_eq_tol(p.t_memory_us, (n * 4 / 4e12 + n * 4 / 2e12) * 1e6, 1e-9);
+	ck_assert_double_eq_tol(p.t_memory_us, 805.306368, 1e-9);
+	/* 2 / (1/4000 + 1/2000) = 2666.67 GB/s */
+	ck_assert_double_eq_tol(p.bandwidth, 8e12 / 3, 1e-3);
+	ck_assert_int_eq(p.bound, RL_BOUND_MEMORY);
+
+	/* an fp32 add (2 reads, 1 write): 8n / 4e12 + 4n / 2e12 = 4n / 1e12 s;
+	 * 12n bytes in it: 3000 GB/s, and the ridge of its plain fp32 math
+	 * (9.75 TFLOPS) at that bandwidth is 3.25 FLOP/byte */
+	pointwise(&op, RL_FP32, "268435456", 1, 2);
+	predict(&op, &p);
+	ck_assert_double_eq_tol(p.t_memory_us, 4 * n / 1e12 * 1e6, 1e-9);
+	ck_assert_double_eq_tol(p.bandwidth, 3000e9, 1e-3);
+	ck_assert_double_eq_tol(p.ridge, 3.25, 1e-12);
+	ck_assert_double_eq_tol(p.attainable_flops, n / (4 * n / 1e12), 1e-3);
+	/* the device's ridge stays at mem_bandwidth_gbs: 19.5 TFLOPS / 1555 GB/s */
+	ck_assert_double_eq_tol(rl_model_ridge(&d, RL_PIPE_FP32_VECTOR, 1), 19.5e12 / 1555e9, 1e-12);
+
+	/* bytes given: the split is not known, all at mem_bandwidth_gbs */
+	op.bytes = 1555e6;
+	op.has |= RL_HAS_BYTES;
+	predict(&op, &p);
+	ck_assert_int_eq(p.rw_known, 0);
+	ck_assert_double_eq(p.bytes_read, 1555e6);
+	ck_assert_double_eq(p.bytes_written, 0);
+	ck_assert_double_eq_tol(p.t_memory_us, 1000, 1e-9);
+	ck_assert_double_eq(p.bandwidth, 1555e9);
+
+	/* only the read bandwidth: the writes at mem_bandwidth_gbs */
+	d.num[RL_HW_MEM_WRITE_BANDWIDTH_GBS].present = 0;
+	rl_op_init(&op);
+	op.kind = RL_KIND_COPY;
+	ck_assert_int_eq(rl_parse_dims("268435456", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	predict(&op, &p);
+	ck_assert_double_eq_tol(p.t_memory_us, (n * 4 / 4e12 + n * 4 / 1555e9) * 1e6, 1e-9);
+	/* only the write bandwidth: the reads at mem_bandwidth_gbs */
+	d.num[RL_HW_MEM_READ_BANDWIDTH_GBS].present = 0;
+	set_bw(&d, RL_HW_MEM_WRITE_BANDWIDTH_GBS, 2000);
+	predict(&op, &p);
+	ck_assert_double_eq_tol(p.t_memory_us, (n * 4 / 1555e9 + n * 4 / 2e12) * 1e6, 1e-9);
+	rl_device_release(&d);
+}
+END_TEST
+
+/* Issue 12: the host cost follows the op's kind. A runtime with
+ * host_overhead_us = 5 and host_overhead_us.matmul = 12: a matmul pays 12 us
+ * per launch, a pointwise op (no key of its own) 5. */
+START_TEST(test_host_per_kind)
+{
+	double kind_us[RL_KIND_COUNT];
+	struct rl_op op;
+	struct rl_pred p;
+	size_t k;
+
+	for (k = 0; k < RL_KIND_COUNT; k++)
+		kind_us[k] = 5;
+	kind_us[RL_KIND_MATMUL] = 12;
+	ctx.host_overhead_us = 5;
+	ctx.host_kind_us = kind_us;
+
+	rl_op_init(&op); /* tiny: the host is the limit */
+	op.kind = RL_KIND_MATMUL;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_parse_dims("8x8x8", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	predict(&op, &p);
+	ck_assert_double_eq(p.t_overhead_us, 12);
+	ck_assert_double_eq(p.t_us, 12);
+	ck_assert_int_eq(p.bound, RL_BOUND_OVERHEAD);
+	op.launches = 2;
+	predict(&op, &p);
+	ck_assert_double_eq(p.t_overhead_us, 24);
+
+	pointwise(&op, RL_FP32, "8", 1, 1);
+	predict(&op, &p);
+	ck_assert_double_eq(p.t_overhead_us, 5);
+
+	/* a fused group is an elementwise kernel: pointwise's cost */
+	kind_us[RL_KIND_POINTWISE] = 7;
+	ck_assert_double_eq(rl_model_host_us(&ctx, RL_KIND_FUSED), 7);
+	memset(&p, 0, sizeof(p));
+	rl_pred_times(&p, &ctx, RL_KIND_FUSED, 1);
+	ck_assert_double_eq(p.t_overhead_us, 7);
+
+	/* without the array (--host-overhead-us resolves every kind to its
+	 * value; a caller without a runtime passes none): the default */
+	ctx.host_kind_us = NULL;
+	ctx.host_overhead_us = 3;
+	op.kind = RL_KIND_MATMUL;
+	ck_assert_int_eq(rl_parse_dims("8x8x8", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.launches = 1;
+	predict(&op, &p);
+	ck_assert_double_eq(p.t_overhead_us, 3);
 }
 END_TEST
 
@@ -383,6 +517,8 @@ Suite *suite_model(void)
 	tcase_add_test(core, test_overflowing_total_refused);
 	tcase_add_test(core, test_bound_ties);
 	tcase_add_test(core, test_gemv_advice);
+	tcase_add_test(core, test_access_mix);
+	tcase_add_test(core, test_host_per_kind);
 	suite_add_tcase(s, blog);
 	suite_add_tcase(s, core);
 	return s;

@@ -46,6 +46,7 @@ static char *render_text(const char *text, enum rl_format fmt, int wide)
 	rl_errlist_init(&errs);
 	ck_assert_int_eq(rl_oplist_read(in, "t.csv", &l, &errs), 0);
 	fclose(in);
+	memset(&ctx, 0, sizeof(ctx));
 	ctx.dev = &dev;
 	ctx.host_overhead_us = 5;
 	memset(&info, 0, sizeof(info));

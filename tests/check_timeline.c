@@ -259,6 +259,68 @@ START_TEST(test_lanes_side_by_side)
 }
 END_TEST
 
+/* Issue 12: each lane's host cost follows the op's kind. The runtimes of
+ * tests/data/hwdb-kinds: eager 5 us per kernel, 12 for a matmul; graph 0.05
+ * whatever the kind. A matmul and then a pointwise op, 1 us of GPU each:
+ *   eager: the matmul issued at 12 runs 12-13, the add issued at 12 + 5 = 17
+ *     runs 17-18: a step of 18 us, 16 of them idle;
+ *   graph: 2 x 0.05 us of host, then 2 us of kernels: 2.1 us.
+ * With the eager lane's cost overridden to 3 us for every kind (the
+ * selected runtime with --host-overhead-us 3): 3-4, 6-7, a step of 7 us. */
+START_TEST(test_host_per_kind)
+{
+	struct rl_timeline tl;
+	struct rl_op mm, add;
+	struct rl_pred p;
+	struct rl_err err;
+	rl_hwdb *db;
+	const struct rl_runtime *eager, *graph;
+
+	ck_assert_msg(rl_hwdb_open(RL_TEST_DATA "/hwdb-kinds", &db, &err) == 0, "%s", err.msg);
+	eager = rl_hwdb_find_runtime(db, "eager", &err);
+	graph = rl_hwdb_find_runtime(db, "graph", &err);
+	ck_assert_ptr_nonnull(eager);
+	ck_assert_ptr_nonnull(graph);
+	rl_op_init(&mm);
+	mm.kind = RL_KIND_MATMUL;
+	rl_op_init(&add);
+	add.kind = RL_KIND_POINTWISE;
+	memset(&p, 0, sizeof(p));
+	p.t_gpu_us = 1;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtimes(&tl, db, graph, 0.05, NULL), 0);
+	ck_assert_uint_eq(tl.nlanes, 2);
+	ck_assert_str_eq(tl.lanes[0].runtime, "eager");
+	rl_timeline_add_op(&tl, &mm, &p);
+	rl_timeline_add_op(&tl, &add, &p);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].host_us, 17, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 18, EPS);
+	ck_assert_double_eq_tol(tl.lanes[0].idle_us, 16, EPS);
+	ck_assert_double_eq_tol(tl.lanes[1].step_us, 2.1, EPS);
+	rl_timeline_release(&tl);
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtimes(&tl, db, eager, 3, NULL), 0);
+	rl_timeline_add_op(&tl, &mm, &p);
+	rl_timeline_add_op(&tl, &add, &p);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 7, EPS);
+	rl_timeline_release(&tl);
+
+	/* a fusion group's kernel pays what a pointwise one does: 5 us */
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtimes(&tl, db, graph, 0.05, NULL), 0);
+	add.kind = RL_KIND_FUSED;
+	rl_timeline_add_op(&tl, &add, &p);
+	rl_timeline_finish(&tl);
+	ck_assert_double_eq_tol(tl.lanes[0].step_us, 6, EPS);
+	rl_timeline_release(&tl);
+	rl_hwdb_free(db);
+}
+END_TEST
+
 /* An empty step has no GPU-Util (0, not a division by zero). */
 START_TEST(test_empty_step)
 {
@@ -449,6 +511,7 @@ Suite *suite_timeline(void)
 	tcase_add_test(tc, test_lanes_side_by_side);
 	tcase_add_test(tc, test_recorded_host);
 	tcase_add_test(tc, test_empty_step);
+	tcase_add_test(tc, test_host_per_kind);
 	tcase_add_test(tc, test_measured_range);
 	tcase_add_test(tc, test_write_table);
 	tcase_add_test(tc, test_write_huge_host);

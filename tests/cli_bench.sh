@@ -70,25 +70,47 @@ grep '^roof ' "$BF" | while read -r _ key val; do
 	near "$got" "$val" 1e-4 || echo "$key: $got, facts $val"
 done >"$tmp/mismatch"
 check "every measured roof is the facts' median" test ! -s "$tmp/mismatch"
-check "... with its datasheet figure beside it" \
-	test "$(grep -c '^datasheet\.' "$tmp/show")" -eq "$(grep -c '^roof ' "$BF")"
+# h200-sxm.device gives one bandwidth: the read-only and write-only ones have
+# no datasheet figure
+check "... with its datasheet figure beside it, where h200-sxm has one" \
+	test "$(grep -c '^datasheet\.' "$tmp/show")" -eq "$(grep -c '^roof ' "$BF" | awk '{ print $1 - 2 }')"
+check "... none for mem_read_bandwidth_gbs, mem_write_bandwidth_gbs" \
+	test "$(grep -c '^datasheet\.mem_[rw]' "$tmp/show")" -eq 0
+for dir in read write; do
+	# the median of the recording's memory '$dir' entry: 2^30 bytes / median us
+	med=$(awk -v n="$dir" '$1 == "memory" && $2 == n { print $6 }' "$BF")
+	got=$(awk -F, -v k="mem_${dir}_bandwidth_gbs" '$1 == k { print $2 }' "$tmp/show")
+	check "mem_${dir}_bandwidth_gbs $got is the '$dir' entry's median, 2^30 B / $med us" \
+		near "$got" "$(awk -v t="$med" 'BEGIN { print 1073741824 / t / 1e3 }')" 1e-4
+done
+check "... measured by bench's read kernel" \
+	grep -q '^mem_read_bandwidth_gbs,[0-9.]*,"*measured by roofline bench 0.1.0 on 2026-11-29: memory read' "$tmp/show"
 check "the datasheet figures are h200-sxm's (4800 GB/s)" grep -q '^datasheet.mem_bandwidth_gbs,4800,' "$tmp/show"
 check "a source says how it was measured" \
 	grep -q '^mem_bandwidth_gbs,[0-9.]*,"*measured by roofline bench 0.1.0 on 2026-11-29: memory copy' "$tmp/show"
 
-# A 1 GiB fp32 copy moves 2147483648 bytes: its time is bytes / bandwidth.
+# A 1 GiB fp32 copy reads 2^30 bytes and writes 2^30: on the calibrated file
+# its time is 2^30 / read bandwidth + 2^30 / write bandwidth (the memory roof
+# by access mix); with the datasheet's one bandwidth, 2^31 / 4800 GB/s.
 printf 'name,kind,dtype,shape\ncp,copy,fp32,268435456\n' >"$tmp/cp.csv"
-bw=$(awk '$1 == "roof" && $2 == "mem_bandwidth_gbs" { printf "%.5g", $3 }' "$BF")
+rbw=$(awk '$1 == "roof" && $2 == "mem_read_bandwidth_gbs" { printf "%.5g", $3 }' "$BF")
+wbw=$(awk '$1 == "roof" && $2 == "mem_write_bandwidth_gbs" { printf "%.5g", $3 }' "$BF")
+want=$(awk -v r="$rbw" -v w="$wbw" 'BEGIN { print 1073741824 / r / 1e3 + 1073741824 / w / 1e3 }')
 run classify --hw "$CAL" --runtime cpp -f csv "$tmp/cp.csv"
 got=$(csv_field "$tmp/out" cp t_us)
-check "classify on the calibrated file: the copy at the measured $bw GB/s" \
-	near "$got" "$(awk -v b="$bw" 'BEGIN { print 2147483648 / b / 1e3 }')" 1e-4
+check "classify on the calibrated file: the copy reads at $rbw GB/s, writes at $wbw ($want us)" \
+	near "$got" "$want" 1e-4
+# bytes given: the split is unknown, so mem_bandwidth_gbs (the copy kernel's)
+bw=$(awk '$1 == "roof" && $2 == "mem_bandwidth_gbs" { printf "%.5g", $3 }' "$BF")
+printf 'name,kind,flops,bytes\ncu,custom,0,2147483648\n' >"$tmp/cu.csv"
+run classify --hw "$CAL" --runtime cpp -f csv "$tmp/cu.csv"
+check "... an op whose bytes are given at mem_bandwidth_gbs, $bw GB/s" \
+	near "$(csv_field "$tmp/out" cu t_us)" "$(awk -v b="$bw" 'BEGIN { print 2147483648 / b / 1e3 }')" 1e-4
 run classify --hw "$CAL" --roofs datasheet --runtime cpp -f csv "$tmp/cp.csv"
 got=$(csv_field "$tmp/out" cp t_us)
 check "--roofs datasheet: at 4800 GB/s" near "$got" 447.392427 1e-6
 run classify --hw "$CAL" --roofs measured --runtime cpp -f csv "$tmp/cp.csv"
-check "--roofs measured: the file's own" near "$(csv_field "$tmp/out" cp t_us)" \
-	"$(awk -v b="$bw" 'BEGIN { print 2147483648 / b / 1e3 }')" 1e-4
+check "--roofs measured: the file's own" near "$(csv_field "$tmp/out" cp t_us)" "$want" 1e-4
 run classify --hw h200 --roofs measured "$tmp/cp.csv"
 check "--roofs on a datasheet entry: exit 1" test "$rc" -eq 1
 check "... saying it has datasheet roofs only" grep -q "has datasheet roofs only" "$tmp/err"

@@ -62,5 +62,23 @@ check "unknown id: closest ids named" grep -q "closest: " "$tmp/err"
 
 run hw runtimes -f csv
 check "hw runtimes lists eager, graph, cpp" test "$(grep -cE '^(eager|graph|cpp),' "$tmp/out")" -eq 3
+check "... each with its default host cost (no per-kind keys in hwdb/ yet)" \
+	test "$(grep -cE '^(eager|graph|cpp),.*,default$' "$tmp/out")" -eq 3
+
+# issue 12: the calibrated H200 has the read-only and write-only bandwidths of
+# its recording (memory read 2^30 B in 235.1502 us, write in 248.6542 us)
+run hw show h200-sxm-measured -f csv
+check "hw show: mem_read_bandwidth_gbs 4566.2 (2^30 / 235.1502 us)" \
+	grep -q '^mem_read_bandwidth_gbs,4566.2,"*measured by roofline bench' "$tmp/out"
+check "hw show: mem_write_bandwidth_gbs 4318.2 (2^30 / 248.6542 us)" \
+	grep -q '^mem_write_bandwidth_gbs,4318.2,"*measured by roofline bench' "$tmp/out"
+check "... right after mem_bandwidth_gbs and its datasheet figure" \
+	sh -c "grep -A1 '^datasheet.mem_bandwidth_gbs,' '$tmp/out' | grep -q '^mem_read_bandwidth_gbs,'"
+run hw show h200-sxm-measured
+# copy: 2 / (1/4566.2 + 1/4318.2) = 4438.7; add: 3 / (2/4566.2 + 1/4318.2) = 3 / 0.00066958 = 4480.4
+check "hw show table: the copy's and the add's bandwidth by mix" \
+	grep -q '^  copy (1 read, 1 write) 4439 GB/s, add (2 reads, 1 write) 4480 GB/s$' "$tmp/out"
+run hw show h200-sxm -f csv
+check "a datasheet entry has neither" test "$(grep -c '^mem_[rw]' "$tmp/out")" -eq 0
 
 done_testing

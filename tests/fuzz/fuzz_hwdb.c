@@ -11,6 +11,7 @@
 
 #include "fuzz.h"
 #include "hwdb.h"
+#include "model.h"
 
 static void round_trip(const struct rl_device *d)
 {
@@ -55,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rl_runtime rt;
 	struct rl_err e;
 	char path[32];
+	double bw;
 	int fd = fuzz_memfile(data, size, path);
 
 	if (rl_device_load(path, &d, &e) == 0) {
@@ -62,11 +64,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		rl_device_peak_flops(&d, RL_PIPE_COUNT - 1);
 		snprintf(show, sizeof(show), "%g", rl_device_bandwidth_bytes_per_s(&d));
+		/* the memory roof by access mix: finite and positive for any mix
+		 * the ranges let through */
+		bw = rl_model_bandwidth(&d, 3, 1, 1);
+		if (!isfinite(bw) || bw <= 0) {
+			fprintf(stderr, "bandwidth by mix %g\n", bw);
+			abort();
+		}
 		round_trip(&d);
 	}
 	rl_device_release(&d);
-	if (rl_runtime_load(path, &rt, &e) == 0 && rt.id == NULL)
-		abort();
+	if (rl_runtime_load(path, &rt, &e) == 0) {
+		int k;
+
+		if (rt.id == NULL)
+			abort();
+		/* every kind's host cost: its own or the default, in range */
+		for (k = 0; k < RL_KIND_COUNT; k++)
+			if (rl_host_overhead_check(rl_runtime_host_us(&rt, (enum rl_kind)k), NULL) < 0)
+				abort();
+	}
 	rl_runtime_release(&rt);
 	close(fd);
 	return 0;
