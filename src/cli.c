@@ -249,6 +249,7 @@ int rl_cli_model_option(struct rl_cli_model_opts *o, int opt, const char *arg)
 	case RL_OPT_HW: o->hw = arg; break;
 	case RL_OPT_HWDB: o->hwdb = arg; break;
 	case RL_OPT_RUNTIME: o->runtime = arg; break;
+	case RL_OPT_EFFICIENCY: o->efficiency = arg; break;
 	case RL_OPT_ROOFS:
 		if (rl_roofs_parse(arg, &r) < 0)
 			return rl_cli_usage(o->cmd, "--roofs: expected measured or datasheet, got '%s'",
@@ -273,6 +274,48 @@ int rl_cli_model_open_db(struct rl_cli_model_opts *o)
 	return o->db != NULL ? 0 : -1;
 }
 
+/* The efficiency profile of the expected times: --efficiency's file, else
+ * the device's own in the database, else the nearest measured GPU's. */
+static int model_profile(struct rl_cli_model_opts *o)
+{
+	struct rl_err err;
+	const struct rl_device *d = o->dev;
+	const char *name = d->name != NULL ? d->name : d->id;
+
+	if (o->eff_match != RL_EP_NONE)
+		return 0;
+	if (o->efficiency != NULL) {
+		if (rl_effprof_load(o->efficiency, &o->eff, &err) < 0) {
+			rl_cli_error("%s", err.msg);
+			return -1;
+		}
+		o->eff_match = RL_EP_NEAREST;
+	} else {
+		int rc = rl_effprof_pick(rl_hwdb_dir(o->db), d, &o->eff, &err);
+
+		if (rc < 0) {
+			rl_cli_error("%s", err.msg);
+			return -1;
+		}
+		o->eff_match = rc;
+	}
+	if (o->eff_match == RL_EP_NONE)
+		snprintf(o->eff_note, sizeof(o->eff_note),
+		         "expected times: no efficiency profile in %s, so they are the roofline's",
+		         rl_hwdb_dir(o->db));
+	else if (o->efficiency == NULL && o->eff_match == RL_EP_SAME_GPU)
+		snprintf(o->eff_note, sizeof(o->eff_note),
+		         "expected times: efficiency profile %s (%s), measured on this GPU (%s)",
+		         o->eff.id, o->eff.stack, o->eff.gpu);
+	else
+		snprintf(o->eff_note, sizeof(o->eff_note),
+		         "expected times: %s's specs with the residue of efficiency profile %s (%s), "
+		         "measured on %s%s",
+		         name, o->eff.id, o->eff.stack, o->eff.gpu,
+		         o->efficiency != NULL ? " (--efficiency)" : ", the nearest measured GPU");
+	return 0;
+}
+
 int rl_cli_model_resolve(struct rl_cli_model_opts *o)
 {
 	if (rl_cli_model_open_db(o) < 0)
@@ -283,7 +326,9 @@ int rl_cli_model_resolve(struct rl_cli_model_opts *o)
 		o->dev = with_roofs(o->dev, o->roofs, &o->owned);
 	if (o->dev == NULL)
 		return -1;
-	return rl_cli_model_runtime(o);
+	if (rl_cli_model_runtime(o) < 0)
+		return -1;
+	return model_profile(o);
 }
 
 int rl_cli_model_runtime(struct rl_cli_model_opts *o)
@@ -310,6 +355,9 @@ int rl_cli_model_runtime(struct rl_cli_model_opts *o)
 
 void rl_cli_model_release(struct rl_cli_model_opts *o)
 {
+	if (o->eff_match != RL_EP_NONE)
+		rl_effprof_release(&o->eff);
+	o->eff_match = RL_EP_NONE;
 	rl_device_release(&o->owned);
 	rl_hwdb_free(o->db);
 	o->db = NULL;

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "effprof.h"
 #include "xcheck.h"
 #include "gpu.h"
 #include "hwdb.h"
@@ -70,19 +71,22 @@ enum {
 	RL_OPT_HWDB,
 	RL_OPT_RUNTIME,
 	RL_OPT_HOST_OVERHEAD,
+	RL_OPT_EFFICIENCY,
 };
 #define RL_CLI_MODEL_LONGOPTS \
 	{"hw", required_argument, NULL, RL_OPT_HW}, \
 	{"roofs", required_argument, NULL, RL_OPT_ROOFS}, \
 	{"hwdb", required_argument, NULL, RL_OPT_HWDB}, \
 	{"runtime", required_argument, NULL, RL_OPT_RUNTIME}, \
-	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}
+	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}, \
+	{"efficiency", required_argument, NULL, RL_OPT_EFFICIENCY}
 #define RL_CLI_MODEL_CASES \
 	case RL_OPT_HW: \
 	case RL_OPT_ROOFS: \
 	case RL_OPT_HWDB: \
 	case RL_OPT_RUNTIME: \
-	case RL_OPT_HOST_OVERHEAD
+	case RL_OPT_HOST_OVERHEAD: \
+	case RL_OPT_EFFICIENCY
 
 /* The options as given, then what they resolve to. Initialise with
  * rl_cli_model_init; rl_cli_model_release accepts it in any state after
@@ -98,6 +102,13 @@ struct rl_cli_model_opts {
 	double host_kind_us[RL_KIND_COUNT]; /* resolved: per kind, the runtime's
 	                                     * (rl_runtime_host_us), or every one
 	                                     * --host-overhead-us */
+	const char *efficiency; /* --efficiency FILE: the expected times' profile */
+	/* resolved: the efficiency profile of the expected times (effprof.h),
+	 * valid when eff_match is not RL_EP_NONE, and a line saying where the
+	 * expected times come from */
+	struct rl_effprof eff;
+	int eff_match;
+	char eff_note[384];
 	/* resolved */
 	rl_hwdb *db;
 	const struct rl_device *dev; /* in db, or owned */

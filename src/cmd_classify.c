@@ -233,6 +233,7 @@ int cmd_classify(int argc, char **argv)
 	c.model.rt = m.rt;
 	c.model.host_overhead_us = m.host_overhead_us;
 	c.model.host_kind_us = m.host_kind_us;
+	c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	c.model.db = m.db;
 	if (rl_out_open(&out, output) < 0)
 		goto out;

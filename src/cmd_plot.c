@@ -117,6 +117,7 @@ int cmd_plot(int argc, char **argv)
 	pl.ctx.dev = m.dev;
 	pl.ctx.host_overhead_us = m.host_overhead_us;
 	pl.ctx.host_kind_us = m.host_kind_us;
+	pl.ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	memset(&info, 0, sizeof(info));
 	info.dev = m.dev;
 	info.runtime = m.rt->id;

@@ -163,6 +163,7 @@ int cmd_report(int argc, char **argv)
 	model.rt = m.rt;
 	model.host_overhead_us = m.host_overhead_us;
 	model.host_kind_us = m.host_kind_us;
+	model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	model.db = m.db;
 	if (svg != NULL) {
 		memset(&chart_info, 0, sizeof(chart_info));

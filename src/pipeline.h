@@ -39,6 +39,7 @@ struct rl_pipeline_model {
 	const struct rl_device *dev;
 	const struct rl_runtime *rt; /* its id names the runtime in reports */
 	double host_overhead_us;     /* per kernel launch: RT's, or overridden */
+	const struct rl_effprof *eff; /* the expected times' profile; NULL: none */
 	const double *host_kind_us;  /* [RL_KIND_COUNT]: per launch of each op
 	                              * kind; NULL: host_overhead_us for all */
 	const rl_hwdb *db;           /* the runtime profiles the timeline
