@@ -28,7 +28,9 @@ enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 	"      --runtime NAME        host-side runtime profile: eager, graph, cpp\n" \
 	"                            (default eager)\n" \
 	"      --host-overhead-us X  host cost per kernel launch in microseconds,\n" \
-	"                            overriding the runtime profile\n"
+	"                            overriding the runtime profile\n" \
+	"      --best-case           the pure roofline (a lower bound) everywhere,\n" \
+	"                            instead of expected times\n"
 
 struct rl_cmd {
 	const char *name;
@@ -70,19 +72,22 @@ enum {
 	RL_OPT_HWDB,
 	RL_OPT_RUNTIME,
 	RL_OPT_HOST_OVERHEAD,
+	RL_OPT_BEST_CASE,
 };
 #define RL_CLI_MODEL_LONGOPTS \
 	{"hw", required_argument, NULL, RL_OPT_HW}, \
 	{"roofs", required_argument, NULL, RL_OPT_ROOFS}, \
 	{"hwdb", required_argument, NULL, RL_OPT_HWDB}, \
 	{"runtime", required_argument, NULL, RL_OPT_RUNTIME}, \
-	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}
+	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}, \
+	{"best-case", no_argument, NULL, RL_OPT_BEST_CASE}
 #define RL_CLI_MODEL_CASES \
 	case RL_OPT_HW: \
 	case RL_OPT_ROOFS: \
 	case RL_OPT_HWDB: \
 	case RL_OPT_RUNTIME: \
-	case RL_OPT_HOST_OVERHEAD
+	case RL_OPT_HOST_OVERHEAD: \
+	case RL_OPT_BEST_CASE
 
 /* The options as given, then what they resolve to. Initialise with
  * rl_cli_model_init; rl_cli_model_release accepts it in any state after
@@ -95,6 +100,7 @@ struct rl_cli_model_opts {
 	const char *runtime;  /* --runtime */
 	int overridden;       /* --host-overhead-us was given */
 	double host_overhead_us; /* its value, else the runtime's once resolved */
+	int best_case;        /* --best-case: expected times are the roofline's */
 	/* resolved */
 	rl_hwdb *db;
 	const struct rl_device *dev; /* in db, or owned */

@@ -645,6 +645,9 @@ int cmd_validate(int argc, char **argv)
 		goto done;
 	ctx.dev = m.dev;
 	ctx.host_overhead_us = m.host_overhead_us;
+	ctx.host_kind_us = NULL;
+	ctx.eff = NULL;
+	ctx.best_case = m.best_case;
 	rl_validate_eval(&v, &ctx);
 	if (rl_out_open(&out, output) < 0)
 		goto done;

@@ -233,6 +233,7 @@ int cmd_classify(int argc, char **argv)
 	c.model.rt = m.rt;
 	c.model.host_overhead_us = m.host_overhead_us;
 	c.model.db = m.db;
+	c.model.best_case = m.best_case;
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	c.sinks.out = out.f;

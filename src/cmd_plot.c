@@ -116,6 +116,7 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	pl.ctx.dev = m.dev;
 	pl.ctx.host_overhead_us = m.host_overhead_us;
+	pl.ctx.best_case = m.best_case;
 	memset(&info, 0, sizeof(info));
 	info.dev = m.dev;
 	info.runtime = m.rt->id;

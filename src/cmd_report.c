@@ -159,10 +159,12 @@ int cmd_report(int argc, char **argv)
 	m.dev = trace_device(m.db, m.hw, &imp, &m.owned);
 	if (m.dev == NULL || rl_cli_model_resolve(&m) < 0)
 		goto out;
+	memset(&model, 0, sizeof(model));
 	model.dev = m.dev;
 	model.rt = m.rt;
 	model.host_overhead_us = m.host_overhead_us;
 	model.db = m.db;
+	model.best_case = m.best_case;
 	if (svg != NULL) {
 		memset(&chart_info, 0, sizeof(chart_info));
 		chart_info.dev = m.dev;

@@ -181,6 +181,8 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.l2 = s->l2;
 	info.timeline = s->timeline ? &pl->tl : NULL;
 	info.step = s->step;
+	info.best_case = m->best_case;
+	info.expected_source = m->best_case ? NULL : m->expected_source;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }
 
@@ -195,6 +197,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 		return RL_ERR_NOMEM;
 	pl->ctx.dev = m->dev;
 	pl->ctx.host_overhead_us = m->host_overhead_us;
+	pl->ctx.best_case = m->best_case;
 	pl->rt = m->rt;
 	pl->sinks = *sinks;
 	pl->err = &pl->no_err;
