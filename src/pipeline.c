@@ -168,7 +168,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 		return 0;
 	if (s->scale != NULL)
 		return rl_scale_report_begin(s->out, s->fmt == RL_FMT_CSV, m->dev, m->rt->id,
-		                             m->host_overhead_us, s->scale_label);
+		                             m->host_overhead_us, s->scale_label, m->best_case);
 	memset(&info, 0, sizeof(info));
 	info.dev = m->dev;
 	info.runtime = m->rt->id;

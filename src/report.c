@@ -569,8 +569,8 @@ static void step_text(rl_report *r, const struct rl_step *st)
 		fprintf(r->out,
 		        md ? "\n**Top %zu op%s by recoverable time** (measured - expected; the gap "
 		             "to the roofline beside it)\n"
-		           : "top %zu op%s by recoverable time (measured - expected; to_roof: "
-		             "measured - roofline):\n",
+		           : "top %zu op%s by recoverable time (measured - expected; to_roof: to "
+		             "the roofline):\n",
 		        st->ntop, st->ntop == 1 ? "" : "s");
 	else
 		fprintf(r->out,
