@@ -737,13 +737,11 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	         s->occurrences == 1 ? "" : "s", f, b);
 	if (md)
 		fputc('\n', r->out);
+	fprintf(r->out, "%s\n", line);
 	if (x) {
+		/* the best case beside the expected total */
 		rl_fmt_us(t, sizeof(t), s->roofline_us);
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "; roofline bound %s us",
-		         t);
-		wrap(r->out, line, "", "  ");
-	} else {
-		fprintf(r->out, "%s\n", line);
+		fprintf(r->out, "%sroofline bound: %s us (--best-case)\n", md ? "\n" : "  ", t);
 	}
 	if (x)
 		fputs(md ? "\n**Time by expected bound:**\n\n" : "time by expected bound:\n", r->out);
@@ -760,12 +758,9 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	if (s->measured_ops > 0 && x) {
 		rl_fmt_us(t, sizeof(t), s->measured_us);
 		snprintf(line, sizeof(line),
-		         "measured GPU time %s us over %zu op%s; %s expected time is %.0f %% of it, "
-		         "%s roofline %.0f %%",
+		         "measured GPU time %s us over %zu op%s: expected %.0f %%, roofline %.0f %% of it",
 		         t, s->measured_ops, s->measured_ops == 1 ? "" : "s",
-		         s->measured_ops == 1 ? "its" : "their",
 		         s->expected_of_measured_us / s->measured_us * 100,
-		         s->measured_ops == 1 ? "its" : "their",
 		         s->roofline_of_measured_us / s->measured_us * 100);
 		if (md)
 			fputc('\n', r->out);
@@ -842,6 +837,10 @@ static int json_begin(rl_report *r)
 	rl_json_kv(r->g, "id", r->info.runtime);
 	rl_json_kn(r->g, "host_overhead_us", r->info.host_overhead_us);
 	yajl_gen_map_close(r->g);
+	rl_json_str(r->g, "best_case");
+	yajl_gen_bool(r->g, r->info.best_case);
+	if (r->info.expected_source != NULL)
+		rl_json_kv(r->g, "expected_source", r->info.expected_source);
 	rl_json_str(r->g, "ops");
 	yajl_gen_array_open(r->g);
 	return 0;
