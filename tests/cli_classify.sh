@@ -212,11 +212,11 @@ check "one op, md: 'for 1 op (1 occurrence)'" \
 # roofline's total beside it
 run classify --hw h200 "$tmp/one.csv"
 check "one op, expected: 'us expected for 1 op (1 occurrence)'" \
-	grep -q '^total: [0-9.]* us expected for 1 op (1 occurrence), 1 FLOP, 12 B;' "$tmp/out"
+	grep -qx 'total: [0-9.]* us expected for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
 check "one op, expected: the roofline's 6.60 us beside it" \
-	grep -q 'roofline bound 6.60 us$' "$tmp/out"
-check "one op, expected: 'its expected time is'" \
-	grep -q '^measured GPU time 1.00 us over 1 op; its expected time is [0-9]* % of it,' "$tmp/out"
+	grep -qx '  roofline bound: 6.60 us (--best-case)' "$tmp/out"
+check "one op, expected: 'over 1 op: expected'" \
+	grep -q '^measured GPU time 1.00 us over 1 op: expected [0-9]* %, roofline 50 % of it$' "$tmp/out"
 
 
 # occurrences are counted exactly: 2^53 + 1 = 9007199254740993 (a double
