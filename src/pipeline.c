@@ -156,7 +156,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	    rl_timeline_add_runtimes(&pl->tl, m->db, m->rt, m->host_overhead_us) < 0)
 		return RL_ERR_NOMEM;
 	/* ops with a recorded host time (an imported trace): one more lane, the
-	 * step with those host times and the kernels at their roofline */
+	 * step with those host times and the kernels at their expected time */
 	if (s->timeline && cols->has_host &&
 	    rl_timeline_add_runtime(&pl->tl, RL_TL_RECORDED_ID, m->host_overhead_us, RL_TL_RECORDED,
 	                            0) < 0)
