@@ -1089,12 +1089,14 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 					fprintf(out,
 					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" "
 					        "stroke=\"%s\" stroke-width=\"1.5\">",
-					        px, py, bound_colour[pt->bound]);
-				else
+					        px, py, bound_colour[pt->expected_bound]);
+				else /* the expected time's bound (the roofline's with
+				      * --best-case), as the time plotted */
 					fprintf(out,
 					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
 					        "fill-opacity=\"0.8\" stroke=\"%s\">",
-					        px, py, bound_colour[pt->bound], bound_colour[pt->bound]);
+					        px, py, bound_colour[pt->expected_bound],
+					        bound_colour[pt->expected_bound]);
 				fmt[p](buf, sizeof(buf), v);
 				fputs("<title>", out);
 				rl_svg_text(out, pt->name, 0);
