@@ -157,8 +157,10 @@ run classify --hw h200 --runtime graph --timeline "$B"
 # the graph lane's GPU busy time is the sum of count x expected_gpu_us
 eg=$(col "$tmp/b.csv" expected_gpu_us)
 want=$(awk -F, -v c="$c" -v x="$eg" 'NR > 1 { s += $c * $x } END { printf "%.2f", s }' "$tmp/b.csv")
-check "timeline: GPU busy $want us = sum of count x expected_gpu_us" \
-	grep -Eq "^graph .* $want " "$tmp/out"
+got=$(awk '$1 == "graph" { print $5 }' "$tmp/out")
+# (the csv's 6 digits summed over 152 occurrences: within 0.05 us)
+check "timeline: GPU busy $got us = sum of count x expected_gpu_us ($want)" \
+	awk -v a="$want" -v b="$got" 'BEGIN { exit !(b != "" && (a - b) ^ 2 < 0.0025) }' 
 run classify --hw h200 -f csv --set B=8,S=1024 --scale B=2 "$DATA/decode-symbolic.csv"
 cp "$tmp/out" "$tmp/s.csv"
 run classify --hw h200 -f csv --set B=8,S=1024 "$DATA/decode-symbolic.csv"
