@@ -129,9 +129,14 @@ int rl_step_add(struct rl_step *s, const struct rl_op *op, const struct rl_pred 
 		free(s->top[--s->ntop].name);
 	for (i = s->ntop; i > k; i--)
 		s->top[i] = s->top[i - 1];
-	s->top[k] = (struct rl_step_top){name,           op->kind,       p->bound,
-	                                  p->expected_bound, op->measured_us, p->t_gpu_us,
-	                                  p->expected_gpu_us, rl_step_advice(op, p)};
+	s->top[k] = (struct rl_step_top){.name = name,
+	                                 .kind = op->kind,
+	                                 .bound = p->bound,
+	                                 .expected_bound = p->expected_bound,
+	                                 .measured_us = op->measured_us,
+	                                 .roofline_us = p->t_gpu_us,
+	                                 .expected_us = p->expected_gpu_us,
+	                                 .advice = rl_step_advice(op, p)};
 	s->ntop++;
 	return 0;
 }

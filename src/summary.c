@@ -55,8 +55,7 @@ static int keep_error(struct rl_summary *s, double measured_us, const struct rl_
 	return 0;
 }
 
-int rl_summary_err(const struct rl_summary *s, double min_measured_us,
-                   struct rl_summary_err *out)
+int rl_summary_err(const struct rl_summary *s, double min_measured_us, struct rl_summary_err *out)
 {
 	double *e, *r;
 	size_t i, n = 0;
@@ -147,8 +146,8 @@ int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl
 		free(s->top[--s->ntop].name);
 	for (i = s->ntop; i > k; i--)
 		s->top[i] = s->top[i - 1];
-	s->top[k] = (struct rl_summary_top){name, op->line, p->bound, p->expected_bound, t,
-	                                    n * p->t_us};
+	s->top[k] =
+	    (struct rl_summary_top){name, op->line, p->bound, p->expected_bound, t, n * p->t_us};
 	s->ntop++;
 	return 0;
 }

@@ -158,15 +158,16 @@ int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const
 		      "bound,bound_scaled,verdict\n",
 		      out);
 	else
-		fprintf(out,
-		        "%s (%s), %s runtime: %.2f us per launch\n%sscaled: %s\n"
-		        "%-18s %10s %10s %6s %8s %8s %s\n",
-		        dev->name, dev->id, runtime, host_overhead_us,
-		        best_case ? "best case (roofline bounds): every time is the roofline's lower "
-		                    "bound\n"
-		                  : "",
-		        label, "name", best_case ? "t_us" : "exp_us", best_case ? "t_scaled" : "exp_scaled",
-		        "ratio", "FLOP/B", "scaled", "verdict");
+		fprintf(
+		    out,
+		    "%s (%s), %s runtime: %.2f us per launch\n%sscaled: %s\n"
+		    "%-18s %10s %10s %6s %8s %8s %s\n",
+		    dev->name, dev->id, runtime, host_overhead_us,
+		    best_case ? "best case (roofline bounds): every time is the roofline's lower "
+		                "bound\n"
+		              : "",
+		    label, "name", best_case ? "t_us" : "exp_us",
+		    best_case ? "t_scaled" : "exp_scaled", "ratio", "FLOP/B", "scaled", "verdict");
 	return ferror(out) ? RL_ERR_IO : 0;
 }
 
