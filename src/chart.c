@@ -128,7 +128,13 @@ int rl_chart_add(rl_chart *c, const struct rl_op *op, const struct rl_pred *p)
 	                          : p->attainable_flops;
 	pt->peak_flops = p->peak_flops;
 	pt->t_us = p->t_us;
-	pt->total_us = (double)op->count * p->t_us;
+	/* the expected point: same intensity, the FLOP/s of the expected time */
+	pt->expected_us = p->expected_us;
+	pt->expected_bound = p->expected_bound;
+	pt->expected_flops = p->flops > 0 && p->expected_us > 0
+	                         ? fmin(p->attainable_flops, p->flops / (p->expected_us * 1e-6))
+	                         : 0;
+	pt->total_us = (double)op->count * p->expected_us;
 	if ((op->has & RL_HAS_MEASURED) && op->measured_us > 0)
 		pt->measured_us = op->measured_us;
 	if (op->has & RL_HAS_FPE) {
@@ -266,6 +272,8 @@ void rl_chart_layout(const rl_chart *c, struct rl_chart_layout *l)
 		ymin = fmin(ymin, pt->predicted_flops);
 		if (rl_chart_measured_flops(pt) > 0)
 			ymin = fmin(ymin, rl_chart_measured_flops(pt));
+		if (!c->info.best_case && usable(pt->expected_flops))
+			ymin = fmin(ymin, pt->expected_flops);
 	}
 	l->x.px_lo = RL_PLOT_X0;
 	l->x.px_hi = RL_PLOT_X1;
@@ -296,7 +304,8 @@ double rl_chart_radius(double share)
 double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_chart_sweep_panel p,
                             int measured)
 {
-	double us = measured ? pt->measured_us : pt->t_us, v;
+	/* the expected time: the roofline's with --best-case */
+	double us = measured ? pt->measured_us : pt->expected_us, v;
 
 	if (!(us > 0))
 		return 0;

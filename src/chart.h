@@ -68,7 +68,12 @@ struct rl_chart_point {
 	                         * without FLOPs */
 	double peak_flops;      /* the op's roof */
 	double t_us;            /* predicted, one occurrence */
-	double total_us;        /* count x t_us */
+	double expected_us;     /* expected (model.h), one occurrence */
+	double expected_flops;  /* FLOP/s at the expected time: flops /
+	                         * expected_us, at most the roof; 0 without FLOPs */
+	enum rl_bound expected_bound;
+	double total_us;        /* count x expected_us (the roofline's t_us with
+	                         * --best-case) */
 	double measured_us;     /* one occurrence; 0 when not measured */
 	double flops_per_element; /* the op list's column; 0 when not given */
 	int has_fpe;
@@ -80,6 +85,7 @@ struct rl_chart_info {
 	double host_overhead_us;
 	const char *source;          /* the op list's path, or NULL; borrowed (the
 	                              * chart names its last component) */
+	int best_case;               /* --best-case: no expected points */
 };
 
 typedef struct rl_chart rl_chart;
@@ -170,7 +176,8 @@ struct rl_chart_sweep {
 	struct rl_chart_roof roof[RL_CHART_MAX_ROOFS];
 };
 
-/* The value of panel P for PT, predicted (MEASURED 0, from t_us) or measured
+/* The value of panel P for PT, predicted (MEASURED 0, from expected_us: the
+ * roofline's t_us with --best-case) or measured
  * (from measured_us); 0 when there is none (no time, or no FLOPs on the
  * FLOP/s panel). */
 double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_chart_sweep_panel p,

@@ -262,6 +262,7 @@ int rl_cli_model_option(struct rl_cli_model_opts *o, int opt, const char *arg)
 			return rl_cli_usage(o->cmd, "--host-overhead-us: %s", err.msg);
 		o->overridden = 1;
 		break;
+	case RL_OPT_BEST_CASE: o->best_case = 1; break;
 	default: return rl_cli_usage(o->cmd, "unknown option");
 	}
 	return 0;

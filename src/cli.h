@@ -29,7 +29,11 @@ enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 	"      --runtime NAME        host-side runtime profile: eager, graph, cpp\n" \
 	"                            (default eager)\n" \
 	"      --host-overhead-us X  host cost per kernel launch in microseconds,\n" \
-	"                            overriding the runtime profile for every op kind\n"
+	"                            overriding the runtime profile for every op kind\n" \
+	"      --best-case           the pure roofline (a lower bound) everywhere,\n" \
+	"                            instead of expected times\n" \
+	"      --efficiency FILE     efficiency profile of the expected times (default:\n" \
+	"                            the GPU's own in the hwdb, else the nearest one's)\n"
 
 struct rl_cmd {
 	const char *name;
@@ -72,6 +76,7 @@ enum {
 	RL_OPT_RUNTIME,
 	RL_OPT_HOST_OVERHEAD,
 	RL_OPT_EFFICIENCY,
+	RL_OPT_BEST_CASE,
 };
 #define RL_CLI_MODEL_LONGOPTS \
 	{"hw", required_argument, NULL, RL_OPT_HW}, \
@@ -79,14 +84,16 @@ enum {
 	{"hwdb", required_argument, NULL, RL_OPT_HWDB}, \
 	{"runtime", required_argument, NULL, RL_OPT_RUNTIME}, \
 	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}, \
-	{"efficiency", required_argument, NULL, RL_OPT_EFFICIENCY}
+	{"efficiency", required_argument, NULL, RL_OPT_EFFICIENCY}, \
+	{"best-case", no_argument, NULL, RL_OPT_BEST_CASE}
 #define RL_CLI_MODEL_CASES \
 	case RL_OPT_HW: \
 	case RL_OPT_ROOFS: \
 	case RL_OPT_HWDB: \
 	case RL_OPT_RUNTIME: \
 	case RL_OPT_HOST_OVERHEAD: \
-	case RL_OPT_EFFICIENCY
+	case RL_OPT_EFFICIENCY: \
+	case RL_OPT_BEST_CASE
 
 /* The options as given, then what they resolve to. Initialise with
  * rl_cli_model_init; rl_cli_model_release accepts it in any state after
@@ -108,7 +115,8 @@ struct rl_cli_model_opts {
 	 * expected times come from */
 	struct rl_effprof eff;
 	int eff_match;
-	char eff_note[384];
+	char eff_note[384]; \
+	int best_case;        /* --best-case: expected times are the roofline's */
 	/* resolved */
 	rl_hwdb *db;
 	const struct rl_device *dev; /* in db, or owned */

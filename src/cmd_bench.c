@@ -646,6 +646,8 @@ int cmd_validate(int argc, char **argv)
 	ctx.dev = m.dev;
 	ctx.host_overhead_us = m.host_overhead_us;
 	ctx.host_kind_us = m.host_kind_us;
+	ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
+	ctx.best_case = m.best_case;
 	rl_validate_eval(&v, &ctx);
 	if (rl_out_open(&out, output) < 0)
 		goto done;

@@ -234,7 +234,9 @@ int cmd_classify(int argc, char **argv)
 	c.model.host_overhead_us = m.host_overhead_us;
 	c.model.host_kind_us = m.host_kind_us;
 	c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
+	c.model.expected_source = m.eff_note;
 	c.model.db = m.db;
+	c.model.best_case = m.best_case;
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	c.sinks.out = out.f;
@@ -243,6 +245,7 @@ int cmd_classify(int argc, char **argv)
 		chart_info.dev = m.dev;
 		chart_info.runtime = m.rt->id;
 		chart_info.host_overhead_us = m.host_overhead_us;
+		chart_info.best_case = m.best_case;
 		chart_info.source = strcmp(c.input, "-") == 0 ? "<stdin>" : c.input;
 		if (rl_chart_new(&chart_info, &c.sinks.chart) < 0 || rl_out_open(&svg_out, svg) < 0)
 			goto out;

@@ -118,10 +118,12 @@ int cmd_plot(int argc, char **argv)
 	pl.ctx.host_overhead_us = m.host_overhead_us;
 	pl.ctx.host_kind_us = m.host_kind_us;
 	pl.ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
+	pl.ctx.best_case = m.best_case;
 	memset(&info, 0, sizeof(info));
 	info.dev = m.dev;
 	info.runtime = m.rt->id;
 	info.host_overhead_us = m.host_overhead_us;
+	info.best_case = m.best_case;
 	info.source = strcmp(input, "-") == 0 ? "<stdin>" : input;
 	rc = rl_chart_new(&info, &pl.chart);
 	if (rc < 0) {

@@ -159,17 +159,21 @@ int cmd_report(int argc, char **argv)
 	m.dev = trace_device(m.db, m.hw, &imp, &m.owned);
 	if (m.dev == NULL || rl_cli_model_resolve(&m) < 0)
 		goto out;
+	memset(&model, 0, sizeof(model));
 	model.dev = m.dev;
 	model.rt = m.rt;
 	model.host_overhead_us = m.host_overhead_us;
 	model.host_kind_us = m.host_kind_us;
 	model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
+	model.expected_source = m.eff_note;
 	model.db = m.db;
+	model.best_case = m.best_case;
 	if (svg != NULL) {
 		memset(&chart_info, 0, sizeof(chart_info));
 		chart_info.dev = m.dev;
 		chart_info.runtime = m.rt->id;
 		chart_info.host_overhead_us = m.host_overhead_us;
+		chart_info.best_case = m.best_case;
 		chart_info.source = input;
 		if (rl_chart_new(&chart_info, &sinks.chart) < 0) {
 			rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));

@@ -42,7 +42,7 @@ int rl_fusion_add(struct rl_fusion *g, const struct rl_op *op, const struct rl_p
 	g->out_bytes = out;
 	g->flops += p->flops;
 	g->t_compute_us += p->t_compute_us;
-	g->unfused_us += p->t_us;
+	g->unfused_us += p->expected_us;
 	g->fallback |= p->fallback;
 	if (g->nops == 0 || p->t_compute_us > g->slowest.t_compute_us)
 		g->slowest = *p;
@@ -141,7 +141,7 @@ static int flush_group(struct rl_fuse_stream *s)
 	op.fuse = s->name;
 	op.extra = NULL;
 	row = (struct rl_fuse_row){&op, &p, s->g.nops, s->g.unfused_us, s->g.out_bytes};
-	rc = push(&s->groups, &s->ngroups, &s->capgroups, s->name, NULL, s->line, &s->g, p.t_us);
+	rc = push(&s->groups, &s->ngroups, &s->capgroups, s->name, NULL, s->line, &s->g, p.expected_us);
 	if (rc == 0)
 		rc = s->emit(&row, s->user);
 	free(s->name);
@@ -159,9 +159,9 @@ static int close_run(struct rl_fuse_stream *s)
 		struct rl_pred p;
 
 		rl_fusion_predict(&s->run, s->ctx, &p);
-		if (p.t_us < s->run.unfused_us)
+		if (p.expected_us < s->run.unfused_us)
 			rc = push(&s->proposals, &s->nproposals, &s->capproposals, s->run_first,
-			          s->run_last, s->run_line, &s->run, p.t_us);
+			          s->run_last, s->run_line, &s->run, p.expected_us);
 	}
 	free(s->run_first);
 	free(s->run_last);
@@ -222,7 +222,7 @@ int rl_fuse_stream_op(struct rl_fuse_stream *s, const struct rl_op *op, const st
 	if ((rc = flush_group(s)) < 0)
 		return rc;
 	{
-		struct rl_fuse_row row = {op, p, 1, p->t_us, -1};
+		struct rl_fuse_row row = {op, p, 1, p->expected_us, -1};
 
 		if (rl_op_output_bytes(op, &row.out_bytes, NULL) < 0)
 			row.out_bytes = -1;

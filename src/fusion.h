@@ -33,7 +33,7 @@ struct rl_fusion {
 	double reads;           /* bytes read from memory so far */
 	double out_bytes;       /* output of the last member */
 	double t_compute_us;    /* sum over the members */
-	double unfused_us;      /* sum of the members' t_us */
+	double unfused_us;      /* sum of the members' expected_us */
 	struct rl_pred slowest; /* prediction of the member with most compute */
 	int fallback;           /* some member's pipe fell back */
 };
@@ -61,7 +61,7 @@ struct rl_fuse_row {
 	const struct rl_op *op;
 	const struct rl_pred *p;
 	size_t nops;       /* members: 1 for a plain op */
-	double unfused_us; /* one occurrence: the members' t_us summed */
+	double unfused_us; /* one occurrence: the members' expected_us summed */
 	double out_bytes;  /* the kernel's output; < 0 when unknown */
 };
 

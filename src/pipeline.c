@@ -157,7 +157,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	                             m->host_kind_us) < 0)
 		return RL_ERR_NOMEM;
 	/* ops with a recorded host time (an imported trace): one more lane, the
-	 * step with those host times and the kernels at their roofline */
+	 * step with those host times and the kernels at their expected time */
 	if (s->timeline && cols->has_host &&
 	    rl_timeline_add_runtime(&pl->tl, RL_TL_RECORDED_ID, m->host_overhead_us, RL_TL_RECORDED,
 	                            0) < 0)
@@ -171,7 +171,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 		return 0;
 	if (s->scale != NULL)
 		return rl_scale_report_begin(s->out, s->fmt == RL_FMT_CSV, m->dev, m->rt->id,
-		                             m->host_overhead_us, s->scale_label);
+		                             m->host_overhead_us, s->scale_label, m->best_case);
 	memset(&info, 0, sizeof(info));
 	info.dev = m->dev;
 	info.runtime = m->rt->id;
@@ -184,6 +184,8 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.l2 = s->l2;
 	info.timeline = s->timeline ? &pl->tl : NULL;
 	info.step = s->step;
+	info.best_case = m->best_case;
+	info.expected_source = m->best_case ? NULL : m->expected_source;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }
 
@@ -200,6 +202,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->ctx.host_overhead_us = m->host_overhead_us;
 	pl->ctx.host_kind_us = m->host_kind_us;
 	pl->ctx.eff = m->eff;
+	pl->ctx.best_case = m->best_case;
 	pl->rt = m->rt;
 	pl->sinks = *sinks;
 	pl->err = &pl->no_err;

@@ -44,6 +44,10 @@ struct rl_pipeline_model {
 	                              * kind; NULL: host_overhead_us for all */
 	const rl_hwdb *db;           /* the runtime profiles the timeline
 	                              * simulates; needed only with timeline */
+	int best_case;               /* 1: expected times are the roofline's
+	                              * (--best-case) */
+	const char *expected_source; /* where expected times come from, for the
+	                              * report's header; NULL: not said */
 };
 
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */

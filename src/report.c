@@ -16,6 +16,14 @@
 /* The default table fits 80 columns: names are cut to this width. */
 #define NAME_W 18
 
+/* The errors against measured times are given over every op measured, and
+ * over the ops measured at this many microseconds or more (the issue's
+ * goals are on ops of 20 us or more: below, launch latency dominates). */
+#define ERR_FLOOR_US 20.0
+
+/* After the expected bound of an op whose roofline bound differs. */
+#define DIFF_MARK "*"
+
 /* After the name of an L2-resident op in table and md output. */
 #define L2_MARK "^"
 
@@ -26,6 +34,7 @@ struct rl_report {
 	/* distinct fallbacks seen (asked-for pipe, used pipe), for the footnote */
 	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
 	size_t nfb;
+	size_t bound_differs; /* rows marked DIFF_MARK */
 	int has_measured; /* info.has_measured, info.has_host */
 	int has_host;
 	char *line; /* the csv or table row being built */
@@ -100,10 +109,11 @@ static void csv_begin(rl_report *r)
 	for (i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]); i++)
 		fprintf(r->out, "%s%s", i ? "," : "", csv_cols[i]);
 	if (has_measured(r))
-		fputs(",measured_us,roofline_pct", r->out);
+		fputs(",measured_us,roofline_pct,measured_over_expected,measured_over_roofline",
+		      r->out);
 	if (r->has_host)
 		fputs(",host_us", r->out);
-	fputs(",l2_resident", r->out);
+	fputs(",l2_resident,expected_gpu_us,expected_us,expected_bound", r->out);
 	for (i = 0; i < r->info.nextra; i++) {
 		fputc(',', r->out);
 		rl_csv_field(r->out, r->info.extra_names[i]);
@@ -183,6 +193,15 @@ static void line_col(rl_report *r, const char *s, int width)
 		line_put(r, blanks, pad);
 }
 
+/* Appends NUM / DEN, or an empty field when DEN is not positive. */
+static void line_ratio(rl_report *r, double num, double den)
+{
+	if (den > 0)
+		line_num(r, num / den);
+	else
+		line_put(r, ",", 1);
+}
+
 static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
 	const double nums[] = {p->flops, p->bytes, p->intensity};
@@ -208,8 +227,10 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 		if (op->has & RL_HAS_MEASURED) {
 			line_num(r, op->measured_us);
 			line_num(r, p->roofline_pct);
+			line_ratio(r, op->measured_us, p->expected_gpu_us);
+			line_ratio(r, op->measured_us, p->t_gpu_us);
 		} else {
-			line_put(r, ",,", 2);
+			line_put(r, ",,,,", 4);
 		}
 	}
 	if (r->has_host) {
@@ -219,6 +240,9 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 			line_put(r, ",", 1);
 	}
 	line_put(r, p->l2_resident ? ",1" : ",0", 2);
+	line_num(r, p->expected_gpu_us);
+	line_num(r, p->expected_us);
+	line_field(r, rl_bound_name(p->expected_bound), 0);
 	for (i = 0; i < r->info.nextra; i++)
 		line_field(r, op->extra[i], 0);
 	line_put(r, "\n", 1);
@@ -230,15 +254,33 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 static void wrap(FILE *out, const char *text, const char *first, const char *rest);
 static void cut_name(char *buf, size_t len, const char *name, int w, char mark);
 
+/* Expected times: the table's time and bound columns are the expected
+ * ones (headed exp_us, exp_bound), and with measured times the ratios
+ * measured / expected and measured / roofline replace roof%. With
+ * --best-case, the roofline's columns as they always were. */
+static int expected_cols(const rl_report *r)
+{
+	return !r->info.best_case;
+}
+
 static void table_begin(rl_report *r)
 {
 	const struct rl_device *d = r->info.dev;
+	int x = expected_cols(r);
 
 	if (r->fmt == RL_FMT_MD) {
-		fprintf(r->out, "Device: %s (`%s`), runtime `%s` (%.2f us host overhead per launch)\n\n",
-		        d->name, d->id, r->info.runtime, r->info.host_overhead_us);
-		fputs("| name | kind | dtype | count | FLOP/B | t_us | bound | TFLOP/s", r->out);
-		if (has_measured(r))
+		fprintf(r->out, "Device: %s (`%s`), runtime `%s` (%.2f us host overhead per launch)%s\n\n",
+		        d->name, d->id, r->info.runtime, r->info.host_overhead_us,
+		        x ? "" : "; best case (roofline bounds)");
+		if (r->info.expected_source != NULL)
+			fprintf(r->out, "%s\n\n", r->info.expected_source);
+		fprintf(r->out, "| name | kind | dtype | count | FLOP/B | %s | %s | TFLOP/s",
+		        x ? "expected_us" : "t_us", x ? "expected bound" : "bound");
+		if (has_measured(r) && x)
+			fputs(" | measured_us | measured / expected | measured / roofline |\n"
+			      "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|\n",
+			      r->out);
+		else if (has_measured(r))
 			fputs(" | measured_us | roofline % |\n|---|---|---|--:|--:|--:|---|--:|--:|--:|\n", r->out);
 		else
 			fputs(" |\n|---|---|---|--:|--:|--:|---|--:|\n", r->out);
@@ -250,19 +292,32 @@ static void table_begin(rl_report *r)
 		snprintf(line, sizeof(line), "%s (%s), %s runtime: %.2f us per launch", d->name,
 		         d->id, r->info.runtime, r->info.host_overhead_us);
 		wrap(r->out, line, "", "  ");
+		if (!x)
+			fputs("best case (roofline bounds): every time is the roofline's lower bound\n",
+			      r->out);
+		if (r->info.expected_source != NULL)
+			wrap(r->out, r->info.expected_source, "", "  ");
 	}
 	if (r->info.wide) {
 		fprintf(r->out, "%-32s %-9s %-8s %6s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
 		        "name", "kind", "dtype", "count", "GFLOP", "MB", "FLOP/B", "unit", "t_comp_us",
 		        "t_mem_us", "t_ovh_us", "t_gpu_us", "t_us", "bound", "TFLOP/s");
+		if (x)
+			fprintf(r->out, " %10s %10s %-9s", "exp_gpu_us", "exp_us", "exp_bound");
 		if (has_measured(r))
 			fprintf(r->out, " %10s %7s", "meas_us", "roof%");
+		if (has_measured(r) && x)
+			fprintf(r->out, " %6s %6s", "m/exp", "m/roof");
+	} else if (has_measured(r) && x) {
+		fprintf(r->out, "%-*s %-9s %-8s %9s %-9s %8s %5s %6s", NAME_W, "name", "kind",
+		        "dtype", "exp_us", "exp_bound", "meas_us", "m/exp", "m/roof");
 	} else if (has_measured(r)) {
 		fprintf(r->out, "%-*s %-9s %-8s %7s %9s %-8s %9s %5s", NAME_W, "name", "kind",
 		        "dtype", "FLOP/B", "t_us", "bound", "meas_us", "roof%");
 	} else {
-		fprintf(r->out, "%-*s %-9s %-8s %5s %7s %9s %-8s %7s", NAME_W, "name", "kind",
-		        "dtype", "count", "FLOP/B", "t_us", "bound", "TFLOP/s");
+		fprintf(r->out, "%-*s %-9s %-8s %5s %7s %9s %-*s %7s", NAME_W, "name", "kind",
+		        "dtype", "count", "FLOP/B", x ? "exp_us" : "t_us", x ? 9 : 8,
+		        x ? "exp_bound" : "bound", "TFLOP/s");
 	}
 	fputc('\n', r->out);
 }
@@ -297,22 +352,43 @@ static void cut_name(char *buf, size_t len, const char *name, int w, char mark)
 		buf[o++] = ' ', buf[o] = '\0';
 }
 
+/* A ratio for the table: "1.23", or "-" when DEN is not positive. */
+static void fmt_ratio(char *buf, size_t len, double num, double den)
+{
+	if (den > 0 && num / den < 1e4)
+		rl_fmt_fixed(buf, num / den, 2);
+	else if (den > 0)
+		snprintf(buf, len, "%.3g", num / den);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
 	char name[4 * NAME_W + 8], ai[32], t[32], dt[16], m[32], pct[32], tf[32];
+	char bnd[32], rx[32], rr[32];
+	int x = expected_cols(r);
 
 	snprintf(dt, sizeof(dt), "%s%s", rl_dtype_name(op->dtype), p->fallback ? "*" : "");
 	fmt_intensity(ai, sizeof(ai), p->intensity);
-	rl_fmt_us(t, sizeof(t), p->t_us);
+	rl_fmt_us(t, sizeof(t), x ? p->expected_us : p->t_us);
+	snprintf(bnd, sizeof(bnd), "%s%s", rl_bound_name(x ? p->expected_bound : p->bound),
+	         x && p->expected_bound != p->bound ? DIFF_MARK : "");
 	rl_fmt_fixed(tf, p->attainable_flops / 1e12, 2);
 	m[0] = pct[0] = '\0';
 	if (op->has & RL_HAS_MEASURED) {
 		rl_fmt_us(m, sizeof(m), op->measured_us);
 		snprintf(pct, sizeof(pct), "%.0f", p->roofline_pct);
+		fmt_ratio(rx, sizeof(rx), op->measured_us, p->expected_gpu_us);
+		fmt_ratio(rr, sizeof(rr), op->measured_us, p->t_gpu_us);
 	} else {
 		snprintf(m, sizeof(m), "-");
 		snprintf(pct, sizeof(pct), "-");
+		snprintf(rx, sizeof(rx), "-");
+		snprintf(rr, sizeof(rr), "-");
 	}
+	if (x && p->expected_bound != p->bound)
+		r->bound_differs++;
 	if (r->fmt == RL_FMT_MD) {
 		fputs("| ", r->out);
 		/* a '|' inside a name would end the cell */
@@ -321,27 +397,35 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		if (p->l2_resident)
 			fputs(L2_MARK, r->out);
 		fprintf(r->out, " | %s | %s | %llu | %s | %s | %s | %s", rl_kind_name(op->kind), dt,
-		        (unsigned long long)op->count, ai, t, rl_bound_name(p->bound), tf);
-		if (has_measured(r))
+		        (unsigned long long)op->count, ai, t, bnd, tf);
+		if (has_measured(r) && x)
+			fprintf(r->out, " | %s | %s | %s", m, rx, rr);
+		else if (has_measured(r))
 			fprintf(r->out, " | %s | %s", m, pct);
 		fputs(" |\n", r->out);
 		return;
 	}
 	if (r->info.wide) {
-		char c[32], mm[32], o[32], g[32];
+		char c[32], mm[32], o[32], g[32], tt[32], eg[32];
 
 		rl_fmt_us(c, sizeof(c), p->t_compute_us);
 		rl_fmt_us(mm, sizeof(mm), p->t_memory_us);
 		rl_fmt_us(o, sizeof(o), p->t_overhead_us);
 		rl_fmt_us(g, sizeof(g), p->t_gpu_us);
+		rl_fmt_us(tt, sizeof(tt), p->t_us);
+		rl_fmt_us(eg, sizeof(eg), p->expected_gpu_us);
 		fprintf(r->out, "%s%-*s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
 		        op->name, strlen(op->name) < 32 ? 32 - (int)strlen(op->name) : 0,
 		        p->l2_resident ? L2_MARK : "",
 		        rl_kind_name(op->kind), dt, (unsigned long long)op->count,
-		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, t,
+		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, tt,
 		        rl_bound_name(p->bound), tf);
+		if (x)
+			fprintf(r->out, " %10s %10s %-9s", eg, t, bnd);
 		if (has_measured(r))
 			fprintf(r->out, " %10s %7s", m, pct);
+		if (has_measured(r) && x)
+			fprintf(r->out, " %6s %6s", rx, rr);
 		fputc('\n', r->out);
 		return;
 	}
@@ -351,10 +435,16 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 	line_put(r, name, strlen(name));
 	line_col(r, rl_kind_name(op->kind), -9);
 	line_col(r, dt, -8);
-	if (has_measured(r)) {
+	if (has_measured(r) && x) {
+		line_col(r, t, 9);
+		line_col(r, bnd, -9);
+		line_col(r, m, 8);
+		line_col(r, rx, 5);
+		line_col(r, rr, 6);
+	} else if (has_measured(r)) {
 		line_col(r, ai, 7);
 		line_col(r, t, 9);
-		line_col(r, rl_bound_name(p->bound), -8);
+		line_col(r, bnd, -8);
 		line_col(r, m, 9);
 		line_col(r, pct, 5);
 	} else {
@@ -372,7 +462,7 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		line_col(r, cnt, 5);
 		line_col(r, ai, 7);
 		line_col(r, t, 9);
-		line_col(r, rl_bound_name(p->bound), -8);
+		line_col(r, bnd, x ? -9 : -8);
 		line_col(r, tf, 7);
 	}
 	line_put(r, "\n", 1);
@@ -403,11 +493,13 @@ static void wrap(FILE *out, const char *text, const char *first, const char *res
 	}
 }
 
-/* The model-level view of a measured step (report): table and md. */
+/* The model-level view of a measured step (report): table and md. With
+ * expected times (X), each kind's expected time beside its roofline, and
+ * the recoverable time is measured - expected, the roofline's gap beside. */
 static void step_text(rl_report *r, const struct rl_step *st)
 {
-	int md = r->fmt == RL_FMT_MD;
-	char a[32], b[32], c[32], d[32];
+	int md = r->fmt == RL_FMT_MD, x = expected_cols(r);
+	char a[32], b[32], c[32], d[32], e[32], g[32];
 	size_t i;
 	int k;
 
@@ -425,63 +517,154 @@ static void step_text(rl_report *r, const struct rl_step *st)
 	        st->gaps, st->gaps == 1 ? "" : "s", c);
 	fprintf(r->out, "%soverhead: the GPU waited on the host for %.1f %% of the step\n",
 	        md ? "- " : "  ", st->span_us > 0 ? st->idle_us / st->span_us * 100 : 0);
-	if (md)
+	if (md && x)
+		fputs("\n**Time per kind** (measured GPU time against the expected time and the "
+		      "roofline)\n\n"
+		      "| kind | ops | launches | measured_us | expected_us | roofline_us | roof % | host_us |\n"
+		      "|---|--:|--:|--:|--:|--:|--:|--:|\n",
+		      r->out);
+	else if (md)
 		fputs("\n**Time per kind** (measured GPU time against the roofline)\n\n"
 		      "| kind | ops | launches | measured_us | roofline_us | roof % | host_us |\n"
 		      "|---|--:|--:|--:|--:|--:|--:|\n",
 		      r->out);
+	else if (x)
+		fprintf(r->out, "time per kind (measured GPU time against the expected time and the "
+		                "roofline):\n  %-9s %5s %8s %11s %11s %11s %5s %10s\n",
+		        "kind", "ops", "launches", "measured_us", "expected_us", "roofline_us", "roof%",
+		        "host_us");
 	else
 		fprintf(r->out, "time per kind (measured GPU time against the roofline):\n"
 		                "  %-10s %5s %8s %12s %12s %6s %11s\n",
 		        "kind", "ops", "launches", "measured_us", "roofline_us", "roof%", "host_us");
 	for (k = 0; k <= RL_KIND_COUNT; k++) {
-		const struct rl_step_kind *x = k < RL_KIND_COUNT ? &st->kind[k] : &st->all;
+		const struct rl_step_kind *y = k < RL_KIND_COUNT ? &st->kind[k] : &st->all;
 		const char *name = k < RL_KIND_COUNT ? rl_kind_name((enum rl_kind)k) : "all";
 		char pct[16];
 
-		if (x->ops == 0)
+		if (y->ops == 0)
 			continue;
-		rl_fmt_us(a, sizeof(a), x->measured_us);
-		rl_fmt_us(b, sizeof(b), x->roofline_us);
-		rl_fmt_us(c, sizeof(c), x->host_us);
-		if (x->measured_us > 0)
-			snprintf(pct, sizeof(pct), "%.0f", x->roofline_us / x->measured_us * 100);
+		rl_fmt_us(a, sizeof(a), y->measured_us);
+		rl_fmt_us(b, sizeof(b), y->roofline_us);
+		rl_fmt_us(c, sizeof(c), y->host_us);
+		rl_fmt_us(e, sizeof(e), y->expected_us);
+		if (y->measured_us > 0)
+			snprintf(pct, sizeof(pct), "%.0f", y->roofline_us / y->measured_us * 100);
 		else
 			snprintf(pct, sizeof(pct), "-");
-		if (md)
-			fprintf(r->out, "| %s | %zu | %llu | %s | %s | %s | %s |\n", name, x->ops,
-			        (unsigned long long)x->launches, a, b, pct, c);
+		if (md && x)
+			fprintf(r->out, "| %s | %zu | %llu | %s | %s | %s | %s | %s |\n", name, y->ops,
+			        (unsigned long long)y->launches, a, e, b, pct, c);
+		else if (md)
+			fprintf(r->out, "| %s | %zu | %llu | %s | %s | %s | %s |\n", name, y->ops,
+			        (unsigned long long)y->launches, a, b, pct, c);
+		else if (x)
+			fprintf(r->out, "  %-9s %5zu %8llu %11s %11s %11s %5s %10s\n", name, y->ops,
+			        (unsigned long long)y->launches, a, e, b, pct, c);
 		else
-			fprintf(r->out, "  %-10s %5zu %8llu %12s %12s %6s %11s\n", name, x->ops,
-			        (unsigned long long)x->launches, a, b, pct, c);
+			fprintf(r->out, "  %-10s %5zu %8llu %12s %12s %6s %11s\n", name, y->ops,
+			        (unsigned long long)y->launches, a, b, pct, c);
 	}
-	fprintf(r->out,
-	        md ? "\n**Top %zu op%s by recoverable time** (measured - roofline)\n"
-	           : "top %zu op%s by recoverable time (measured - roofline):\n",
-	        st->ntop, st->ntop == 1 ? "" : "s");
-	if (md)
+	if (x)
+		fprintf(r->out,
+		        md ? "\n**Top %zu op%s by recoverable time** (measured - expected; the gap "
+		             "to the roofline beside it)\n"
+		           : "top %zu op%s by recoverable time (measured - expected; to_roof: to "
+		             "the roofline):\n",
+		        st->ntop, st->ntop == 1 ? "" : "s");
+	else
+		fprintf(r->out,
+		        md ? "\n**Top %zu op%s by recoverable time** (measured - roofline)\n"
+		           : "top %zu op%s by recoverable time (measured - roofline):\n",
+		        st->ntop, st->ntop == 1 ? "" : "s");
+	if (md && x)
+		fputs("\n| # | name | measured_us | expected_us | recoverable_us | roofline_us | "
+		      "to roofline_us | expected bound | advice |\n"
+		      "|--:|---|--:|--:|--:|--:|--:|---|---|\n",
+		      r->out);
+	else if (md)
 		fputs("\n| # | name | measured_us | roofline_us | recoverable_us | bound | advice |\n"
 		      "|--:|---|--:|--:|--:|---|---|\n",
 		      r->out);
+	else if (x)
+		fprintf(r->out, "  %3s %-18s %9s %9s %11s %9s %s\n", "#", "name", "measured",
+		        "expected", "recoverable", "to_roof", "exp_bound");
 	else
 		fprintf(r->out, "  %3s %-24s %10s %10s %11s %s\n", "#", "name", "measured",
 		        "roofline", "recoverable", "bound");
 	for (i = 0; i < st->ntop; i++) {
-		const struct rl_step_top *x = &st->top[i];
+		const struct rl_step_top *y = &st->top[i];
 		char name[4 * 24 + 8];
 
-		rl_fmt_us(a, sizeof(a), x->measured_us);
-		rl_fmt_us(b, sizeof(b), x->roofline_us);
-		rl_fmt_us(d, sizeof(d), x->measured_us - x->roofline_us);
-		if (md) {
-			fprintf(r->out, "| %zu | %s | %s | %s | %s | %s | %s |\n", i + 1, x->name, a, b,
-			        d, rl_bound_name(x->bound), x->advice);
+		rl_fmt_us(a, sizeof(a), y->measured_us);
+		rl_fmt_us(b, sizeof(b), y->roofline_us);
+		rl_fmt_us(d, sizeof(d), y->measured_us - (x ? y->expected_us : y->roofline_us));
+		rl_fmt_us(e, sizeof(e), y->expected_us);
+		rl_fmt_us(g, sizeof(g), y->measured_us - y->roofline_us);
+		if (md && x) {
+			fprintf(r->out, "| %zu | %s | %s | %s | %s | %s | %s | %s | %s |\n", i + 1, y->name,
+			        a, e, d, b, g, rl_bound_name(y->expected_bound), y->advice);
 			continue;
 		}
-		cut_name(name, sizeof(name), x->name, 24, 0);
-		fprintf(r->out, "  %2zu. %s %10s %10s %11s %s\n", i + 1, name, a, b, d,
-		        rl_bound_name(x->bound));
-		wrap(r->out, x->advice, "       ", "         ");
+		if (md) {
+			fprintf(r->out, "| %zu | %s | %s | %s | %s | %s | %s |\n", i + 1, y->name, a, b,
+			        d, rl_bound_name(y->bound), y->advice);
+			continue;
+		}
+		if (x) {
+			cut_name(name, sizeof(name), y->name, 18, 0);
+			fprintf(r->out, "  %2zu. %s %9s %9s %11s %9s %s\n", i + 1, name, a, e, d, g,
+			        rl_bound_name(y->expected_bound));
+		} else {
+			cut_name(name, sizeof(name), y->name, 24, 0);
+			fprintf(r->out, "  %2zu. %s %10s %10s %11s %s\n", i + 1, name, a, b, d,
+			        rl_bound_name(y->bound));
+		}
+		wrap(r->out, y->advice, "       ", "         ");
+	}
+}
+
+/* The median and p90 error of the expected time and of the roofline
+ * against the measured times: over every op measured, and over those
+ * measured at ERR_FLOOR_US or more. Nothing without measured times. */
+static void error_text(rl_report *r, const struct rl_summary *s)
+{
+	static const double floors[] = {0, ERR_FLOOR_US};
+	int md = r->fmt == RL_FMT_MD, i;
+
+	if (s->nerr == 0)
+		return;
+	if (md)
+		fputs("\n**Error against measured GPU times** (|t - measured| / measured, per "
+		      "op)\n\n| ops | n | expected median | expected p90 | roofline median | "
+		      "roofline p90 |\n|---|--:|--:|--:|--:|--:|\n",
+		      r->out);
+	else
+		fprintf(r->out, "error against measured GPU times (|t - measured| / measured, per op):\n"
+		                "  %-14s %5s %15s %7s %15s %7s\n",
+		        "ops", "n", "expected median", "p90", "roofline median", "p90");
+	for (i = 0; i < 2; i++) {
+		struct rl_summary_err e;
+		char label[32], em[16], ep[16], rm[16], rp[16];
+
+		if (rl_summary_err(s, floors[i], &e) < 0)
+			return;
+		snprintf(label, sizeof(label), i == 0 ? "all" : ">= %.0f us", floors[i]);
+		if (e.ops > 0) {
+			snprintf(em, sizeof(em), "%.1f %%", e.expected_median * 100);
+			snprintf(ep, sizeof(ep), "%.1f %%", e.expected_p90 * 100);
+			snprintf(rm, sizeof(rm), "%.1f %%", e.roofline_median * 100);
+			snprintf(rp, sizeof(rp), "%.1f %%", e.roofline_p90 * 100);
+		} else {
+			snprintf(em, sizeof(em), "-");
+			snprintf(ep, sizeof(ep), "-");
+			snprintf(rm, sizeof(rm), "-");
+			snprintf(rp, sizeof(rp), "-");
+		}
+		if (md)
+			fprintf(r->out, "| %s | %zu | %s | %s | %s | %s |\n", label, e.ops, em, ep, rm, rp);
+		else
+			fprintf(r->out, "  %-14s %5zu %15s %7s %15s %7s\n", label, e.ops, em, ep, rm, rp);
 	}
 }
 
@@ -519,7 +702,8 @@ static void l2_note(rl_report *r, const struct rl_summary *s)
 static void table_end(rl_report *r, const struct rl_summary *s)
 {
 	const char *item = r->fmt == RL_FMT_MD ? "- " : "  ";
-	char t[32], f[32], b[32];
+	int md = r->fmt == RL_FMT_MD, x = expected_cols(r);
+	char t[32], f[32], b[32], line[512];
 	size_t i;
 	int k;
 
@@ -534,60 +718,89 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 			fprintf(r->out, "* no %s pipe on this device: rated on %s\n",
 			        rl_pipe_label(r->fb_wanted[i]), rl_pipe_label(r->fb_used[i]));
 	}
+	if (r->bound_differs > 0)
+		fprintf(r->out, "%s the roofline bound differs (--best-case shows it)\n", DIFF_MARK);
 	l2_note(r, s);
 	if (r->info.step != NULL) {
 		step_text(r, r->info.step);
+		error_text(r, s);
 		if (r->info.timeline != NULL)
-			rl_timeline_write(r->out, r->fmt == RL_FMT_MD, r->info.timeline);
+			rl_timeline_write(r->out, md, r->info.timeline);
 		return;
 	}
 	rl_fmt_us(t, sizeof(t), s->total_us);
 	rl_fmt_si(f, sizeof(f), s->flops, 3, "FLOP");
 	rl_fmt_si(b, sizeof(b), s->bytes, 3, "B");
-	fprintf(r->out, "%s%s us predicted for %zu op%s (%llu occurrence%s), %s, %s\n",
-	        r->fmt == RL_FMT_MD ? "\n**Total:** " : "total: ", t, s->ops,
-	        s->ops == 1 ? "" : "s", (unsigned long long)s->occurrences,
-	        s->occurrences == 1 ? "" : "s", f, b);
-	fputs(r->fmt == RL_FMT_MD ? "\n**Time by bound:**\n\n" : "time by bound:\n", r->out);
+	snprintf(line, sizeof(line), "%s%s us %s for %zu op%s (%llu occurrence%s), %s, %s",
+	         md ? "**Total:** " : "total: ", t, x ? "expected" : "predicted", s->ops,
+	         s->ops == 1 ? "" : "s", (unsigned long long)s->occurrences,
+	         s->occurrences == 1 ? "" : "s", f, b);
+	if (md)
+		fputc('\n', r->out);
+	fprintf(r->out, "%s\n", line);
+	if (x) {
+		/* the best case beside the expected total */
+		rl_fmt_us(t, sizeof(t), s->roofline_us);
+		fprintf(r->out, "%sroofline bound: %s us (--best-case)\n", md ? "\n" : "  ", t);
+	}
+	if (x)
+		fputs(md ? "\n**Time by expected bound:**\n\n" : "time by expected bound:\n", r->out);
+	else
+		fputs(md ? "\n**Time by bound (best case: roofline bounds):**\n\n"
+		         : "time by bound (best case: roofline bounds):\n",
+		      r->out);
 	for (k = 0; k < RL_BOUND_COUNT; k++)
 		if (s->bound_ops[k] > 0)
 			fprintf(r->out, "%s%-9s %5.1f %%  (%zu op%s)\n", item,
 			        rl_bound_name((enum rl_bound)k),
 			        s->total_us > 0 ? s->bound_us[k] / s->total_us * 100 : 0,
 			        s->bound_ops[k], s->bound_ops[k] == 1 ? "" : "s");
-	if (s->measured_ops > 0) {
+	if (s->measured_ops > 0 && x) {
+		rl_fmt_us(t, sizeof(t), s->measured_us);
+		snprintf(line, sizeof(line),
+		         "measured GPU time %s us over %zu op%s: expected %.0f %%, roofline %.0f %% of it",
+		         t, s->measured_ops, s->measured_ops == 1 ? "" : "s",
+		         s->expected_of_measured_us / s->measured_us * 100,
+		         s->roofline_of_measured_us / s->measured_us * 100);
+		if (md)
+			fputc('\n', r->out);
+		wrap(r->out, line, "", "  ");
+	} else if (s->measured_ops > 0) {
 		rl_fmt_us(t, sizeof(t), s->measured_us);
 		fprintf(r->out,
 		        "%smeasured GPU time %s us over %zu op%s; %s roofline is %.0f %% of it\n",
-		        r->fmt == RL_FMT_MD ? "\n" : "", t, s->measured_ops,
+		        md ? "\n" : "", t, s->measured_ops,
 		        s->measured_ops == 1 ? "" : "s", s->measured_ops == 1 ? "its" : "their",
 		        s->roofline_of_measured_us / s->measured_us * 100);
 	}
-	fputs(r->fmt == RL_FMT_MD ? "\n**Top ops by time:**\n\n" : "top ops by time:\n", r->out);
+	if (x)
+		fputs(md ? "\n**Top ops by expected time:**\n\n" : "top ops by expected time:\n", r->out);
+	else
+		fputs(md ? "\n**Top ops by time:**\n\n" : "top ops by time:\n", r->out);
 	for (i = 0; i < s->ntop; i++) {
 		char name[4 * 32 + 8];
 
-		if (r->fmt == RL_FMT_MD)
+		if (md)
 			snprintf(name, sizeof(name), "%s", s->top[i].name);
 		else
 			cut_name(name, sizeof(name), s->top[i].name, 32, 0);
 		rl_fmt_us(t, sizeof(t), s->top[i].total_us);
-		fprintf(r->out, "%s%zu. %s %10s us  %5.1f %%  %s\n",
-		        r->fmt == RL_FMT_MD ? "" : "  ", i + 1, name, t,
+		fprintf(r->out, "%s%zu. %s %10s us  %5.1f %%  %s\n", md ? "" : "  ", i + 1, name, t,
 		        s->total_us > 0 ? s->top[i].total_us / s->total_us * 100 : 0,
-		        rl_bound_name(s->top[i].bound));
+		        rl_bound_name(x ? s->top[i].expected_bound : s->top[i].bound));
 	}
-	fputs(r->fmt == RL_FMT_MD ? "\n**Advice:**\n\n" : "advice:\n", r->out);
+	fputs(md ? "\n**Advice:**\n\n" : "advice:\n", r->out);
 	for (k = 0; k < RL_BOUND_COUNT; k++) {
 		if (s->bound_ops[k] == 0)
 			continue;
-		if (r->fmt == RL_FMT_MD)
+		if (md)
 			fprintf(r->out, "- %s\n", rl_bound_advice((enum rl_bound)k));
 		else
 			wrap(r->out, rl_bound_advice((enum rl_bound)k), "  ", "    ");
 	}
+	error_text(r, s);
 	if (r->info.timeline != NULL)
-		rl_timeline_write(r->out, r->fmt == RL_FMT_MD, r->info.timeline);
+		rl_timeline_write(r->out, md, r->info.timeline);
 }
 
 /* ---- json ---- */
@@ -624,6 +837,10 @@ static int json_begin(rl_report *r)
 	rl_json_kv(r->g, "id", r->info.runtime);
 	rl_json_kn(r->g, "host_overhead_us", r->info.host_overhead_us);
 	yajl_gen_map_close(r->g);
+	rl_json_str(r->g, "best_case");
+	yajl_gen_bool(r->g, r->info.best_case);
+	if (r->info.expected_source != NULL)
+		rl_json_kv(r->g, "expected_source", r->info.expected_source);
 	rl_json_str(r->g, "ops");
 	yajl_gen_array_open(r->g);
 	return 0;
@@ -662,10 +879,19 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 		rl_json_kn(g, "l2_bytes", p->l2_bytes);
 	if (p->l2_resident && r->info.l2)
 		rl_json_kn(g, "l2_saved_us", p->l2_saved_us);
+	rl_json_kn(g, "expected_gpu_us", p->expected_gpu_us);
+	rl_json_kn(g, "expected_us", p->expected_us);
+	rl_json_kv(g, "expected_bound", rl_bound_name(p->expected_bound));
+	if (p->expected_note != NULL)
+		rl_json_kv(g, "expected_note", p->expected_note);
 	rl_json_kv(g, "advice", rl_op_advice(op, p));
 	if (op->has & RL_HAS_MEASURED) {
 		rl_json_kn(g, "measured_us", op->measured_us);
 		rl_json_kn(g, "roofline_pct", p->roofline_pct);
+		if (p->expected_gpu_us > 0)
+			rl_json_kn(g, "measured_over_expected", op->measured_us / p->expected_gpu_us);
+		if (p->t_gpu_us > 0)
+			rl_json_kn(g, "measured_over_roofline", op->measured_us / p->t_gpu_us);
 	}
 	if (op->has & RL_HAS_HOST)
 		rl_json_kn(g, "host_us", op->host_us);
@@ -689,6 +915,7 @@ static void json_kind(yajl_gen g, const struct rl_step_kind *x)
 	rl_json_kn(g, "launches", (double)x->launches);
 	rl_json_kn(g, "measured_us", x->measured_us);
 	rl_json_kn(g, "roofline_us", x->roofline_us);
+	rl_json_kn(g, "expected_us", x->expected_us);
 	rl_json_kn(g, "host_us", x->host_us);
 	yajl_gen_map_close(g);
 }
@@ -726,13 +953,62 @@ static void json_step(yajl_gen g, const struct rl_step *st)
 		rl_json_kv(g, "kind", rl_kind_name(st->top[i].kind));
 		rl_json_kn(g, "measured_us", st->top[i].measured_us);
 		rl_json_kn(g, "roofline_us", st->top[i].roofline_us);
-		rl_json_kn(g, "recoverable_us", st->top[i].measured_us - st->top[i].roofline_us);
+		rl_json_kn(g, "expected_us", st->top[i].expected_us);
+		/* recoverable: down to the expected time; the roofline's gap beside */
+		rl_json_kn(g, "recoverable_us", st->top[i].measured_us - st->top[i].expected_us);
+		rl_json_kn(g, "roofline_gap_us", st->top[i].measured_us - st->top[i].roofline_us);
 		rl_json_kv(g, "bound", rl_bound_name(st->top[i].bound));
+		rl_json_kv(g, "expected_bound", rl_bound_name(st->top[i].expected_bound));
 		rl_json_kv(g, "advice", st->top[i].advice);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
+}
+
+static void json_shares(yajl_gen g, const char *key, const double *us, double total_us)
+{
+	int k;
+
+	rl_json_str(g, key);
+	yajl_gen_map_open(g);
+	for (k = 0; k < RL_BOUND_COUNT; k++)
+		rl_json_kn(g, rl_bound_name((enum rl_bound)k), total_us > 0 ? us[k] / total_us : 0);
+	yajl_gen_map_close(g);
+}
+
+static void json_counts(yajl_gen g, const char *key, const size_t *n)
+{
+	int k;
+
+	rl_json_str(g, key);
+	yajl_gen_map_open(g);
+	for (k = 0; k < RL_BOUND_COUNT; k++)
+		rl_json_kn(g, rl_bound_name((enum rl_bound)k), (double)n[k]);
+	yajl_gen_map_close(g);
+}
+
+/* The errors against measured times: over every op measured, and over ops
+ * measured at ERR_FLOOR_US or more. */
+static void json_errors(yajl_gen g, const struct rl_summary *s)
+{
+	static const char *const keys[] = {"error", "error_20us"};
+	static const double floors[] = {0, ERR_FLOOR_US};
+	struct rl_summary_err e;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (rl_summary_err(s, floors[i], &e) < 0)
+			continue;
+		rl_json_str(g, keys[i]);
+		yajl_gen_map_open(g);
+		rl_json_kn(g, "ops", (double)e.ops);
+		rl_json_kn(g, "expected_median", e.expected_median);
+		rl_json_kn(g, "expected_p90", e.expected_p90);
+		rl_json_kn(g, "roofline_median", e.roofline_median);
+		rl_json_kn(g, "roofline_p90", e.roofline_p90);
+		yajl_gen_map_close(g);
+	}
 }
 
 static void json_end(rl_report *r, const struct rl_summary *s)
@@ -746,24 +1022,22 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	yajl_gen_map_open(g);
 	rl_json_kn(g, "ops", (double)s->ops);
 	rl_json_ku(g, "occurrences", s->occurrences);
-	rl_json_kn(g, "total_us", s->total_us);
-	rl_json_kn(g, "gpu_us", s->gpu_us);
+	/* unprefixed: the roofline's, as in the ops; expected_*: expected */
+	rl_json_kn(g, "total_us", s->roofline_us);
+	rl_json_kn(g, "gpu_us", s->roofline_gpu_us);
+	rl_json_kn(g, "expected_us", s->total_us);
+	rl_json_kn(g, "expected_gpu_us", s->gpu_us);
 	rl_json_kn(g, "flops", s->flops);
 	rl_json_kn(g, "bytes", s->bytes);
-	rl_json_str(g, "share");
-	yajl_gen_map_open(g);
-	for (k = 0; k < RL_BOUND_COUNT; k++)
-		rl_json_kn(g, rl_bound_name((enum rl_bound)k),
-		    s->total_us > 0 ? s->bound_us[k] / s->total_us : 0);
-	yajl_gen_map_close(g);
-	rl_json_str(g, "ops_by_bound");
-	yajl_gen_map_open(g);
-	for (k = 0; k < RL_BOUND_COUNT; k++)
-		rl_json_kn(g, rl_bound_name((enum rl_bound)k), (double)s->bound_ops[k]);
-	yajl_gen_map_close(g);
+	json_shares(g, "share", s->roofline_bound_us, s->roofline_us);
+	json_counts(g, "ops_by_bound", s->roofline_bound_ops);
+	json_shares(g, "expected_share", s->bound_us, s->total_us);
+	json_counts(g, "expected_ops_by_bound", s->bound_ops);
 	if (s->measured_ops > 0) {
 		rl_json_kn(g, "measured_us", s->measured_us);
 		rl_json_kn(g, "roofline_of_measured_us", s->roofline_of_measured_us);
+		rl_json_kn(g, "expected_of_measured_us", s->expected_of_measured_us);
+		json_errors(g, s);
 	}
 	rl_json_kn(g, "l2_resident_ops", (double)s->l2_ops);
 	if (r->info.l2)
@@ -773,9 +1047,11 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	for (i = 0; i < s->ntop; i++) {
 		yajl_gen_map_open(g);
 		rl_json_kv(g, "name", s->top[i].name);
-		rl_json_kn(g, "total_us", s->top[i].total_us);
+		rl_json_kn(g, "total_us", s->top[i].roofline_us);
+		rl_json_kn(g, "expected_us", s->top[i].total_us);
 		rl_json_kn(g, "share", s->total_us > 0 ? s->top[i].total_us / s->total_us : 0);
 		rl_json_kv(g, "bound", rl_bound_name(s->top[i].bound));
+		rl_json_kv(g, "expected_bound", rl_bound_name(s->top[i].expected_bound));
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);

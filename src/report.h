@@ -42,6 +42,10 @@ struct rl_report_info {
 	const struct rl_step *step;   /* report: the measured step, complete by
 	                               * rl_report_end; in table and md it replaces
 	                               * the summary, in json it is added */
+	int best_case;                /* --best-case: table and md show the
+	                               * roofline's time and bound, and say so */
+	const char *expected_source;  /* NULL, or where expected times come from
+	                               * (a header line; json: "expected_source") */
 };
 
 typedef struct rl_report rl_report;

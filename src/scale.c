@@ -9,7 +9,8 @@ enum rl_scale_verdict rl_scale_verdict(const struct rl_pred *base, const struct 
 {
 	if (scaled->flops == base->flops && scaled->bytes == base->bytes)
 		return RL_SCALE_FIXED;
-	if (base->bound == RL_BOUND_OVERHEAD && scaled->t_us < RL_SCALE_FLAT * base->t_us)
+	if (base->expected_bound == RL_BOUND_OVERHEAD &&
+	    scaled->expected_us < RL_SCALE_FLAT * base->expected_us)
 		return RL_SCALE_OVERHEAD;
 	if (scaled->intensity > RL_SCALE_FLAT * base->intensity)
 		return RL_SCALE_INTENSITY;
@@ -33,9 +34,9 @@ void rl_scale_sum_add(struct rl_scale_sum *s, double count, const struct rl_pred
                       const struct rl_pred *scaled, enum rl_scale_verdict v)
 {
 	s->ops++;
-	s->base_us += count * base->t_us;
-	s->scaled_us += count * scaled->t_us;
-	s->base_by[v] += count * base->t_us;
-	s->scaled_by[v] += count * scaled->t_us;
+	s->base_us += count * base->expected_us;
+	s->scaled_us += count * scaled->expected_us;
+	s->base_by[v] += count * base->expected_us;
+	s->scaled_by[v] += count * scaled->expected_us;
 	s->ops_by[v]++;
 }

@@ -5,8 +5,10 @@
  * the GPU was busy (the union of the activities' intervals) and how it sat
  * idle in between (the gaps: time the GPU waited on the host, the overhead
  * share of the step); from the ops, measured GPU time against the roofline
- * (t_gpu) per op kind, and the ops with the most recoverable time (measured
- * minus roofline) with advice for each. Pure: fed intervals and predicted
+ * (t_gpu) and the expected time (expected_gpu_us) per op kind, and the ops
+ * with the most recoverable time (measured minus expected: what a tuned
+ * library kernel gives; the gap to the roofline beside it) with advice for
+ * each. Pure: fed intervals and predicted
  * ops, it does no I/O. Names of the top ops are copied (owned).
  */
 #ifndef RL_STEP_H
@@ -29,6 +31,7 @@ struct rl_step_kind {
 	uint64_t launches;
 	double measured_us; /* GPU time of the ops that have one */
 	double roofline_us; /* sum of t_gpu_us over the same ops */
+	double expected_us; /* sum of expected_gpu_us over the same ops */
 	double host_us;
 };
 
@@ -36,7 +39,9 @@ struct rl_step_top {
 	char *name;
 	enum rl_kind kind;
 	enum rl_bound bound;
+	enum rl_bound expected_bound;
 	double measured_us, roofline_us;
+	double expected_us; /* expected_gpu_us: measured - expected is the rank */
 	const char *advice; /* static */
 };
 

@@ -276,8 +276,9 @@ static void subtitle(FILE *out, const rl_chart *c)
 		rl_svg_text(out, slash != NULL && slash[1] != '\0' ? slash + 1 : info->source, 60);
 		fputs(": ", out);
 	}
-	fprintf(out, "%zu op%s, %s predicted in all; host overhead %.2f us per launch</text>\n",
-	        rl_chart_count(c), rl_chart_count(c) == 1 ? "" : "s", t, info->host_overhead_us);
+	fprintf(out, "%zu op%s, %s %s in all; host overhead %.2f us per launch</text>\n",
+	        rl_chart_count(c), rl_chart_count(c) == 1 ? "" : "s", t,
+	        info->best_case ? "predicted (best case)" : "expected", info->host_overhead_us);
 }
 
 /* Decade grid lines (with 2..9 minor lines on a log axis) and tick labels of
@@ -363,6 +364,28 @@ static void roof_name(char *buf, size_t len, const struct rl_chart_roof *r)
 {
 	snprintf(buf, len, "%s%s", rl_pipe_label(r->pipe),
 	         !rl_pipe_is_tensor(r->pipe) && !r->fma ? ", no FMA" : "");
+}
+
+/* A hollow diamond of half-width R at (X, Y) in COLOUR: an expected point. */
+static void diamond(FILE *out, double x, double y, double r, const char *colour)
+{
+	fprintf(out,
+	        "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"none\" "
+	        "stroke=\"%s\" stroke-width=\"1.5\"",
+	        x, y - r, x + r, y, x, y + r, x - r, y, colour);
+}
+
+/* The legend's entry of the expected points at Y; returns the next free y. */
+static double legend_expected(FILE *out, double y)
+{
+	fprintf(out,
+	        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#555555\" "
+	        "stroke-width=\"0.8\"/>\n",
+	        LEGEND_X + 6, y - 14, LEGEND_X + 6, y - 4);
+	diamond(out, LEGEND_X + 6, y - 4, 4.5, "#555555");
+	fputs("/>\n", out);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">expected</text>\n", LEGEND_X + 18, y);
+	return y + 18;
 }
 
 /* The legend's bound entries at (LEGEND_X, Y); returns the next free y. */
@@ -461,7 +484,7 @@ static int is_plotted(const struct rl_chart_point *pt)
 	       pt->predicted_flops > 0 && isfinite(pt->predicted_flops);
 }
 
-static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
+static void tooltip(FILE *out, const struct rl_chart_point *pt, double share, int expected)
 {
 	char f[64], a[64], t[64];
 
@@ -476,6 +499,11 @@ static void tooltip(FILE *out, const struct rl_chart_point *pt, double share)
 		fprintf(out, " (roof %s)", a);
 	fprintf(out, ", %s, %s-bound, %.1f %% of the time", t, rl_bound_name(pt->bound),
 	        share * 100);
+	if (expected) {
+		fmt_flops(f, sizeof(f), pt->expected_flops);
+		fmt_time(t, sizeof(t), pt->expected_us);
+		fprintf(out, "; expected %s, %s, %s-bound", t, f, rl_bound_name(pt->expected_bound));
+	}
 	if (rl_chart_measured_flops(pt) > 0) {
 		fmt_flops(f, sizeof(f), rl_chart_measured_flops(pt));
 		fmt_time(t, sizeof(t), pt->measured_us);
@@ -797,8 +825,28 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		        "stroke=\"%s\">",
 		        rl_chart_axis_px(&l.x, pt->intensity), rl_chart_axis_px(&l.y, pt->predicted_flops),
 		        rl_chart_radius(share), bound_colour[pt->bound], bound_colour[pt->bound]);
-		tooltip(out, pt, share);
+		tooltip(out, pt, share, !info->best_case);
 		fputs("</circle>\n", out);
+	}
+	/* the expected point: a hollow diamond in its expected bound's colour,
+	 * joined by a thin line to the roofline's point above it */
+	for (i = 0; !info->best_case && i < n; i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
+		double x, y0, y1;
+
+		if (!is_plotted(pt) || !(pt->expected_flops > 0) || !isfinite(pt->expected_flops))
+			continue;
+		x = rl_chart_axis_px(&l.x, pt->intensity);
+		y0 = rl_chart_axis_px(&l.y, pt->predicted_flops);
+		y1 = rl_chart_axis_px(&l.y, pt->expected_flops);
+		fprintf(out,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"0.8\"/>\n",
+		        x, y0, x, y1, bound_colour[pt->expected_bound]);
+		diamond(out, x, y1, 4.5, bound_colour[pt->expected_bound]);
+		fputc('>', out);
+		tooltip(out, pt, rl_chart_share(c, pt->total_us), 1);
+		fputs("</polygon>\n", out);
 	}
 	for (i = 0; i < n; i++) {
 		const struct rl_chart_point *pt = rl_chart_point(c, order[i]);
@@ -817,21 +865,23 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
 		        "stroke-width=\"1.5\">",
 		        x, y1, bound_colour[pt->bound]);
-		tooltip(out, pt, rl_chart_share(c, pt->total_us));
+		tooltip(out, pt, rl_chart_share(c, pt->total_us), !info->best_case);
 		fputs("</circle>\n", out);
 	}
 	fputs("</g>\n", out);
 	draw_labels(out, c, &l, order, n, bs);
 
-	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0) + 8;
-	y = legend_roofs(out, y);
+	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0);
+	if (!info->best_case)
+		y = legend_expected(out, y);
+	y = legend_roofs(out, y + 8);
 	i = 0;
 	notes[i++] = nmeasured > 0 ? "measured: flops / measured_us" : NULL;
-	notes[i++] = "point: predicted FLOP/s, flops / t";
-	notes[i++] = "(below the roof when";
-	notes[i++] = "overhead-bound)";
+	notes[i++] = info->best_case ? "point: roofline FLOP/s, flops / t" : "disc: roofline (best case)";
+	notes[i++] = info->best_case ? "(below the roof when" : "FLOP/s, flops / t; diamond:";
+	notes[i++] = info->best_case ? "overhead-bound)" : "expected, flops / expected_us";
 	notes[i++] = "area: share of the predicted";
-	notes[i++] = "time (count x t)";
+	notes[i++] = info->best_case ? "time (count x t)" : "time (count x expected_us)";
 	notes[i++] = "labels: the longest ops; +N:";
 	notes[i++] = "N more ops at the same spot";
 	if (l.no_bytes > 0) {
@@ -1039,12 +1089,14 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 					fprintf(out,
 					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" "
 					        "stroke=\"%s\" stroke-width=\"1.5\">",
-					        px, py, bound_colour[pt->bound]);
-				else
+					        px, py, bound_colour[pt->expected_bound]);
+				else /* the expected time's bound (the roofline's with
+				      * --best-case), as the time plotted */
 					fprintf(out,
 					        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
 					        "fill-opacity=\"0.8\" stroke=\"%s\">",
-					        px, py, bound_colour[pt->bound], bound_colour[pt->bound]);
+					        px, py, bound_colour[pt->expected_bound],
+					        bound_colour[pt->expected_bound]);
 				fmt[p](buf, sizeof(buf), v);
 				fputs("<title>", out);
 				rl_svg_text(out, pt->name, 0);

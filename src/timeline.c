@@ -124,15 +124,16 @@ void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const st
 	double n = (double)op->count * launches;
 	size_t i;
 
-	/* t_gpu_us covers the op's launches together (launch floor included):
-	 * each kernel gets an equal share. */
+	/* expected_gpu_us (the roofline's t_gpu_us with --best-case) covers the
+	 * op's launches together (launch floor included): each kernel gets an
+	 * equal share. */
 	for (i = 0; i < tl->nlanes; i++) {
 		struct rl_tl_lane *l = &tl->lanes[i];
 		double h = l->host_kind_us[op->kind];
 
 		if (l->mode == RL_TL_RECORDED && (op->has & RL_HAS_HOST))
 			h = op->host_us / launches;
-		lane_run(l, n, p->t_gpu_us / launches, h);
+		lane_run(l, n, p->expected_gpu_us / launches, h);
 	}
 }
 

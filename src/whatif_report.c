@@ -151,45 +151,50 @@ static void fmt_ai(char *buf, double v)
 }
 
 int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const char *runtime,
-                          double host_overhead_us, const char *label)
+                          double host_overhead_us, const char *label, int best_case)
 {
 	if (csv)
 		fputs("name,kind,dtype,count,t_us,t_scaled_us,ratio,intensity,intensity_scaled,"
 		      "bound,bound_scaled,verdict\n",
 		      out);
 	else
-		fprintf(out,
-		        "%s (%s), %s runtime: %.2f us per launch\nscaled: %s\n"
-		        "%-18s %10s %10s %6s %8s %8s %s\n",
-		        dev->name, dev->id, runtime, host_overhead_us, label, "name", "t_us",
-		        "t_scaled", "ratio", "FLOP/B", "scaled", "verdict");
+		fprintf(
+		    out,
+		    "%s (%s), %s runtime: %.2f us per launch\n%sscaled: %s\n"
+		    "%-18s %10s %10s %6s %8s %8s %s\n",
+		    dev->name, dev->id, runtime, host_overhead_us,
+		    best_case ? "best case (roofline bounds): every time is the roofline's lower "
+		                "bound\n"
+		              : "",
+		    label, "name", best_case ? "t_us" : "exp_us",
+		    best_case ? "t_scaled" : "exp_scaled", "ratio", "FLOP/B", "scaled", "verdict");
 	return ferror(out) ? RL_ERR_IO : 0;
 }
 
 int rl_scale_report_row(FILE *out, int csv, const struct rl_op *op, const struct rl_pred *base,
                         const struct rl_pred *scaled, enum rl_scale_verdict v)
 {
-	double ratio = base->t_us > 0 ? scaled->t_us / base->t_us : 1;
+	double ratio = base->expected_us > 0 ? scaled->expected_us / base->expected_us : 1;
 	char a[32], b[32], r[32], i1[32], i2[32];
 
 	if (csv) {
 		rl_csv_field(out, op->name);
 		fprintf(out, ",%s,%s,%llu,", rl_kind_name(op->kind), rl_dtype_name(op->dtype),
 		        (unsigned long long)op->count);
-		rl_fmt_num(a, base->t_us);
-		rl_fmt_num(b, scaled->t_us);
+		rl_fmt_num(a, base->expected_us);
+		rl_fmt_num(b, scaled->expected_us);
 		rl_fmt_num(r, ratio);
 		rl_fmt_num(i1, base->intensity);
 		rl_fmt_num(i2, scaled->intensity);
 		fprintf(out, "%s,%s,%s,%s,%s,%s,%s,%s\n", a, b, r, i1, i2,
-		        rl_bound_name(base->bound), rl_bound_name(scaled->bound),
+		        rl_bound_name(base->expected_bound), rl_bound_name(scaled->expected_bound),
 		        rl_scale_verdict_name(v));
 	} else {
 		char name[4 * 18 + 8];
 
 		cut(name, sizeof(name), op->name, 18);
-		us(a, base->t_us);
-		us(b, scaled->t_us);
+		us(a, base->expected_us);
+		us(b, scaled->expected_us);
 		rl_fmt_fixed(r, ratio, 2);
 		fmt_ai(i1, base->intensity);
 		fmt_ai(i2, scaled->intensity);

@@ -23,9 +23,11 @@ int rl_whatif_fusion(FILE *out, const struct rl_fuse_stream *s, double total_us,
 
 /* The batch-scaling report (--scale): CSV 0 a table of at most 80 columns
  * with a summary, CSV 1 one csv line per op and no summary. LABEL names the
- * factors ("B x2"). Each returns 0 or RL_ERR_IO. */
+ * factors ("B x2"). Times are the expected ones (expected_us; the roofline's
+ * with BEST_CASE, which the table's header says). Each returns 0 or
+ * RL_ERR_IO. */
 int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const char *runtime,
-                          double host_overhead_us, const char *label);
+                          double host_overhead_us, const char *label, int best_case);
 int rl_scale_report_row(FILE *out, int csv, const struct rl_op *op, const struct rl_pred *base,
                         const struct rl_pred *scaled, enum rl_scale_verdict v);
 int rl_scale_report_end(FILE *out, int csv, const struct rl_scale_sum *s, const char *label);

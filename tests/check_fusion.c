@@ -22,6 +22,7 @@ static void setup(void)
 	test_load_device("a100-sxm4-40gb", &a100);
 	ctx.dev = &a100;
 	ctx.host_overhead_us = 6.6;
+	ctx.best_case = 1; /* roofline times, worked out by hand */
 }
 
 static void teardown(void)

@@ -43,6 +43,8 @@ static void setup(void)
 	model.rt = &rt;
 	model.host_overhead_us = 5;
 	model.db = NULL;
+	model.best_case = 1; /* the tests work out roofline times by hand */
+	model.expected_source = NULL;
 }
 
 static void teardown(void)
@@ -166,7 +168,8 @@ START_TEST(test_csv_rows)
 	struct rl_summary s;
 	char *csv = run(RL_FMT_CSV, &s), v[64];
 
-	ck_assert_msg(strstr(csv, ",l2_resident,layer\n") != NULL, "%s", csv);
+	ck_assert_msg(strstr(csv, ",l2_resident,expected_gpu_us,expected_us,expected_bound,layer\n") != NULL,
+	              "%s", csv);
 	ck_assert_ptr_null(strstr(csv, "\ng1,"));
 	field(csv, "a", "t_us", v, sizeof(v));
 	ck_assert_double_eq_tol(strtod(v, NULL), 8, 1e-9);
@@ -240,7 +243,9 @@ START_TEST(test_whatif)
 	sinks.whatif = 1;
 	memset(&cols, 0, sizeof(cols));
 	cols.input = "t.csv";
+	model.best_case = 1; /* the roofline's times, worked out above */
 	ck_assert_int_eq(rl_pipeline_begin(&model, &sinks, &cols, &pl), 0);
+	model.best_case = 0;
 	for (i = 0; i < 4; i++) {
 		struct rl_op op;
 
@@ -258,6 +263,7 @@ START_TEST(test_whatif)
 	rl_pipeline_free(pl);
 	fclose(out);
 	ck_assert_msg(strstr(buf, "total: 21.00 us predicted for 3 ops") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\nbest case (roofline bounds): ") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "fusion") != NULL, "%s", buf);
 	free(buf);
 }
@@ -490,6 +496,59 @@ START_TEST(test_scale_pairs)
 }
 END_TEST
 
+/* The model's expected_source reaches the report's header (table) and its
+ * json; --best-case drops it (the times are the roofline's then). */
+START_TEST(test_expected_source)
+{
+	static const char *const src = "expected times: profile p (measured on d)";
+	struct rl_pipeline_sinks sinks;
+	struct rl_pipeline_columns cols;
+	int fmt, best;
+
+	for (best = 0; best < 2; best++) {
+		for (fmt = 0; fmt < 2; fmt++) {
+			rl_pipeline *pl;
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *out = open_memstream(&buf, &len);
+			struct rl_op op;
+
+			memset(&sinks, 0, sizeof(sinks));
+			sinks.out = out;
+			sinks.fmt = fmt ? RL_FMT_JSON : RL_FMT_TABLE;
+			memset(&cols, 0, sizeof(cols));
+			cols.input = "t.csv";
+			model.expected_source = src;
+			model.best_case = best;
+			ck_assert_int_eq(rl_pipeline_begin(&model, &sinks, &cols, &pl), 0);
+			model.expected_source = NULL;
+			model.best_case = 0;
+			mkop(&op, 0);
+			op.extra = NULL;
+			ck_assert_int_eq(rl_pipeline_op(pl, &op, NULL), 0);
+			ck_assert_int_eq(rl_pipeline_end(pl, NULL), 0);
+			rl_pipeline_free(pl);
+			fclose(out);
+			if (best)
+				ck_assert_msg(strstr(buf, src) == NULL, "%s", buf);
+			else if (fmt)
+				ck_assert_msg(strstr(buf, "\"expected_source\":\"expected times: profile p "
+				                          "(measured on d)\"") != NULL,
+				              "%s", buf);
+			else
+				ck_assert_msg(strstr(buf, "\nexpected times: profile p (measured on d)\n") !=
+				                  NULL,
+				              "%s", buf);
+			if (fmt)
+				ck_assert_msg(strstr(buf, best ? "\"best_case\":true" : "\"best_case\":false") !=
+				                  NULL,
+				              "%s", buf);
+			free(buf);
+		}
+	}
+}
+END_TEST
+
 Suite *suite_pipeline(void)
 {
 	Suite *s = suite_create("pipeline");
@@ -500,6 +559,7 @@ Suite *suite_pipeline(void)
 	tcase_add_test(tc, test_csv_rows);
 	tcase_add_test(tc, test_json_extra_names);
 	tcase_add_test(tc, test_whatif);
+	tcase_add_test(tc, test_expected_source);
 	tcase_add_test(tc, test_timeline_group_last);
 	tcase_add_test(tc, test_error_located);
 	tcase_add_test(tc, test_occurrences_exact);

@@ -153,10 +153,15 @@ START_TEST(test_verdicts)
 
 		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
-		a.flops = cases[i].f0, a.bytes = cases[i].b0, a.t_us = cases[i].t0;
-		a.intensity = a.flops / a.bytes, a.bound = cases[i].bd0;
-		b.flops = cases[i].f1, b.bytes = cases[i].b1, b.t_us = cases[i].t1;
+		a.flops = cases[i].f0, a.bytes = cases[i].b0, a.expected_us = cases[i].t0;
+		a.intensity = a.flops / a.bytes, a.expected_bound = cases[i].bd0;
+		b.flops = cases[i].f1, b.bytes = cases[i].b1, b.expected_us = cases[i].t1;
 		b.intensity = b.flops / b.bytes;
+		/* the verdict reads the expected times: roofline ones that say
+		 * otherwise (overhead-bound, flat) are ignored */
+		a.t_us = b.t_us = 6.6, a.bound = b.bound = RL_BOUND_OVERHEAD;
+		if (cases[i].want == RL_SCALE_OVERHEAD)
+			a.t_us = b.t_us = 1, a.bound = b.bound = RL_BOUND_MEMORY;
 		ck_assert_msg(rl_scale_verdict(&a, &b) == cases[i].want, "case %zu: %s", i,
 		              rl_scale_verdict_name(rl_scale_verdict(&a, &b)));
 	}

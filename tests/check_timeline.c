@@ -176,7 +176,7 @@ START_TEST(test_count_and_launches)
 	op.count = 3;
 	op.launches = 2;
 	memset(&p, 0, sizeof(p));
-	p.t_gpu_us = 8;
+	p.expected_gpu_us = 8;
 	rl_timeline_add_op(&tl, &op, &p);
 	rl_timeline_finish(&tl);
 	ck_assert_double_eq_tol(tl.lanes[0].kernels, 6, EPS);
@@ -208,10 +208,10 @@ START_TEST(test_recorded_host)
 	op.launches = 2;
 	op.host_us = 10;
 	op.has |= RL_HAS_HOST;
-	p.t_gpu_us = 4;
+	p.expected_gpu_us = 4;
 	rl_timeline_add_op(&tl, &op, &p);
 	rl_op_init(&op);
-	p.t_gpu_us = 1;
+	p.expected_gpu_us = 1;
 	rl_timeline_add_op(&tl, &op, &p);
 	rl_timeline_finish(&tl);
 	ck_assert_double_eq_tol(tl.lanes[0].host_us, 13, EPS);
@@ -243,10 +243,10 @@ START_TEST(test_lanes_side_by_side)
 	rl_op_init(&op);
 	memset(&p, 0, sizeof(p));
 	op.count = 10;
-	p.t_gpu_us = 2;
+	p.expected_gpu_us = 2;
 	rl_timeline_add_op(&tl, &op, &p);
 	op.count = 1;
-	p.t_gpu_us = 20;
+	p.expected_gpu_us = 20;
 	rl_timeline_add_op(&tl, &op, &p);
 	rl_timeline_finish(&tl);
 	ck_assert_double_eq_tol(tl.lanes[0].step_us, 92.6, EPS);

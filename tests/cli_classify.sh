@@ -37,13 +37,13 @@ TOTALS
 # the csv column contract, without measured_us in the input
 run classify -f csv "$EX/blog-repeat-multiply.csv"
 check "csv header" test "$(head -n 1 "$tmp/out")" = \
-	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,l2_resident"
+	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,l2_resident,expected_gpu_us,expected_us,expected_bound"
 check "csv has no banner on stderr or stdout" test ! -s "$tmp/err"
 
 # with measured_us and an unknown column
 run classify -f csv "$DATA/measured.csv"
 check "csv header with measured and carried columns" test "$(head -n 1 "$tmp/out")" = \
-	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,measured_us,roofline_pct,l2_resident,source"
+	"name,kind,dtype,count,flops,bytes,intensity,unit,t_compute_us,t_memory_us,t_overhead_us,t_gpu_us,t_us,bound,attainable_tflops,measured_us,roofline_pct,measured_over_expected,measured_over_roofline,l2_resident,expected_gpu_us,expected_us,expected_bound,source"
 check "one warning naming the unknown column" \
 	test "$(grep -c "unknown column carried through: 'source'" "$tmp/err")" -eq 1
 
@@ -199,15 +199,24 @@ done
 # (2 + 1) x 4 B = 12 B; eager host overhead 6.60 us per launch (overhead-bound);
 # its GPU time is the H200's 0.50 us launch floor, 50 % of the 1 us measured.
 printf 'name,kind,shape,inputs,measured_us\nadd,pointwise,1,2,1\n' >"$tmp/one.csv"
-run classify --hw h200 "$tmp/one.csv"
+run classify --hw h200 --best-case "$tmp/one.csv"
 check "one op: 'for 1 op (1 occurrence)'" \
 	grep -qx 'total: 6.60 us predicted for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
 check "one op: '(1 op)' by bound" grep -qx '  overhead  100.0 %  (1 op)' "$tmp/out"
 check "one op: 'over 1 op; its roofline'" \
 	grep -qx 'measured GPU time 1.00 us over 1 op; its roofline is 50 % of it' "$tmp/out"
-run classify --hw h200 -f md "$tmp/one.csv"
+run classify --hw h200 --best-case -f md "$tmp/one.csv"
 check "one op, md: 'for 1 op (1 occurrence)'" \
 	grep -q '^\*\*Total:\*\* 6.60 us predicted for 1 op (1 occurrence), ' "$tmp/out"
+# expected times (the default): the same words, "expected", and the
+# roofline's total beside it
+run classify --hw h200 "$tmp/one.csv"
+check "one op, expected: 'us expected for 1 op (1 occurrence)'" \
+	grep -qx 'total: [0-9.]* us expected for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
+check "one op, expected: the roofline's 6.60 us beside it" \
+	grep -qx '  roofline bound: 6.60 us (--best-case)' "$tmp/out"
+check "one op, expected: 'over 1 op: expected'" \
+	grep -q '^measured GPU time 1.00 us over 1 op: expected [0-9]* %, roofline 50 % of it$' "$tmp/out"
 
 
 # occurrences are counted exactly: 2^53 + 1 = 9007199254740993 (a double

@@ -45,7 +45,7 @@ run report -f json "$BERT"
 check "report json: busy_us" grep -q '"busy_us":1925.93' "$tmp/out"
 check "report json: per kind" grep -q '"matmul":{"ops":73,' "$tmp/out"
 run report -f csv "$BERT"
-check "report csv: host_us column" grep -q '^name,.*,measured_us,roofline_pct,host_us,l2_resident$' "$tmp/out"
+check "report csv: host_us column" grep -q '^name,.*,measured_us,roofline_pct,measured_over_expected,measured_over_roofline,host_us,l2_resident,expected_gpu_us,expected_us,expected_bound$' "$tmp/out"
 run report -f md "$GPT2"
 check "report md" grep -q '^| kind | ops | launches |' "$tmp/out"
 
@@ -195,10 +195,13 @@ check "one kernel: '1 op in the trace'" grep -q '^1 op in the trace, run on NVID
 check "one kernel: '(1 activity)'" \
 	grep -qx 'step: 2.00 us from the first GPU activity to the last (1 activity)' "$tmp/out"
 check "one kernel: 'top 1 op by recoverable time'" \
+	grep -qx 'top 1 op by recoverable time (measured - expected; to_roof: to the roofline):' "$tmp/out"
+run report --hw h200 --best-case "$tmp/one.json"
+check "one kernel, --best-case: recoverable against the roofline" \
 	grep -qx 'top 1 op by recoverable time (measured - roofline):' "$tmp/out"
 run report --hw h200 -f md "$tmp/one.json"
 check "one kernel, md: 'Top 1 op'" \
-	grep -qx '\*\*Top 1 op by recoverable time\*\* (measured - roofline)' "$tmp/out"
+	grep -qx '\*\*Top 1 op by recoverable time\*\* (measured - expected; the gap to the roofline beside it)' "$tmp/out"
 # kernels at 110-112 and 120-122 us: a span of 12 us, one gap of 8 us
 w_trace "$tmp/two.json" "110 2" "120 2"
 run report --hw h200 "$tmp/two.json"

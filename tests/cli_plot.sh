@@ -70,7 +70,7 @@ check "bert-base: the three copies are in the legend" \
 # The blog's sweep on the A100: non-FMA ridge 9.75e12 / 1555e9 = 6.27 FLOP/B,
 # intensity r / 8, so r = 64 .. 1024 (5 ops) are compute-bound: 5 red points
 # in each of the 3 panels; the x ticks are the repeat counts.
-run plot --sweep --hw a100 "$EX/blog-repeat-multiply.csv"
+run plot --sweep --hw a100 --best-case "$EX/blog-repeat-multiply.csv"
 got=$(grep -c '<circle[^>]*r="4.5" fill="#d62728"' "$tmp/out")
 check "sweep: 15 compute-bound points (5 ops x 3 panels), got $got" test "$got" -eq 15
 got=$(grep -c '<circle[^>]*r="4.5" fill="#1f77b4"' "$tmp/out")
@@ -100,7 +100,7 @@ check "sweep by position: one key line per op" \
 # 110 + log10(1.25) x 640 / 6 = 120.3.
 printf 'name,kind,dtype,shape\nmm,matmul,bf16,4096x4096x4096\npw,pointwise,fp32,1024\n' \
 	>"$tmp/ovh.csv"
-run plot --hw h100-sxm --host-overhead-us 10 "$tmp/ovh.csv"
+run plot --hw h100-sxm --host-overhead-us 10 --best-case "$tmp/ovh.csv"
 check "overhead-bound op: drawn at its predicted FLOP/s, below the roof" \
 	grep -q '<circle cx="120.3" cy="519.4" r="[0-9.]*" fill="#8c6d31"' "$tmp/out"
 check "overhead-bound op: tooltip gives predicted and roof" \

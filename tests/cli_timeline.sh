@@ -22,7 +22,8 @@
 T="$DATA/timeline.csv"
 TINY="$DATA/tiny.device"
 
-run classify --hw "$TINY" --timeline "$T"
+# (the kernels at their roofline times, worked out above: --best-case)
+run classify --hw "$TINY" --timeline --best-case "$T"
 check "table: exit 0" test "$rc" -eq 0
 check "table: the eager row" grep -qx \
 	'eager          6.60 us        92.60        40.00        52.60    43.2 %' "$tmp/out"
@@ -40,7 +41,7 @@ check "table: no measured row without a trace" sh -c "! grep -q '^measured' '$tm
 # adds end at max(20, 30, 100 + 2) = 102, host 100; the matmul at
 # max(122, 130, 130) = 130: step 130, idle 90, GPU-Util 40 / 130 = 30.8 %;
 # the graph saves (40.55 - 130) / 130 = -68.8 %.
-run classify --hw "$TINY" --timeline --runtime cpp --host-overhead-us 10 "$T"
+run classify --hw "$TINY" --timeline --best-case --runtime cpp --host-overhead-us 10 "$T"
 check "override: the cpp row at 10 us" grep -qx \
 	'cpp           10.00 us       130.00        40.00        90.00    30.8 %' "$tmp/out"
 check "override: eager keeps its profile" grep -q '^eager          6.60 us        92.60 ' "$tmp/out"
@@ -50,7 +51,7 @@ check "override: the saving is against cpp" grep -qx \
 run classify --hw "$TINY" --timeline --runtime graph "$T"
 check "graph runtime: no saving line" sh -c "! grep -q 'as one CUDA graph' '$tmp/out'"
 
-run classify --hw "$TINY" --timeline -f json "$T"
+run classify --hw "$TINY" --timeline --best-case -f json "$T"
 check "json: exit 0" test "$rc" -eq 0
 check "json: the eager entry" grep -q '"eager":{"mode":"stream","selected":true,"host_overhead_us":6.6,"kernels":11,"host_us":72.6,"step_us":92.6,"gpu_busy_us":40,"gpu_idle_us":52.6,"gpu_util":0.431965}' "$tmp/out"
 check "json: the graph entry" grep -q '"graph":{"mode":"graph","selected":false,"host_overhead_us":0.05,"kernels":11,"host_us":0.55,"step_us":40.55,"gpu_busy_us":40,"gpu_idle_us":0.55,"gpu_util":0.986436}' "$tmp/out"
@@ -58,7 +59,7 @@ check "json: the timeline is a top-level key after the summary" \
 	grep -q '},"timeline":{"runtimes":{"cpp":{' "$tmp/out"
 check "json: one object, closed" sh -c "tail -c 4 '$tmp/out' | grep -q '}}}'"
 
-run classify --hw "$TINY" --timeline -f md "$T"
+run classify --hw "$TINY" --timeline --best-case -f md "$T"
 check "md: the eager row" grep -qx '| eager | 6.60 us | 92.60 | 40.00 | 52.60 | 43.2 % |' "$tmp/out"
 check "md: a table header" grep -qx \
 	'| runtime | host/launch | step_us | gpu_busy_us | gpu_idle_us | GPU-Util |' "$tmp/out"
@@ -73,13 +74,14 @@ check "json without --timeline: no timeline key" sh -c "! grep -q timeline '$tmp
 
 # Llama-2-7B decode on a B200: 484 kernels, so eager's host issues for
 # 484 x 6.6 = 3194.4 us, cpp's 484 x 3 = 1452, the graph's 484 x 0.05 = 24.2.
-# Every runtime keeps the GPU busy for the summary's gpu_us.
+# Every runtime keeps the GPU busy for the summary's expected_gpu_us (the
+# last one in the file: the ops' come before it).
 run classify --hw b200 --timeline -f json "$EX/llama2-7b-decode.csv"
-gpu=$(sed 's/.*"gpu_us":\([0-9.e+]*\),.*/\1/' "$tmp/out")
+gpu=$(sed 's/.*"expected_gpu_us":\([0-9.e+]*\),.*/\1/' "$tmp/out")
 check "llama decode: eager host 3194.4 us" grep -q '"eager":{[^}]*"host_us":3194.4,' "$tmp/out"
 check "llama decode: cpp host 1452 us" grep -q '"cpp":{[^}]*"host_us":1452,' "$tmp/out"
 check "llama decode: graph host 24.2 us" grep -q '"graph":{[^}]*"host_us":24.2,' "$tmp/out"
-check "llama decode: GPU busy = summary gpu_us ($gpu) in all three" \
+check "llama decode: GPU busy = summary expected_gpu_us ($gpu) in all three" \
 	test "$(grep -o "\"gpu_busy_us\":$gpu," "$tmp/out" | wc -l)" -eq 3
 
 # the table with the timeline still fits 80 columns
@@ -110,7 +112,7 @@ printf 'name,kind,dtype,shape,inputs,flops_per_element,fuse\n%s\n%s\n%s\n' \
 	'relu,pointwise,fp32,268435456,1,1,' \
 	'cos_1,pointwise,fp32,268435456,1,1,cos_cos' \
 	'cos_2,pointwise,fp32,268435456,1,1,cos_cos' >"$tmp/fuse-last.csv"
-run classify --timeline -f json "$tmp/fuse-last.csv"
+run classify --timeline --best-case -f json "$tmp/fuse-last.csv"
 check "fuse group last: eager step 1288.68 us over 2 kernels" grep -q \
 	'"eager":{[^}]*"kernels":2,"host_us":13.2,"step_us":1288.68,"gpu_busy_us":1282.08,' "$tmp/out"
 

@@ -24,7 +24,8 @@ check "fuse: the group is 2x faster than the unfused rows" \
 	awk -v a="$u1" -v b="$u2" 'BEGIN { r = (a + b) / 1381.02; exit !(r > 1.999 && r < 2.001) }'
 
 # table: the section on the groups, with the time saved: 2762.04 - 1381.02
-run classify --hw a100 "$DATA/fuse-cos-cos.csv"
+# (roofline times: --best-case)
+run classify --hw a100 --best-case "$DATA/fuse-cos-cos.csv"
 check "fuse table: total 1381.02 + 1381.02 = 2762.04 us" grep -q '^total: 2762.04 us predicted for 2 ops' "$tmp/out"
 check "fuse table: section header" \
 	grep -q "^fusion groups (column 'fuse'): 1, saving 1381.02 us of 4143.06 us unfused$" "$tmp/out"
@@ -48,7 +49,7 @@ check "fuse explicit bytes: message" grep -q \
 # and ffn.add + ffn.ln are overhead-bound (6.6 us each), 12 times each;
 # fused: one launch, 6.6 us: saves 12 x 6.6 = 79.2 us per pair, 158.4 us in
 # all; predicted total 1425.66 - 158.40 = 1267.26 us.
-run classify --suggest-fusion "$EX/bert-base.csv"
+run classify --suggest-fusion --best-case "$EX/bert-base.csv"
 check "suggest: exit 0" test "$rc" = 0
 check "suggest: header with the saving" \
 	grep -q '^fusion suggestions: 2 runs, saving 158.40 us: 1267.26 us predicted fused$' "$tmp/out"
@@ -67,7 +68,7 @@ check "suggest with csv: usage error" test "$rc" = 2
 # --set and --scale on one decoder layer (h100-sxm: 3350 GB/s, 989.4 bf16
 # tensor TFLOPS; graph runtime: 0.05 us per launch, 0.50 us launch floor)
 D="$DATA/decode-symbolic.csv"
-run classify -f csv --set B=8,S=1024 --scale B=2 --runtime graph "$D"
+run classify -f csv --set B=8,S=1024 --scale B=2 --runtime graph --best-case "$D"
 check "scale: exit 0" test "$rc" = 0
 # o_proj 8x4096x4096: bytes 2 (8 x 4096 + 4096^2 + 8 x 4096) = 33685504,
 # 10.0554 us; at B = 16: 33816576 B, 10.0945 us: ratio 1.0039; intensity
@@ -88,13 +89,13 @@ check "scale table: the total line" grep -q '^total: .* us -> .* us with B x2: r
 # eager (6.6 us per launch), B = 1: the matmuls read 2 x 4096 x 12288 B of
 # weights and more (>= 30 us), far above 6.6 us: their time stays flat because
 # their intensity doubles, not because of overhead
-run classify --set B=1,S=128 --scale B=2 "$D"
+run classify --set B=1,S=128 --scale B=2 --best-case "$D"
 check "scale eager B=1: ratio 1.00" grep -q '^total: .* us with B x2: ratio 1.00$' "$tmp/out"
 check "scale eager B=1: not from overhead" grep -q '^under 1.1, but not from overhead' "$tmp/out"
 # a residual add and a layernorm of 32 x 768 bf16 (0.03 us of traffic): at
 # 6.6 us per launch, doubling B costs nothing: 13.20 -> 13.20 us
 printf 'name,kind,dtype,shape,inputs\nadd,pointwise,bf16,Bx768,2\nln,layernorm,bf16,Bx768,\n' >"$tmp/s.csv"
-run classify --set B=32 --scale B=2 "$tmp/s.csv"
+run classify --set B=32 --scale B=2 --best-case "$tmp/s.csv"
 check "scale small: 13.20 -> 13.20 us" grep -q '^total: 13.20 us -> 13.20 us with B x2: ratio 1.00$' "$tmp/out"
 check "scale small: overhead-bound" grep -q '^under 1.1: overhead-bound' "$tmp/out"
 
@@ -127,20 +128,20 @@ docblock() {
 		inside { print }' "$top_srcdir/$1"
 }
 docblock docs/oplist-format.md 'tests/data/fuse-cos-cos.csv. prints' >"$tmp/want"
-"$ROOFLINE" classify --hw a100 "$DATA/fuse-cos-cos.csv" >"$tmp/got" 2>/dev/null
+"$ROOFLINE" classify --hw a100 --best-case "$DATA/fuse-cos-cos.csv" >"$tmp/got" 2>/dev/null
 check "docs: the fusion example is real output" cmp -s "$tmp/want" "$tmp/got"
 
 docblock docs/oplist-format.md 'scale B=2 --runtime graph tests/data/decode-symbolic.csv. prints' >"$tmp/want"
-"$ROOFLINE" classify --set B=8,S=1024 --scale B=2 --runtime graph "$D" >"$tmp/got" 2>/dev/null
+"$ROOFLINE" classify --best-case --set B=8,S=1024 --scale B=2 --runtime graph "$D" >"$tmp/got" 2>/dev/null
 check "docs: the scaling example is real output" cmp -s "$tmp/want" "$tmp/got"
-docblock README.md '^examples/bert-base.csv. ends with' >"$tmp/want"
-"$ROOFLINE" classify --suggest-fusion "$EX/bert-base.csv" 2>/dev/null | sed -n '/^fusion suggestions/,$p' >"$tmp/got"
+docblock README.md 'examples/bert-base.csv. ends with' >"$tmp/want"
+"$ROOFLINE" classify --suggest-fusion --best-case "$EX/bert-base.csv" 2>/dev/null | sed -n '/^fusion suggestions/,$p' >"$tmp/got"
 check "README: the fusion suggestions are real output" cmp -s "$tmp/want" "$tmp/got"
 
 
 # a group of one op, md: "1 op" (2^28 x 8 B / 1555 GB/s = 1381.02 us, fused or not)
 printf 'name,kind,dtype,shape,inputs,flops_per_element,fuse\nr,pointwise,fp32,268435456,1,1,solo\n' >"$tmp/solo.csv"
-run classify --hw a100 -f md "$tmp/solo.csv"
+run classify --hw a100 --best-case -f md "$tmp/solo.csv"
 check "fuse md: a group of one op says '1 op'" \
 	grep -qx -- '- `solo`: 1 op, count 1: 1381.02 us unfused, 1381.02 us fused, saves 0.00 us' "$tmp/out"
 
