@@ -609,10 +609,10 @@ START_TEST(recorded_h200_validation)
 	/* tests/data/h200-validate.facts (tests/bench-facts.py), with the
 	 * memory roof by access mix of the calibrated file (read 4566.2, write
 	 * 4318.2 GB/s) */
-	ck_assert_double_eq_tol(s.median_err, 0.123724343, 1e-8);
-	ck_assert_double_eq_tol(s.p90_err, 0.225474999, 1e-8);
-	ck_assert_double_eq_tol(s.median_err_long, 0.101841156, 1e-8);
-	ck_assert_double_eq_tol(s.p90_err_long, 0.163128511, 1e-8);
+	ck_assert_double_eq_tol(s.median_err, 0.138570903, 1e-8);
+	ck_assert_double_eq_tol(s.p90_err, 0.222630773, 1e-8);
+	ck_assert_double_eq_tol(s.median_err_long, 0.101777601, 1e-8);
+	ck_assert_double_eq_tol(s.p90_err_long, 0.170247392, 1e-8);
 	ck_assert_double_eq_tol(s.agreement, 0.977272727, 1e-8);
 	rl_validation_release(&v);
 	rl_device_release(&d);

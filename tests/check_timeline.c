@@ -286,7 +286,7 @@ START_TEST(test_host_per_kind)
 	rl_op_init(&add);
 	add.kind = RL_KIND_POINTWISE;
 	memset(&p, 0, sizeof(p));
-	p.t_gpu_us = 1;
+	p.t_gpu_us = p.expected_gpu_us = 1;
 
 	rl_timeline_init(&tl);
 	ck_assert_int_eq(rl_timeline_add_runtimes(&tl, db, graph, 0.05, NULL), 0);

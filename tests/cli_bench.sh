@@ -9,7 +9,10 @@
 # one clear message, a non-zero exit and no output file.
 . "$top_srcdir/tests/lib.sh"
 
-M="$top_srcdir/docs/measurements/h200-bench-2026-11-29"
+# the bench recording behind hwdb/h200-sxm-measured.device (issue 12's one-tile
+# memory kernels), and the validation recorded with the first calibration
+M="$top_srcdir/docs/measurements/h200-issue12-2026-12-01"
+VM="$top_srcdir/docs/measurements/h200-bench-2026-11-29"
 BF="$DATA/h200-bench.facts"
 VF="$DATA/h200-validate.facts"
 HOST=$(cat "$DATA/h200-validate.host_us")
@@ -18,7 +21,7 @@ CAL="$top_srcdir/hwdb/h200-sxm-measured.device"
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$top_srcdir/tests/bench-facts.py" bench "$M/bench.json" >"$tmp/bf"
 	check "the bench facts are those of the committed recording" cmp -s "$tmp/bf" "$BF"
-	python3 "$top_srcdir/tests/bench-facts.py" validate "$M/validate.json" "$CAL" "$HOST" >"$tmp/vf"
+	python3 "$top_srcdir/tests/bench-facts.py" validate "$VM/validate.json" "$CAL" "$HOST" >"$tmp/vf"
 	check "the validate facts are those of the committed recording" cmp -s "$tmp/vf" "$VF"
 fi
 
@@ -84,10 +87,10 @@ for dir in read write; do
 		near "$got" "$(awk -v t="$med" 'BEGIN { print 1073741824 / t / 1e3 }')" 1e-4
 done
 check "... measured by bench's read kernel" \
-	grep -q '^mem_read_bandwidth_gbs,[0-9.]*,"*measured by roofline bench 0.1.0 on 2026-11-29: memory read' "$tmp/show"
+	grep -q '^mem_read_bandwidth_gbs,[0-9.]*,"*measured by roofline bench 0.1.0 on 2026-12-01: memory read' "$tmp/show"
 check "the datasheet figures are h200-sxm's (4800 GB/s)" grep -q '^datasheet.mem_bandwidth_gbs,4800,' "$tmp/show"
 check "a source says how it was measured" \
-	grep -q '^mem_bandwidth_gbs,[0-9.]*,"*measured by roofline bench 0.1.0 on 2026-11-29: memory copy' "$tmp/show"
+	grep -q '^mem_bandwidth_gbs,[0-9.]*,"*measured by roofline bench 0.1.0 on 2026-12-01: memory copy' "$tmp/show"
 
 # A 1 GiB fp32 copy reads 2^30 bytes and writes 2^30: on the calibrated file
 # its time is 2^30 / read bandwidth + 2^30 / write bandwidth (the memory roof
@@ -118,7 +121,7 @@ run classify --hw h200 --roofs best "$tmp/cp.csv"
 check "--roofs best: a usage error" test "$rc" -eq 2
 
 # --- validate --------------------------------------------------------------
-run validate --from "$M/validate.json" --hw "$CAL" --host-overhead-us "$HOST" -f csv
+run validate --from "$VM/validate.json" --hw "$CAL" --host-overhead-us "$HOST" -f csv
 check "validate --from: exit 0" test "$rc" -eq 0
 tail -n +2 "$tmp/out" | while IFS=, read -r name kind dt shape pred meas gpu err pb mb rest; do
 	[ -n "$pred" ] || continue
@@ -128,7 +131,7 @@ tail -n +2 "$tmp/out" | while IFS=, read -r name kind dt shape pred meas gpu err
 		echo "$name: roofline $pred $err $pb $mb, facts $want"
 done >"$tmp/mismatch"
 check "every op's prediction, error and both bounds equal the facts" test ! -s "$tmp/mismatch"
-run validate --from "$M/validate.json" --hw "$CAL" --host-overhead-us "$HOST"
+run validate --from "$VM/validate.json" --hw "$CAL" --host-overhead-us "$HOST"
 set -- $(awk '$1 == "summary" { printf "%.1f %.1f %.1f %.1f %.1f", 100*$2, 100*$3, 100*$4, 100*$5, 100*$6 }' "$VF")
 check "the median and p90 |error| are the facts' ($1 %, $2 %)" \
 	grep -q "^|error| over all measured ops: median $1 %, p90 $2 %$" "$tmp/out"
@@ -148,7 +151,7 @@ check "calibrate without -o: a usage error" test "$rc" -eq 2
 run bench --from "$tmp/none.json"
 check "a missing recording: exit 1" test "$rc" -eq 1
 check "... naming it" grep -q "cannot open '$tmp/none.json'" "$tmp/err"
-run bench --from "$M/validate.json"
+run bench --from "$VM/validate.json"
 check "a validate recording given to bench: exit 1, the format expected" \
 	sh -c "test $rc -eq 1 && grep -q 'format: expected \"roofline-bench-1\"' '$tmp/err'"
 sed 's/"samples_us": \[/"samples_us": [ -3,/' "$M/bench.json" >"$tmp/neg.json"
@@ -159,7 +162,7 @@ check "... and no device file written" test ! -e "$tmp/neg.device"
 head -c 2000 "$M/bench.json" >"$tmp/cut.json"
 run bench --from "$tmp/cut.json"
 check "a truncated recording: exit 1, not JSON" sh -c "test $rc -eq 1 && grep -q 'not JSON' '$tmp/err'"
-run validate --from "$M/validate.json" "$EX/bert-base.csv"
+run validate --from "$VM/validate.json" "$EX/bert-base.csv"
 check "validate --from with an op list: a usage error" test "$rc" -eq 2
 run bench --only memory,bogus
 check "bench --only bogus: a usage error" test "$rc" -eq 2

@@ -66,18 +66,18 @@ check "... each with its default host cost (no per-kind keys in hwdb/ yet)" \
 	test "$(grep -cE '^(eager|graph|cpp),.*,default$' "$tmp/out")" -eq 3
 
 # issue 12: the calibrated H200 has the read-only and write-only bandwidths of
-# its recording (memory read 2^30 B in 235.1502 us, write in 248.6542 us)
+# its recording (memory read 2^30 B in 241.0169 us, write in 234.272 us)
 run hw show h200-sxm-measured -f csv
-check "hw show: mem_read_bandwidth_gbs 4566.2 (2^30 / 235.1502 us)" \
-	grep -q '^mem_read_bandwidth_gbs,4566.2,"*measured by roofline bench' "$tmp/out"
-check "hw show: mem_write_bandwidth_gbs 4318.2 (2^30 / 248.6542 us)" \
-	grep -q '^mem_write_bandwidth_gbs,4318.2,"*measured by roofline bench' "$tmp/out"
+check "hw show: mem_read_bandwidth_gbs 4455 (2^30 / 241.0169 us)" \
+	grep -q '^mem_read_bandwidth_gbs,4455,"*measured by roofline bench' "$tmp/out"
+check "hw show: mem_write_bandwidth_gbs 4583.3 (2^30 / 234.272 us)" \
+	grep -q '^mem_write_bandwidth_gbs,4583.3,"*measured by roofline bench' "$tmp/out"
 check "... right after mem_bandwidth_gbs and its datasheet figure" \
 	sh -c "grep -A1 '^datasheet.mem_bandwidth_gbs,' '$tmp/out' | grep -q '^mem_read_bandwidth_gbs,'"
 run hw show h200-sxm-measured
-# copy: 2 / (1/4566.2 + 1/4318.2) = 4438.7; add: 3 / (2/4566.2 + 1/4318.2) = 3 / 0.00066958 = 4480.4
+# copy: 2 / (1/4455.0 + 1/4583.3) = 4518.2; add: 3 / (2/4455.0 + 1/4583.3) = 3 / 0.00066712 = 4497.0
 check "hw show table: the copy's and the add's bandwidth by mix" \
-	grep -q '^  copy (1 read, 1 write) 4439 GB/s, add (2 reads, 1 write) 4480 GB/s$' "$tmp/out"
+	grep -q '^  copy (1 read, 1 write) 4518 GB/s, add (2 reads, 1 write) 4497 GB/s$' "$tmp/out"
 run hw show h200-sxm -f csv
 check "a datasheet entry has neither" test "$(grep -c '^mem_[rw]' "$tmp/out")" -eq 0
 
