@@ -23,7 +23,6 @@ static const struct key keys[RL_EP_ROW_FIRST] = {
 	[RL_EP_LATENCY_US] = {"latency_us", 0, 100},
 	[RL_EP_MEM_ELEMENTWISE] = {"mem.elementwise", 0.01, 1.5},
 	[RL_EP_MEM_REDUCTION] = {"mem.reduction", 0.01, 1.5},
-	[RL_EP_MEM_NORM] = {"mem.norm", 0.01, 1.5},
 	[RL_EP_MEM_GEMM] = {"mem.gemm", 0.01, 1.5},
 	[RL_EP_MEM_ATTENTION] = {"mem.attention", 0.01, 1.5},
 	[RL_EP_MEM_CONV] = {"mem.conv", 0.01, 1.5},
@@ -40,6 +39,7 @@ static const struct key keys[RL_EP_ROW_FIRST] = {
 	[RL_EP_ATTN_D128] = {"attention.d128", 0.01, 1.5},
 	[RL_EP_ATTN_CAUSAL] = {"attention.causal", 0.01, 1.5},
 	[RL_EP_ATTN_S_HALF] = {"attention.s_half", 0, 1e6},
+	[RL_EP_ATTN_DECODE_CTA_GBS] = {"attention.decode_cta_gbs", 0.01, 1e6},
 	[RL_EP_CONV] = {"conv.implicit_gemm", 0.01, 1.5},
 	[RL_EP_CONV_UNALIGNED] = {"conv.unaligned", 0.001, 1.5},
 };
@@ -60,7 +60,8 @@ static const char *const path_names[RL_EP_PATH_COUNT] = {
 static const struct key row_keys[RL_EP_ROW_COUNT] = {
 	[RL_EP_ROW_SLOTS] = {"slots_per_sm", 0.01, 1000},
 	[RL_EP_ROW_US] = {"row_us", 0, 1000},
-	[RL_EP_ROW_RATE] = {"elems_per_us", 0.01, 1e9},
+	[RL_EP_ROW_SM_RATE] = {"sm_elems_per_us", 0.01, 1e9},
+	[RL_EP_ROW_RATE] = {"row_elems_per_us", 0.01, 1e9},
 };
 
 static const struct key ref_keys[RL_EP_REF_COUNT] = {

@@ -34,15 +34,22 @@ enum rl_ep_path {
 	RL_EP_PATH_COUNT
 };
 
-/* One row kernel path: SLOTS rows run at once per SM, each taking ROW_US
- * plus its elements at ELEMS_PER_US (at the profile's clock). */
-enum rl_ep_row { RL_EP_ROW_SLOTS, RL_EP_ROW_US, RL_EP_ROW_RATE, RL_EP_ROW_COUNT };
+/* One row kernel path (at the profile's clock): SLOTS rows resident per SM,
+ * ROW_US of fixed time per wave of rows, SM_RATE elements per us per SM when
+ * rows fill it, ROW_RATE elements per us of one row alone (the latency-bound
+ * speed of one warp or block). */
+enum rl_ep_row {
+	RL_EP_ROW_SLOTS,
+	RL_EP_ROW_US,
+	RL_EP_ROW_SM_RATE,
+	RL_EP_ROW_RATE,
+	RL_EP_ROW_COUNT
+};
 
 enum rl_ep_key {
 	RL_EP_LATENCY_US,          /* a kernel's fixed GPU time, cold L2, event-timed */
 	RL_EP_MEM_ELEMENTWISE,     /* fractions of the datasheet memory bandwidth */
 	RL_EP_MEM_REDUCTION,
-	RL_EP_MEM_NORM,
 	RL_EP_MEM_GEMM,
 	RL_EP_MEM_ATTENTION,
 	RL_EP_MEM_CONV,
@@ -59,6 +66,7 @@ enum rl_ep_key {
 	RL_EP_ATTN_D128,
 	RL_EP_ATTN_CAUSAL,
 	RL_EP_ATTN_S_HALF,         /* key length at half the long-sequence rate */
+	RL_EP_ATTN_DECODE_CTA_GBS, /* decode: GB/s one (batch, head) CTA streams */
 	RL_EP_CONV,                /* implicit GEMM against the GEMM model */
 	RL_EP_CONV_UNALIGNED,      /* channels not a multiple of 16 bytes */
 	RL_EP_ROW_FIRST,           /* then RL_EP_PATH_COUNT x RL_EP_ROW_COUNT */

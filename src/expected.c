@@ -149,28 +149,39 @@ static enum rl_ep_path reduction_path(uint64_t last)
 	return last <= 128 ? RL_EP_REDUCTION_SHORT : RL_EP_REDUCTION_WIDE;
 }
 
-/* ROWS rows of LAST elements on path P: SLOTS rows at a time per SM (so
- * ceil(rows / slots) waves), each row a fixed time plus its elements at the
- * path's rate; or the bytes at the memory side, whichever is longer. */
+/* ROWS rows of LAST elements on path P. Rows run SLOTS at a time per SM,
+ * each wave paying the path's fixed time; the elements go at the SM's rate
+ * over the busiest SM's rows (ceil(rows / SMs) of them: too few rows leave
+ * SMs idle), but no row faster than one alone can go. A reduction with too
+ * few rows to fill the SMs splits each row over several blocks and adds
+ * their partial results (Reduce.cuh: a global reduction when the values
+ * per thread are many): pieces of at least 16384 elements. The bytes at the
+ * memory side, whichever is longer. */
 static struct est rows_kernel(const struct env *e, const struct rl_op *op,
                               const struct rl_pred *p, enum rl_ep_path path, double mem_eff)
 {
 	struct est s = streaming(e, p, mem_eff);
 	double last = (double)op->dims[op->ndims - 1];
 	double rows = (double)elements(op) / last;
-	double slots = fmax(1, floor(e->sms * ep(e, RL_EP_ROW(path, RL_EP_ROW_SLOTS))));
-	double waves = ceil(rows / slots);
-	double t_row = (ep(e, RL_EP_ROW(path, RL_EP_ROW_US)) +
-	                last / ep(e, RL_EP_ROW(path, RL_EP_ROW_RATE))) /
-	               e->clock_scale;
+	double per_sm = fmax(1, floor(ep(e, RL_EP_ROW(path, RL_EP_ROW_SLOTS))));
+	double t_rows;
 
-	s.t_compute = fmax(s.t_compute, waves * t_row);
+	if (path >= RL_EP_REDUCTION_NARROW && rows < 4 * e->sms) {
+		double pieces = fmax(1, fmin(floor(last / 16384), ceil(4 * e->sms / rows)));
+
+		rows *= pieces;
+		last /= pieces;
+	}
+	t_rows = ceil(rows / (e->sms * per_sm)) * ep(e, RL_EP_ROW(path, RL_EP_ROW_US)) +
+	         fmax(ceil(rows / e->sms) * last / ep(e, RL_EP_ROW(path, RL_EP_ROW_SM_RATE)),
+	              last / ep(e, RL_EP_ROW(path, RL_EP_ROW_RATE)));
+	s.t_compute = fmax(s.t_compute, t_rows / e->clock_scale);
 	if (path == RL_EP_LAYERNORM_SPLIT) {
 		s.kernels = 2;
 		s.note = "row not a multiple of 4 elements: the two-kernel layer norm";
 	} else if (path == RL_EP_SOFTMAX_BLOCK) {
 		s.note = "row too long to stay on chip: softmax reads it three times";
-	} else if (rows < slots / 2) {
+	} else if (rows < e->sms) {
 		s.note = "too few rows to fill the SMs";
 	} else if (path == RL_EP_REDUCTION_NARROW) {
 		s.note = "rows shorter than a warp: idle lanes";
@@ -189,7 +200,8 @@ static const struct {
 	int tm, tn;
 	enum tile_class c;
 } tiles[] = {
-	{256, 128, LARGE}, {128, 256, LARGE}, {128, 128, MEDIUM}, {128, 64, SMALL},
+	{256, 128, LARGE}, {128, 256, LARGE}, {192, 192, LARGE},  {192, 128, MEDIUM},
+	{128, 192, MEDIUM}, {128, 128, MEDIUM}, {256, 64, SMALL}, {64, 256, SMALL}, {128, 64, SMALL},
 	{64, 128, SMALL},  {64, 64, SMALL},   {64, 32, THIN},     {32, 64, THIN},
 	{64, 16, THIN},    {16, 64, THIN},    {64, 8, THIN},      {8, 64, THIN},
 	{128, 16, THIN},   {16, 128, THIN},   {128, 8, THIN},     {8, 128, THIN},
@@ -212,9 +224,14 @@ static double tile_eff(const struct env *e, enum tile_class c)
  * when too few tiles fill the SMs (each split at least 256 deep, partial
  * sums written and read in fp32), waves of tiles at the tile's fraction of
  * the peak, then the output written (the share the epilogue does not hide).
- * The library's heuristic is taken to find the best of them. */
+ * The library's heuristic is taken to find the best of them. A split
+ * product adds a second kernel, the reduction of the partial sums
+ * (cublasLt splitKreduce). FALLBACK > 0: the fallback kernels
+ * (cutlass_75/80 ..._align1/2 on the H200), their large tiles at that
+ * fraction of the peak and the smaller ones as much below it as the fast
+ * kernels' are, and no split over K. */
 static struct est gemm(const struct env *e, double batch, double m, double n, double k,
-                       double es, double pk, double mem_bytes, double mem_eff)
+                       double es, double pk, double mem_bytes, double mem_eff, double fallback)
 {
 	struct est s = {HUGE_VAL, 0, 1, NULL};
 	double c_bytes = batch * m * n * es, best = HUGE_VAL;
@@ -225,9 +242,12 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 		double tm = tiles[i].tm, tn = tiles[i].tn;
 		double ctas = tm * tn >= 128 * 128 ? 1 : 2, slots = e->sms * ctas;
 		double nt = batch * ceil(m / tm) * ceil(n / tn), split = 1, units, waves;
-		double rate = pk / slots * tile_eff(e, tiles[i].c), t_main, t_epi, extra = 0, t;
+		double rate, t_main, t_epi, extra = 0, t;
 
-		if (nt < slots)
+		rate = pk / slots * tile_eff(e, tiles[i].c);
+		if (fallback > 0)
+			rate *= fallback / ep(e, RL_EP_GEMM_LARGE);
+		if (nt < slots && fallback <= 0)
 			split = fmax(1, fmin(fmin(floor(slots / nt), floor(k / 256)), 16));
 		units = nt * split;
 		waves = ceil(units / slots);
@@ -239,6 +259,7 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 		if (t < best) {
 			best = t;
 			s.t_compute = t_main + t_epi;
+			s.kernels = split > 1 ? 2 : 1;
 			s.note = units < slots / 2 && s.t_compute > s.t_memory
 			                 ? "too few tiles to fill the SMs"
 			                 : (waves < 8 && waves * slots - units > slots / 4 &&
@@ -279,15 +300,11 @@ static struct est matmul(const struct env *e, const struct rl_op *op, const stru
 	a = align_bytes(d[1] * (uint64_t)es);
 	if (align_bytes(d[2] * (uint64_t)es) < a)
 		a = align_bytes(d[2] * (uint64_t)es);
-	if (a < 16) {
-		s = streaming(e, p, ep(e, RL_EP_MEM_GEMM));
-		s.t_compute = p->flops / (pk * align_eff(e, a)) +
-		              ep(e, RL_EP_GEMM_EPILOGUE) * batch * (double)d[0] * (double)d[1] * es / e->bw;
+	s = gemm(e, batch, (double)d[0], (double)d[1], (double)d[2], es, pk, p->bytes,
+	         ep(e, RL_EP_MEM_GEMM), a < 16 ? align_eff(e, a) : 0);
+	if (a < 16)
 		s.note = "N or K not a multiple of 16 bytes: a slow fallback GEMM kernel";
-		return s;
-	}
-	return gemm(e, batch, (double)d[0], (double)d[1], (double)d[2], es, pk, p->bytes,
-	            ep(e, RL_EP_MEM_GEMM));
+	return s;
 }
 
 /* ---- convolution: implicit GEMM ------------------------------------------ */
@@ -322,7 +339,7 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
 		return s;
 	}
 	s = gemm(e, g, (double)d[0] * ho * wo, k / g, c / g * (double)op->kernel[1] * (double)op->kernel[2],
-	         es, pk * ep(e, RL_EP_CONV), p->bytes, ep(e, RL_EP_MEM_GEMM));
+	         es, pk * ep(e, RL_EP_CONV), p->bytes, ep(e, RL_EP_MEM_GEMM), 0);
 	return s;
 }
 
@@ -332,8 +349,11 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
  * reaches for its head dim (interpolated between 64 and 128), rising with
  * the key length as the per-tile prologue amortises (rate x Sk / (Sk +
  * s_half)); a causal mask halves the average keys per query and costs the
- * masked tiles' imbalance. One query per sequence (decode, Sq <= 16): a
- * stream over the KV cache. */
+ * masked tiles' imbalance. The kernel computes whole tiles of 64 queries x
+ * 128 keys (cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_..._
+ * 64x128x128 on the H200; FlashAttention-2/3 use 128 x 128 and 128 x 64):
+ * a sequence of 197 tokens costs as much as one of 256. One query per
+ * sequence (decode, Sq <= 16): a stream over the KV cache. */
 static struct est attention(const struct env *e, const struct rl_op *op, const struct rl_pred *p)
 {
 	const uint64_t *d = op->dims;
@@ -352,7 +372,16 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 	eff *= s_eff / (s_eff + ep(e, RL_EP_ATTN_S_HALF));
 	if (op->causal)
 		eff *= ep(e, RL_EP_ATTN_CAUSAL);
+	if (sq <= 16) {
+		/* one CTA per (batch, head) streams that head's K and V: too few of
+		 * them cannot keep enough bytes in flight (Little's law) */
+		double ctas = fmin((double)d[0] * (double)d[1], e->sms * 4);
+
+		s.t_memory = fmax(s.t_memory, p->bytes / (ctas * ep(e, RL_EP_ATTN_DECODE_CTA_GBS) * 1e3));
+	}
 	s.t_compute = p->flops / (pk * eff);
+	if (sq > 16)
+		s.t_compute *= ceil(sq / 64) * 64 / sq * (ceil(sk / 128) * 128 / sk);
 	if (sq <= 16)
 		s.note = "decode: a stream over the KV cache";
 	return s;
@@ -384,9 +413,16 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 	case RL_KIND_CONV2D: return conv2d(e, op, p);
 	case RL_KIND_ATTENTION: return attention(e, op, p);
 	case RL_KIND_SOFTMAX:
-		return rows_kernel(e, op, p, softmax_path(last, es), ep(e, RL_EP_MEM_NORM));
-	case RL_KIND_LAYERNORM:
-		return rows_kernel(e, op, p, layernorm_path(last), ep(e, RL_EP_MEM_NORM));
+		return rows_kernel(e, op, p, softmax_path(last, es), ep(e, RL_EP_MEM_ELEMENTWISE));
+	case RL_KIND_LAYERNORM: {
+		/* the row is read twice, for its moments and to normalise it
+		 * (layer_norm_kernel.cu: vectorized_layer_norm_kernel_impl's two
+		 * loops; the split path's two kernels), and written once */
+		struct est s = rows_kernel(e, op, p, layernorm_path(last), ep(e, RL_EP_MEM_ELEMENTWISE));
+
+		s.t_memory *= 1.5;
+		return s;
+	}
 	case RL_KIND_REDUCTION:
 		return rows_kernel(e, op, p, reduction_path(last), ep(e, RL_EP_MEM_REDUCTION));
 	default: /* pointwise, copy */
@@ -398,7 +434,7 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 {
 	struct env e;
 	struct est s;
-	double launches = (double)op->launches, work, fixed;
+	double launches = (double)op->launches, work, fixed, stream;
 
 	rl_expected_roofline(p);
 	if (ctx->best_case || ctx->eff == NULL)
@@ -420,12 +456,17 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 	p->expected_gpu_us = fmax(fixed + launches * work, p->t_gpu_us);
 	p->expected_us = fmax(p->expected_gpu_us, p->t_overhead_us);
 	p->expected_note = s.note;
-	/* Host time or the kernels' fixed latency over their work: overhead (as
-	 * the roofline, a tie goes to overhead). Else the roofs decide compute
-	 * or memory, as they do for the roofline and for the measured regime:
-	 * the expected model moves time, not the resource a kernel would
-	 * saturate. */
-	if (p->t_overhead_us >= p->expected_gpu_us || fixed >= launches * work)
+	/* Overhead when the host's time or the kernels' fixed latency is at
+	 * least their work (a tie goes to overhead, as for the roofline). The
+	 * host is held against the GPU time of the kernels in a stream, their
+	 * work plus the device's floor per kernel: back to back, a kernel's
+	 * fixed latency (launch to first work, the drain) overlaps the previous
+	 * one's, which an isolated, event-timed kernel does not show. Else the
+	 * roofs decide compute or memory, as they do for the roofline and for the
+	 * measured regime: the expected model moves time, not the resource a
+	 * kernel would saturate. */
+	stream = launches * (work + s.kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value);
+	if (p->t_overhead_us >= stream || fixed >= launches * work)
 		p->expected_bound = RL_BOUND_OVERHEAD;
 	else
 		p->expected_bound = p->t_compute_us > p->t_memory_us ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
