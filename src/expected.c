@@ -430,32 +430,34 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 	}
 }
 
-void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct rl_pred *p)
+/* The model's environment for CTX; 0 when there is no model to apply (best
+ * case, no profile, a device without a bandwidth). */
+static int env_init(struct env *e, const struct rl_model_ctx *ctx)
 {
-	struct env e;
-	struct est s;
-	double launches = (double)op->launches, work, fixed, stream;
-
-	rl_expected_roofline(p);
 	if (ctx->best_case || ctx->eff == NULL)
-		return;
-	e.d = ctx->dev;
-	e.ep = ctx->eff;
-	e.sms = fmax(1, ctx->dev->num[RL_HW_SM_COUNT].value);
-	e.bw = datasheet(ctx->dev, RL_HW_MEM_BANDWIDTH_GBS) * 1e3;
-	e.clock_scale = ctx->dev->num[RL_HW_BOOST_CLOCK_MHZ].present
-	                        ? datasheet(ctx->dev, RL_HW_BOOST_CLOCK_MHZ) /
-	                                  ctx->eff->ref[RL_EP_REF_CLOCK_MHZ].value
-	                        : 1;
-	if (!(e.bw > 0) || !(e.clock_scale > 0))
-		return;
-	s = estimate(&e, op, p);
-	work = fmax(s.t_compute, s.t_memory);
-	fixed = launches * s.kernels * ep(&e, RL_EP_LATENCY_US);
+		return 0;
+	e->d = ctx->dev;
+	e->ep = ctx->eff;
+	e->sms = fmax(1, ctx->dev->num[RL_HW_SM_COUNT].value);
+	e->bw = datasheet(ctx->dev, RL_HW_MEM_BANDWIDTH_GBS) * 1e3;
+	e->clock_scale = ctx->dev->num[RL_HW_BOOST_CLOCK_MHZ].present
+	                         ? datasheet(ctx->dev, RL_HW_BOOST_CLOCK_MHZ) /
+	                                   ctx->eff->ref[RL_EP_REF_CLOCK_MHZ].value
+	                         : 1;
+	return e->bw > 0 && e->clock_scale > 0;
+}
+
+/* Sets P's expected times for LAUNCHES occurrences of S's kernels, whose
+ * work each takes WORK us. */
+static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct rl_pred *p,
+                   const struct est *s, double work, double launches)
+{
+	double fixed = launches * s->kernels * ep(e, RL_EP_LATENCY_US), stream;
+
 	/* never below the bound: the roofline is what no kernel beats */
 	p->expected_gpu_us = fmax(fixed + launches * work, p->t_gpu_us);
 	p->expected_us = fmax(p->expected_gpu_us, p->t_overhead_us);
-	p->expected_note = s.note;
+	p->expected_note = s->note;
 	/* Overhead when the host's time or the kernels' fixed latency is at
 	 * least their work (a tie goes to overhead, as for the roofline). The
 	 * host is held against the GPU time of the kernels in a stream, their
@@ -465,11 +467,50 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 	 * roofs decide compute or memory, as they do for the roofline and for the
 	 * measured regime: the expected model moves time, not the resource a
 	 * kernel would saturate. */
-	stream = launches * (work + s.kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value);
+	stream = launches * (work + s->kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value);
 	if (p->t_overhead_us >= stream || fixed >= launches * work)
 		p->expected_bound = RL_BOUND_OVERHEAD;
 	else
 		p->expected_bound = p->t_compute_us > p->t_memory_us ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
 	if (p->expected_note == NULL && fixed >= launches * work)
 		p->expected_note = "kernel latency: too little work to fill the GPU";
+}
+
+void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct rl_pred *p)
+{
+	struct env e;
+	struct est s;
+
+	rl_expected_roofline(p);
+	if (!env_init(&e, ctx))
+		return;
+	s = estimate(&e, op, p);
+	finish(&e, ctx, p, &s, fmax(s.t_compute, s.t_memory), (double)op->launches);
+}
+
+void rl_expected_fused(const struct rl_model_ctx *ctx, struct rl_pred *p)
+{
+	struct env e;
+	struct est s;
+
+	rl_expected_roofline(p);
+	if (!env_init(&e, ctx))
+		return;
+	s = streaming(&e, p, ep(&e, RL_EP_MEM_ELEMENTWISE));
+	finish(&e, ctx, p, &s, fmax(s.t_compute, s.t_memory), 1);
+}
+
+void rl_expected_l2(const struct rl_model_ctx *ctx, struct rl_pred *p, double dram_expected_gpu_us,
+                    double dram_t_gpu_us, const char *note)
+{
+	struct env e;
+	struct est s = {0, 0, 1, NULL};
+	double fixed;
+
+	if (!env_init(&e, ctx) || !(dram_t_gpu_us > 0))
+		return;
+	fixed = ep(&e, RL_EP_LATENCY_US);
+	s.note = note;
+	finish(&e, ctx, p, &s,
+	       fmax(dram_expected_gpu_us - fixed, 0) * p->t_gpu_us / dram_t_gpu_us, 1);
 }

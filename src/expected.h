@@ -22,4 +22,15 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
  * outside rl_predict, before its own expected model is applied). */
 void rl_expected_roofline(struct rl_pred *p);
 
+/* A fusion group's kernel (fusion.h), P assembled by rl_fusion_predict: one
+ * elementwise kernel over the group's reads and its last output. */
+void rl_expected_fused(const struct rl_model_ctx *ctx, struct rl_pred *p);
+
+/* An L2-resident kernel (l2.h): its expected work at DRAM
+ * (DRAM_EXPECTED_GPU_US less the kernel latency) shrinks as its roofline
+ * time did (from DRAM_T_GPU_US to P's t_gpu_us). NOTE: the expected note to
+ * keep. */
+void rl_expected_l2(const struct rl_model_ctx *ctx, struct rl_pred *p, double dram_expected_gpu_us,
+                    double dram_t_gpu_us, const char *note);
+
 #endif

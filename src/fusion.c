@@ -3,6 +3,8 @@
 
 #include "fusion.h"
 
+#include "expected.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +71,7 @@ void rl_fusion_predict(const struct rl_fusion *g, const struct rl_model_ctx *ctx
 	p->t_compute_us = g->t_compute_us;
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
 	rl_pred_times(p, ctx, RL_KIND_FUSED, 1); /* an elementwise kernel */
+	rl_expected_fused(ctx, p);
 	p->roofline_pct = 0;
 }
 

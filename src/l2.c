@@ -3,6 +3,8 @@
 
 #include "l2.h"
 
+#include "expected.h"
+
 #include <math.h>
 
 int rl_l2_resident(double capacity, double prev_out, double bytes, double out_bytes, uint64_t count,
@@ -51,7 +53,8 @@ void rl_l2_init(struct rl_l2 *t, const struct rl_device *d, int predict)
 void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct rl_op *op,
                   double out_bytes, struct rl_pred *p)
 {
-	double prev = t->prev_out, t_dram_us, t_gpu_dram_us;
+	double prev = t->prev_out, t_dram_us, t_gpu_dram_us, e_gpu_dram_us;
+	const char *note;
 
 	t->prev_out = out_bytes;
 	if (!rl_l2_resident(t->capacity, prev, p->bytes, out_bytes, op->count, op->launches))
@@ -62,12 +65,15 @@ void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct 
 		return;
 	t_dram_us = p->t_us;
 	t_gpu_dram_us = p->t_gpu_us;
+	e_gpu_dram_us = p->expected_gpu_us;
+	note = p->expected_note;
 	/* The L2 roof is only applied to resident kernels, so it must not make
 	 * one slower than the others' DRAM-only roof (an L2 file slower than
 	 * the memory would). */
 	p->t_memory_us =
 	    fmin(p->t_memory_us, rl_l2_memory_us(p->bytes, prev, t->bandwidth, p->bandwidth));
 	rl_pred_times(p, ctx, op->kind, 1);
+	rl_expected_l2(ctx, p, e_gpu_dram_us, t_gpu_dram_us, note);
 	if (p->flops > 0)
 		p->attainable_flops = fmin(p->peak_flops, p->flops / (p->t_memory_us * 1e-6));
 	if (p->roofline_pct > 0 && t_gpu_dram_us > 0)
