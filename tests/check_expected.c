@@ -1,0 +1,388 @@
+/* check_expected.c - the expected-time model and efficiency profiles.
+ *
+ * tests/data/expected/unit.device is a made-up GPU with round numbers (4 SMs,
+ * bf16 tensor 1 TFLOPS = 1e6 FLOP/us, fp32 vector 10 TFLOPS, 1000 GB/s =
+ * 1e6 bytes/us) and unit.efficiency a made-up profile (latency 1 us, the
+ * tile classes at 1, 0.5, 0.25 and 0.125 of the peak, no epilogue, each row
+ * path its own fixed time per wave: 1 us for a warp softmax up to 10 for a
+ * wide reduction). Every expected value below is worked out by hand from
+ * those numbers and the principles in src/expected.c's comments. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "effprof.h"
+#include "expected.h"
+#include "model.h"
+
+#define DIR RL_TEST_DATA "/expected"
+
+static struct rl_device dev;
+static struct rl_effprof prof;
+static struct rl_model_ctx ctx;
+
+static void setup(void)
+{
+	struct rl_err err;
+
+	ck_assert_msg(rl_device_load(DIR "/unit.device", &dev, &err) == 0, "%s", err.msg);
+	ck_assert_msg(rl_effprof_load(DIR "/unit.efficiency", &prof, &err) == 0, "%s", err.msg);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &dev;
+	ctx.host_overhead_us = 0;
+	ctx.eff = &prof;
+}
+
+static void teardown(void)
+{
+	rl_device_release(&dev);
+	rl_effprof_release(&prof);
+}
+
+static void make_op(struct rl_op *op, enum rl_kind k, enum rl_dtype t, const uint64_t *dims, int n)
+{
+	rl_op_init(op);
+	op->kind = k;
+	op->dtype = t;
+	op->has |= RL_HAS_SHAPE;
+	op->ndims = n;
+	memcpy(op->dims, dims, (size_t)n * sizeof(*dims));
+}
+
+static struct rl_pred predict(const struct rl_op *op)
+{
+	struct rl_pred p;
+	struct rl_err err;
+
+	ck_assert_msg(rl_predict(op, &ctx, &p, &err) == 0, "%s", err.msg);
+	return p;
+}
+
+static double expected_of(enum rl_kind k, enum rl_dtype t, const uint64_t *dims, int n)
+{
+	struct rl_op op;
+
+	make_op(&op, k, t, dims, n);
+	return predict(&op).expected_gpu_us;
+}
+
+/* A pointwise fp32 op over 1e6 elements, one input: 8e6 bytes at half of
+ * 1e6 bytes/us = 16 us, its 1e6 FLOPs at 10 TFLOPS / 2 (not FMA) = 0.2 us:
+ * 1 us of latency + 16 = 17 us. */
+START_TEST(test_streaming)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	uint64_t n[] = {1000000};
+
+	make_op(&op, RL_KIND_POINTWISE, RL_FP32, n, 1);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 17, 1e-9);
+	ck_assert_double_eq_tol(p.t_gpu_us, 8, 1e-9); /* the roofline: 8e6 / 1e6 */
+	ck_assert_int_eq(p.expected_bound, RL_BOUND_MEMORY);
+	/* two launches per occurrence: twice the latency and the work */
+	op.launches = 2;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 34, 1e-9);
+}
+END_TEST
+
+/* --best-case, or no profile: the expected times are the roofline's. */
+START_TEST(test_best_case_and_no_profile)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	uint64_t n[] = {1000000};
+
+	make_op(&op, RL_KIND_POINTWISE, RL_FP32, n, 1);
+	ctx.best_case = 1;
+	p = predict(&op);
+	ck_assert_double_eq(p.expected_gpu_us, p.t_gpu_us);
+	ck_assert_double_eq(p.expected_us, p.t_us);
+	ck_assert_int_eq(p.expected_bound, p.bound);
+	ctx.best_case = 0;
+	ctx.eff = NULL;
+	p = predict(&op);
+	ck_assert_double_eq(p.expected_gpu_us, 8);
+}
+END_TEST
+
+/* Never below the roofline: with a profile faster than the datasheet
+ * (mem.elementwise 1.5) and no latency, the bound holds. */
+START_TEST(test_never_below_roofline)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	uint64_t n[] = {1000000};
+
+	prof.num[RL_EP_MEM_ELEMENTWISE].value = 1.5;
+	prof.num[RL_EP_LATENCY_US].value = 0;
+	make_op(&op, RL_KIND_POINTWISE, RL_FP32, n, 1);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 8, 1e-9);
+}
+END_TEST
+
+/* The softmax path PyTorch takes (SoftMax.cu), told apart by each path's
+ * fixed time per wave: 4 rows fill the 4 SMs at one slot each, so one wave,
+ * and the expected time is 1 us of latency + the path's row_us (the rates,
+ * 1e9 elements/us, add under 1e-4 us; the bytes, at most 64 KiB x 4 at
+ * 0.5e6 bytes/us, under 0.6 us, less than any path's time). */
+START_TEST(test_softmax_paths)
+{
+	uint64_t d[2] = {4, 0};
+
+	d[1] = 1024; /* fp32, 4 KiB rows: a warp per row */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 1, 1e-3);
+	d[1] = 2048; /* 8 KiB: still a warp, two passes per lane */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 2, 1e-3);
+	d[1] = 4096; /* over 2048 elements, ceil(4096 / 1024) < 10: registers */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 3, 1e-3);
+	d[1] = 9216; /* ceil(9216 / 1024) = 9 < 10: still registers */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 3, 1e-3);
+	d[1] = 12288; /* 48 KiB, 16-byte aligned: shared memory */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 4, 1e-3);
+	d[1] = 16384; /* 64 KiB: three passes */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 5, 1e-2);
+	d[1] = 16384; /* bf16: 32 KiB, shared memory */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_BF16, d, 2), 1 + 4, 1e-2);
+	d[1] = 2048; /* bf16, 4 KiB: a warp, two passes per lane */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_BF16, d, 2), 1 + 2, 1e-3);
+}
+END_TEST
+
+/* Layer norm: a row of a multiple of 4 elements takes the vectorised kernel
+ * (6 us per wave); 1026 does not: two kernels (2 us of latency) and the
+ * split path's 7 us. Reductions: rows of up to 32, up to 128, and longer. */
+START_TEST(test_row_paths)
+{
+	uint64_t d[2] = {4, 1024};
+	struct rl_op op;
+
+	ck_assert_double_eq_tol(expected_of(RL_KIND_LAYERNORM, RL_FP32, d, 2), 1 + 6, 1e-3);
+	d[1] = 1026;
+	make_op(&op, RL_KIND_LAYERNORM, RL_FP32, d, 2);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 2 + 7, 1e-3);
+	ck_assert_ptr_nonnull(strstr(predict(&op).expected_note, "two-kernel"));
+	d[1] = 32;
+	ck_assert_double_eq_tol(expected_of(RL_KIND_REDUCTION, RL_FP32, d, 2), 1 + 8, 1e-3);
+	d[1] = 128;
+	ck_assert_double_eq_tol(expected_of(RL_KIND_REDUCTION, RL_FP32, d, 2), 1 + 9, 1e-3);
+	d[1] = 4096;
+	ck_assert_double_eq_tol(expected_of(RL_KIND_REDUCTION, RL_FP32, d, 2), 1 + 10, 1e-3);
+	/* 8 rows on 4 SMs of one slot: two waves of the fixed time */
+	d[0] = 8;
+	ck_assert_double_eq_tol(expected_of(RL_KIND_REDUCTION, RL_FP32, d, 2), 1 + 2 * 10, 1e-3);
+}
+END_TEST
+
+/* Rows too few for the SMs: one row alone runs at row_elems_per_us. With
+ * that rate at 1000 elements/us, one row of 1e6 elements takes 1000 us,
+ * whatever the SM rate. */
+START_TEST(test_lone_row)
+{
+	uint64_t d[2] = {1, 1000000};
+
+	prof.num[RL_EP_ROW(RL_EP_SOFTMAX_BLOCK, RL_EP_ROW_RATE)].value = 1000;
+	ck_assert_double_eq_tol(expected_of(RL_KIND_SOFTMAX, RL_FP32, d, 2), 1 + 5 + 1000, 1e-2);
+}
+END_TEST
+
+/* GEMM tiles and waves, bf16 at 1e6 FLOP/us over 4 SMs. 320 x 320 x 1024:
+ * 256 x 128 tiles: 2 x 3 = 6 tiles, 2 waves of 2 x 256 x 128 x 1024 FLOPs at
+ * 2.5e5 FLOP/us per SM = 536.9 us; 192 x 192: 2 x 2 = 4 tiles, one wave of
+ * 2 x 192 x 192 x 1024 / 2.5e5 = 301.989888 us, the best; 192 x 128 at half
+ * the rate: 6 tiles, 2 waves, 805 us; smaller tiles lower still. So 1 us of
+ * latency + 301.989888, against the roofline's 2 x 320^2 x 1024 / 1e6 =
+ * 209.7152 us: the wave is 4 tiles of 192^2 for 320^2 of work. */
+START_TEST(test_gemm_waves)
+{
+	uint64_t d[3] = {320, 320, 1024};
+	struct rl_op op;
+	struct rl_pred p;
+
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.t_gpu_us, 209.7152, 1e-6);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 301.989888, 1e-6);
+	ck_assert_int_eq(p.expected_bound, RL_BOUND_COMPUTE);
+}
+END_TEST
+
+/* N = 321: 642 bytes, 2-byte aligned: the fallback kernels at align2 = 0.5
+ * of the large tiles' rate, no split. 192 x 192: 2 x 2 tiles, one wave of
+ * 2 x 192^2 x 1024 / (2.5e5 x 0.5) = 603.979776 us. */
+START_TEST(test_gemm_unaligned)
+{
+	uint64_t d[3] = {320, 321, 1024};
+	struct rl_op op;
+	struct rl_pred p;
+
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 603.979776, 1e-6);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "16 bytes"));
+	/* N = 324: 648 bytes, 8-byte aligned: align8 = 0.75 of the rate */
+	d[1] = 324;
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 301.989888 / 0.75, 1e-6);
+}
+END_TEST
+
+/* 128 x 128 x 4096: one 256 x 128 tile for 4 SMs, so split over K in
+ * min(4 / 1, 4096 / 256) = 4: 4 units, one wave of 2 x 256 x 128 x 1024 /
+ * 2.5e5 = 268.435456 us (128 x 128 at half the rate ties; smaller tiles
+ * are slower); the partial sums (2 x 4 x 128^2 x 4 bytes) stay under the
+ * work; a second kernel adds them: 2 us of latency. */
+START_TEST(test_gemm_split_k)
+{
+	uint64_t d[3] = {128, 128, 4096};
+
+	ck_assert_double_eq_tol(expected_of(RL_KIND_MATMUL, RL_BF16, d, 3), 2 + 268.435456, 1e-6);
+}
+END_TEST
+
+/* Decode: 2 x 2 heads, one query, 4096 keys of 128 bf16: 2 x 4 x (2 x 128 +
+ * 2 x 4096 x 128) = 8,390,656 bytes at 1e6 bytes/us = 8.390656 us; 4 CTAs
+ * at 1000 GB/s each would stream them in 2.1 us; the FLOPs (4 x 4 x 4096 x
+ * 128) at 1.5 x 1e6 take 5.59 us. 1 + 8.390656. */
+START_TEST(test_attention_decode)
+{
+	uint64_t d[5] = {2, 2, 1, 4096, 128};
+	struct rl_op op;
+	struct rl_pred p;
+
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 8.390656, 1e-6);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "KV cache"));
+	/* one CTA at 1000 GB/s: 8.390656 MB / 1e6 bytes/us per CTA, the same
+	 * here; at 100 GB/s a CTA, 4 of them take 20.97664 us */
+	prof.num[RL_EP_ATTN_DECODE_CTA_GBS].value = 100;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 20.97664, 1e-6);
+}
+END_TEST
+
+/* Prefill of 197 tokens, head dim 64, at the d64 rate (1 x the peak): the
+ * kernel computes tiles of 64 queries x 128 keys, so 256 x 256 scores:
+ * 4 x 256^2 x 64 / 1e6 = 16.777216 us, against 4 x 197^2 x 64 / 1e6 =
+ * 9.935104 us of useful work. */
+START_TEST(test_attention_tiles)
+{
+	uint64_t d[4] = {1, 1, 197, 64};
+
+	ck_assert_double_eq_tol(expected_of(RL_KIND_ATTENTION, RL_BF16, d, 4), 1 + 16.777216, 1e-6);
+	d[2] = 256; /* no padding: the same time */
+	ck_assert_double_eq_tol(expected_of(RL_KIND_ATTENTION, RL_BF16, d, 4), 1 + 16.777216, 1e-6);
+}
+END_TEST
+
+/* The bound: a host cost at least the kernel's work in a stream (its work
+ * plus the 0.5 us floor) is overhead. The 1e6-element op works 16 us. */
+START_TEST(test_bound_overhead)
+{
+	struct rl_op op;
+	uint64_t n[] = {1000000};
+
+	make_op(&op, RL_KIND_POINTWISE, RL_FP32, n, 1);
+	ctx.host_overhead_us = 16.4;
+	ck_assert_int_eq(predict(&op).expected_bound, RL_BOUND_MEMORY);
+	ctx.host_overhead_us = 16.5;
+	ck_assert_int_eq(predict(&op).expected_bound, RL_BOUND_OVERHEAD);
+	ck_assert_double_eq_tol(predict(&op).expected_us, 17, 1e-9);
+	/* a tiny op: the latency outweighs its work, overhead with no host */
+	ctx.host_overhead_us = 0;
+	n[0] = 16;
+	make_op(&op, RL_KIND_POINTWISE, RL_FP32, n, 1);
+	ck_assert_int_eq(predict(&op).expected_bound, RL_BOUND_OVERHEAD);
+}
+END_TEST
+
+/* Profiles: every key required, each with a source and within range. */
+START_TEST(test_profile_errors)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"id = x\nname = x\ngpu = x\nstack = x\n", "key 'gpu.compute_capability' is missing"},
+		{"latency_us = 1\n", "needs its source"},
+		{"latency_us = 1000 ; t\n", "outside 0 to 100"},
+		{"latency_us = fast ; t\n", "latency_us"},
+		{"gemm.hyper = 1 ; t\n", "unknown key 'gemm.hyper'"},
+		{"latency_us = 1 ; t\nlatency_us = 1 ; t\n", "given twice"},
+		{"softmax.warp.row_us = -1 ; t\n", "softmax.warp.row_us"},
+	};
+	char path[] = "/tmp/roofline-check-XXXXXX";
+	struct rl_effprof ep;
+	struct rl_err err;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+
+		fputs(bad[i].text, f);
+		fclose(f);
+		ck_assert_int_lt(rl_effprof_load(path, &ep, &err), 0);
+		ck_assert_msg(strstr(err.msg, bad[i].msg) != NULL, "case %zu: %s", i, err.msg);
+		ck_assert_msg(strncmp(err.msg, path, strlen(path)) == 0, "case %zu names the file: %s",
+		              i, err.msg);
+		remove(path);
+		strcpy(path, "/tmp/roofline-check-XXXXXX");
+	}
+}
+END_TEST
+
+/* The pick: unit.efficiency was measured on unit.device's GPU (compute
+ * capability 9.0, 4 SMs, 16 GiB); far.efficiency on an 8.0 GPU. A 9.0 GPU
+ * with other figures gets unit's as the nearest (the same major version);
+ * an 8.6 GPU gets far's. */
+START_TEST(test_pick)
+{
+	struct rl_effprof ep;
+	struct rl_err err;
+
+	ck_assert_int_eq(rl_effprof_pick(DIR, &dev, &ep, &err), RL_EP_SAME_GPU);
+	ck_assert_str_eq(ep.id, "unit");
+	rl_effprof_release(&ep);
+	dev.num[RL_HW_SM_COUNT].value = 132;
+	dev.num[RL_HW_MEMORY_GIB].value = 80;
+	ck_assert_int_eq(rl_effprof_pick(DIR, &dev, &ep, &err), RL_EP_NEAREST);
+	ck_assert_str_eq(ep.id, "unit");
+	rl_effprof_release(&ep);
+	dev.num[RL_HW_COMPUTE_CAPABILITY].value = 8.6;
+	ck_assert_int_eq(rl_effprof_pick(DIR, &dev, &ep, &err), RL_EP_NEAREST);
+	ck_assert_str_eq(ep.id, "far");
+	rl_effprof_release(&ep);
+	/* a directory without profiles */
+	ck_assert_int_eq(rl_effprof_pick(RL_TEST_DATA "/gpu", &dev, &ep, &err), RL_EP_NONE);
+}
+END_TEST
+
+Suite *suite_expected(void)
+{
+	Suite *s = suite_create("expected");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_streaming);
+	tcase_add_test(tc, test_best_case_and_no_profile);
+	tcase_add_test(tc, test_never_below_roofline);
+	tcase_add_test(tc, test_softmax_paths);
+	tcase_add_test(tc, test_row_paths);
+	tcase_add_test(tc, test_lone_row);
+	tcase_add_test(tc, test_gemm_waves);
+	tcase_add_test(tc, test_gemm_unaligned);
+	tcase_add_test(tc, test_gemm_split_k);
+	tcase_add_test(tc, test_attention_decode);
+	tcase_add_test(tc, test_attention_tiles);
+	tcase_add_test(tc, test_bound_overhead);
+	tcase_add_test(tc, test_profile_errors);
+	tcase_add_test(tc, test_pick);
+	suite_add_tcase(s, tc);
+	return s;
+}

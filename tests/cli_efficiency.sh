@@ -1,0 +1,105 @@
+#!/bin/sh
+# cli_efficiency.sh - the expected times' efficiency profile on the command
+# line (which profile a device gets, and the line that says so), and the
+# expected-time model held against the H200 measurements it was fitted on
+# and those it never saw (docs/measurements/h200-issue12-2026-12-01/ops.csv,
+# split into fit and held-out families before the fit): the figures the
+# closing note of issue 12 gives, re-derived here from the classify csv and
+# the recorded times with the issue's rules.
+. "$top_srcdir/tests/lib.sh"
+
+OPS="$top_srcdir/docs/measurements/h200-issue12-2026-12-01/ops.csv"
+UNIT="$DATA/expected/unit.efficiency"
+
+# flat FILE PATTERN: FILE's lines joined, runs of blanks squeezed (the table
+# wraps its header lines at 80 columns), matches PATTERN (grep -E)
+flat() { tr '\n' ' ' <"$1" | tr -s ' ' | grep -Eq "$2"; }
+
+# --- which profile --------------------------------------------------------
+run classify --hw h200-sxm "$EX/bert-base.csv"
+check "h200-sxm: its own profile, measured on this GPU" \
+	flat "$tmp/out" 'expected times: efficiency profile h200-pytorch \(PyTorch 2\.11\.0\+cu130, CUDA 13\.0\), measured on this GPU \(NVIDIA H200 SXM 141GB\) name'
+run classify --hw h200-sxm-measured "$EX/bert-base.csv"
+check "the calibrated H200 file: the same GPU" grep -q 'measured on this GPU' "$tmp/out"
+run classify --hw a100-sxm4-80gb "$EX/bert-base.csv"
+check "a100: its specs with the nearest measured GPU's residue" \
+	flat "$tmp/out" "expected times: NVIDIA A100 SXM4 80GB's specs with the residue of efficiency profile h200-pytorch .* measured on NVIDIA H200 SXM 141GB, the nearest measured GPU name"
+run classify --hw h100-sxm "$EX/bert-base.csv"
+check "h100-sxm (compute capability and SMs of the H200, 80 GB): not the same GPU" \
+	flat "$tmp/out" 'the nearest measured GPU'
+run classify --hw h200-sxm --efficiency "$UNIT" "$EX/bert-base.csv"
+check "--efficiency FILE: named, and said to be chosen" \
+	flat "$tmp/out" 'efficiency profile unit \(none\), measured on Unit Test GPU \(--efficiency\)'
+run classify --hw h200-sxm --best-case "$EX/bert-base.csv"
+check "--best-case: no expected-times line" sh -c "! grep -q '^expected times' '$tmp/out'"
+
+# every entry of the H200 gets the same expected times: they come from the
+# datasheet figures, which the calibrated file keeps as datasheet.KEY
+"$ROOFLINE" classify --hw h200-sxm -f csv "$EX/llama2-7b-decode.csv" 2>/dev/null >"$tmp/a.csv"
+"$ROOFLINE" classify --hw h200-sxm-measured -f csv "$EX/llama2-7b-decode.csv" 2>/dev/null >"$tmp/b.csv"
+e=$(col_of() { head -n 1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }; col_of "$tmp/a.csv" expected_gpu_us)
+cut -d, -f"$e" "$tmp/a.csv" >"$tmp/ea"
+cut -d, -f"$e" "$tmp/b.csv" >"$tmp/eb"
+check "h200-sxm and the calibrated file: the same expected_gpu_us on every row" cmp -s "$tmp/ea" "$tmp/eb"
+
+# a database without profiles: expected times are the roofline's
+mkdir "$tmp/db"
+cp "$top_srcdir/hwdb/h200-sxm.device" "$top_srcdir/hwdb/eager.runtime" "$tmp/db/"
+run classify --hwdb "$tmp/db" --hw h200-sxm -f csv "$EX/bert-base.csv"
+check "no profile: exit 0" test "$rc" -eq 0
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["expected_gpu_us"] != $c["t_gpu_us"] || $c["expected_bound"] != $c["bound"] { bad = 1 }
+	END { exit bad }' "$tmp/out"
+check "no profile: expected_gpu_us and expected_bound are the roofline's" test $? -eq 0
+run classify --hwdb "$tmp/db" --hw h200-sxm "$EX/bert-base.csv"
+check "no profile: the line says so" \
+	flat "$tmp/out" "no efficiency profile in .*, so they are the roofline's"
+
+# --- bad profiles: one message naming file and line, exit 1, no output ----
+printf 'latency_us = 1000 ; t\n' >"$tmp/bad.efficiency"
+expect_error "--efficiency: a value out of range" 1 "bad.efficiency:1: key 'latency_us': 1000 is outside 0 to 100" \
+	classify --hw h200-sxm --efficiency "$tmp/bad.efficiency" "$EX/bert-base.csv"
+expect_error "--efficiency: a missing file" 1 "nope.efficiency" \
+	classify --hw h200-sxm --efficiency "$tmp/nope.efficiency" "$EX/bert-base.csv"
+cp "$tmp/bad.efficiency" "$tmp/db/"
+expect_error "a bad profile in the database" 1 "bad.efficiency:1" \
+	classify --hwdb "$tmp/db" --hw h200-sxm "$EX/bert-base.csv"
+
+# --- the model against the H200 measurements --------------------------------
+# classify's csv carries the recorded columns (graph_us, eager_us, split)
+run classify --hw h200-sxm-measured -f csv "$OPS"
+check "the measurements classify" test "$rc" -eq 0
+cp "$tmp/out" "$tmp/m.csv"
+# figures SPLIT: ops, median and p90 of |expected_gpu_us - measured| /
+# measured over ops measured at 20 us or more, the share whose expected
+# bound is the measured regime (overhead when eager > 1.5 x graph time per
+# call; else compute when flops / calibrated peak > bytes / calibrated
+# bandwidth: t_compute_us > t_memory_us; else memory), and the share whose
+# roofline t_gpu_us is at most 1.1 x the measured time
+figures() {
+	awk -F, -v sp="$1" 'function q(a, n, p,   h, lo) { h = (n - 1) * p; lo = int(h)
+			return lo + 1 < n ? a[lo] + (h - lo) * (a[lo + 1] - a[lo]) : a[lo] }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		sp != "all" && $c["split"] != sp { next }
+		{ m = $c["measured_us"]; e = $c["expected_gpu_us"]; n++
+		  reg = $c["eager_us"] > 1.5 * $c["graph_us"] ? "overhead" : ($c["t_compute_us"] > $c["t_memory_us"] ? "compute" : "memory")
+		  agree += $c["expected_bound"] == reg; lower += $c["t_gpu_us"] <= 1.1 * m
+		  if (m >= 20) { d = (e - m) / m; err[k++] = d < 0 ? -d : d } }
+		END { for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) if (err[j] < err[i]) { t = err[i]; err[i] = err[j]; err[j] = t }
+		      printf "%d %d %.4f %.4f %.4f %.4f\n", n, k, q(err, k, 0.5), q(err, k, 0.9), agree / n, lower / n }' "$tmp/m.csv"
+}
+set -- $(figures held-out)
+check "held-out: 108 ops, 74 of 20 us or more" test "$1 $2" = "108 74"
+check "held-out: median error $3 <= 0.10" awk -v x="$3" 'BEGIN { exit !(x <= 0.10) }'
+check "held-out: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 0.30) }'
+check "held-out: expected bound = measured regime on $5 >= 0.97" awk -v x="$5" 'BEGIN { exit !(x >= 0.97) }'
+set -- $(figures all)
+check "all 331 ops: expected bound = measured regime on $5 >= 0.97" awk -v x="$5" 'BEGIN { exit !(x >= 0.97) }'
+check "all 331 ops: t_gpu_us <= 1.1 x measured on $6 >= 0.98" awk -v x="$6" 'BEGIN { exit !(x >= 0.98) }'
+# the summary's error line for ops of 20 us or more: the same median and p90
+want=$(awk -v a="$3" -v b="$4" 'BEGIN { printf ">= 20 us %d %.1f %% %.1f %%", 222, 100 * a, 100 * b }')
+run classify --hw h200-sxm-measured "$OPS"
+check "the summary's errors over ops of 20 us or more: $want" \
+	sh -c "grep '^  >= 20 us' '$tmp/out' | tr -s ' ' | grep -q '^ $want '"
+
+done_testing
