@@ -1,14 +1,20 @@
-/* fuzz_hwdb.c - device and runtime files (hwdb.c over kvfile.c) on any bytes.
+/* fuzz_hwdb.c - device, runtime and efficiency files (hwdb.c and effprof.c
+ * over kvfile.c) on any bytes.
  *
- * The input is loaded as a device file and as a runtime file. A device that
- * loads is written back (hwdb_write.c) and must load again with the same
- * numbers: the writer's promise that "hw show"/calibrate output reads back. */
+ * The input is loaded as a device file, a runtime file and an efficiency
+ * profile. A device that loads is written back (hwdb_write.c) and must load
+ * again with the same numbers: the writer's promise that "hw show"/calibrate
+ * output reads back. A profile that loads drives the expected-time model
+ * over ops of every kind on an H200-like device: every expected time must be
+ * finite and at least the roofline's, whatever numbers the ranges let
+ * through. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "effprof.h"
 #include "fuzz.h"
 #include "hwdb.h"
 #include "model.h"
@@ -50,8 +56,86 @@ static void round_trip(const struct rl_device *d)
 	free(buf);
 }
 
+/* An H200-like device, built here so that the harness reads no file. */
+static void model_device(struct rl_device *d)
+{
+	static const struct {
+		int key;
+		double v;
+	} v[] = {
+		{RL_HW_SM_COUNT, 132},          {RL_HW_MEM_BANDWIDTH_GBS, 4800},
+		{RL_HW_BOOST_CLOCK_MHZ, 1980},  {RL_HW_MIN_KERNEL_US, 0.5},
+		{RL_PIPE_FP32_VECTOR, 66.9},    {RL_PIPE_BF16_VECTOR, 133.8},
+		{RL_PIPE_BF16_TENSOR, 989.4},   {RL_PIPE_TF32_TENSOR, 494.7},
+		{RL_HW_COMPUTE_CAPABILITY, 9.0}, {RL_HW_MEMORY_GIB, 141},
+	};
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		d->num[v[i].key].present = 1;
+		d->num[v[i].key].value = v[i].v;
+	}
+}
+
+static void model_ops(const struct rl_effprof *ep)
+{
+	static const struct {
+		enum rl_kind kind;
+		enum rl_dtype t;
+		int n;
+		uint64_t d[5];
+	} ops[] = {
+		{RL_KIND_POINTWISE, RL_BF16, 1, {1 << 20}},
+		{RL_KIND_COPY, RL_FP32, 1, {3}},
+		{RL_KIND_REDUCTION, RL_BF16, 2, {1, 1 << 27}},
+		{RL_KIND_REDUCTION, RL_BF16, 2, {1 << 20, 8}},
+		{RL_KIND_SOFTMAX, RL_BF16, 2, {64, 1025}},
+		{RL_KIND_SOFTMAX, RL_FP32, 2, {3, 131072}},
+		{RL_KIND_LAYERNORM, RL_BF16, 2, {128, 65536}},
+		{RL_KIND_LAYERNORM, RL_BF16, 2, {7, 1026}},
+		{RL_KIND_MATMUL, RL_BF16, 3, {777, 999, 1234}},
+		{RL_KIND_MATMUL, RL_BF16, 3, {1, 8192, 8192}},
+		{RL_KIND_MATMUL, RL_BF16, 4, {8, 4096, 4096, 4096}},
+		{RL_KIND_MATMUL, RL_FP32, 3, {512, 512, 512}},
+		{RL_KIND_ATTENTION, RL_BF16, 4, {1, 12, 197, 64}},
+		{RL_KIND_ATTENTION, RL_BF16, 5, {4, 32, 1, 8192, 128}},
+	};
+	struct rl_device d;
+	struct rl_model_ctx ctx;
+	size_t i;
+
+	model_device(&d);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &d;
+	ctx.host_overhead_us = 6.6;
+	ctx.eff = ep;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		struct rl_op op;
+		struct rl_pred p;
+		struct rl_err e;
+
+		rl_op_init(&op);
+		op.kind = ops[i].kind;
+		op.dtype = ops[i].t;
+		op.ndims = ops[i].n;
+		op.has |= RL_HAS_SHAPE;
+		memcpy(op.dims, ops[i].d, sizeof(ops[i].d));
+		op.causal = (int)(i & 1);
+		if (rl_predict(&op, &ctx, &p, &e) < 0)
+			continue;
+		if (!isfinite(p.expected_gpu_us) || p.expected_gpu_us < p.t_gpu_us ||
+		    p.expected_us < p.expected_gpu_us) {
+			fprintf(stderr, "op %zu: expected %g us against the roofline's %g\n", i,
+			        p.expected_gpu_us, p.t_gpu_us);
+			abort();
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct rl_effprof ep;
 	struct rl_device d;
 	struct rl_runtime rt;
 	struct rl_err e;
@@ -85,6 +169,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 	}
 	rl_runtime_release(&rt);
+	if (rl_effprof_load(path, &ep, &e) == 0) {
+		model_ops(&ep);
+		rl_effprof_release(&ep);
+	}
 	close(fd);
 	return 0;
 }
