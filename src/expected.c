@@ -447,15 +447,16 @@ static int env_init(struct env *e, const struct rl_model_ctx *ctx)
 	return e->bw > 0 && e->clock_scale > 0;
 }
 
-/* Sets P's expected times for LAUNCHES occurrences of S's kernels, whose
- * work each takes WORK us. */
+/* Sets P's expected times for S's kernels launched LAUNCHES times per
+ * occurrence (an op whose work is done by that many kernels, as the
+ * roofline counts it: each pays the fixed latency, the work is the op's). */
 static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct rl_pred *p,
                    const struct est *s, double work, double launches)
 {
 	double fixed = launches * s->kernels * ep(e, RL_EP_LATENCY_US), stream;
 
 	/* never below the bound: the roofline is what no kernel beats */
-	p->expected_gpu_us = fmax(fixed + launches * work, p->t_gpu_us);
+	p->expected_gpu_us = fmax(fixed + work, p->t_gpu_us);
 	p->expected_us = fmax(p->expected_gpu_us, p->t_overhead_us);
 	p->expected_note = s->note;
 	/* Overhead when the host's time or the kernels' fixed latency is at
@@ -467,12 +468,12 @@ static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct r
 	 * roofs decide compute or memory, as they do for the roofline and for the
 	 * measured regime: the expected model moves time, not the resource a
 	 * kernel would saturate. */
-	stream = launches * (work + s->kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value);
-	if (p->t_overhead_us >= stream || fixed >= launches * work)
+	stream = work + launches * s->kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
+	if (p->t_overhead_us >= stream || fixed >= work)
 		p->expected_bound = RL_BOUND_OVERHEAD;
 	else
 		p->expected_bound = p->t_compute_us > p->t_memory_us ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
-	if (p->expected_note == NULL && fixed >= launches * work)
+	if (p->expected_note == NULL && fixed >= work)
 		p->expected_note = "kernel latency: too little work to fill the GPU";
 }
 

@@ -142,6 +142,15 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	return 0;
 }
 
+/* The input pixels a convolution reads along one axis of SIZE: all of them,
+ * but for a filter of FILT that strides past its own size (a 1x1 filter at
+ * stride 2, a ResNet downsample), which covers only OUT x FILT of them: the
+ * others never move. */
+static uint64_t conv_covered(uint64_t size, uint64_t out, uint64_t filt, uint64_t stride)
+{
+	return stride > filt && out * filt < size ? out * filt : size;
+}
+
 static int conv2d(const struct rl_op *op, double es, double *flops,
                   double *bytes, struct rl_err *err)
 {
@@ -179,7 +188,9 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 	/* Output size of a strided, padded convolution (dilation 1). */
 	ho = (h + 2 * op->padding - r) / op->stride + 1;
 	wo = (w + 2 * op->padding - s) / op->stride + 1;
-	if (product(d, 4, &in_el) < 0)
+	if (product((uint64_t[]){n, c, conv_covered(h, ho, r, op->stride),
+	                         conv_covered(w, wo, s, op->stride)},
+	            4, &in_el) < 0)
 		return overflow(err, "conv2d input");
 	if (product((uint64_t[]){k, c / g, r, s}, 4, &f_el) < 0)
 		return overflow(err, "conv2d filter");
@@ -252,7 +263,9 @@ static void split(const struct rl_op *op, double *read, double *written)
 		uint64_t ho = (d[2] + 2 * op->padding - op->kernel[1]) / op->stride + 1;
 		uint64_t wo = (d[3] + 2 * op->padding - op->kernel[2]) / op->stride + 1;
 
-		in = (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3] +
+		in = (double)d[0] * (double)d[1] *
+		         (double)conv_covered(d[2], ho, op->kernel[1], op->stride) *
+		         (double)conv_covered(d[3], wo, op->kernel[2], op->stride) +
 		     (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
 		         (double)op->kernel[2];
 		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;

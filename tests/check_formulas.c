@@ -69,6 +69,11 @@ static const struct {
 	 * 2 x (64x3x224x224 + 64x3x7x7 + 64x64x112x112) */
 	{"conv2d stem", RL_KIND_CONV2D, RL_BF16, "64x3x224x224", "64x7x7", 2, 3, 1, 1, 0, -1,
 	 15105785856.0, 122046848},
+	/* ResNet-50 downsample, 1x1 at stride 2: Ho = Wo = (56 - 1) / 2 + 1 = 28,
+	 * and only the 28 x 28 pixels the filter covers are read:
+	 * 2 x 64 x 512 x 28^2 x 256; 2 x (64x256x28x28 + 512x256 + 64x512x28x28) */
+	{"conv2d downsample", RL_KIND_CONV2D, RL_BF16, "64x256x56x56", "512x1x1", 2, 0, 1, 1, 0, -1,
+	 13153337344.0, 77332480},
 	/* depthwise 3x3, 32 groups: 2 x 32 x 1 x 9 x 100; 4 x (3200 + 288 + 3200) */
 	{"conv2d depthwise", RL_KIND_CONV2D, RL_FP32, "1x32x10x10", "32x3x3", 1, 1, 32, 1, 0, -1,
 	 57600, 26752},
@@ -135,6 +140,7 @@ static const struct {
 	{33562624, 8192},           /* the same without the mask */
 	{25763840, 25690112},       /* 2 x (12845056 + 64x64x9); 2 x 64x64x56x56 */
 	{19286400, 102760448},      /* 2 x (64x3x224x224 + 64x3x49); 2 x 64x64x112x112 */
+	{25952256, 51380224},       /* 2 x (64x256x28x28 + 512x256); 2 x 64x512x28x28 */
 	{13952, 12800},             /* 4 x (3200 + 32x1x9); 4 x 32x10x10 */
 };
 

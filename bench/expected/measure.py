@@ -1,9 +1,12 @@
-# Times PyTorch ops on the GPU three ways, for the expected-time model
-# (docs/expected.md): the kernels' GPU time with a cold L2 (the L2 flushed by
-# reading 512 MiB before each run, CUDA events around the op alone), the time
-# per call in CUDA-graph replay, and the eager wall time per call (back to
-# back, one synchronize). Writes an op list with measured_us (cold GPU time)
-# and the other two as carried-through columns, plus the kernels each op ran.
+# Times PyTorch ops on the GPU, for the expected-time model (docs/expected.md):
+# the kernels' GPU time with a cold L2 (the L2 flushed by reading 512 MiB
+# before each run), as the profiler records kernel durations (measured_us:
+# the sum of the op's kernels, as a trace shows them) and as CUDA events
+# around the op alone see it (event_us: plus the launch-to-start latency of
+# an isolated kernel), the time per call in CUDA-graph replay, and the eager
+# wall time per call (back to back, one synchronize). Writes an op list with
+# measured_us and the others as carried-through columns, plus the kernels
+# each op ran.
 #
 # Run on the GPU machine: python3 bench/expected/measure.py OUT.csv [LOG]
 # Families and their split (fit or held-out) are fixed here, before fitting.
@@ -20,7 +23,9 @@ DT = {BF: "bf16", H: "fp16", F32: "fp32"}
 # A read flush leaves the L2 clean: a write flush (zero_) leaves up to its
 # whole size of dirty lines, whose write-back then competes with the timed
 # op (+10 us on a 134 MB GEMV in the first run, measure-run1-writeflush.log).
-flush = torch.rand(128 * 2**20, dtype=torch.float32, device=dev)
+# The flush reduces uint8 data, a kernel no timed op runs ("unsigned char" in
+# its name), so the profiler's kernels of the op can be told from it.
+flush = torch.randint(0, 255, (512 * 2**20,), dtype=torch.uint8, device=dev)
 
 ROWS = []
 # The split, chosen before any fit: whole model families and shape families
@@ -290,7 +295,7 @@ def sync():
 def cold_us(fn, reps):
     pairs = []
     for _ in range(reps):
-        flush.sum()
+        flush.max()
         e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         e0.record()
         fn()
@@ -338,15 +343,39 @@ def eager_us(fn, n):
     return statistics.median(ts)
 
 
-def kernels_of(fn):
+def kernels_of(fn, reps):
+    """The op's kernel names and the median over REPS cold runs (a flush
+    before each) of the sum of its kernels' durations, as the profiler
+    records them."""
     from torch.profiler import profile, ProfilerActivity
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn(); sync()
-    names = []
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
+        for _ in range(reps):
+            flush.max()
+            sync()
+            fn()
+            sync()
+    runs, names, in_flush = [], [], False
+    evs = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    evs.sort(key=lambda e: e.time_range.start)
+    # the flush: its reduce kernel ("unsigned char") and the memset of its
+    # output just before it
+    flushing = [("unsigned char" in e.name) for e in evs]
+    for i in range(len(evs) - 1):
+        if flushing[i + 1] and "Memset" in evs[i].name:
+            flushing[i] = True
+    for e, fl in zip(evs, flushing):
+        if fl:  # the next kernel starts a run
+            in_flush = True
+            continue
+        if in_flush:
+            runs.append(0.0)
+            in_flush = False
+        if not runs:
+            continue
+        runs[-1] += e.time_range.end - e.time_range.start
+        if len(runs) == 1:
             names.append(e.name)
-    return names
+    return names, (statistics.median(runs) if runs else float("nan"))
 
 
 def short(name):
@@ -363,8 +392,8 @@ def main():
     print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0),
           "ops", len(ROWS), flush=True)
     cols = ["name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups", "causal",
-            "inputs", "flops_per_element", "measured_us", "graph_us", "eager_us", "family", "split",
-            "kernels"]
+            "inputs", "flops_per_element", "measured_us", "event_us", "graph_us", "eager_us", "family",
+            "split", "kernels"]
     t_start = time.time()
     with open(out, "w", newline="") as fh:
         w = csv.writer(fh)
@@ -381,7 +410,7 @@ def main():
                 gk = int(min(50, max(2, 2e3 / warm)))
                 gr = graph_us(fn, gk)
                 eg = eager_us(fn, int(min(500, max(5, 20e3 / max(warm, 10)))))
-                ks = kernels_of(fn)
+                ks, kern = kernels_of(fn, int(min(15, max(5, 20e3 / warm))))
                 kn = ";".join(short(k) for k in ks)
             except torch.cuda.OutOfMemoryError:
                 print("OOM", r["name"], file=sys.stderr)
@@ -392,10 +421,10 @@ def main():
             w.writerow([f'{r["family"]}/{r["name"]}', r["kind"], r["dtype"], r["shape"],
                         c.get("kernel", ""), c.get("stride", ""), c.get("padding", ""),
                         c.get("groups", ""), c.get("causal", ""), c.get("inputs", ""),
-                        c.get("flops_per_element", ""), f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
+                        c.get("flops_per_element", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
                         r["family"], split, kn])
             fh.flush()
-            print(f'{r["family"]:22s} {r["name"]:28s} cold {cold:10.2f} graph {gr:10.2f} '
+            print(f'{r["family"]:22s} {r["name"]:28s} kernels {kern:10.2f} events {cold:10.2f} graph {gr:10.2f} '
                   f'eager {eg:10.2f} k={len(ks)}', flush=True)
             del fn
             if time.time() - t_start > 420:
