@@ -196,25 +196,26 @@ done
 
 
 # one op: singular words. A one-element fp32 add of two inputs: 1 FLOP,
-# (2 + 1) x 4 B = 12 B; eager host overhead 6.60 us per launch (overhead-bound);
+# (2 + 1) x 4 B = 12 B; eager host overhead 6.90 us, the pointwise kind's
+# (host_overhead_us.pointwise in hwdb/eager.runtime), per launch (overhead-bound);
 # its GPU time is the H200's 0.50 us launch floor, 50 % of the 1 us measured.
 printf 'name,kind,shape,inputs,measured_us\nadd,pointwise,1,2,1\n' >"$tmp/one.csv"
 run classify --hw h200 --best-case "$tmp/one.csv"
 check "one op: 'for 1 op (1 occurrence)'" \
-	grep -qx 'total: 6.60 us predicted for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
+	grep -qx 'total: 6.90 us predicted for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
 check "one op: '(1 op)' by bound" grep -qx '  overhead  100.0 %  (1 op)' "$tmp/out"
 check "one op: 'over 1 op; its roofline'" \
 	grep -qx 'measured GPU time 1.00 us over 1 op; its roofline is 50 % of it' "$tmp/out"
 run classify --hw h200 --best-case -f md "$tmp/one.csv"
 check "one op, md: 'for 1 op (1 occurrence)'" \
-	grep -q '^\*\*Total:\*\* 6.60 us predicted for 1 op (1 occurrence), ' "$tmp/out"
+	grep -q '^\*\*Total:\*\* 6.90 us predicted for 1 op (1 occurrence), ' "$tmp/out"
 # expected times (the default): the same words, "expected", and the
 # roofline's total beside it
 run classify --hw h200 "$tmp/one.csv"
 check "one op, expected: 'us expected for 1 op (1 occurrence)'" \
 	grep -qx 'total: [0-9.]* us expected for 1 op (1 occurrence), 1 FLOP, 12 B' "$tmp/out"
-check "one op, expected: the roofline's 6.60 us beside it" \
-	grep -qx '  roofline bound: 6.60 us (--best-case)' "$tmp/out"
+check "one op, expected: the roofline's 6.90 us beside it" \
+	grep -qx '  roofline bound: 6.90 us (--best-case)' "$tmp/out"
 check "one op, expected: 'over 1 op: expected'" \
 	grep -q '^measured GPU time 1.00 us over 1 op: expected [0-9]* %, roofline 50 % of it$' "$tmp/out"
 

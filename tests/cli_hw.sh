@@ -61,9 +61,17 @@ check "unknown id: exit 1 and close ids" test "$rc" -eq 1 -a ! -s "$tmp/out"
 check "unknown id: closest ids named" grep -q "closest: " "$tmp/err"
 
 run hw runtimes -f csv
-check "hw runtimes lists eager, graph, cpp" test "$(grep -cE '^(eager|graph|cpp),' "$tmp/out")" -eq 3
-check "... each with its default host cost (no per-kind keys in hwdb/ yet)" \
-	test "$(grep -cE '^(eager|graph|cpp),.*,default$' "$tmp/out")" -eq 3
+# hwdb/ holds four runtime profiles: cpp.runtime, eager.runtime, graph.runtime,
+# module.runtime; each has one default row, and eager and module add one row per
+# host_overhead_us.KIND key (eager: 8 kinds, module: 6 kinds; cpp and graph none).
+check "hw runtimes lists eager, graph, cpp, module" \
+	test "$(grep -cE '^(eager|graph|cpp|module),.*,default$' "$tmp/out")" -eq 4
+check "... per-kind rows: eager 8 (pointwise .. copy), module 6, none for cpp and graph" \
+	test "$(grep -cE '^eager,.*,(pointwise|reduction|softmax|layernorm|matmul|conv2d|attention|copy)$' "$tmp/out")" -eq 8 \
+	-a "$(grep -cE '^module,.*,(pointwise|softmax|layernorm|matmul|conv2d|copy)$' "$tmp/out")" -eq 6 \
+	-a "$(grep -cE '^(cpp|graph),' "$tmp/out")" -eq 2
+check "... eager matmul 12.7 us, module matmul 24.1 us (hwdb/*.runtime)" \
+	sh -c "grep -q '^eager,12\\.7,.*,matmul\$' '$tmp/out' && grep -q '^module,24\\.1,.*,matmul\$' '$tmp/out'"
 
 # issue 12: the calibrated H200 has the read-only and write-only bandwidths of
 # its recording (memory read 2^30 B in 241.0169 us, write in 234.272 us)

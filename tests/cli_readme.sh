@@ -33,7 +33,8 @@ block 'examples/blog-repeat-multiply.csv. prints' >"$tmp/want"
 same "README: the repeat-multiply sweep"
 
 block 'ends with$' >"$tmp/want"
-"$ROOFLINE" classify --hw b200 --timeline "$EX/llama2-7b-decode.csv" 2>/dev/null | tail -n 6 >"$tmp/got"
+# (7 lines: the heading, the column names, four runtimes, the saving)
+"$ROOFLINE" classify --hw b200 --timeline "$EX/llama2-7b-decode.csv" 2>/dev/null | tail -n 7 >"$tmp/got"
 same "README: the Llama-2 decode timeline on a B200"
 
 block 'l2-mlp.csv.:$' >"$tmp/want"
@@ -56,7 +57,9 @@ same "README: the H200 probe table is the recorded one"
 tail -n +2 "$M" | grep -v '^min_kernel_us ' >"$tmp/want"
 same "README: the recorded H200 attributes still derive that table"
 block 'prints its 153 ops' >"$tmp/want"
-"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 6 >"$tmp/got"
+# (8 lines: the trace, the device, the efficiency profile's two lines, the
+# column names, the first three ops)
+"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 8 >"$tmp/got"
 same "README: the first lines of the BERT trace report"
 
 block 'and then the step' >"$tmp/want"

@@ -9,14 +9,20 @@
 # 10 x 2 + 20 = 40 us in every runtime. A run of n kernels of g us, issued h us
 # apart from host time H0 with the GPU free at G0, ends at
 # max(G0 + n g, H0 + h + n g, H0 + n h + g).
-#   eager (6.6 us): adds end at max(20, 26.6, 66 + 2) = 68, host at 66; the
-#     matmul at max(68 + 20, 66 + 6.6 + 20, 72.6 + 20) = 92.6.
-#     step 92.6, idle 52.6, GPU-Util 40 / 92.6 = 43.2 %.
+#   eager (hwdb/eager.runtime: 6.6 us default, shown in the host column; each
+#     op pays its kind's cost, pointwise 6.9, matmul 12.7): adds end at
+#     max(20, 26.9, 69 + 2) = 71, host at 69; the matmul at
+#     max(71 + 20, 69 + 12.7 + 20, 81.7 + 20) = 101.7. host 69 + 12.7 = 81.7,
+#     step 101.7, idle 61.7, GPU-Util 40 / 101.7 = 39.3 %.
 #   cpp (3 us): adds end at max(20, 23, 32) = 32, host 30; matmul at
 #     max(52, 53, 53) = 53. step 53, idle 13, GPU-Util 75.5 %.
 #   graph (0.05 us per node): 11 x 0.05 = 0.55 us of host, then 40 us of
 #     kernels: step 40.55, idle 0.55, GPU-Util 98.6 %.
-#   saving of the graph over eager: (40.55 - 92.6) / 92.6 = -56.2 %.
+#   module (hwdb/module.runtime: 13.6 default; pointwise 13.3, matmul 24.1):
+#     adds end at max(20, 33.3, 133 + 2) = 135, host 133; the matmul at
+#     max(155, 133 + 24.1 + 20, 157.1 + 20) = 177.1: step 177.1, idle 137.1,
+#     GPU-Util 40 / 177.1 = 22.6 %.
+#   saving of the graph over eager: (40.55 - 101.7) / 101.7 = -60.1 %.
 . "$top_srcdir/tests/lib.sh"
 
 T="$DATA/timeline.csv"
@@ -26,13 +32,15 @@ TINY="$DATA/tiny.device"
 run classify --hw "$TINY" --timeline --best-case "$T"
 check "table: exit 0" test "$rc" -eq 0
 check "table: the eager row" grep -qx \
-	'eager          6.60 us        92.60        40.00        52.60    43.2 %' "$tmp/out"
+	'eager          6.60 us       101.70        40.00        61.70    39.3 %' "$tmp/out"
 check "table: the cpp row" grep -qx \
 	'cpp            3.00 us        53.00        40.00        13.00    75.5 %' "$tmp/out"
 check "table: the graph row" grep -qx \
 	'graph          0.05 us        40.55        40.00         0.55    98.6 %' "$tmp/out"
+check "table: the module row" grep -qx \
+	'module        13.60 us       177.10        40.00       137.10    22.6 %' "$tmp/out"
 check "table: what a CUDA graph would save" grep -qx \
-	'as one CUDA graph: 40.55 us per step instead of 92.60 us in eager (-56.2 %)' "$tmp/out"
+	'as one CUDA graph: 40.55 us per step instead of 101.70 us in eager (-60.1 %)' "$tmp/out"
 check "table: the timeline follows the summary" \
 	awk '/^advice:/ { a = NR } /^timeline / { t = NR } END { exit !(a && t > a) }' "$tmp/out"
 check "table: no measured row without a trace" sh -c "! grep -q '^measured' '$tmp/out'"
@@ -44,7 +52,7 @@ check "table: no measured row without a trace" sh -c "! grep -q '^measured' '$tm
 run classify --hw "$TINY" --timeline --best-case --runtime cpp --host-overhead-us 10 "$T"
 check "override: the cpp row at 10 us" grep -qx \
 	'cpp           10.00 us       130.00        40.00        90.00    30.8 %' "$tmp/out"
-check "override: eager keeps its profile" grep -q '^eager          6.60 us        92.60 ' "$tmp/out"
+check "override: eager keeps its profile" grep -q '^eager          6.60 us       101.70 ' "$tmp/out"
 check "override: the saving is against cpp" grep -qx \
 	'as one CUDA graph: 40.55 us per step instead of 130.00 us in cpp (-68.8 %)' "$tmp/out"
 
@@ -53,14 +61,14 @@ check "graph runtime: no saving line" sh -c "! grep -q 'as one CUDA graph' '$tmp
 
 run classify --hw "$TINY" --timeline --best-case -f json "$T"
 check "json: exit 0" test "$rc" -eq 0
-check "json: the eager entry" grep -q '"eager":{"mode":"stream","selected":true,"host_overhead_us":6.6,"kernels":11,"host_us":72.6,"step_us":92.6,"gpu_busy_us":40,"gpu_idle_us":52.6,"gpu_util":0.431965}' "$tmp/out"
+check "json: the eager entry" grep -q '"eager":{"mode":"stream","selected":true,"host_overhead_us":6.6,"kernels":11,"host_us":81.7,"step_us":101.7,"gpu_busy_us":40,"gpu_idle_us":61.7,"gpu_util":0.393314}' "$tmp/out"
 check "json: the graph entry" grep -q '"graph":{"mode":"graph","selected":false,"host_overhead_us":0.05,"kernels":11,"host_us":0.55,"step_us":40.55,"gpu_busy_us":40,"gpu_idle_us":0.55,"gpu_util":0.986436}' "$tmp/out"
 check "json: the timeline is a top-level key after the summary" \
 	grep -q '},"timeline":{"runtimes":{"cpp":{' "$tmp/out"
 check "json: one object, closed" sh -c "tail -c 4 '$tmp/out' | grep -q '}}}'"
 
 run classify --hw "$TINY" --timeline --best-case -f md "$T"
-check "md: the eager row" grep -qx '| eager | 6.60 us | 92.60 | 40.00 | 52.60 | 43.2 % |' "$tmp/out"
+check "md: the eager row" grep -qx '| eager | 6.60 us | 101.70 | 40.00 | 61.70 | 39.3 % |' "$tmp/out"
 check "md: a table header" grep -qx \
 	'| runtime | host/launch | step_us | gpu_busy_us | gpu_idle_us | GPU-Util |' "$tmp/out"
 
@@ -72,17 +80,24 @@ check "csv: the error says why" grep -q 'needs --format table, json or md' "$tmp
 run classify --hw "$TINY" -f json "$T"
 check "json without --timeline: no timeline key" sh -c "! grep -q timeline '$tmp/out'"
 
-# Llama-2-7B decode on a B200: 484 kernels, so eager's host issues for
-# 484 x 6.6 = 3194.4 us, cpp's 484 x 3 = 1452, the graph's 484 x 0.05 = 24.2.
+# Llama-2-7B decode on a B200: 484 kernels: 225 matmul (7 x 32 + lm_head),
+# 128 pointwise (4 x 32), 65 layernorm (2 x 32 + 1), 33 copy (32 + embedding),
+# 32 attention, 1 reduction. Eager's host issues for 225 x 12.7 + 128 x 6.9 +
+# 65 x 10.4 + 33 x 10.1 + 32 x 18.8 + 1 x 8.4 = 2857.5 + 883.2 + 676 + 333.3 +
+# 601.6 + 8.4 = 5360 us; module's for 225 x 24.1 + 128 x 13.3 + 65 x 15.8 +
+# 33 x 11.8 + (32 + 1) x 13.6 (attention and reduction take its default) =
+# 5422.5 + 1702.4 + 1027 + 389.4 + 448.8 = 8990.1 us; cpp's 484 x 3 = 1452,
+# the graph's 484 x 0.05 = 24.2.
 # Every runtime keeps the GPU busy for the summary's expected_gpu_us (the
 # last one in the file: the ops' come before it).
 run classify --hw b200 --timeline -f json "$EX/llama2-7b-decode.csv"
 gpu=$(sed 's/.*"expected_gpu_us":\([0-9.e+]*\),.*/\1/' "$tmp/out")
-check "llama decode: eager host 3194.4 us" grep -q '"eager":{[^}]*"host_us":3194.4,' "$tmp/out"
+check "llama decode: eager host 5360 us" grep -q '"eager":{[^}]*"host_us":5360,' "$tmp/out"
+check "llama decode: module host 8990.1 us" grep -q '"module":{[^}]*"host_us":8990.1,' "$tmp/out"
 check "llama decode: cpp host 1452 us" grep -q '"cpp":{[^}]*"host_us":1452,' "$tmp/out"
 check "llama decode: graph host 24.2 us" grep -q '"graph":{[^}]*"host_us":24.2,' "$tmp/out"
-check "llama decode: GPU busy = summary expected_gpu_us ($gpu) in all three" \
-	test "$(grep -o "\"gpu_busy_us\":$gpu," "$tmp/out" | wc -l)" -eq 3
+check "llama decode: GPU busy = summary expected_gpu_us ($gpu) in all four" \
+	test "$(grep -o "\"gpu_busy_us\":$gpu," "$tmp/out" | wc -l)" -eq 4
 
 # the table with the timeline still fits 80 columns
 run classify --timeline "$EX/bert-base.csv"
@@ -106,14 +121,15 @@ check "--host-overhead-us 999999.5: host column 999999.50 us" grep -Eq '^eager +
 # The timeline was finished before the last group was flushed, so the step
 # (647.64 us) was shorter than the GPU's busy time. By hand, eager on the
 # H100: relu (2^28 fp32 in and out, 2147483648 B at 3350 GB/s = 641.04 us)
-# issued at 6.6 us runs 6.6..647.64; the cos_cos group (the same bytes,
-# 641.04 us) issued at 13.2 runs 647.64..1288.68: step 1288.68 us.
+# issued at 6.9 us (eager's pointwise cost) runs 6.9..647.94; the cos_cos group
+# (the same bytes, 641.04 us; a fused group pays pointwise's 6.9 us) issued at
+# 13.8 runs 647.94..1288.98: step 1288.98 us.
 printf 'name,kind,dtype,shape,inputs,flops_per_element,fuse\n%s\n%s\n%s\n' \
 	'relu,pointwise,fp32,268435456,1,1,' \
 	'cos_1,pointwise,fp32,268435456,1,1,cos_cos' \
 	'cos_2,pointwise,fp32,268435456,1,1,cos_cos' >"$tmp/fuse-last.csv"
 run classify --timeline --best-case -f json "$tmp/fuse-last.csv"
-check "fuse group last: eager step 1288.68 us over 2 kernels" grep -q \
-	'"eager":{[^}]*"kernels":2,"host_us":13.2,"step_us":1288.68,"gpu_busy_us":1282.08,' "$tmp/out"
+check "fuse group last: eager step 1288.98 us over 2 kernels" grep -q \
+	'"eager":{[^}]*"kernels":2,"host_us":13.8,"step_us":1288.98,"gpu_busy_us":1282.08,' "$tmp/out"
 
 done_testing

@@ -1,6 +1,8 @@
 #!/bin/sh
 # cli_whatif.sh - the what-if analyses of classify: the fuse column and
-# --suggest-fusion (A100 SXM4 40GB: 1555 GB/s; eager runtime 6.6 us).
+# --suggest-fusion (A100 SXM4 40GB: 1555 GB/s; eager runtime: 6.6 us by default,
+# per kind in hwdb/eager.runtime: pointwise 6.9, layernorm 10.4, matmul 12.7,
+# attention 18.8, copy 10.1; a fused group pays pointwise's 6.9).
 . "$top_srcdir/tests/lib.sh"
 
 # x.cos().cos() through the fuse column: one kernel reading x and writing y,
@@ -15,7 +17,8 @@ check "fuse: bytes 2 x 2^28 x 4 = 2147483648" \
 check "fuse: flops 2 x 2^28 = 536870912" test "$(csv_field "$tmp/out" cos_cos flops)" = 536870912
 check "fuse: 1381.02 us, memory-bound" \
 	test "$(csv_field "$tmp/out" cos_cos t_us),$(csv_field "$tmp/out" cos_cos bound)" = 1381.02,memory
-check "fuse: one launch: t_overhead 6.6 us" test "$(csv_field "$tmp/out" cos_cos t_overhead_us)" = 6.6
+check "fuse: one launch at pointwise's host cost: t_overhead 6.9 us" \
+	test "$(csv_field "$tmp/out" cos_cos t_overhead_us)" = 6.9
 check "fuse: ungrouped row unchanged" test "$(csv_field "$tmp/out" relu t_us)" = 1381.02
 run classify -f csv --hw a100 "$EX/blog-cos-cos.csv"
 u1=$(csv_field "$tmp/out" unfused.cos_1 t_us)
@@ -46,17 +49,26 @@ check "fuse explicit bytes: message" grep -q \
 	"b.csv:3: column 'fuse': 'b' cannot be fused: its bytes were given" "$tmp/err"
 
 # --suggest-fusion on BERT-base (h100-sxm, eager): attn.out.add + attn.out.ln
-# and ffn.add + ffn.ln are overhead-bound (6.6 us each), 12 times each;
-# fused: one launch, 6.6 us: saves 12 x 6.6 = 79.2 us per pair, 158.4 us in
-# all; predicted total 1425.66 - 158.40 = 1267.26 us.
+# and ffn.add + ffn.ln are overhead-bound (add 6.9 us, ln 10.4 us: 17.3 us a
+# pair), 12 times each; fused: one launch at pointwise's 6.9 us: saves
+# 12 x 10.4 = 124.8 us per pair, 249.6 us in all.
+# The total (roofline times, h100-sxm: 989.4 bf16 tensor TFLOPS, 3350 GB/s):
+#   overhead-bound: 3 copies x 10.1 + 2 adds x 6.9 + emb.ln 10.4
+#     + 48 matmuls (query, key, value, out.dense x 12) x 12.7 + 12 sdpa x 18.8
+#     + 24 adds x 6.9 + 24 ln x 10.4 + pooler.dense 12.7 + pooler.tanh 6.9
+#     = 30.3 + 13.8 + 10.4 + 609.6 + 225.6 + 165.6 + 249.6 + 12.7 + 6.9 = 1324.5
+#   compute: ffn.up, ffn.down 24 x 2 x 4096 x 3072 x 768 / 989.4e12
+#     = 24 x 19.5344 = 468.826
+#   memory: ffn.gelu 12 x 4096 x 3072 x 2 x 2 B / 3350e9 = 12 x 15.0244 = 180.292
+#   1324.5 + 468.826 + 180.292 = 1973.62 us; fused 1973.62 - 249.60 = 1724.02 us.
 run classify --suggest-fusion --best-case "$EX/bert-base.csv"
 check "suggest: exit 0" test "$rc" = 0
 check "suggest: header with the saving" \
-	grep -q '^fusion suggestions: 2 runs, saving 158.40 us: 1267.26 us predicted fused$' "$tmp/out"
+	grep -q '^fusion suggestions: 2 runs, saving 249.60 us: 1724.02 us predicted fused$' "$tmp/out"
 check "suggest: attn.out.add..attn.out.ln" \
-	grep -Eq '^   1\. attn\.out\.add\.\.attn\.out\.ln +2 +12 +13\.20 +6\.60 +79\.20$' "$tmp/out"
+	grep -Eq '^   1\. attn\.out\.add\.\.attn\.out\.ln +2 +12 +17\.30 +6\.90 +124\.80$' "$tmp/out"
 check "suggest: ffn.add..ffn.ln" \
-	grep -Eq '^   2\. ffn\.add\.\.ffn\.ln +2 +12 +13\.20 +6\.60 +79\.20$' "$tmp/out"
+	grep -Eq '^   2\. ffn\.add\.\.ffn\.ln +2 +12 +17\.30 +6\.90 +124\.80$' "$tmp/out"
 check "suggest: within 80 columns" awk 'length > 80 { exit 1 }' "$tmp/out"
 # ffn.gelu is memory-bound but between two matmuls: no run of two
 sed -n '/^fusion suggestions/,$p' "$tmp/out" >"$tmp/sug"
@@ -86,17 +98,18 @@ run classify --set B=8,S=1024 --scale B=2 --runtime graph "$D"
 check "scale table: header names the factor" grep -qx 'scaled: B x2' "$tmp/out"
 check "scale table: within 80 columns" awk 'length > 80 { exit 1 }' "$tmp/out"
 check "scale table: the total line" grep -q '^total: .* us -> .* us with B x2: ratio ' "$tmp/out"
-# eager (6.6 us per launch), B = 1: the matmuls read 2 x 4096 x 12288 B of
-# weights and more (>= 30 us), far above 6.6 us: their time stays flat because
+# eager (12.7 us per matmul launch), B = 1: the matmuls read 2 x 4096 x 12288 B of
+# weights and more (>= 30 us), far above 12.7 us: their time stays flat because
 # their intensity doubles, not because of overhead
 run classify --set B=1,S=128 --scale B=2 --best-case "$D"
 check "scale eager B=1: ratio 1.00" grep -q '^total: .* us with B x2: ratio 1.00$' "$tmp/out"
 check "scale eager B=1: not from overhead" grep -q '^under 1.1, but not from overhead' "$tmp/out"
 # a residual add and a layernorm of 32 x 768 bf16 (0.03 us of traffic): at
-# 6.6 us per launch, doubling B costs nothing: 13.20 -> 13.20 us
+# 6.9 + 10.4 us of eager launches (pointwise, layernorm), doubling B costs
+# nothing: 17.30 -> 17.30 us
 printf 'name,kind,dtype,shape,inputs\nadd,pointwise,bf16,Bx768,2\nln,layernorm,bf16,Bx768,\n' >"$tmp/s.csv"
 run classify --set B=32 --scale B=2 --best-case "$tmp/s.csv"
-check "scale small: 13.20 -> 13.20 us" grep -q '^total: 13.20 us -> 13.20 us with B x2: ratio 1.00$' "$tmp/out"
+check "scale small: 17.30 -> 17.30 us" grep -q '^total: 17.30 us -> 17.30 us with B x2: ratio 1.00$' "$tmp/out"
 check "scale small: overhead-bound" grep -q '^under 1.1: overhead-bound' "$tmp/out"
 
 # errors: an unbound name names file, line, column and the name
