@@ -86,6 +86,7 @@ struct rl_chart_info {
 	const char *source;          /* the op list's path, or NULL; borrowed (the
 	                              * chart names its last component) */
 	int best_case;               /* --best-case: no expected points */
+	const double *host_kind_us;  /* NULL, or per op kind (RL_KIND_COUNT) */
 };
 
 typedef struct rl_chart rl_chart;

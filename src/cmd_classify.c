@@ -245,6 +245,7 @@ int cmd_classify(int argc, char **argv)
 		chart_info.dev = m.dev;
 		chart_info.runtime = m.rt->id;
 		chart_info.host_overhead_us = m.host_overhead_us;
+		chart_info.host_kind_us = m.host_kind_us;
 		chart_info.best_case = m.best_case;
 		chart_info.source = strcmp(c.input, "-") == 0 ? "<stdin>" : c.input;
 		if (rl_chart_new(&chart_info, &c.sinks.chart) < 0 || rl_out_open(&svg_out, svg) < 0)

@@ -123,6 +123,7 @@ int cmd_plot(int argc, char **argv)
 	info.dev = m.dev;
 	info.runtime = m.rt->id;
 	info.host_overhead_us = m.host_overhead_us;
+	info.host_kind_us = m.host_kind_us;
 	info.best_case = m.best_case;
 	info.source = strcmp(input, "-") == 0 ? "<stdin>" : input;
 	rc = rl_chart_new(&info, &pl.chart);

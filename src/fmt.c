@@ -3,6 +3,8 @@
 
 #include "fmt.h"
 
+#include "op.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -196,4 +198,21 @@ size_t rl_fmt_si(char *buf, size_t len, double v, int digits, const char *unit)
 		k++;
 	}
 	return clamped(snprintf(buf, len, "%.*g %s%s", digits, v, prefix[k], unit), len);
+}
+
+int rl_fmt_host(char *buf, size_t len, double host_us, const double *kind_us)
+{
+	double lo = host_us, hi = host_us;
+	int k;
+
+	if (kind_us != NULL) {
+		lo = hi = kind_us[0];
+		for (k = 1; k < RL_KIND_COUNT; k++) {
+			lo = kind_us[k] < lo ? kind_us[k] : lo;
+			hi = kind_us[k] > hi ? kind_us[k] : hi;
+		}
+	}
+	if (lo == hi)
+		return snprintf(buf, len, "%.2f us", lo);
+	return snprintf(buf, len, "%.2f-%.2f us", lo, hi);
 }

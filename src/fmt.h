@@ -36,4 +36,10 @@ size_t rl_fmt_us(char *buf, size_t len, double us);
  * the length written. */
 size_t rl_fmt_si(char *buf, size_t len, double v, int digits, const char *unit);
 
+/* A runtime's host cost for a header line into BUF (LEN bytes): "6.60 us"
+ * per launch when every op kind pays HOST_US (KIND_US NULL or all equal),
+ * else the range over the kinds, "6.60-18.80 us". KIND_US: RL_KIND_COUNT
+ * values (op.h). Returns what snprintf does. */
+int rl_fmt_host(char *buf, size_t len, double host_us, const double *kind_us);
+
 #endif

@@ -171,11 +171,13 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 		return 0;
 	if (s->scale != NULL)
 		return rl_scale_report_begin(s->out, s->fmt == RL_FMT_CSV, m->dev, m->rt->id,
-		                             m->host_overhead_us, s->scale_label, m->best_case);
+		                             m->host_overhead_us, m->host_kind_us, s->scale_label,
+		                             m->best_case);
 	memset(&info, 0, sizeof(info));
 	info.dev = m->dev;
 	info.runtime = m->rt->id;
 	info.host_overhead_us = m->host_overhead_us;
+	info.host_kind_us = m->host_kind_us;
 	info.nextra = pl->nextra;
 	info.extra_names = (const char *const *)pl->extra_names;
 	info.has_measured = cols->has_measured;

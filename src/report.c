@@ -269,8 +269,12 @@ static void table_begin(rl_report *r)
 	int x = expected_cols(r);
 
 	if (r->fmt == RL_FMT_MD) {
-		fprintf(r->out, "Device: %s (`%s`), runtime `%s` (%.2f us host overhead per launch)%s\n\n",
-		        d->name, d->id, r->info.runtime, r->info.host_overhead_us,
+		char host[64];
+
+		rl_fmt_host(host, sizeof(host), r->info.host_overhead_us, r->info.host_kind_us);
+		fprintf(r->out, "Device: %s (`%s`), runtime `%s` (%s host overhead per launch%s)%s\n\n",
+		        d->name, d->id, r->info.runtime, host,
+		        r->info.host_kind_us != NULL && strchr(host, '-') ? " by op kind" : "",
 		        x ? "" : "; best case (roofline bounds)");
 		if (r->info.expected_source != NULL)
 			fprintf(r->out, "%s\n\n", r->info.expected_source);
@@ -287,10 +291,11 @@ static void table_begin(rl_report *r)
 		return;
 	}
 	{
-		char line[512];
+		char line[512], host[64];
 
-		snprintf(line, sizeof(line), "%s (%s), %s runtime: %.2f us per launch", d->name,
-		         d->id, r->info.runtime, r->info.host_overhead_us);
+		rl_fmt_host(host, sizeof(host), r->info.host_overhead_us, r->info.host_kind_us);
+		snprintf(line, sizeof(line), "%s (%s), %s runtime: %s per launch%s", d->name, d->id,
+		         r->info.runtime, host, strchr(host, '-') ? " by op kind" : "");
 		wrap(r->out, line, "", "  ");
 		if (!x)
 			fputs("best case (roofline bounds): every time is the roofline's lower bound\n",

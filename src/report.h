@@ -26,6 +26,7 @@ struct rl_report_info {
 	const struct rl_device *dev;
 	const char *runtime;          /* runtime profile id */
 	double host_overhead_us;
+	const double *host_kind_us;   /* NULL, or per op kind (RL_KIND_COUNT) */
 	size_t nextra;                /* columns the op list carries through: */
 	const char *const *extra_names; /* their names, borrowed until the last
 	                                 * rl_report_row; each op's extra[] holds

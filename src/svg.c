@@ -262,7 +262,7 @@ static void svg_begin(FILE *out, int w, int h, const struct rl_chart_info *info,
 static void subtitle(FILE *out, const rl_chart *c)
 {
 	const struct rl_chart_info *info = rl_chart_info(c);
-	char t[64];
+	char t[64], host[64];
 
 	if (isfinite(rl_chart_total_us(c)))
 		fmt_time(t, sizeof(t), rl_chart_total_us(c));
@@ -276,9 +276,11 @@ static void subtitle(FILE *out, const rl_chart *c)
 		rl_svg_text(out, slash != NULL && slash[1] != '\0' ? slash + 1 : info->source, 60);
 		fputs(": ", out);
 	}
-	fprintf(out, "%zu op%s, %s %s in all; host overhead %.2f us per launch</text>\n",
+	rl_fmt_host(host, sizeof(host), info->host_overhead_us, info->host_kind_us);
+	fprintf(out, "%zu op%s, %s %s in all; host overhead %s per launch%s</text>\n",
 	        rl_chart_count(c), rl_chart_count(c) == 1 ? "" : "s", t,
-	        info->best_case ? "predicted (best case)" : "expected", info->host_overhead_us);
+	        info->best_case ? "predicted (best case)" : "expected", host,
+	        strchr(host, '-') ? " by op kind" : "");
 }
 
 /* Decade grid lines (with 2..9 minor lines on a log axis) and tick labels of

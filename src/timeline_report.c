@@ -11,6 +11,25 @@
 #include "json.h"
 
 /* One row: RUNTIME, HOST (already formatted), then the step's figures. */
+/* The lowest (SIGN -1) or highest (SIGN 1) host cost of lane L's kinds. */
+static double lo_kind(const struct rl_tl_lane *l, int sign)
+{
+	double v = l->host_kind_us[0];
+	int k;
+
+	for (k = 1; k < RL_KIND_COUNT; k++)
+		if (sign * (l->host_kind_us[k] - v) > 0)
+			v = l->host_kind_us[k];
+	return v;
+}
+
+/* Whether lane L charges op kinds different host costs (and they print:
+ * a cost past 1e6 us is refused by the runtime file's range). */
+static int kinds_differ(const struct rl_tl_lane *l)
+{
+	return lo_kind(l, -1) != lo_kind(l, 1) && lo_kind(l, 1) < 1e5;
+}
+
 static void row(FILE *out, int md, const char *runtime, const char *host, double step_us,
                 double busy_us, double idle_us, double util)
 {
@@ -23,7 +42,7 @@ static void row(FILE *out, int md, const char *runtime, const char *host, double
 		fprintf(out, "| %s | %s | %s | %s | %s | %.1f %% |\n", runtime, host, s, b, i,
 		        util * 100);
 	else
-		fprintf(out, "%-10.10s %11s %12s %12s %12s %7.1f %%\n", runtime, host, s, b, i,
+		fprintf(out, "%-10.10s %12s %12s %12s %12s %7.1f %%\n", runtime, host, s, b, i,
 		        util * 100);
 }
 
@@ -41,7 +60,7 @@ int rl_timeline_write(FILE *out, int md, const struct rl_timeline *tl)
 	else
 		fprintf(out,
 		        "\ntimeline (one step, ops in file order, the host running ahead of "
-		        "the GPU):\n%-10s %11s %12s %12s %12s %9s\n",
+		        "the GPU):\n%-10s %12s %12s %12s %12s %9s\n",
 		        "runtime", "host/launch", "step_us", "gpu_busy_us", "gpu_idle_us",
 		        "GPU-Util");
 	for (k = 0; k < tl->nlanes; k++) {
@@ -52,6 +71,9 @@ int rl_timeline_write(FILE *out, int md, const struct rl_timeline *tl)
 		 * cut to US: the column holds any double */
 		if (l->mode == RL_TL_RECORDED) {
 			snprintf(h, sizeof(h), "host_us");
+		} else if (kinds_differ(l)) {
+			/* per op kind: the range, one decimal to fit the column */
+			snprintf(h, sizeof(h), "%.1f-%.1f us", lo_kind(l, -1), lo_kind(l, 1));
 		} else {
 			rl_fmt_us(us, sizeof(us), l->host_overhead_us);
 			snprintf(h, sizeof(h), "%s us", us);

@@ -151,8 +151,12 @@ static void fmt_ai(char *buf, double v)
 }
 
 int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const char *runtime,
-                          double host_overhead_us, const char *label, int best_case)
+                          double host_overhead_us, const double *host_kind_us, const char *label,
+                          int best_case)
 {
+	char host[64];
+
+	rl_fmt_host(host, sizeof(host), host_overhead_us, host_kind_us);
 	if (csv)
 		fputs("name,kind,dtype,count,t_us,t_scaled_us,ratio,intensity,intensity_scaled,"
 		      "bound,bound_scaled,verdict\n",
@@ -160,9 +164,9 @@ int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const
 	else
 		fprintf(
 		    out,
-		    "%s (%s), %s runtime: %.2f us per launch\n%sscaled: %s\n"
+		    "%s (%s), %s runtime: %s per launch%s\n%sscaled: %s\n"
 		    "%-18s %10s %10s %6s %8s %8s %s\n",
-		    dev->name, dev->id, runtime, host_overhead_us,
+		    dev->name, dev->id, runtime, host, strchr(host, '-') ? " by op kind" : "",
 		    best_case ? "best case (roofline bounds): every time is the roofline's lower "
 		                "bound\n"
 		              : "",

@@ -27,7 +27,8 @@ int rl_whatif_fusion(FILE *out, const struct rl_fuse_stream *s, double total_us,
  * with BEST_CASE, which the table's header says). Each returns 0 or
  * RL_ERR_IO. */
 int rl_scale_report_begin(FILE *out, int csv, const struct rl_device *dev, const char *runtime,
-                          double host_overhead_us, const char *label, int best_case);
+                          double host_overhead_us, const double *host_kind_us, const char *label,
+                          int best_case);
 int rl_scale_report_row(FILE *out, int csv, const struct rl_op *op, const struct rl_pred *base,
                         const struct rl_pred *scaled, enum rl_scale_verdict v);
 int rl_scale_report_end(FILE *out, int csv, const struct rl_scale_sum *s, const char *label);

@@ -140,7 +140,7 @@ static rl_chart *chart_ovh(const char *text, double overhead_us, struct rl_devic
                            struct rl_oplist *l)
 {
 	/* roofline times, worked out by hand: the best case */
-	struct rl_chart_info info = {dev, "eager", overhead_us, "dir/ops.csv", 1};
+	struct rl_chart_info info = {dev, "eager", overhead_us, "dir/ops.csv", 1, NULL};
 	struct rl_model_ctx ctx = {.dev = dev, .host_overhead_us = overhead_us, .best_case = 1};
 	struct rl_errlist errs;
 	FILE *in = test_stream(text);
@@ -376,7 +376,7 @@ END_TEST
 START_TEST(test_empty_chart)
 {
 	struct rl_device dev;
-	struct rl_chart_info info = {&dev, "eager", 0, NULL, 0};
+	struct rl_chart_info info = {&dev, "eager", 0, NULL, 0, NULL};
 	struct rl_chart_sweep sw;
 	struct rl_chart_layout lay;
 	struct rl_err err;
@@ -454,7 +454,7 @@ END_TEST
 START_TEST(test_chart_absurd_numbers)
 {
 	struct rl_device dev;
-	struct rl_chart_info info = {&dev, "eager", 0, NULL, 0};
+	struct rl_chart_info info = {&dev, "eager", 0, NULL, 0, NULL};
 	struct rl_op op;
 	struct rl_pred p;
 	rl_chart *c;

@@ -391,13 +391,13 @@ START_TEST(test_write_table)
 	char *t = write_text(0, &rc), *line, *save = NULL;
 
 	ck_assert_int_eq(rc, 0);
-	ck_assert_msg(strstr(t, "\neager          5.00 us        21.00        13.00         8.00"
+	ck_assert_msg(strstr(t, "\neager           5.00 us        21.00        13.00         8.00"
 	                        "    61.9 %\n") != NULL,
 	              "%s", t);
-	ck_assert_msg(strstr(t, "\ngraph          0.05 us        13.15        13.00         0.15"
+	ck_assert_msg(strstr(t, "\ngraph           0.05 us        13.15        13.00         0.15"
 	                        "    98.9 %\n") != NULL,
 	              "%s", t);
-	ck_assert_msg(strstr(t, "\nmeasured             -        40.00        10.00        30.00"
+	ck_assert_msg(strstr(t, "\nmeasured              -        40.00        10.00        30.00"
 	                        "    25.0 %\n") != NULL,
 	              "%s", t);
 	ck_assert_msg(strstr(t, "as one CUDA graph: 13.15 us per step instead of 21.00 us in eager "

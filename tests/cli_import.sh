@@ -191,11 +191,10 @@ w_trace() { # FILE, then one "ts dur" pair per kernel: a relu of 1024 fp32 each
 }
 # The kernel takes 8 us: more than the relu's expected time, so it has time to
 # recover and is listed. Expected on the H200 (hwdb/h200-pytorch.efficiency):
-# latency_us 4.358 + 2 x 1024 x 4 B / (0.9064 x 4800 GB/s) = 4.358 + 0.002
-# = 4.36 us; recoverable 8 - 4.36 = 3.64 us, and 8 - 0.50 (the H200 launch
-# floor, its roofline) = 7.50 to the roofline. (A 2 us kernel, as this test had
-# before expected times, is under the fitted 4.36 us: nothing to recover,
-# "top 0 ops".)
+# latency_us 1.245 + 2 x 1024 x 4 B / (0.9064 x 4800 GB/s) = 1.245 + 0.002
+# = 1.25 us; recoverable 8 - 1.25 = 6.75 us, and 8 - 0.50 (the H200 launch
+# floor, its roofline) = 7.50 to the roofline. (A kernel under the expected
+# 1.25 us would have nothing to recover: "top 0 ops".)
 w_trace "$tmp/one.json" "110 8"
 run report --hw h200 "$tmp/one.json"
 check "one kernel: '1 op in the trace'" grep -q '^1 op in the trace, run on NVIDIA H200$' "$tmp/out"
@@ -203,8 +202,8 @@ check "one kernel: '(1 activity)'" \
 	grep -qx 'step: 8.00 us from the first GPU activity to the last (1 activity)' "$tmp/out"
 check "one kernel: 'top 1 op by recoverable time'" \
 	grep -qx 'top 1 op by recoverable time (measured - expected; to_roof: to the roofline):' "$tmp/out"
-check "one kernel: recoverable 8 - 4.36 = 3.64 us, 8 - 0.50 = 7.50 to the roofline" \
-	grep -Eq '^   1\. relu#1 +8\.00 +4\.36 +3\.64 +7\.50 ' "$tmp/out"
+check "one kernel: recoverable 8 - 1.25 = 6.75 us, 8 - 0.50 = 7.50 to the roofline" \
+	grep -Eq '^   1\. relu#1 +8\.00 +1\.25 +6\.75 +7\.50 ' "$tmp/out"
 run report --hw h200 --best-case "$tmp/one.json"
 check "one kernel, --best-case: recoverable against the roofline" \
 	grep -qx 'top 1 op by recoverable time (measured - roofline):' "$tmp/out"

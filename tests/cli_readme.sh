@@ -29,7 +29,7 @@ block '^The first command prints' >"$tmp/want"
 same "README: the quick start's BERT-base table"
 
 block 'examples/blog-repeat-multiply.csv. prints' >"$tmp/want"
-"$ROOFLINE" classify --best-case --hw a100 "$EX/blog-repeat-multiply.csv" 2>/dev/null | head -n 14 >"$tmp/got"
+"$ROOFLINE" classify --best-case --hw a100 "$EX/blog-repeat-multiply.csv" 2>/dev/null | head -n 15 >"$tmp/got"
 same "README: the repeat-multiply sweep"
 
 block 'ends with$' >"$tmp/want"
@@ -57,9 +57,9 @@ same "README: the H200 probe table is the recorded one"
 tail -n +2 "$M" | grep -v '^min_kernel_us ' >"$tmp/want"
 same "README: the recorded H200 attributes still derive that table"
 block 'prints its 153 ops' >"$tmp/want"
-# (8 lines: the trace, the device, the efficiency profile's two lines, the
-# column names, the first three ops)
-"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 8 >"$tmp/got"
+# (9 lines: the trace, the device and its runtime (two lines), the efficiency
+# profile's two lines, the column names, the first three ops)
+"$ROOFLINE" report "$DATA/trace_bert_base_fwd_b32_s128_bf16.json.gz" 2>/dev/null | head -n 9 >"$tmp/got"
 same "README: the first lines of the BERT trace report"
 
 block 'and then the step' >"$tmp/want"
@@ -72,12 +72,14 @@ block 'report --timeline tests/data/trace_gpt2' >"$tmp/want"
 	sed -n '/^timeline (one step/,$p' >"$tmp/got"
 same "README: the GPT-2 trace's timeline"
 
-# bench, calibrate and validate on the H200 recordings
-M="$top_srcdir/docs/measurements/h200-bench-2026-11-29"
+# bench, calibrate and validate on the H200 recordings: the calibration
+# behind hwdb/h200-sxm-measured.device (issue 12), the first validation
+M="$top_srcdir/docs/measurements/h200-issue12-2026-12-01"
 block 'replays the recording; on the GPU it took' >"$tmp/want"
 "$ROOFLINE" calibrate --from "$M/bench.json" -o "$tmp/h200-measured.device" 2>/dev/null |
 	sed "s|$tmp/||" >"$tmp/got"
 same "README: the H200 calibration"
+M="$top_srcdir/docs/measurements/h200-bench-2026-11-29"
 block 'summary reads:$' >"$tmp/want"
 "$ROOFLINE" validate --from "$M/validate.json" --hw "$top_srcdir/hwdb/h200-sxm-measured.device" \
 	--host-overhead-us 4.21 2>/dev/null | tail -n 10 >"$tmp/got"
