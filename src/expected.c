@@ -240,10 +240,17 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 	s.t_memory = mem_bytes / (e->bw * mem_eff);
 	for (i = 0; i < sizeof(tiles) / sizeof(tiles[0]); i++) {
 		double tm = tiles[i].tm, tn = tiles[i].tn;
-		double ctas = tm * tn >= 128 * 128 ? 1 : 2, slots = e->sms * ctas;
-		double nt = batch * ceil(m / tm) * ceil(n / tn), split = 1, units, waves;
+		double ctas, slots, nt, split = 1, units, waves;
 		double rate, t_main, t_epi, extra = 0, t;
 
+		/* the thin tiles are for a side under 128 (GEMVs, decode): the
+		 * H200 profiles show cuBLAS picking them only there, and skipping
+		 * them elsewhere keeps a million ops fast */
+		if (tiles[i].c == THIN && m >= 128 && n >= 128)
+			continue;
+		ctas = tm * tn >= 128 * 128 ? 1 : 2;
+		slots = e->sms * ctas;
+		nt = batch * ceil(m / tm) * ceil(n / tn);
 		rate = pk / slots * tile_eff(e, tiles[i].c);
 		if (fallback > 0)
 			rate *= fallback / ep(e, RL_EP_GEMM_LARGE);

@@ -368,29 +368,42 @@ static void fmt_ratio(char *buf, size_t len, double num, double den)
 		snprintf(buf, len, "-");
 }
 
+/* A then B into BUF of LEN bytes, cut to fit: snprintf's "%s%s" without its
+ * cost, which a million rows feel. */
+static void cat2(char *buf, size_t len, const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (*a && n + 1 < len)
+		buf[n++] = *a++;
+	while (*b && n + 1 < len)
+		buf[n++] = *b++;
+	buf[n] = '\0';
+}
+
 static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
 	char name[4 * NAME_W + 8], ai[32], t[32], dt[16], m[32], pct[32], tf[32];
 	char bnd[32], rx[32], rr[32];
 	int x = expected_cols(r);
 
-	snprintf(dt, sizeof(dt), "%s%s", rl_dtype_name(op->dtype), p->fallback ? "*" : "");
+	cat2(dt, sizeof(dt), rl_dtype_name(op->dtype), p->fallback ? "*" : "");
 	fmt_intensity(ai, sizeof(ai), p->intensity);
 	rl_fmt_us(t, sizeof(t), x ? p->expected_us : p->t_us);
-	snprintf(bnd, sizeof(bnd), "%s%s", rl_bound_name(x ? p->expected_bound : p->bound),
-	         x && p->expected_bound != p->bound ? DIFF_MARK : "");
+	cat2(bnd, sizeof(bnd), rl_bound_name(x ? p->expected_bound : p->bound),
+	     x && p->expected_bound != p->bound ? DIFF_MARK : "");
 	rl_fmt_fixed(tf, p->attainable_flops / 1e12, 2);
 	m[0] = pct[0] = '\0';
 	if (op->has & RL_HAS_MEASURED) {
 		rl_fmt_us(m, sizeof(m), op->measured_us);
-		snprintf(pct, sizeof(pct), "%.0f", p->roofline_pct);
+		rl_fmt_fixed(pct, p->roofline_pct, 0);
 		fmt_ratio(rx, sizeof(rx), op->measured_us, p->expected_gpu_us);
 		fmt_ratio(rr, sizeof(rr), op->measured_us, p->t_gpu_us);
 	} else {
-		snprintf(m, sizeof(m), "-");
-		snprintf(pct, sizeof(pct), "-");
-		snprintf(rx, sizeof(rx), "-");
-		snprintf(rr, sizeof(rr), "-");
+		strcpy(m, "-");
+		strcpy(pct, "-");
+		strcpy(rx, "-");
+		strcpy(rr, "-");
 	}
 	if (x && p->expected_bound != p->bound)
 		r->bound_differs++;
