@@ -117,44 +117,12 @@ static char *xstrdup(const char *s)
 static int set_number(struct rl_kvfile *kv, struct rl_hwval *v, const char *key, const char *val,
                       char *src, double lo, double hi, struct rl_err *err)
 {
-	struct rl_err e;
-	int rc = 0;
+	int rc = rl_hwval_set(kv, v, key, val, src, err);
 
-	if (v->present)
-		rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s' given twice", kv->path,
-		                kv->lineno, key);
-	else if (rl_parse_nonneg(val, &v->value, &e) < 0)
-		rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", kv->path, kv->lineno,
-		                key, e.msg);
-	else if (v->value < lo || v->value > hi)
+	if (rc == 0 && (v->value < lo || v->value > hi))
 		rc = rl_err_set(err, RL_ERR_RANGE, "%s:%zu: key '%s': %s is outside %g to %g",
 		                kv->path, kv->lineno, key, val, lo, hi);
-	else if (src == NULL || *src == '\0')
-		rc = rl_err_set(err, RL_ERR_PARSE,
-		                "%s:%zu: key '%s': a number needs its source after ' ; '", kv->path,
-		                kv->lineno, key);
-	if (rc < 0) {
-		free(src);
-		return rc;
-	}
-	v->text = xstrdup(val);
-	v->source = src;
-	v->present = 1;
-	return v->text == NULL ? rl_err_set(err, RL_ERR_NOMEM, "out of memory") : 0;
-}
-
-static int set_string(struct rl_kvfile *kv, char **slot, const char *key, const char *val,
-                      char *src, struct rl_err *err)
-{
-	free(src);
-	if (*slot != NULL)
-		return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s' given twice", kv->path,
-		                  kv->lineno, key);
-	if (*val == '\0')
-		return rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s' has no value", kv->path,
-		                  kv->lineno, key);
-	*slot = xstrdup(val);
-	return *slot == NULL ? rl_err_set(err, RL_ERR_NOMEM, "out of memory") : 0;
+	return rc;
 }
 
 static int take(struct rl_kvfile *kv, struct rl_effprof *ep, const char *key, const char *val,
@@ -163,13 +131,13 @@ static int take(struct rl_kvfile *kv, struct rl_effprof *ep, const char *key, co
 	int i;
 
 	if (strcmp(key, "id") == 0)
-		return set_string(kv, &ep->id, key, val, src, err);
+		return rl_kv_set_string(kv, &ep->id, key, val, src, err);
 	if (strcmp(key, "name") == 0)
-		return set_string(kv, &ep->name, key, val, src, err);
+		return rl_kv_set_string(kv, &ep->name, key, val, src, err);
 	if (strcmp(key, "gpu") == 0)
-		return set_string(kv, &ep->gpu, key, val, src, err);
+		return rl_kv_set_string(kv, &ep->gpu, key, val, src, err);
 	if (strcmp(key, "stack") == 0)
-		return set_string(kv, &ep->stack, key, val, src, err);
+		return rl_kv_set_string(kv, &ep->stack, key, val, src, err);
 	for (i = 0; i < RL_EP_REF_COUNT; i++)
 		if (strcmp(key, ref_keys[i].name) == 0)
 			return set_number(kv, &ep->ref[i], key, val, src, ref_keys[i].lo,

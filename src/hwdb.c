@@ -130,9 +130,8 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-/* Parses a numeric value with its mandatory source into *V (takes SRC). */
-static int set_number(struct rl_kvfile *kv, struct rl_hwval *v, const char *key,
-                      const char *val, char *src, struct rl_err *err)
+int rl_hwval_set(struct rl_kvfile *kv, struct rl_hwval *v, const char *key, const char *val,
+                 char *src, struct rl_err *err)
 {
 	struct rl_err e;
 
@@ -160,8 +159,8 @@ static int set_number(struct rl_kvfile *kv, struct rl_hwval *v, const char *key,
 	return 0;
 }
 
-static int set_string(struct rl_kvfile *kv, char **slot, const char *key,
-                      const char *val, char *src, struct rl_err *err)
+int rl_kv_set_string(struct rl_kvfile *kv, char **slot, const char *key, const char *val,
+                     char *src, struct rl_err *err)
 {
 	free(src);
 	if (*slot != NULL)
@@ -202,7 +201,7 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 			if (strcmp(key, device_string_keys[i]) == 0)
 				break;
 		if (i < 5) {
-			rc = set_string(&kv, device_string_slot(d, i), key, val, src, err);
+			rc = rl_kv_set_string(&kv, device_string_slot(d, i), key, val, src, err);
 		} else {
 			int ds = strncmp(key, DATASHEET, sizeof(DATASHEET) - 1) == 0;
 			const char *name = ds ? key + sizeof(DATASHEET) - 1 : key;
@@ -219,7 +218,7 @@ int rl_device_load(const char *path, struct rl_device *d, struct rl_err *err)
 
 				struct rl_err e;
 
-				rc = set_number(&kv, &v[num_keys[i].key], key, val, src, err);
+				rc = rl_hwval_set(&kv, &v[num_keys[i].key], key, val, src, err);
 				if (rc == 0 &&
 				    rl_hw_check_range(num_keys[i].key, v[num_keys[i].key].value, &e) < 0)
 					rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
@@ -412,9 +411,9 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 		return rc;
 	while ((rc = rl_kv_next(&kv, &key, &val, &src, err)) > 0) {
 		if (strcmp(key, "id") == 0)
-			rc = set_string(&kv, &rt->id, key, val, src, err);
+			rc = rl_kv_set_string(&kv, &rt->id, key, val, src, err);
 		else if (strcmp(key, "name") == 0)
-			rc = set_string(&kv, &rt->name, key, val, src, err);
+			rc = rl_kv_set_string(&kv, &rt->name, key, val, src, err);
 		else if (strcmp(key, "host_overhead_us") == 0 ||
 		         strncmp(key, HOST_KIND, sizeof(HOST_KIND) - 1) == 0) {
 			struct rl_hwval *v = &rt->host_overhead_us;
@@ -432,7 +431,7 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 				                "KIND one of %s)",
 				                path, kv.lineno, key, rl_kind_expected());
 			} else {
-				rc = set_number(&kv, v, key, val, src, err);
+				rc = rl_hwval_set(&kv, v, key, val, src, err);
 				if (rc == 0 && rl_host_overhead_check(v->value, &e) < 0)
 					rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
 					                kv.lineno, key, e.msg);

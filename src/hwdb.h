@@ -41,6 +41,19 @@ struct rl_hwval {
 	char *source; /* with source labels expanded */
 };
 
+struct rl_kvfile;
+
+/* From a line of KV (kvfile.h) whose key is KEY: a non-negative number with
+ * its mandatory source into *V, which takes SRC (also on error). A key given
+ * twice, a bad number or a missing source is an error "PATH:LINE: key ...".
+ * For the files of hwdb/: devices, runtimes and efficiency profiles. */
+int rl_hwval_set(struct rl_kvfile *kv, struct rl_hwval *v, const char *key, const char *val,
+                 char *src, struct rl_err *err);
+
+/* The same for a text value into *SLOT (malloc'ed); SRC is freed. */
+int rl_kv_set_string(struct rl_kvfile *kv, char **slot, const char *key, const char *val,
+                     char *src, struct rl_err *err);
+
 struct rl_device {
 	char *id, *aliases, *name, *vendor, *arch;
 	char *path; /* the file it was read from */
