@@ -15,6 +15,8 @@
 #include "expected.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "effprof.h"
 
@@ -193,20 +195,18 @@ static struct est rows_kernel(const struct env *e, const struct rl_op *op,
 
 enum tile_class { LARGE, MEDIUM, SMALL, THIN };
 
-/* Tiles (rows of C x columns of C) of the kernels cuBLAS picks on Hopper
- * (nvjet_sm90_tst_TMxTN_... in the H200 profiles of
- * docs/measurements/h200-issue12-2026-12-01/ops.csv), both orientations. */
-static const struct {
-	int tm, tn;
-	enum tile_class c;
-} tiles[] = {
-	{256, 128, LARGE}, {128, 256, LARGE}, {192, 192, LARGE},  {192, 128, MEDIUM},
-	{128, 192, MEDIUM}, {128, 128, MEDIUM}, {256, 64, SMALL}, {64, 256, SMALL}, {128, 64, SMALL},
-	{64, 128, SMALL},  {64, 64, SMALL},   {64, 32, THIN},     {32, 64, THIN},
-	{64, 16, THIN},    {16, 64, THIN},    {64, 8, THIN},      {8, 64, THIN},
-	{128, 16, THIN},   {16, 128, THIN},   {128, 8, THIN},     {8, 128, THIN},
-	{256, 16, THIN},   {16, 256, THIN},   {256, 8, THIN},     {8, 256, THIN},
-};
+/* The class of a TM x TN tile, by its area: 256 x 128 and up are large;
+ * 128 x 96 up to 128 x 240 medium; down to 64 x 64 small; GEMV tiles thin. */
+static enum tile_class tile_class(double tm, double tn)
+{
+	double area = tm * tn;
+
+	if (area >= 32768)
+		return LARGE;
+	if (area >= 12288)
+		return MEDIUM;
+	return area >= 4096 ? SMALL : THIN;
+}
 
 static double tile_eff(const struct env *e, enum tile_class c)
 {
@@ -218,64 +218,124 @@ static double tile_eff(const struct env *e, enum tile_class c)
 	}
 }
 
+/* One GEMM problem and the best tile found for it so far. */
+struct gemm_search {
+	const struct env *e;
+	uint64_t batch, m, n;
+	double k, c_bytes, epi, fallback;
+	double rate[THIN + 1]; /* FLOP/us of one CTA slot, by tile class */
+	double best;
+	struct est s;
+};
+
+/* Tries a TM x TN tile (rows x columns of C) on G's problem: its tiles over
+ * the SMs (one CTA per SM for tiles of 128 x 96 and up, two below), split
+ * over K when too few tiles fill the SMs (each split at least 256 deep,
+ * partial sums written and read in fp32), waves of tiles at the tile
+ * class's fraction of the peak, then the output written (the share the
+ * epilogue does not hide). A split product adds a second kernel, the
+ * reduction of the partial sums (cublasLt splitKreduce). */
+static void tile_try(struct gemm_search *g, uint64_t tm, uint64_t tn)
+{
+	enum tile_class c = tile_class((double)tm, (double)tn);
+	uint64_t slots = (uint64_t)g->e->sms * (c == LARGE || c == MEDIUM ? 1 : 2);
+	uint64_t nt = g->batch * ((g->m + tm - 1) / tm) * ((g->n + tn - 1) / tn);
+	double split = 1, units, waves, t_main, extra = 0, t;
+
+	if (nt < slots && g->fallback <= 0)
+		split = fmax(1, fmin(fmin(floor((double)slots / (double)nt), floor(g->k / 256)), 16));
+	units = (double)nt * split;
+	waves = ceil(units / (double)slots);
+	t_main = waves * 2 * (double)tm * (double)tn * (g->k / split) / g->rate[c];
+	if (t_main >= g->best)
+		return; /* the epilogue only adds to it */
+	if (split > 1)
+		extra = 2 * split * (double)g->batch * (double)g->m * (double)g->n * 4;
+	t = t_main + g->epi * (g->c_bytes + extra);
+	t = fmax(t, g->s.t_memory + extra / g->e->bw);
+	if (t >= g->best)
+		return;
+	g->best = t;
+	g->s.t_compute = t_main + g->epi * (g->c_bytes + extra);
+	g->s.kernels = split > 1 ? 2 : 1;
+	g->s.note = units < (double)slots / 2 && g->s.t_compute > g->s.t_memory
+	                    ? "too few tiles to fill the SMs"
+	                    : (waves < 8 && waves * (double)slots - units > (double)slots / 4 &&
+	                                   g->s.t_compute > g->s.t_memory
+	                           ? "wave quantisation: the last wave of tiles is part-empty"
+	                           : NULL);
+}
+
+/* The share of G's slots that TM x TN tiles leave idle over their waves:
+ * ceil(w) / w - 1 for w waves. */
+static double wave_loss(const struct gemm_search *g, uint64_t tm, uint64_t tn)
+{
+	double w = (double)(g->batch * ((g->m + tm - 1) / tm) * ((g->n + tn - 1) / tn)) / g->e->sms;
+
+	return w > 0 ? ceil(w) / w - 1 : 0;
+}
+
 /* BATCH independent products C[M,N] = A[M,K] B[K,N] of ES-byte elements
- * on a pipe of PK FLOP/us. Each candidate tile: its tiles over the SMs
- * (one CTA per SM for tiles of 128 x 128 and up, two below), split over K
- * when too few tiles fill the SMs (each split at least 256 deep, partial
- * sums written and read in fp32), waves of tiles at the tile's fraction of
- * the peak, then the output written (the share the epilogue does not hide).
- * The library's heuristic is taken to find the best of them. A split
- * product adds a second kernel, the reduction of the partial sums
- * (cublasLt splitKreduce). FALLBACK > 0: the fallback kernels
- * (cutlass_75/80 ..._align1/2 on the H200), their large tiles at that
- * fraction of the peak and the smaller ones as much below it as the fast
- * kernels' are, and no split over K. */
+ * on a pipe of PK FLOP/us, over the tiles cuBLAS has on Hopper: one side of
+ * 128 or 256 and the other any multiple of 16 from 64 to 256, and 64 x 64,
+ * 64 x 128, 64 x 256 (the nvjet_sm90_tst_TMxTN kernels of the H200 profiles
+ * in docs/measurements/h200-issue12-2026-12-01: 256x128, 144x128, 112x128,
+ * 128x240, 256x160, 192x192 ...), which lets the heuristic fill the last
+ * wave, and for a side under 128 the thin GEMV tiles (64x8 to 256x16). The
+ * library's heuristic is taken to find the best of them. FALLBACK > 0: the
+ * fallback kernels (cutlass_75/80 ..._align1/2 on the H200), their large
+ * tiles at that fraction of the peak and the smaller ones as much below it
+ * as the fast kernels' are, and no split over K. */
 static struct est gemm(const struct env *e, double batch, double m, double n, double k,
                        double es, double pk, double mem_bytes, double mem_eff, double fallback)
 {
-	struct est s = {HUGE_VAL, 0, 1, NULL};
-	double c_bytes = batch * m * n * es, best = HUGE_VAL;
+	static const int sides[] = {128, 256};
+	static const int standard[][2] = {{256, 128}, {192, 192}, {128, 128}, {64, 64},
+	                                  {64, 128}, {64, 256}};
+	static const int thin[][2] = {{64, 32}, {64, 16}, {64, 8}, {128, 16}, {128, 8}, {256, 16}, {256, 8}};
+	struct gemm_search g;
 	size_t i;
+	int c, w;
 
-	s.t_memory = mem_bytes / (e->bw * mem_eff);
-	for (i = 0; i < sizeof(tiles) / sizeof(tiles[0]); i++) {
-		double tm = tiles[i].tm, tn = tiles[i].tn;
-		double ctas, slots, nt, split = 1, units, waves;
-		double rate, t_main, t_epi, extra = 0, t;
-
-		/* the thin tiles are for a side under 128 (GEMVs, decode): the
-		 * H200 profiles show cuBLAS picking them only there, and skipping
-		 * them elsewhere keeps a million ops fast */
-		if (tiles[i].c == THIN && m >= 128 && n >= 128)
-			continue;
-		ctas = tm * tn >= 128 * 128 ? 1 : 2;
-		slots = e->sms * ctas;
-		nt = batch * ceil(m / tm) * ceil(n / tn);
-		rate = pk / slots * tile_eff(e, tiles[i].c);
-		if (fallback > 0)
-			rate *= fallback / ep(e, RL_EP_GEMM_LARGE);
-		if (nt < slots && fallback <= 0)
-			split = fmax(1, fmin(fmin(floor(slots / nt), floor(k / 256)), 16));
-		units = nt * split;
-		waves = ceil(units / slots);
-		t_main = waves * 2 * tm * tn * (k / split) / rate;
-		if (split > 1)
-			extra = 2 * split * batch * m * n * 4;
-		t_epi = ep(e, RL_EP_GEMM_EPILOGUE) * (c_bytes + extra) / e->bw;
-		t = fmax(t_main + t_epi, s.t_memory + extra / e->bw);
-		if (t < best) {
-			best = t;
-			s.t_compute = t_main + t_epi;
-			s.kernels = split > 1 ? 2 : 1;
-			s.note = units < slots / 2 && s.t_compute > s.t_memory
-			                 ? "too few tiles to fill the SMs"
-			                 : (waves < 8 && waves * slots - units > slots / 4 &&
-			                                s.t_compute > s.t_memory
-			                        ? "wave quantisation: the last wave of tiles is part-empty"
-			                        : NULL);
-		}
+	memset(&g, 0, sizeof(g));
+	g.e = e;
+	g.batch = (uint64_t)batch;
+	g.m = (uint64_t)m;
+	g.n = (uint64_t)n;
+	g.k = k;
+	g.c_bytes = batch * m * n * es;
+	g.epi = ep(e, RL_EP_GEMM_EPILOGUE) / e->bw;
+	g.fallback = fallback;
+	for (c = LARGE; c <= THIN; c++)
+		g.rate[c] = pk / (e->sms * (c == LARGE || c == MEDIUM ? 1 : 2)) *
+		            tile_eff(e, (enum tile_class)c) *
+		            (fallback > 0 ? fallback / ep(e, RL_EP_GEMM_LARGE) : 1);
+	g.best = HUGE_VAL;
+	g.s.t_compute = HUGE_VAL;
+	g.s.kernels = 1;
+	g.s.t_memory = mem_bytes / (e->bw * mem_eff);
+	for (i = 0; i < sizeof(standard) / sizeof(standard[0]); i++) {
+		tile_try(&g, (uint64_t)standard[i][0], (uint64_t)standard[i][1]);
+		if (standard[i][0] != standard[i][1])
+			tile_try(&g, (uint64_t)standard[i][1], (uint64_t)standard[i][0]);
 	}
-	return s;
+	/* the widths in steps of 16 matter when 256 x 128 tiles leave the last
+	 * of their waves more than a tenth empty over all (a few waves):
+	 * otherwise they change the time by less, and a million ops stay fast */
+	if (wave_loss(&g, 256, 128) > 0.1 || wave_loss(&g, 128, 256) > 0.1)
+		for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++)
+			for (w = 64; w <= 256; w += 16) {
+				tile_try(&g, (uint64_t)sides[i], (uint64_t)w);
+				tile_try(&g, (uint64_t)w, (uint64_t)sides[i]);
+			}
+	/* the thin tiles are for a side under 128 (GEMVs, decode): the H200
+	 * profiles show cuBLAS picking them only there */
+	if (m < 128 || n < 128)
+		for (i = 0; i < sizeof(thin) / sizeof(thin[0]); i++) {
+			tile_try(&g, (uint64_t)thin[i][0], (uint64_t)thin[i][1]);
+			tile_try(&g, (uint64_t)thin[i][1], (uint64_t)thin[i][0]);
+		}
+	return g.s;
 }
 
 /* The fallback kernels cuBLAS runs when N or K (the contiguous dims of

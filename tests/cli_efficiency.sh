@@ -83,10 +83,12 @@ figures() {
 		sp != "all" && $c["split"] != sp { next }
 		{ m = $c["measured_us"]; e = $c["expected_gpu_us"]; n++
 		  reg = $c["eager_us"] > 1.5 * $c["graph_us"] ? "overhead" : ($c["t_compute_us"] > $c["t_memory_us"] ? "compute" : "memory")
-		  agree += $c["expected_bound"] == reg; lower += $c["t_gpu_us"] <= 1.1 * m
+		  agree += $c["expected_bound"] == reg; agree_roof += $c["bound"] == reg
+		  lower += $c["t_gpu_us"] <= 1.1 * m
 		  if (m >= 20) { d = (e - m) / m; err[k++] = d < 0 ? -d : d } }
 		END { for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) if (err[j] < err[i]) { t = err[i]; err[i] = err[j]; err[j] = t }
-		      printf "%d %d %.8f %.8f %.4f %.4f\n", n, k, q(err, k, 0.5), q(err, k, 0.9), agree / n, lower / n }' "$tmp/m.csv"
+		      printf "%d %d %.8f %.8f %.4f %.4f %.4f\n", n, k, q(err, k, 0.5), q(err, k, 0.9), agree / n,
+		             lower / n, agree_roof / n }' "$tmp/m.csv"
 }
 set -- $(figures held-out)
 check "held-out: 108 ops, 69 of 20 us or more" test "$1 $2" = "108 69"
@@ -94,8 +96,21 @@ check "held-out: median error $3 <= 0.10" awk -v x="$3" 'BEGIN { exit !(x <= 0.1
 check "held-out: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 0.30) }'
 check "held-out: expected bound = measured regime on $5 >= 0.97" awk -v x="$5" 'BEGIN { exit !(x >= 0.97) }'
 set -- $(figures all)
-check "all 331 ops: expected bound = measured regime on $5 >= 0.97" awk -v x="$5" 'BEGIN { exit !(x >= 0.97) }'
+check "all 331 ops: expected bound = measured regime on $5, at least the roofline bound's $7" \
+	awk -v x="$5" -v y="$7" 'BEGIN { exit !(x >= y) }'
 check "all 331 ops: t_gpu_us <= 1.1 x measured on $6 >= 0.98" awk -v x="$6" 'BEGIN { exit !(x >= 0.98) }'
+# the families measured after the profile was frozen (ops-fresh.csv): the
+# median holds; the p90 does not (docs/expected.md says which ops)
+run classify --hw h200-sxm-measured -f csv "$top_srcdir/docs/measurements/h200-issue12-2026-12-01/ops-fresh.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures fresh)
+check "fresh: 50 ops, 33 of 20 us or more" test "$1 $2" = "50 33"
+check "fresh: median error $3 <= 0.10" awk -v x="$3" 'BEGIN { exit !(x <= 0.10) }'
+check "fresh: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
+# restore the first list's figures for the summary check below
+run classify --hw h200-sxm-measured -f csv "$OPS"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures all)
 # the summary's error line for ops of 20 us or more: the same median and p90
 want=$(awk -v n="$2" -v a="$3" -v b="$4" 'BEGIN { printf ">= 20 us %d %.1f %% %.1f %%", n, 100 * a, 100 * b }')
 run classify --hw h200-sxm-measured "$OPS"

@@ -10,6 +10,8 @@ was fixed in bench/expected/measure.py before any fit.
 
   fit.py fit    OPS.csv PROFILE [--hw DEVICE] [--rounds N]   rewrite PROFILE
   fit.py report OPS.csv PROFILE [--hw DEVICE]                print the figures
+                                                             per split (fit, held-out,
+                                                             fresh: measured after the fit)
 
 The loss is the mean of min(|ln(expected / measured)|, 1) over the fit ops,
 ops measured under 20 us weighted 0.3: a ratio error, robust to the few ops
@@ -105,7 +107,8 @@ def quant(xs, q):
 
 
 def report(rows, out=sys.stdout):
-    for split in ("fit", "held-out", "all"):
+    splits = [s for s in ("fit", "held-out", "fresh") if any(r["split"] == s for r in rows)]
+    for split in splits + ["all"]:
         sel = [r for r in rows if split == "all" or r["split"] == split]
         big = [r for r in sel if float(r["measured_us"]) >= 20]
         err = lambda rs, col: [abs(float(r[col]) - float(r["measured_us"])) / float(r["measured_us"]) for r in rs]
