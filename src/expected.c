@@ -68,14 +68,14 @@ static double peak(const struct env *e, enum rl_pipe p, int fma)
 	return !rl_pipe_is_tensor(p) && !fma ? v / 2 : v;
 }
 
-static uint64_t elements(const struct rl_op *op)
+static double elements(const struct rl_op *op)
 {
 	double n = 1;
 	int i;
 
 	for (i = 0; i < op->ndims; i++)
 		n *= (double)op->dims[i];
-	return (uint64_t)n;
+	return n;
 }
 
 /* The largest power of two of bytes, up to 16, dividing X bytes. */
@@ -164,7 +164,7 @@ static struct est rows_kernel(const struct env *e, const struct rl_op *op,
 {
 	struct est s = streaming(e, p, mem_eff);
 	double last = (double)op->dims[op->ndims - 1];
-	double rows = (double)elements(op) / last;
+	double rows = elements(op) / last;
 	double per_sm = fmax(1, floor(ep(e, RL_EP_ROW(path, RL_EP_ROW_SLOTS))));
 	double t_rows;
 
@@ -221,8 +221,7 @@ static double tile_eff(const struct env *e, enum tile_class c)
 /* One GEMM problem and the best tile found for it so far. */
 struct gemm_search {
 	const struct env *e;
-	uint64_t batch, m, n;
-	double k, c_bytes, epi, fallback;
+	double batch, m, n, k, c_bytes, epi, fallback;
 	double rate[THIN + 1]; /* FLOP/us of one CTA slot, by tile class */
 	double best;
 	struct est s;
@@ -235,22 +234,22 @@ struct gemm_search {
  * class's fraction of the peak, then the output written (the share the
  * epilogue does not hide). A split product adds a second kernel, the
  * reduction of the partial sums (cublasLt splitKreduce). */
-static void tile_try(struct gemm_search *g, uint64_t tm, uint64_t tn)
+static void tile_try(struct gemm_search *g, double tm, double tn)
 {
-	enum tile_class c = tile_class((double)tm, (double)tn);
-	uint64_t slots = (uint64_t)g->e->sms * (c == LARGE || c == MEDIUM ? 1 : 2);
-	uint64_t nt = g->batch * ((g->m + tm - 1) / tm) * ((g->n + tn - 1) / tn);
+	enum tile_class c = tile_class(tm, tn);
+	double slots = g->e->sms * (c == LARGE || c == MEDIUM ? 1 : 2);
+	double nt = g->batch * ceil(g->m / tm) * ceil(g->n / tn);
 	double split = 1, units, waves, t_main, extra = 0, t;
 
 	if (nt < slots && g->fallback <= 0)
-		split = fmax(1, fmin(fmin(floor((double)slots / (double)nt), floor(g->k / 256)), 16));
-	units = (double)nt * split;
-	waves = ceil(units / (double)slots);
-	t_main = waves * 2 * (double)tm * (double)tn * (g->k / split) / g->rate[c];
+		split = fmax(1, fmin(fmin(floor(slots / nt), floor(g->k / 256)), 16));
+	units = nt * split;
+	waves = ceil(units / slots);
+	t_main = waves * 2 * tm * tn * (g->k / split) / g->rate[c];
 	if (t_main >= g->best)
 		return; /* the epilogue only adds to it */
 	if (split > 1)
-		extra = 2 * split * (double)g->batch * (double)g->m * (double)g->n * 4;
+		extra = 2 * split * g->batch * g->m * g->n * 4;
 	t = t_main + g->epi * (g->c_bytes + extra);
 	t = fmax(t, g->s.t_memory + extra / g->e->bw);
 	if (t >= g->best)
@@ -258,9 +257,9 @@ static void tile_try(struct gemm_search *g, uint64_t tm, uint64_t tn)
 	g->best = t;
 	g->s.t_compute = t_main + g->epi * (g->c_bytes + extra);
 	g->s.kernels = split > 1 ? 2 : 1;
-	g->s.note = units < (double)slots / 2 && g->s.t_compute > g->s.t_memory
+	g->s.note = units < slots / 2 && g->s.t_compute > g->s.t_memory
 	                    ? "too few tiles to fill the SMs"
-	                    : (waves < 8 && waves * (double)slots - units > (double)slots / 4 &&
+	                    : (waves < 8 && waves * slots - units > slots / 4 &&
 	                                   g->s.t_compute > g->s.t_memory
 	                           ? "wave quantisation: the last wave of tiles is part-empty"
 	                           : NULL);
@@ -268,9 +267,9 @@ static void tile_try(struct gemm_search *g, uint64_t tm, uint64_t tn)
 
 /* The share of G's slots that TM x TN tiles leave idle over their waves:
  * ceil(w) / w - 1 for w waves. */
-static double wave_loss(const struct gemm_search *g, uint64_t tm, uint64_t tn)
+static double wave_loss(const struct gemm_search *g, double tm, double tn)
 {
-	double w = (double)(g->batch * ((g->m + tm - 1) / tm) * ((g->n + tn - 1) / tn)) / g->e->sms;
+	double w = g->batch * ceil(g->m / tm) * ceil(g->n / tn) / g->e->sms;
 
 	return w > 0 ? ceil(w) / w - 1 : 0;
 }
@@ -299,9 +298,9 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 
 	memset(&g, 0, sizeof(g));
 	g.e = e;
-	g.batch = (uint64_t)batch;
-	g.m = (uint64_t)m;
-	g.n = (uint64_t)n;
+	g.batch = batch;
+	g.m = m;
+	g.n = n;
 	g.k = k;
 	g.c_bytes = batch * m * n * es;
 	g.epi = ep(e, RL_EP_GEMM_EPILOGUE) / e->bw;
@@ -315,9 +314,9 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 	g.s.kernels = 1;
 	g.s.t_memory = mem_bytes / (e->bw * mem_eff);
 	for (i = 0; i < sizeof(standard) / sizeof(standard[0]); i++) {
-		tile_try(&g, (uint64_t)standard[i][0], (uint64_t)standard[i][1]);
+		tile_try(&g, standard[i][0], standard[i][1]);
 		if (standard[i][0] != standard[i][1])
-			tile_try(&g, (uint64_t)standard[i][1], (uint64_t)standard[i][0]);
+			tile_try(&g, standard[i][1], standard[i][0]);
 	}
 	/* the widths in steps of 16 matter when 256 x 128 tiles leave the last
 	 * of their waves more than a tenth empty over all (a few waves):
@@ -325,15 +324,15 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 	if (wave_loss(&g, 256, 128) > 0.1 || wave_loss(&g, 128, 256) > 0.1)
 		for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++)
 			for (w = 64; w <= 256; w += 16) {
-				tile_try(&g, (uint64_t)sides[i], (uint64_t)w);
-				tile_try(&g, (uint64_t)w, (uint64_t)sides[i]);
+				tile_try(&g, sides[i], w);
+				tile_try(&g, w, sides[i]);
 			}
 	/* the thin tiles are for a side under 128 (GEMVs, decode): the H200
 	 * profiles show cuBLAS picking them only there */
 	if (m < 128 || n < 128)
 		for (i = 0; i < sizeof(thin) / sizeof(thin[0]); i++) {
-			tile_try(&g, (uint64_t)thin[i][0], (uint64_t)thin[i][1]);
-			tile_try(&g, (uint64_t)thin[i][1], (uint64_t)thin[i][0]);
+			tile_try(&g, thin[i][0], thin[i][1]);
+			tile_try(&g, thin[i][1], thin[i][0]);
 		}
 	return g.s;
 }
