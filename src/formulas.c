@@ -116,7 +116,7 @@ static int attention(const struct rl_op *op, double es, double *flops,
 {
 	const uint64_t *d = op->dims;
 	uint64_t bh, q_el, kv_el, scores;
-	uint64_t sq, sk, hd;
+	uint64_t sq, sk, hd, kvh;
 	int rc = want_dims(op, 4, 5, "BxHxSxD or BxHxSqxSkxD", err);
 
 	if (rc < 0)
@@ -124,9 +124,16 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	sq = d[2];
 	sk = op->ndims == 5 ? d[3] : d[2];
 	hd = d[op->ndims - 1];
+	/* Grouped-query attention: K and V have kv_heads heads, each shared by
+	 * H / kv_heads query heads. */
+	kvh = op->kv_heads ? op->kv_heads : d[1];
+	if (d[1] % kvh != 0)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column 'kv_heads': %llu does not divide the query heads %llu",
+		                  (unsigned long long)kvh, (unsigned long long)d[1]);
 	if (rl_mul_u64(d[0], d[1], &bh) < 0 ||
 	    product((uint64_t[]){bh, sq, hd}, 3, &q_el) < 0 ||
-	    product((uint64_t[]){bh, sk, hd}, 3, &kv_el) < 0 ||
+	    product((uint64_t[]){d[0], kvh, sk, hd}, 4, &kv_el) < 0 ||
 	    product((uint64_t[]){bh, sq, sk}, 3, &scores) < 0)
 		return overflow(err, "attention tensor");
 	/* QK^T and PV: two matmuls of 2 * Sq * Sk * D FLOPs per head. */
@@ -137,7 +144,8 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	 * FlashAttention papers' FLOP counts), nearly all for one decode token. */
 	if (op->causal)
 		*flops *= sq <= sk ? 1.0 - (double)sq / (2.0 * (double)sk) : 0.5;
-	/* Fused (flash) attention: read Q, K, V, write O; the scores stay on chip. */
+	/* Fused (flash) attention: read Q, K, V, write O; the scores stay on chip.
+	 * Q and O have H heads, K and V kv_heads. */
 	*bytes = es * (2.0 * (double)q_el + 2.0 * (double)kv_el);
 	return 0;
 }
@@ -254,9 +262,10 @@ static void split(const struct rl_op *op, double *read, double *written)
 	case RL_KIND_ATTENTION: { /* Q, K, V read, O[B, H, Sq, D] written */
 		double bh = (double)d[0] * (double)d[1], hd = (double)d[op->ndims - 1];
 		double sk = (double)d[op->ndims == 5 ? 3 : 2];
+		double bkv = (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]);
 
 		n = bh * (double)d[2] * hd;
-		in = n + 2.0 * bh * sk * hd;
+		in = n + 2.0 * bkv * sk * hd;
 		break;
 	}
 	case RL_KIND_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */

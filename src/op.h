@@ -57,6 +57,7 @@ struct rl_op {
 	uint64_t padding;         /* conv2d, default 0 */
 	uint64_t groups;          /* conv2d, default 1 */
 	int causal;               /* attention: 1 halves the score work */
+	uint64_t kv_heads;        /* attention: heads of K and V; 0: the query heads */
 	int fma;                  /* 1: the FLOPs are fused multiply-adds */
 	uint64_t inputs;          /* pointwise: input tensors of the output's size */
 	double flops_per_element;

@@ -31,6 +31,7 @@ enum col {
 	COL_BYTES, COL_UNIT, COL_LAUNCHES, COL_COUNT, COL_MEASURED, COL_FMA,
 	COL_FUSE,
 	COL_HOST,
+	COL_KV_HEADS,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -39,6 +40,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
+	"kv_heads",
 };
 
 struct reader {
@@ -364,6 +366,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_PADDING, 1u << RL_KIND_CONV2D, "conv2d"},
 		{COL_GROUPS, 1u << RL_KIND_CONV2D, "conv2d"},
 		{COL_CAUSAL, 1u << RL_KIND_ATTENTION, "attention"},
+		{COL_KV_HEADS, 1u << RL_KIND_ATTENTION, "attention"},
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
 		{COL_FPE,
 		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
@@ -486,6 +489,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		case COL_COUNT: rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->count); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
+		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;

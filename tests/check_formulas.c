@@ -302,6 +302,57 @@ START_TEST(test_bad)
 }
 END_TEST
 
+/* Issue 13: grouped-query attention. The decode row of the issue's goal:
+ * batch 64, 32 query heads, 8 KV heads, one query over 2048 keys, head dim
+ * 128, bf16. Q = O = 64x32x1x128 = 262,144 elements; K = V = 64x8x2048x128
+ * = 134,217,728 (536,870,912 without kv_heads: 4x more). */
+START_TEST(test_attention_kv_heads)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double flops = -1, bytes = -1, read = -1, written = -1;
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_ATTENTION;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_parse_dims("64x32x1x2048x128", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE;
+	/* without kv_heads: 2 x (2 x 262144 + 2 x 536870912) */
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 2148532224.0);
+	ck_assert_double_eq(flops, 2147483648.0); /* 4 x 64x32 x 1 x 2048 x 128 */
+	/* kv_heads 8: 2 x (2 x 262144 + 2 x 134217728); the same FLOPs */
+	op.kv_heads = 8;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 537919488.0);
+	ck_assert_double_eq(flops, 2147483648.0);
+	/* the KV bytes, 2 x 2 x K: 2147483648 -> 536870912, 4x fewer */
+	ck_assert_double_eq(2148532224.0 - 2.0 * 2 * 262144, 4 * (537919488.0 - 2.0 * 2 * 262144));
+	/* read: 2 x (262144 + 2 x 134217728); written: O, 2 x 262144 */
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 1);
+	ck_assert_double_eq(read, 537395200.0);
+	ck_assert_double_eq(written, 524288.0);
+	/* kv_heads = H is the default */
+	op.kv_heads = 32;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 2148532224.0);
+	/* it must divide H (12 does not divide 32; 64 > 32 does not either) */
+	op.kv_heads = 12;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_PARSE);
+	ck_assert_str_eq(err.msg, "column 'kv_heads': 12 does not divide the query heads 32");
+	op.kv_heads = 64;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_PARSE);
+	/* 4-dim prefill form, MQA (one KV head): B=2 H=4 S=8 D=16, fp32:
+	 * Q = O = 2x4x8x16 = 1024, K = V = 2x1x8x16 = 256; 4 x (2x1024 + 2x256) */
+	ck_assert_int_eq(rl_parse_dims("2x4x8x16", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.dtype = RL_FP32;
+	op.kv_heads = 1;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 10240.0);
+	ck_assert_double_eq(flops, 32768.0); /* 4 x 2x4 x 8 x 8 x 16 */
+}
+END_TEST
+
 START_TEST(test_custom_needs_both)
 {
 	struct rl_op op;
@@ -331,6 +382,7 @@ Suite *suite_formulas(void)
 	tcase_add_test(tc, test_explicit_overrides);
 	tcase_add_loop_test(tc, test_read_written, 0, ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_read_written_unknown);
+	tcase_add_test(tc, test_attention_kv_heads);
 	tcase_add_loop_test(te, test_bad, 0, ARRAY_SIZE(bad));
 	tcase_add_test(te, test_custom_needs_both);
 	tcase_add_test(te, test_pointwise_inputs_overflow);

@@ -72,6 +72,8 @@ START_TEST(test_all_columns)
 		"a,attention,bf16,1x8x128x64,,,,,1,,,,,,,,,\n"
 		"p,pointwise,fp8,100,,,,,,3,7,,,vector,,,,1\n"
 		"x,custom,int8,,,,,,,,,1e9,2.5e8,,,,,\n";
+	const char *gqa = "name,kind,shape,KV_Heads\ng,attention,64x32x1x2048x128,8\n"
+	                  "m,attention,1x8x8x8,\n";
 	struct rl_oplist l;
 	struct rl_errlist errs;
 
@@ -94,6 +96,11 @@ START_TEST(test_all_columns)
 	ck_assert(!(l.ops[1].has & RL_HAS_MEASURED));
 	ck_assert_double_eq(l.ops[3].flops, 1e9);
 	ck_assert_double_eq(l.ops[3].bytes, 2.5e8);
+	ck_assert_uint_eq(l.ops[1].kv_heads, 0); /* not given: the query heads */
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text(gqa, &l, &errs), 0);
+	ck_assert_uint_eq(l.ops[0].kv_heads, 8);
+	ck_assert_uint_eq(l.ops[1].kv_heads, 0);
 	rl_oplist_release(&l);
 }
 END_TEST
@@ -177,6 +184,13 @@ static const struct {
 	 "column 'measured_us': 1e13 is above the maximum 1e+12"},
 	{"host_us 1e25", "name,kind,shape,host_us\na,copy,4,1e25\n",
 	 "column 'host_us': 1e25 is above the maximum 1e+06"},
+	/* issue 13: kv_heads */
+	{"kv_heads on matmul", "name,kind,shape,kv_heads\na,matmul,2x2x2,1\n",
+	 "ops.csv:2: column 'kv_heads': only attention ops take it, not matmul"},
+	{"kv_heads not dividing", "name,kind,shape,kv_heads\na,attention,64x32x1x2048x128,12\n",
+	 "ops.csv:2: column 'kv_heads': 12 does not divide the query heads 32"},
+	{"kv_heads zero", "name,kind,shape,kv_heads\na,attention,1x8x8x8,0\n",
+	 "ops.csv:2: column 'kv_heads': 0 is below the minimum 1"},
 	{"conv2d padding 2^62",
 	 "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
 	 "ops.csv:2: conv2d: the padded input overflows"},
