@@ -10,12 +10,14 @@
 static const struct {
 	const char *name;
 	size_t size;
+	double bytes;
 } dtypes[RL_DTYPE_COUNT] = {
-	[RL_FP64] = {"fp64", 8},    [RL_FP32] = {"fp32", 4},
-	[RL_TF32] = {"tf32", 4},    [RL_FP16] = {"fp16", 2},
-	[RL_BF16] = {"bf16", 2},    [RL_FP8E4M3] = {"fp8e4m3", 1},
-	[RL_FP8E5M2] = {"fp8e5m2", 1}, [RL_INT8] = {"int8", 1},
-	[RL_INT32] = {"int32", 4},  [RL_INT64] = {"int64", 8},
+	[RL_FP64] = {"fp64", 8, 8},    [RL_FP32] = {"fp32", 4, 4},
+	[RL_TF32] = {"tf32", 4, 4},    [RL_FP16] = {"fp16", 2, 2},
+	[RL_BF16] = {"bf16", 2, 2},    [RL_FP8E4M3] = {"fp8e4m3", 1, 1},
+	[RL_FP8E5M2] = {"fp8e5m2", 1, 1}, [RL_INT8] = {"int8", 1, 1},
+	[RL_INT32] = {"int32", 4, 4},  [RL_INT64] = {"int64", 8, 8},
+	[RL_INT4] = {"int4", 1, 0.5},  [RL_FP4] = {"fp4", 1, 0.5},
 };
 
 static const struct {
@@ -45,6 +47,16 @@ size_t rl_dtype_size(enum rl_dtype t)
 	return dtypes[t].size;
 }
 
+double rl_dtype_bytes(enum rl_dtype t)
+{
+	return dtypes[t].bytes;
+}
+
+int rl_dtype_storage_only(enum rl_dtype t)
+{
+	return t == RL_INT4 || t == RL_FP4;
+}
+
 int rl_dtype_parse(const char *name, enum rl_dtype *out)
 {
 	int i;
@@ -64,7 +76,8 @@ int rl_dtype_parse(const char *name, enum rl_dtype *out)
 
 const char *rl_dtype_expected(void)
 {
-	return "fp64, fp32, tf32, fp16, bf16, fp8, fp8e4m3, fp8e5m2, int8, int32, int64";
+	return "fp64, fp32, tf32, fp16, bf16, fp8, fp8e4m3, fp8e5m2, int8, int32, int64, "
+	       "int4, fp4 (int4 and fp4: weight_dtype and kv_dtype only)";
 }
 
 const char *rl_unit_name(enum rl_unit u)

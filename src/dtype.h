@@ -21,6 +21,8 @@ enum rl_dtype {
 	RL_INT8,
 	RL_INT32,
 	RL_INT64,
+	RL_INT4, /* half a byte: weights and KV caches only (not an op's dtype) */
+	RL_FP4,  /* e2m1, half a byte: likewise */
 	RL_DTYPE_COUNT
 };
 
@@ -48,8 +50,18 @@ enum rl_pipe {
 /* Canonical name ("bf16") of a dtype. */
 const char *rl_dtype_name(enum rl_dtype t);
 
-/* Bytes per element in device memory (tf32 is stored as fp32: 4). */
+/* Bytes per element in device memory (tf32 is stored as fp32: 4). The
+ * half-byte types (int4, fp4) give 1, the byte a lone element takes: sizes
+ * of tensors use rl_dtype_bytes. */
 size_t rl_dtype_size(enum rl_dtype t);
+
+/* Bytes per element of a tensor in device memory: 0.5 for int4 and fp4
+ * (two elements packed in a byte), else rl_dtype_size. */
+double rl_dtype_bytes(enum rl_dtype t);
+
+/* Nonzero for a type that only stores weights or KV caches (int4, fp4): no
+ * pipe computes in it, so it is not an op's dtype. */
+int rl_dtype_storage_only(enum rl_dtype t);
 
 /* Looks NAME up case-insensitively, accepting the alias "fp8" for fp8e4m3.
  * Returns 0 and sets *OUT, or RL_ERR_PARSE when NAME is not a dtype. */

@@ -90,6 +90,39 @@ static int elementwise(const struct rl_op *op, double es, double *flops,
 	return 0;
 }
 
+/* Bytes per element of the weights (matmul's B, conv2d's filter): the
+ * weight_dtype when given, else the op's ES. */
+static double weight_es(const struct rl_op *op, double es)
+{
+	return (op->has & RL_HAS_WEIGHT_DTYPE) ? rl_dtype_bytes(op->weight_dtype) : es;
+}
+
+/* A group-wise scale: one fp16 scale (2 bytes) per weight_group weights,
+ * the groups running along the reduction of length RED, which they must
+ * divide (WHAT names it). */
+#define SCALE_BYTES 2.0
+
+static int check_group(const struct rl_op *op, uint64_t red, const char *what,
+                       struct rl_err *err)
+{
+	if (op->weight_group == 0 || red % op->weight_group == 0)
+		return 0;
+	return rl_err_set(err, RL_ERR_PARSE,
+	                  "column 'weight_group': %llu does not divide the %s %llu (the groups run "
+	                  "along the reduction)",
+	                  (unsigned long long)op->weight_group, what, (unsigned long long)red);
+}
+
+/* The bytes of W_EL weights, scales included. */
+static double weight_bytes(const struct rl_op *op, double es, double w_el)
+{
+	double b = weight_es(op, es) * w_el;
+
+	if (op->weight_group > 0)
+		b += SCALE_BYTES * (w_el / (double)op->weight_group);
+	return b;
+}
+
 static int matmul(const struct rl_op *op, double es, double *flops,
                   double *bytes, struct rl_err *err)
 {
@@ -106,8 +139,11 @@ static int matmul(const struct rl_op *op, double es, double *flops,
 	    product((uint64_t[]){b, k, n}, 3, &b_el) < 0 ||
 	    product((uint64_t[]){b, m, n}, 3, &c_el) < 0)
 		return overflow(err, "matmul operand");
+	rc = check_group(op, k, "K", err);
+	if (rc < 0)
+		return rc;
 	*flops = 2.0 * (double)c_el * (double)k;
-	*bytes = es * ((double)a_el + (double)b_el + (double)c_el);
+	*bytes = es * ((double)a_el + (double)c_el) + weight_bytes(op, es, (double)b_el);
 	return 0;
 }
 
@@ -146,7 +182,9 @@ static int attention(const struct rl_op *op, double es, double *flops,
 		*flops *= sq <= sk ? 1.0 - (double)sq / (2.0 * (double)sk) : 0.5;
 	/* Fused (flash) attention: read Q, K, V, write O; the scores stay on chip.
 	 * Q and O have H heads, K and V kv_heads. */
-	*bytes = es * (2.0 * (double)q_el + 2.0 * (double)kv_el);
+	*bytes = es * 2.0 * (double)q_el +
+	         ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * 2.0 *
+	                 (double)kv_el;
 	return 0;
 }
 
@@ -204,15 +242,18 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 		return overflow(err, "conv2d filter");
 	if (product((uint64_t[]){n, k, ho, wo}, 4, &out_el) < 0)
 		return overflow(err, "conv2d output");
+	rc = check_group(op, (c / g) * r * s, "filter's reduction (C / groups) x R x S", err);
+	if (rc < 0)
+		return rc;
 	/* Each output element is a dot product of length (C/groups) * R * S. */
 	*flops = 2.0 * (double)out_el * (double)(c / g) * (double)r * (double)s;
-	*bytes = es * ((double)in_el + (double)f_el + (double)out_el);
+	*bytes = es * ((double)in_el + (double)out_el) + weight_bytes(op, es, (double)f_el);
 	return 0;
 }
 
 int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
 {
-	double es = (double)rl_dtype_size(op->dtype);
+	double es = rl_dtype_bytes(op->dtype);
 	double f = 0, b = 0;
 	int need_formula = (op->has & (RL_HAS_FLOPS | RL_HAS_BYTES)) !=
 	                   (RL_HAS_FLOPS | RL_HAS_BYTES);
@@ -247,7 +288,7 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
 static void split(const struct rl_op *op, double *read, double *written)
 {
 	const uint64_t *d = op->dims;
-	double es = (double)rl_dtype_size(op->dtype), n = 1, in;
+	double es = rl_dtype_bytes(op->dtype), n = 1, in, w = 0; /* w: weight or KV bytes */
 	int i;
 
 	switch (op->kind) {
@@ -255,7 +296,8 @@ static void split(const struct rl_op *op, double *read, double *written)
 		double b = op->ndims == 4 ? (double)*d++ : 1;
 		double m = (double)d[0], nn = (double)d[1], k = (double)d[2];
 
-		in = b * m * k + b * k * nn;
+		in = b * m * k;
+		w = weight_bytes(op, es, b * k * nn);
 		n = b * m * nn;
 		break;
 	}
@@ -265,7 +307,9 @@ static void split(const struct rl_op *op, double *read, double *written)
 		double bkv = (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]);
 
 		n = bh * (double)d[2] * hd;
-		in = n + 2.0 * bkv * sk * hd;
+		in = n;
+		w = ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * 2.0 * bkv *
+		    sk * hd;
 		break;
 	}
 	case RL_KIND_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */
@@ -274,9 +318,10 @@ static void split(const struct rl_op *op, double *read, double *written)
 
 		in = (double)d[0] * (double)d[1] *
 		         (double)conv_covered(d[2], ho, op->kernel[1], op->stride) *
-		         (double)conv_covered(d[3], wo, op->kernel[2], op->stride) +
-		     (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
-		         (double)op->kernel[2];
+		         (double)conv_covered(d[3], wo, op->kernel[2], op->stride);
+		w = weight_bytes(op, es,
+		                 (double)op->kernel[0] * (double)(d[1] / op->groups) *
+		                         (double)op->kernel[1] * (double)op->kernel[2]);
 		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;
 		break;
 	}
@@ -296,7 +341,7 @@ static void split(const struct rl_op *op, double *read, double *written)
 		break;
 	}
 	}
-	*read = in * es;
+	*read = in * es + w;
 	*written = n * es;
 }
 
@@ -337,4 +382,32 @@ int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_er
 	double f, b;
 
 	return rl_op_work_rw(op, &f, &b, read, written, err);
+}
+
+double rl_op_dequant_flops(const struct rl_op *op)
+{
+	const uint64_t *d = op->dims;
+
+	if (op->kind == RL_KIND_CUSTOM || !(op->has & RL_HAS_SHAPE) || (op->has & RL_HAS_FLOPS))
+		return 0;
+	switch (op->kind) {
+	case RL_KIND_MATMUL: { /* B[B, K, N] */
+		double b = op->ndims == 4 ? (double)*d++ : 1;
+
+		if (!(op->has & RL_HAS_WEIGHT_DTYPE) || op->weight_dtype == op->dtype)
+			return 0;
+		return b * (double)d[2] * (double)d[1];
+	}
+	case RL_KIND_CONV2D: /* the filter [K, C / groups, R, S] */
+		if (!(op->has & RL_HAS_WEIGHT_DTYPE) || op->weight_dtype == op->dtype)
+			return 0;
+		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
+		       (double)op->kernel[2];
+	case RL_KIND_ATTENTION: /* K and V [B, kv_heads, Sk, D] */
+		if (!(op->has & RL_HAS_KV_DTYPE) || op->kv_dtype == op->dtype)
+			return 0;
+		return 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
+		       (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
+	default: return 0;
+	}
 }

@@ -48,4 +48,11 @@ int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *
  * op), or the status of rl_op_work(). */
 int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err);
 
+/* The FLOPs of converting OP's weights (matmul, conv2d: weight_dtype) or K
+ * and V (attention: kv_dtype) to its dtype: one per element when that dtype
+ * differs from the op's; 0 otherwise, and when the FLOPs were given or the
+ * op has no shape. OP must have passed rl_op_work(). Not part of the op's
+ * FLOPs: the model adds their time on the CUDA cores (model.c). */
+double rl_op_dequant_flops(const struct rl_op *op);
+
 #endif

@@ -23,6 +23,9 @@ static const enum rl_pipe tensor_chain[RL_DTYPE_COUNT][4] = {
 	[RL_INT8] = {RL_PIPE_INT8_TENSOR, RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_INT32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_INT64] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	/* storage only (op lists refuse them as an op's dtype) */
+	[RL_INT4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 };
 
 /* Vector math: half types have packed pipes; fp8 is converted to fp16 for
@@ -39,6 +42,8 @@ static const enum rl_pipe vector_chain[RL_DTYPE_COUNT][3] = {
 	[RL_INT8] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_INT32] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_INT64] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_INT4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_FP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 };
 
 static int is_matrix_kind(enum rl_kind k)
@@ -157,6 +162,20 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	p->attainable_flops = p->flops > 0 ? fmin(peak, p->intensity * p->bandwidth) : 0;
 
 	p->t_compute_us = peak > 0 ? p->flops / peak * 1e6 : 0;
+	{
+		/* Weights or a KV cache stored in another dtype are converted to
+		 * the op's dtype on the CUDA cores (docs/oplist-format.md): one
+		 * plain FLOP per element, added to the pipe's time and kept out of
+		 * the op's FLOPs. No device has a pipe for a pair of dtypes. */
+		double deq = rl_op_dequant_flops(op);
+		enum rl_pipe vw, vp;
+
+		if (deq > 0) {
+			vp = rl_model_pipe(d, RL_KIND_POINTWISE, op->dtype, RL_UNIT_VECTOR, &vw);
+			if (pipe_peak(d, vp, 0) > 0)
+				p->t_compute_us += deq / pipe_peak(d, vp, 0) * 1e6;
+		}
+	}
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
 	rl_pred_times(p, ctx, op->kind, launches);
 	/* Bounded inputs (op list, device files) keep this finite; a caller

@@ -40,6 +40,8 @@ enum {
 	RL_HAS_MEASURED = 1 << 5,
 	RL_HAS_FMA = 1 << 6,
 	RL_HAS_HOST = 1 << 7,
+	RL_HAS_WEIGHT_DTYPE = 1 << 8, /* weight_dtype (matmul, conv2d) */
+	RL_HAS_KV_DTYPE = 1 << 9,     /* kv_dtype (attention) */
 };
 
 struct rl_op {
@@ -58,6 +60,9 @@ struct rl_op {
 	uint64_t groups;          /* conv2d, default 1 */
 	int causal;               /* attention: 1 halves the score work */
 	uint64_t kv_heads;        /* attention: heads of K and V; 0: the query heads */
+	enum rl_dtype weight_dtype; /* matmul, conv2d: B / the filter (RL_HAS_WEIGHT_DTYPE) */
+	enum rl_dtype kv_dtype;   /* attention: K and V (RL_HAS_KV_DTYPE) */
+	uint64_t weight_group;    /* weight elements per fp16 scale; 0: no scales */
 	int fma;                  /* 1: the FLOPs are fused multiply-adds */
 	uint64_t inputs;          /* pointwise: input tensors of the output's size */
 	double flops_per_element;

@@ -32,6 +32,9 @@ enum col {
 	COL_FUSE,
 	COL_HOST,
 	COL_KV_HEADS,
+	COL_WEIGHT_DTYPE,
+	COL_KV_DTYPE,
+	COL_WEIGHT_GROUP,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -40,7 +43,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
-	"kv_heads",
+	"kv_heads", "weight_dtype", "kv_dtype", "weight_group",
 };
 
 struct reader {
@@ -367,6 +370,9 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_GROUPS, 1u << RL_KIND_CONV2D, "conv2d"},
 		{COL_CAUSAL, 1u << RL_KIND_ATTENTION, "attention"},
 		{COL_KV_HEADS, 1u << RL_KIND_ATTENTION, "attention"},
+		{COL_KV_DTYPE, 1u << RL_KIND_ATTENTION, "attention"},
+		{COL_WEIGHT_DTYPE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
+		{COL_WEIGHT_GROUP, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
 		{COL_FPE,
 		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
@@ -443,6 +449,34 @@ static int do_row(struct reader *r, struct rl_op *op)
 				          r->name, r->rec_line, s, rl_dtype_expected());
 				return RL_ERR_PARSE;
 			}
+			if (rl_dtype_storage_only(op->dtype)) {
+				add_error(r, RL_ERR_PARSE,
+				          "%s:%zu: column 'dtype': %s stores weights and KV caches only (give "
+				          "it in weight_dtype or kv_dtype; the op computes in its dtype)",
+				          r->name, r->rec_line, rl_dtype_name(op->dtype));
+				return RL_ERR_PARSE;
+			}
+			break;
+		case COL_WEIGHT_DTYPE:
+		case COL_KV_DTYPE: {
+			enum rl_dtype t;
+
+			if (rl_dtype_parse(s, &t) < 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': unknown dtype '%s' (expected one of %s)",
+				          r->name, r->rec_line, cn, s, rl_dtype_expected());
+				return RL_ERR_PARSE;
+			}
+			if (r->col[i] == COL_WEIGHT_DTYPE) {
+				op->weight_dtype = t;
+				op->has |= RL_HAS_WEIGHT_DTYPE;
+			} else {
+				op->kv_dtype = t;
+				op->has |= RL_HAS_KV_DTYPE;
+			}
+			break;
+		}
+		case COL_WEIGHT_GROUP:
+			rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->weight_group);
 			break;
 		case COL_UNIT:
 			if (strcasecmp(s, "tensor") == 0)
@@ -542,6 +576,13 @@ static int do_row(struct reader *r, struct rl_op *op)
 	rc = check_kind_columns(r, op->kind, given);
 	if (rc < 0)
 		return rc;
+	if ((given & (1u << COL_WEIGHT_GROUP)) && !(given & (1u << COL_WEIGHT_DTYPE))) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'weight_group': needs a weight_dtype (the scales belong to "
+		          "quantised weights)",
+		          r->name, r->rec_line);
+		return RL_ERR_PARSE;
+	}
 	if (kernel != NULL) {
 		struct rl_err e;
 		int n;

@@ -353,6 +353,115 @@ START_TEST(test_attention_kv_heads)
 }
 END_TEST
 
+/* Issue 13: weights and KV caches in their own dtype. The issue's case: a
+ * 4096x4096 int4 weight under bf16 activations, one row (decode), one fp16
+ * scale per 128 weights: weights 4096 x 4096 / 2 + 4096 x 4096 / 128 x 2 =
+ * 8,388,608 + 262,144 = 8,650,752 bytes; A and C 4096 x 2 = 8,192 each. */
+START_TEST(test_weight_dtype)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double flops = -1, bytes = -1, read = -1, written = -1;
+	int n;
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_MATMUL;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_parse_dims("1x4096x4096", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE | RL_HAS_WEIGHT_DTYPE;
+	op.weight_dtype = RL_INT4;
+	op.weight_group = 128;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 8667136.0); /* 8192 + 8650752 + 8192 */
+	ck_assert_double_eq(flops, 33554432.0); /* 2 x 4096 x 4096: unchanged */
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 1);
+	ck_assert_double_eq(read, 8658944.0); /* A and the weights */
+	ck_assert_double_eq(written, 8192.0);
+	/* dequantisation: one FLOP per weight, 4096 x 4096 */
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 16777216.0);
+	/* no scales: 8192 + 8388608 + 8192 */
+	op.weight_group = 0;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 8404992.0);
+	/* fp4 is half a byte too; fp8: 8192 + 16777216 + 8192 */
+	op.weight_dtype = RL_FP4;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 8404992.0);
+	op.weight_dtype = RL_FP8E4M3;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 16793600.0);
+	/* the op's own dtype: nothing to convert */
+	op.weight_dtype = RL_BF16;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 0);
+	/* FLOPs given: no formula, no conversion counted */
+	op.weight_dtype = RL_INT4;
+	op.flops = 1;
+	op.has |= RL_HAS_FLOPS;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 0);
+	op.has &= ~(unsigned)RL_HAS_FLOPS;
+	/* the groups run along K = 4096: 96 does not divide it */
+	op.weight_group = 96;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_PARSE);
+	ck_assert_str_eq(err.msg, "column 'weight_group': 96 does not divide the K 4096 (the "
+	                          "groups run along the reduction)");
+
+	/* conv2d, fp16, int4 filter 64x64x3x3 = 36,864 weights, group 64 (C x R x S
+	 * = 576 = 9 x 64): 36864 / 2 + 36864 / 64 x 2 = 18,432 + 1,152 = 19,584;
+	 * input and output 64x64x56x56 = 12,845,056 x 2 bytes each */
+	rl_op_init(&op);
+	op.kind = RL_KIND_CONV2D;
+	op.dtype = RL_FP16;
+	ck_assert_int_eq(rl_parse_dims("64x64x56x56", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	ck_assert_int_eq(rl_parse_dims("64x3x3", op.kernel, 3, &n, NULL), 0);
+	op.has |= RL_HAS_SHAPE | RL_HAS_KERNEL | RL_HAS_WEIGHT_DTYPE;
+	op.padding = 1;
+	op.weight_dtype = RL_INT4;
+	op.weight_group = 64;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 51399808.0); /* 2 x 2 x 12845056 = 51380224, + 19584 */
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 36864.0);
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 1);
+	ck_assert_double_eq(read, 25709696.0); /* 25690112 + 19584 */
+	ck_assert_double_eq(written, 25690112.0);
+	op.weight_group = 100; /* 576 / 100 is not whole */
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "does not divide the filter's reduction"));
+
+	/* an fp8 KV cache under bf16 attention, the GQA decode row: Q and O
+	 * 2 x 2 x 262,144 = 1,048,576 bytes; K and V 1 x 2 x 134,217,728 */
+	rl_op_init(&op);
+	op.kind = RL_KIND_ATTENTION;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_parse_dims("64x32x1x2048x128", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+	op.has |= RL_HAS_SHAPE | RL_HAS_KV_DTYPE;
+	op.kv_heads = 8;
+	op.kv_dtype = RL_FP8E4M3;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 269484032.0);
+	ck_assert_double_eq(flops, 2147483648.0);
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 268435456.0);
+	ck_assert_int_eq(rl_op_rw(&op, &read, &written, &err), 1);
+	ck_assert_double_eq(read, 268959744.0); /* Q 524,288 + K and V */
+	ck_assert_double_eq(written, 524288.0);
+	/* int4 KV: K and V 0.5 x 2 x 134,217,728 */
+	op.kv_dtype = RL_INT4;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &err), 0);
+	ck_assert_double_eq(bytes, 135266304.0);
+}
+END_TEST
+
+START_TEST(test_dtype_bytes)
+{
+	ck_assert_double_eq(rl_dtype_bytes(RL_INT4), 0.5);
+	ck_assert_double_eq(rl_dtype_bytes(RL_FP4), 0.5);
+	ck_assert_double_eq(rl_dtype_bytes(RL_BF16), 2);
+	ck_assert_uint_eq(rl_dtype_size(RL_INT4), 1);
+	ck_assert_uint_eq(rl_dtype_size(RL_FP32), 4);
+	ck_assert(rl_dtype_storage_only(RL_FP4));
+	ck_assert(!rl_dtype_storage_only(RL_INT8));
+}
+END_TEST
+
 START_TEST(test_custom_needs_both)
 {
 	struct rl_op op;
@@ -383,6 +492,8 @@ Suite *suite_formulas(void)
 	tcase_add_loop_test(tc, test_read_written, 0, ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_read_written_unknown);
 	tcase_add_test(tc, test_attention_kv_heads);
+	tcase_add_test(tc, test_weight_dtype);
+	tcase_add_test(tc, test_dtype_bytes);
 	tcase_add_loop_test(te, test_bad, 0, ARRAY_SIZE(bad));
 	tcase_add_test(te, test_custom_needs_both);
 	tcase_add_test(te, test_pointwise_inputs_overflow);

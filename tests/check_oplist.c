@@ -102,6 +102,30 @@ START_TEST(test_all_columns)
 	ck_assert_uint_eq(l.ops[0].kv_heads, 8);
 	ck_assert_uint_eq(l.ops[1].kv_heads, 0);
 	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,weight_dtype,weight_group,kv_dtype\n"
+	                           "w,matmul,bf16,1x4096x4096,INT4,128,\n"
+	                           "c,conv2d,fp16,1x64x8x8,fp4,,\n"
+	                           "a,attention,bf16,1x8x1x64x64,,,fp8\n"
+	                           "p,matmul,bf16,8x8x8,,,\n",
+	                           &l, &errs),
+	                 RL_ERR_PARSE); /* the conv2d lacks its kernel */
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,kernel,weight_dtype,weight_group,kv_dtype\n"
+	                           "w,matmul,bf16,1x4096x4096,,INT4,128,\n"
+	                           "c,conv2d,fp16,1x64x8x8,64x3x3,fp4,,\n"
+	                           "a,attention,bf16,1x8x1x64x64,,,,fp8\n"
+	                           "p,matmul,bf16,8x8x8,,,,\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_int_eq(l.ops[0].weight_dtype, RL_INT4);
+	ck_assert(l.ops[0].has & RL_HAS_WEIGHT_DTYPE);
+	ck_assert_uint_eq(l.ops[0].weight_group, 128);
+	ck_assert_int_eq(l.ops[1].weight_dtype, RL_FP4);
+	ck_assert_uint_eq(l.ops[1].weight_group, 0);
+	ck_assert_int_eq(l.ops[2].kv_dtype, RL_FP8E4M3);
+	ck_assert(l.ops[2].has & RL_HAS_KV_DTYPE);
+	ck_assert(!(l.ops[3].has & (RL_HAS_WEIGHT_DTYPE | RL_HAS_KV_DTYPE)));
+	rl_oplist_release(&l);
 }
 END_TEST
 
@@ -191,6 +215,22 @@ static const struct {
 	 "ops.csv:2: column 'kv_heads': 12 does not divide the query heads 32"},
 	{"kv_heads zero", "name,kind,shape,kv_heads\na,attention,1x8x8x8,0\n",
 	 "ops.csv:2: column 'kv_heads': 0 is below the minimum 1"},
+	/* issue 13: weight_dtype, kv_dtype, weight_group, int4 and fp4 */
+	{"int4 as an op's dtype", "name,kind,dtype,shape\na,matmul,int4,2x2x2\n",
+	 "ops.csv:2: column 'dtype': int4 stores weights and KV caches only"},
+	{"weight_dtype on attention", "name,kind,shape,weight_dtype\na,attention,1x8x8x8,int4\n",
+	 "ops.csv:2: column 'weight_dtype': only matmul and conv2d ops take it, not attention"},
+	{"kv_dtype on matmul", "name,kind,shape,kv_dtype\na,matmul,2x2x2,fp8\n",
+	 "ops.csv:2: column 'kv_dtype': only attention ops take it, not matmul"},
+	{"unknown weight_dtype", "name,kind,shape,weight_dtype\na,matmul,2x2x2,int3\n",
+	 "ops.csv:2: column 'weight_dtype': unknown dtype 'int3' (expected one of fp64"},
+	{"weight_group without weight_dtype", "name,kind,shape,weight_group\na,matmul,2x2x256,128\n",
+	 "ops.csv:2: column 'weight_group': needs a weight_dtype"},
+	{"weight_group not dividing K",
+	 "name,kind,dtype,shape,weight_dtype,weight_group\na,matmul,bf16,1x4096x4000,int4,128\n",
+	 "ops.csv:2: column 'weight_group': 128 does not divide the K 4000"},
+	{"weight_group zero", "name,kind,shape,weight_dtype,weight_group\na,matmul,2x2x2,int4,0\n",
+	 "column 'weight_group': 0 is below the minimum 1"},
 	{"conv2d padding 2^62",
 	 "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
 	 "ops.csv:2: conv2d: the padded input overflows"},

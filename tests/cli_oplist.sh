@@ -1,6 +1,7 @@
 #!/bin/sh
 # cli_oplist.sh - op list v1 gains of issue 13 (docs/oplist-format.md):
-# kv_heads (grouped-query attention). Values worked out by hand.
+# kv_heads (grouped-query attention); weight_dtype, kv_dtype, weight_group
+# and the half-byte dtypes int4 and fp4. Values worked out by hand.
 . "$top_srcdir/tests/lib.sh"
 
 # The GQA decode row of issue 13: batch 64, 32 query heads, 8 KV heads, one
@@ -30,5 +31,43 @@ printf 'name,kind,shape,kv_heads\na,matmul,8x8x8,2\n' >"$tmp/kvmm.csv"
 expect_error "kv_heads on a matmul" 1 \
 	"^roofline: $tmp/kvmm.csv:2: column 'kv_heads': only attention ops take it, not matmul$" \
 	classify "$tmp/kvmm.csv"
+
+# The issue's quantised weight: 4096x4096 int4 under bf16 activations, one
+# row, one fp16 scale per 128 weights. Weights 4096 x 4096 / 2 + 4096 x 4096
+# / 128 x 2 = 8,388,608 + 262,144 = 8,650,752 bytes; A and C 8,192 each:
+# 8,667,136. Without scales 8,404,992; all bf16 8,192 + 33,554,432 + 8,192.
+# Dequantisation, one FLOP per weight on the bf16 vector pipe (133.8 / 2 =
+# 66.9 TFLOPS for plain FLOPs): 16,777,216 / 66.9e12 = 0.250780 us, beside
+# the tensor FLOPs 2 x 4096 x 4096 / 989.4e12 = 0.033914 us: 0.284694 us.
+printf 'name,kind,dtype,shape,weight_dtype,weight_group\nq,matmul,bf16,1x4096x4096,int4,128\nq0,matmul,bf16,1x4096x4096,int4,\nb,matmul,bf16,1x4096x4096,,\n' >"$tmp/w4.csv"
+run classify --hw h100-sxm --runtime graph --best-case -f csv "$tmp/w4.csv"
+check "int4 group 128: bytes 8667136" test "$(csv_field "$tmp/out" q bytes)" = 8667136
+check "int4 no group: bytes 8404992" test "$(csv_field "$tmp/out" q0 bytes)" = 8404992
+check "bf16 weights: bytes 33570816" test "$(csv_field "$tmp/out" b bytes)" = 33570816
+check "int4: FLOPs unchanged (33554432)" test "$(csv_field "$tmp/out" q flops)" = 33554432
+check "int4: dequantisation on the vector pipe, t_compute 0.284694 us" \
+	test "$(csv_field "$tmp/out" q t_compute_us)" = 0.284694
+check "bf16 weights: no dequantisation, t_compute 0.0339139 us" \
+	test "$(csv_field "$tmp/out" b t_compute_us)" = 0.0339139
+check "int4: the bf16 tensor pipe still" test "$(csv_field "$tmp/out" q unit)" = tensor
+
+# an fp8 KV cache for the GQA row: Q and O 2 x 2 x 262,144 = 1,048,576
+# bytes, K and V 1 x 2 x 134,217,728 = 268,435,456: 269,484,032
+printf 'name,kind,dtype,shape,kv_heads,kv_dtype\nkv8,attention,bf16,64x32x1x2048x128,8,fp8\n' >"$tmp/kv8.csv"
+run classify --hw h100-sxm --best-case -f csv "$tmp/kv8.csv"
+check "kv_dtype fp8: bytes 269484032" test "$(csv_field "$tmp/out" kv8 bytes)" = 269484032
+
+printf 'name,kind,dtype,shape\na,matmul,fp4,8x8x8\n' >"$tmp/fp4.csv"
+expect_error "fp4 is not an op's dtype" 1 \
+	"^roofline: $tmp/fp4.csv:2: column 'dtype': fp4 stores weights and KV caches only" \
+	classify "$tmp/fp4.csv"
+printf 'name,kind,dtype,shape,weight_dtype,weight_group\na,matmul,bf16,1x4096x4000,int4,128\n' >"$tmp/grp.csv"
+expect_error "weight_group must divide K" 1 \
+	"^roofline: $tmp/grp.csv:2: column 'weight_group': 128 does not divide the K 4000" \
+	classify "$tmp/grp.csv"
+printf 'name,kind,shape,kv_dtype\na,pointwise,8,fp8\n' >"$tmp/kvpw.csv"
+expect_error "kv_dtype on a pointwise row" 1 \
+	"^roofline: $tmp/kvpw.csv:2: column 'kv_dtype': only attention ops take it, not pointwise$" \
+	classify "$tmp/kvpw.csv"
 
 done_testing
