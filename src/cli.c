@@ -16,6 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+void rl_cli_warn_sink(const char *msg, void *user)
+{
+	(void)user;
+	rl_cli_error("%s", msg);
+}
+
 void rl_cli_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -44,6 +44,10 @@ struct rl_cmd {
 /* Prints "roofline: <message>" on stderr. */
 void rl_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* An op list reader's warn (rl_ops_sink.warn): MSG on stderr after
+ * "roofline: ". */
+void rl_cli_warn_sink(const char *msg, void *user);
+
 /* Prints a usage error and the hint to run CMD --help; returns RL_EXIT_USAGE. */
 int rl_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

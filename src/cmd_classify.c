@@ -161,7 +161,7 @@ int cmd_classify(int argc, char **argv)
 	struct rl_chart_info chart_info;
 	struct rl_errlist errs;
 	struct rl_out out, svg_out;
-	struct rl_ops_sink sink = {on_header, on_op, &c, &syms};
+	struct rl_ops_sink sink = {on_header, on_op, &c, &syms, rl_cli_warn_sink};
 	char scale_label[256];
 	int opt, rc, status = RL_EXIT_FAIL;
 

@@ -76,7 +76,7 @@ int cmd_plot(int argc, char **argv)
 	struct rl_errlist errs;
 	struct rl_out out;
 	struct rl_symbols syms;
-	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms};
+	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms, rl_cli_warn_sink};
 	int opt, rc, sweep = 0, status = RL_EXIT_FAIL;
 
 	memset(&pl, 0, sizeof(pl));

@@ -71,7 +71,7 @@ struct reader {
 	size_t nextra;
 	const char **extra_vals;
 	struct rl_ops_header hdr; /* handed to the sink; lives as long as the reader */
-	unsigned char name_used[RL_SYMBOLS_MAX]; /* per --set name: a shape used it */
+	uint32_t names_used; /* bit per --set name: a shape or count used it */
 };
 
 static void add_error(struct reader *r, int code, const char *fmt, ...)
@@ -324,6 +324,41 @@ static int cell_u64(struct reader *r, const char *col, const char *s, uint64_t m
 	return 0;
 }
 
+/* count: an integer, or an expression over --set names (L, 2*L) with the
+ * same bounds. */
+static int cell_count(struct reader *r, const char *col, const char *s, uint64_t *out)
+{
+	struct rl_err e;
+	uint32_t used = 0;
+	int rc;
+
+	if (s[strspn(s, "0123456789")] == '\0')
+		return cell_u64(r, col, s, 1, MAX_TIMES, MAX_TIMES_WHY, out);
+	rc = rl_symbols_eval(r->sink->names, s, "count", out, &used, &e);
+	if (rc < 0 && strpbrk(s, "+-*/()") == NULL) { /* one word: not a number first */
+		add_error(r, rc, "%s:%zu: column '%s': '%s' is not a non-negative integer, nor an "
+		          "expression: %s", r->name, r->rec_line, col, s, e.msg);
+		return rc;
+	}
+	if (rc < 0) {
+		add_error(r, rc, "%s:%zu: column '%s': %s", r->name, r->rec_line, col, e.msg);
+		return rc;
+	}
+	r->names_used |= used;
+	if (*out < 1) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': %s = %llu is below the minimum 1",
+		          r->name, r->rec_line, col, s, (unsigned long long)*out);
+		return RL_ERR_PARSE;
+	}
+	if (*out > MAX_TIMES) {
+		add_error(r, RL_ERR_RANGE, "%s:%zu: column '%s': %s = %llu is above the maximum %llu (%s)",
+		          r->name, r->rec_line, col, s, (unsigned long long)*out,
+		          (unsigned long long)MAX_TIMES, MAX_TIMES_WHY);
+		return RL_ERR_RANGE;
+	}
+	return 0;
+}
+
 static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
 {
 	if (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) {
@@ -491,21 +526,16 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		case COL_SHAPE: {
 			struct rl_err e;
+			uint32_t used = 0;
 
-			if (rl_symbols_dims(r->sink->names, s, op->dims, op->dim_sym, RL_MAX_DIMS,
-			                    &op->ndims, &e) < 0) {
+			if (rl_symbols_dims_used(r->sink->names, s, op->dims, op->dim_sym, RL_MAX_DIMS,
+			                         &op->ndims, &used, &e) < 0) {
 				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'shape': %s", r->name,
 				          r->rec_line, e.msg);
 				return RL_ERR_PARSE;
 			}
 			op->has |= RL_HAS_SHAPE;
-			{
-				int d;
-
-				for (d = 0; d < op->ndims; d++)
-					if (op->dim_sym[d] > 0 && op->dim_sym[d] <= RL_SYMBOLS_MAX)
-						r->name_used[op->dim_sym[d] - 1] = 1;
-			}
+			r->names_used |= used;
 			break;
 		}
 		case COL_KERNEL:
@@ -521,7 +551,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_LAUNCHES:
 			rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->launches);
 			break;
-		case COL_COUNT: rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->count); break;
+		case COL_COUNT: rc = cell_count(r, cn, s, &op->count); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:
@@ -703,21 +733,26 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 	}
 }
 
-/* A name bound with --set that no shape uses is a mistake (a typo, or the
- * wrong list): an error at the end of the list, as the binding would
- * otherwise be ignored in silence. */
+/* A name bound with --set that no shape or count uses is likely a mistake
+ * (a typo, or the wrong list): a warning at the end of the list (issue 13:
+ * one --set may serve several lists), handed to the sink's warn. */
 static void check_names_used(struct reader *r)
 {
 	const struct rl_symbols *names = r->sink->names;
+	char msg[RL_ERR_MSG_MAX];
 	size_t i;
 
-	if (names == NULL || r->errs->count > 0)
+	if (names == NULL || r->errs->count > 0 || r->sink->warn == NULL)
 		return;
 	for (i = 0; i < names->n && i < RL_SYMBOLS_MAX; i++)
-		if (!r->name_used[i])
-			add_error(r, RL_ERR_PARSE,
-			          "%s: --set %s=%llu: no shape of the list uses the name '%s'", r->name,
-			          names->name[i], (unsigned long long)names->value[i], names->name[i]);
+		if (!(r->names_used & ((uint32_t)1 << i))) {
+			snprintf(msg, sizeof(msg),
+			         "%s: warning: --set %s=%llu: no shape or count of the list uses the "
+			         "name '%s'",
+			         r->name, names->name[i], (unsigned long long)names->value[i],
+			         names->name[i]);
+			r->sink->warn(msg, r->sink->user);
+		}
 }
 
 static void reader_free(struct reader *r)
@@ -916,7 +951,7 @@ static int list_op(const struct rl_op *op, void *user)
 int rl_oplist_read(FILE *f, const char *name, struct rl_oplist *list,
                    struct rl_errlist *errs)
 {
-	struct rl_ops_sink sink = {list_header, list_op, list, NULL};
+	struct rl_ops_sink sink = {list_header, list_op, list, NULL, NULL};
 
 	memset(list, 0, sizeof(*list));
 	return rl_ops_read(f, name, &sink, errs);

@@ -39,6 +39,9 @@ struct rl_ops_sink {
 	/* Names that shapes may use (symbols.h), bound as rows are read; NULL:
 	 * none, and a name in a shape is an error. */
 	const struct rl_symbols *names;
+	/* Called with a warning ("ops.csv: warning: ..."), after the last row:
+	 * a --set name that no shape or count uses. NULL: warnings dropped. */
+	void (*warn)(const char *msg, void *user);
 };
 
 /* Reads an op list from F, naming it NAME in messages. Returns 0 when the

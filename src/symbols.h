@@ -17,6 +17,9 @@
 
 #define RL_SYMBOLS_MAX 32
 #define RL_SYMBOL_LEN  32 /* longest name + 1 */
+/* rl_op.dim_sym of a dimension that an expression made from names in a way
+ * --scale cannot follow (B+1, B*S): not proportional to one name. */
+#define RL_SYM_MIXED 255
 
 struct rl_symbols {
 	size_t n;
@@ -46,6 +49,22 @@ void rl_symbols_scale_label(const struct rl_symbols *s, char *buf, size_t len);
  * quoting TEXT; an unbound name is named ("name 'B' is not bound"). */
 int rl_symbols_dims(const struct rl_symbols *s, const char *text, uint64_t *dims,
                     unsigned char *sym, int max, int *n, struct rl_err *err);
+
+/* As rl_symbols_dims, where each dimension may also be an integer expression
+ * (+ - * / and parentheses over numbers and names: B*197, (S+1)/2), and
+ * *USED (may be NULL) gets a bit (1 << index) per name the shape uses. SYM
+ * records 1 + the index of the name when the dimension is that name times or
+ * over numbers (B, 4*B, B/2), so that --scale multiplies it; RL_SYM_MIXED
+ * when it depends on names otherwise (B+1, B*S). Division must be exact and
+ * nothing may go below 0 or past 2^64 - 1: errors name the expression. */
+int rl_symbols_dims_used(const struct rl_symbols *s, const char *text, uint64_t *dims,
+                         unsigned char *sym, int max, int *n, uint32_t *used,
+                         struct rl_err *err);
+
+/* Evaluates TEXT, one integer expression as above (a cell such as count),
+ * into *OUT; WHAT names the cell in messages ("count"). *USED as above. */
+int rl_symbols_eval(const struct rl_symbols *s, const char *text, const char *what,
+                    uint64_t *out, uint32_t *used, struct rl_err *err);
 
 /* Copies OP into *OUT at the scaled size: each dimension bound from a name
  * is multiplied by that name's factor. Returns 0, or RL_ERR_RANGE when a

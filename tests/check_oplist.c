@@ -328,33 +328,171 @@ START_TEST(test_wide_header)
 }
 END_TEST
 
-/* Issue 11: a name bound with --set that no shape uses is an error that
- * names it, after the rows (which may all be good). */
+/* Issue 11 made a name bound with --set that no shape uses an error; issue
+ * 13 makes it a warning (one --set may serve several lists), handed to the
+ * sink's warn after the rows, naming it. A name in a count is used. */
+struct warned {
+	size_t n;
+	char msg[4][RL_ERR_MSG_MAX];
+};
+
+static void on_warn(const char *msg, void *user)
+{
+	struct warned *w = user;
+
+	if (w->n < 4)
+		snprintf(w->msg[w->n], sizeof(w->msg[0]), "%s", msg);
+	w->n++;
+}
+
 START_TEST(test_unused_name)
 {
-	static const char text[] = "name,kind,shape\na,copy,Bx4\nb,copy,BxS\n";
+	static const char text[] = "name,kind,shape,count\na,copy,Bx4,\nb,copy,BxS,L\n";
 	struct rl_symbols syms;
-	struct rl_ops_sink sink = {NULL, NULL, NULL, &syms};
+	struct warned w = {0, {""}};
+	struct rl_ops_sink sink = {NULL, NULL, &w, &syms, on_warn};
 	struct rl_errlist errs;
 	struct rl_err e;
 	FILE *f;
 
 	rl_symbols_init(&syms);
-	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3", &e), 0);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3,L=12", &e), 0);
 	f = test_stream(text);
 	rl_errlist_init(&errs);
 	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), 0);
 	fclose(f);
+	ck_assert_uint_eq(w.n, 0);
 
 	rl_symbols_init(&syms);
-	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3,Q=5,SEQ=7", &e), 0);
+	ck_assert_int_eq(rl_symbols_set(&syms, "B=2,S=3,Q=5,L=12,SEQ=7", &e), 0);
 	f = test_stream(text);
 	rl_errlist_init(&errs);
-	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), 0);
 	fclose(f);
-	ck_assert_uint_eq(errs.count, 2);
-	ck_assert_str_eq(errs.msg[0], "ops.csv: --set Q=5: no shape of the list uses the name 'Q'");
-	ck_assert_str_eq(errs.msg[1], "ops.csv: --set SEQ=7: no shape of the list uses the name 'SEQ'");
+	ck_assert_uint_eq(errs.count, 0);
+	ck_assert_uint_eq(w.n, 2);
+	ck_assert_str_eq(w.msg[0],
+	                 "ops.csv: warning: --set Q=5: no shape or count of the list uses the name 'Q'");
+	ck_assert_str_eq(w.msg[1], "ops.csv: warning: --set SEQ=7: no shape or count of the list "
+	                           "uses the name 'SEQ'");
+	/* without a warn, nothing: the reader never prints */
+	sink.warn = NULL;
+	f = test_stream(text);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_read(f, "ops.csv", &sink, &errs), 0);
+	fclose(f);
+}
+END_TEST
+
+/* Issue 13: integer expressions in shapes and count. */
+struct kept {
+	size_t n;
+	struct rl_op ops[4];
+};
+
+static int keep_op(const struct rl_op *op, void *user)
+{
+	struct kept *k = user;
+
+	if (k->n < 4)
+		k->ops[k->n] = *op;
+	k->n++;
+	return 0;
+}
+
+/* Reads TEXT with the names of SPEC bound; the first error in *MSG. */
+static int read_with(const char *spec, const char *text, struct kept *k, char *msg)
+{
+	struct rl_symbols syms;
+	struct rl_ops_sink sink = {NULL, keep_op, k, &syms, NULL};
+	struct rl_errlist errs;
+	struct rl_err e;
+	FILE *f = test_stream(text);
+	int rc;
+
+	k->n = 0;
+	rl_symbols_init(&syms);
+	ck_assert_int_eq(rl_symbols_set(&syms, spec, &e), 0);
+	rl_errlist_init(&errs);
+	rc = rl_ops_read(f, "ops.csv", &sink, &errs);
+	fclose(f);
+	msg[0] = '\0';
+	if (errs.count > 0)
+		snprintf(msg, RL_ERR_MSG_MAX, "%s", errs.msg[0]);
+	return rc;
+}
+
+START_TEST(test_expressions)
+{
+	/* B=8 L=12 H=12 S=255 D=64 (names 1 to 5) */
+	static const char spec[] = "B=8,L=12,H=12,S=255,D=64";
+	static const char text[] = "name,kind,dtype,shape,count\n"
+	                           "fc1,matmul,bf16,B*197x3072x768,L\n"
+	                           "attn,attention,bf16,BxHx(S+1)/2xD,2*L-1\n"
+	                           "c,copy,fp32,1024/B/4,(L)\n"
+	                           "n,copy,fp32,6*7,3+4*2\n";
+	static const struct {
+		const char *row, *msg;
+	} wrong[] = {
+		{"a,copy,fp32,4,N*2", "ops.csv:2: column 'count': name 'N' in count 'N*2' is not bound "
+		                      "(give its size with --set N=N)"},
+		{"a,copy,fp32,Q*2,1", "ops.csv:2: column 'shape': name 'Q' in shape 'Q*2' is not bound"},
+		/* 255 / 2 = 127.5 */
+		{"a,copy,fp32,S/2,1", "ops.csv:2: column 'shape': shape 'S/2': 255 / 2 is not a whole "
+		                      "number (the division must be exact)"},
+		{"a,copy,fp32,4,L/5", "ops.csv:2: column 'count': count 'L/5': 12 / 5 is not a whole "
+		                      "number"},
+		{"a,copy,fp32,4,L-13", "ops.csv:2: column 'count': count 'L-13': 12 - 13 is below 0"},
+		{"a,copy,fp32,4,L-12", "ops.csv:2: column 'count': L-12 = 0 is below the minimum 1"},
+		{"a,copy,fp32,B-8x4,1", "ops.csv:2: column 'shape': shape 'B-8x4' has a zero dimension"},
+		/* 2^53 + 1 occurrences; 4294967296 x 4294967296 = 2^64 */
+		{"a,copy,fp32,4,9007199254740992+1",
+		 "column 'count': 9007199254740992+1 = 9007199254740993 is above the maximum "
+		 "9007199254740992"},
+		{"a,copy,fp32,4294967296*4294967296,1",
+		 "column 'shape': shape '4294967296*4294967296': the expression passes 2^64 - 1"},
+		{"a,copy,fp32,18446744073709551615+B,1", "the expression passes 2^64 - 1"},
+		{"a,copy,fp32,B/0,1", "shape 'B/0': division by zero"},
+		{"a,copy,fp32,(B+1,1", "shape '(B+1' is not dimensions or names joined by 'x'"},
+		{"a,copy,fp32,B**2,1", "shape 'B**2' is not dimensions"},
+		{"a,copy,fp32,4,L+", "column 'count': count 'L+' is not an integer expression"},
+	};
+	struct kept k;
+	char msg[RL_ERR_MSG_MAX], row[256];
+	size_t i;
+
+	ck_assert_int_eq(read_with(spec, text, &k, msg), 0);
+	ck_assert_uint_eq(k.n, 4);
+	/* B*197 = 1576, proportional to B (name 1): --scale follows it */
+	ck_assert_uint_eq(k.ops[0].dims[0], 1576);
+	ck_assert_uint_eq(k.ops[0].dim_sym[0], 1);
+	ck_assert_uint_eq(k.ops[0].dims[1], 3072);
+	ck_assert_uint_eq(k.ops[0].dim_sym[1], 0);
+	ck_assert_uint_eq(k.ops[0].count, 12);
+	/* (255 + 1) / 2 = 128, not proportional to one name */
+	ck_assert_uint_eq(k.ops[1].ndims, 4);
+	ck_assert_uint_eq(k.ops[1].dims[0], 8);
+	ck_assert_uint_eq(k.ops[1].dims[1], 12);
+	ck_assert_uint_eq(k.ops[1].dims[2], 128);
+	ck_assert_uint_eq(k.ops[1].dim_sym[2], RL_SYM_MIXED);
+	ck_assert_uint_eq(k.ops[1].dims[3], 64);
+	ck_assert_uint_eq(k.ops[1].dim_sym[3], 5);
+	ck_assert_uint_eq(k.ops[1].count, 23); /* 2 x 12 - 1 */
+	/* 1024 / 8 / 4 = 32 (left to right), not proportional to B */
+	ck_assert_uint_eq(k.ops[2].dims[0], 32);
+	ck_assert_uint_eq(k.ops[2].dim_sym[0], RL_SYM_MIXED);
+	ck_assert_uint_eq(k.ops[2].count, 12);
+	/* numbers only: 6 x 7 = 42; 3 + 4 x 2 = 11 (* before +) */
+	ck_assert_uint_eq(k.ops[3].dims[0], 42);
+	ck_assert_uint_eq(k.ops[3].dim_sym[0], 0);
+	ck_assert_uint_eq(k.ops[3].count, 11);
+
+	for (i = 0; i < ARRAY_SIZE(wrong); i++) {
+		snprintf(row, sizeof(row), "name,kind,dtype,shape,count\n%s\n", wrong[i].row);
+		ck_assert_msg(read_with(spec, row, &k, msg) < 0, "%s: accepted", wrong[i].row);
+		ck_assert_msg(strstr(msg, wrong[i].msg) != NULL, "%s: '%s' lacks '%s'", wrong[i].row, msg,
+		              wrong[i].msg);
+	}
 }
 END_TEST
 
@@ -438,6 +576,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_many_errors);
 	tcase_add_test(errors, test_wide_header);
 	tcase_add_test(errors, test_unused_name);
+	tcase_add_test(good, test_expressions);
 	tcase_add_test(errors, test_lookup_statuses);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);

@@ -168,6 +168,62 @@ START_TEST(test_verdicts)
 }
 END_TEST
 
+/* Issue 13: expressions in shapes. A dimension proportional to one name
+ * (B*197, B/2) scales with it; any other use of names (B+1) refuses
+ * --scale; numbers alone stay fixed. */
+START_TEST(test_expr_scale)
+{
+	struct rl_symbols s;
+	struct rl_op op, out;
+	struct rl_err e = {0, ""};
+	uint32_t used = 0;
+	int depends = -1;
+
+	rl_symbols_init(&s);
+	ck_assert_int_eq(rl_symbols_set(&s, "B=8,S=128", NULL), 0);
+	ck_assert_int_eq(rl_symbols_scale(&s, "B=2", NULL), 0);
+	rl_op_init(&op);
+	op.kind = RL_KIND_MATMUL;
+	/* 8 x 197 = 1576; 8 / 2 x 3 = 12; 2 x 3 + 1 = 7 */
+	ck_assert_int_eq(rl_symbols_dims_used(&s, "B*197xB/2*3x2*3+1", op.dims, op.dim_sym,
+	                                      RL_MAX_DIMS, &op.ndims, &used, &e),
+	                 0);
+	ck_assert_int_eq(op.ndims, 3);
+	ck_assert_uint_eq(op.dims[0], 1576);
+	ck_assert_uint_eq(op.dims[1], 12);
+	ck_assert_uint_eq(op.dims[2], 7);
+	ck_assert_uint_eq(used, 1); /* B only */
+	ck_assert_int_eq(rl_symbols_apply(&s, &op, &out, &depends, &e), 0);
+	ck_assert_int_eq(depends, 1);
+	ck_assert_uint_eq(out.dims[0], 3152); /* 16 x 197 */
+	ck_assert_uint_eq(out.dims[1], 24);   /* 16 / 2 x 3 */
+	ck_assert_uint_eq(out.dims[2], 7);
+	/* S+1 depends on S other than in proportion */
+	ck_assert_int_eq(rl_symbols_dims_used(&s, "Bx(S+1)", op.dims, op.dim_sym, RL_MAX_DIMS,
+	                                      &op.ndims, &used, &e),
+	                 0);
+	ck_assert_uint_eq(op.dims[1], 129);
+	ck_assert_uint_eq(used, 3); /* B and S */
+	ck_assert_uint_eq(op.dim_sym[1], RL_SYM_MIXED);
+	ck_assert_int_eq(rl_symbols_apply(&s, &op, &out, &depends, &e), RL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "dimension 2 is an expression of names that --scale "
+	                                    "cannot follow"));
+	/* an expression of count */
+	{
+		uint64_t v = 0;
+
+		ck_assert_int_eq(rl_symbols_eval(&s, "(B+S)/4*3", "count", &v, &used, &e), 0);
+		ck_assert_uint_eq(v, 102); /* 136 / 4 x 3 */
+		ck_assert_int_eq(rl_symbols_eval(&s, "B/3", "count", &v, &used, &e), RL_ERR_RANGE);
+		ck_assert_str_eq(e.msg, "count 'B/3': 8 / 3 is not a whole number (the division must "
+		                        "be exact)");
+		ck_assert_int_eq(rl_symbols_eval(NULL, "L", "count", &v, &used, &e), RL_ERR_PARSE);
+		ck_assert_str_eq(e.msg, "name 'L' in count 'L' is not bound (give its size with --set "
+		                        "L=N)");
+	}
+}
+END_TEST
+
 Suite *suite_symbols(void)
 {
 	Suite *s = suite_create("symbols");
@@ -177,6 +233,7 @@ Suite *suite_symbols(void)
 	tcase_add_test(tc, test_dims);
 	tcase_add_test(tc, test_scale_apply);
 	tcase_add_test(tc, test_verdicts);
+	tcase_add_test(tc, test_expr_scale);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli_oplist.sh - op list v1 gains of issue 13 (docs/oplist-format.md):
 # kv_heads (grouped-query attention); weight_dtype, kv_dtype, weight_group
-# and the half-byte dtypes int4 and fp4. Values worked out by hand.
+# and the half-byte dtypes int4 and fp4; integer expressions in shape and
+# count. Values worked out by hand.
 . "$top_srcdir/tests/lib.sh"
 
 # The GQA decode row of issue 13: batch 64, 32 query heads, 8 KV heads, one
@@ -69,5 +70,39 @@ printf 'name,kind,shape,kv_dtype\na,pointwise,8,fp8\n' >"$tmp/kvpw.csv"
 expect_error "kv_dtype on a pointwise row" 1 \
 	"^roofline: $tmp/kvpw.csv:2: column 'kv_dtype': only attention ops take it, not pointwise$" \
 	classify "$tmp/kvpw.csv"
+
+# Expressions: a ViT fc1 for B=2 images of 197 tokens, 12 layers. M = 2 x
+# 197 = 394: FLOPs 2 x 394 x 3072 x 768 = 1,859,125,248; bytes 2 x (394 x
+# 768 + 768 x 3072 + 394 x 3072) = 2 x 3,872,256 = 7,744,512; count L = 12.
+printf 'name,kind,dtype,shape,count\nfc1,matmul,bf16,B*197x3072x768,L\nhalf,copy,fp32,(S+2)/2,2*L-1\n' >"$tmp/expr.csv"
+run classify --set B=2,L=12,S=254 --best-case -f csv "$tmp/expr.csv"
+check "expressions: exit 0" test "$rc" -eq 0
+check "B*197: FLOPs 1859125248" test "$(csv_field "$tmp/out" fc1 flops)" = 1859125248
+check "B*197: bytes 7744512" test "$(csv_field "$tmp/out" fc1 bytes)" = 7744512
+check "count L: 12" test "$(csv_field "$tmp/out" fc1 count)" = 12
+# (254 + 2) / 2 = 128 fp32 elements copied: 2 x 128 x 4 = 1024 bytes; 2 x 12 - 1
+check "(S+2)/2: bytes 1024" test "$(csv_field "$tmp/out" half bytes)" = 1024
+check "2*L-1: count 23" test "$(csv_field "$tmp/out" half count)" = 23
+check "every name used: no warning" test ! -s "$tmp/err"
+# --scale B=2 follows B*197 (proportional to B): M = 788, FLOPs x2
+printf 'name,kind,dtype,shape\nfc1,matmul,bf16,B*197x3072x768\n' >"$tmp/expr-b.csv"
+run classify --set B=2 --scale B=2 --best-case -f csv "$tmp/expr-b.csv"
+check "--scale through B*197: exit 0" test "$rc" -eq 0
+# M = 788: 2 x 788 x 3072 x 768 = 3,718,250,496 FLOPs over 2 x (788 x 768 +
+# 768 x 3072 + 788 x 3072) = 10,770,432 bytes: 345.228 FLOP/B (240.057 at
+# M = 394: 1,859,125,248 / 7,744,512)
+check "--scale through B*197: intensity 240.057 -> 345.228" \
+	test "$(csv_field "$tmp/out" fc1 intensity),$(csv_field "$tmp/out" fc1 intensity_scaled)" = 240.057,345.228
+expect_error "--scale through (S+2)/2: refused, naming the dimension" 1 \
+	"column|dimension 1 is an expression of names that --scale cannot follow" \
+	classify --set B=2,L=12,S=254 --scale S=2 "$tmp/expr.csv"
+printf 'name,kind,dtype,shape,count\na,copy,fp32,4,L\n' >"$tmp/unbound.csv"
+expect_error "an unbound name in count is named" 1 \
+	"^roofline: $tmp/unbound.csv:2: column 'count': .*name 'L' in count 'L' is not bound \(give its size with --set L=N\)$" \
+	classify "$tmp/unbound.csv"
+printf 'name,kind,dtype,shape\na,copy,fp32,S/3\n' >"$tmp/inexact.csv"
+expect_error "an inexact division is named" 1 \
+	"^roofline: $tmp/inexact.csv:2: column 'shape': shape 'S/3': 254 / 3 is not a whole number" \
+	classify --set S=254 "$tmp/inexact.csv"
 
 done_testing
