@@ -213,5 +213,6 @@ int cmd_report(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 #endif

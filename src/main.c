@@ -9,6 +9,7 @@
 
 static const struct rl_cmd commands[] = {
 	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
+	{"model", cmd_model, "build and predict one step of a transformer from its config.json"},
 	{"plot", cmd_plot, "draw an op list as an SVG roofline chart, or a sweep"},
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
 	{"probe", cmd_probe, "query the CUDA GPU, derive its entry, cross-check the database"},

@@ -29,6 +29,7 @@ Suite *suite_l2(void);
 Suite *suite_fmt(void);
 Suite *suite_pipeline(void);
 Suite *suite_synth(void);
+Suite *suite_hfconfig(void);
 Suite *suite_expected(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */

@@ -60,6 +60,7 @@ int main(void)
 	srunner_add_suite(sr, suite_fmt());
 	srunner_add_suite(sr, suite_pipeline());
 	srunner_add_suite(sr, suite_synth());
+	srunner_add_suite(sr, suite_hfconfig());
 	srunner_add_suite(sr, suite_expected());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);

@@ -1,0 +1,315 @@
+/* cmd_model.c - "roofline model": a Hugging Face config.json -> the op list
+ * of one step, written (-f oplist) or classified as classify does. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dtype.h"
+#include "hfconfig.h"
+#include "modelops.h"
+#include "num.h"
+#include "oplist.h"
+#include "pipeline.h"
+
+static int usage(void)
+{
+	printf("Usage: roofline model [OPTIONS] CONFIG.json\n"
+	       "\n"
+	       "Build the op list of one step (prefill or decode) of a transformer from\n"
+	       "its Hugging Face config.json (model_type llama, mistral or qwen2), and\n"
+	       "predict it as classify does, or write it (-f oplist).\n"
+	       "\n"
+	       "Options:\n"
+	       "      --phase PHASE         decode (default: one token per sequence) or\n"
+	       "                            prefill (the prompt)\n"
+	       "      --batch N             sequences (default 1)\n"
+	       "      --seq N               prompt tokens per sequence (default 512)\n"
+	       "      --context N           KV length at decode (default: --seq)\n"
+	       "      --dtype T             activations (default bf16)\n"
+	       "      --weight-dtype T      weights, e.g. int4 (default: --dtype)\n"
+	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
+	       RL_HELP_HW
+	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
+	       RL_HELP_ROOFS
+	       RL_HELP_MODEL
+	       "  -f, --format FMT          table (default), csv, json, md, or oplist\n"
+	       "                            (the op list, for classify)\n"
+	       "      --wide                table: show every column, names uncut\n"
+	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
+	       "                            standard output\n"
+	       "  -h, --help                show this help and exit\n"
+	       "  -V, --version             show the version and exit\n"
+	       "\n"
+	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
+	return RL_EXIT_OK;
+}
+
+/* A size option from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
+static int size_opt(const char *opt, const char *arg, uint64_t *out)
+{
+	struct rl_err e;
+
+	if (rl_parse_u64(arg, out, &e) < 0 || *out < 1 || *out > RL_MODELOPS_MAX_SIZE)
+		return rl_cli_usage("model", "%s: '%s' is not an integer from 1 to %u", opt, arg,
+		                    RL_MODELOPS_MAX_SIZE);
+	return 0;
+}
+
+static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_dtype *out)
+{
+	if (rl_dtype_parse(arg, out) < 0)
+		return rl_cli_usage("model", "%s: unknown dtype '%s' (expected %s)", opt, arg,
+		                    rl_dtype_expected());
+	if (activations && rl_dtype_storage_only(*out))
+		return rl_cli_usage("model", "%s: %s is a storage type only (give it to "
+		                             "--weight-dtype or --kv-dtype)", opt, arg);
+	return 0;
+}
+
+/* The rows as op list v1. */
+static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
+                         const struct rl_modelops_row *rows, int n)
+{
+	int i;
+
+	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
+	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
+	        (unsigned long long)o->batch);
+	if (o->phase == RL_PHASE_PREFILL)
+		fprintf(f, "seq %llu\n", (unsigned long long)o->seq);
+	else
+		fprintf(f, "context %llu\n", (unsigned long long)o->context);
+	fprintf(f, "name,kind,dtype,shape,inputs,causal,kv_heads,weight_dtype,kv_dtype,count\n");
+	for (i = 0; i < n; i++) {
+		const struct rl_modelops_row *r = &rows[i];
+
+		fprintf(f, "%s,%s,%s,%s,", r->name, r->kind, rl_dtype_name(o->dtype), r->shape);
+		if (r->inputs)
+			fprintf(f, "%u", r->inputs);
+		fprintf(f, ",%s,", r->causal ? "1" : "");
+		if (r->kv_heads)
+			fprintf(f, "%llu", (unsigned long long)r->kv_heads);
+		fprintf(f, ",%s,%s,%llu\n", r->weights ? rl_dtype_name(o->weight_dtype) : "",
+		        r->kv ? rl_dtype_name(o->kv_dtype) : "", (unsigned long long)r->count);
+	}
+}
+
+struct model {
+	const char *input;
+	struct rl_pipeline_model model;
+	struct rl_pipeline_sinks sinks;
+	rl_pipeline *pl;
+	struct rl_errlist *errs;
+};
+
+static int on_header(const struct rl_ops_header *h, void *user)
+{
+	struct model *c = user;
+	struct rl_pipeline_columns cols;
+
+	memset(&cols, 0, sizeof(cols));
+	cols.input = c->input;
+	cols.nextra = h->nextra;
+	cols.extra_names = h->extra_names;
+	return rl_pipeline_begin(&c->model, &c->sinks, &cols, &c->pl);
+}
+
+static int on_op(const struct rl_op *op, void *user)
+{
+	struct model *c = user;
+	struct rl_err e;
+	int rc = rl_pipeline_op(c->pl, op, &e);
+
+	if (rc < 0 && e.code < 0)
+		rl_errlist_add(c->errs, &e);
+	return rc;
+}
+
+int cmd_model(int argc, char **argv)
+{
+	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE };
+	static const struct option longopts[] = {
+		RL_CLI_MODEL_LONGOPTS,
+		{"phase", required_argument, NULL, O_PHASE},
+		{"batch", required_argument, NULL, O_BATCH},
+		{"seq", required_argument, NULL, O_SEQ},
+		{"context", required_argument, NULL, O_CONTEXT},
+		{"dtype", required_argument, NULL, O_DTYPE},
+		{"weight-dtype", required_argument, NULL, O_WDTYPE},
+		{"kv-dtype", required_argument, NULL, O_KVDTYPE},
+		{"format", required_argument, NULL, 'f'},
+		{"wide", no_argument, NULL, 'w'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *output = NULL;
+	struct rl_cli_model_opts m;
+	struct rl_modelops_opts mo;
+	struct rl_modelops_row rows[RL_MODELOPS_MAX];
+	struct rl_hfconfig cfg;
+	struct model c;
+	struct rl_errlist errs;
+	struct rl_out out;
+	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
+	struct rl_err e;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = NULL;
+	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, status = RL_EXIT_FAIL;
+
+	memset(&c, 0, sizeof(c));
+	memset(&out, 0, sizeof(out));
+	memset(&mo, 0, sizeof(mo));
+	rl_cli_model_init(&m, "model", "eager");
+	rl_errlist_init(&errs);
+	c.sinks.fmt = RL_FMT_TABLE;
+	c.errs = &errs;
+	mo.phase = RL_PHASE_DECODE;
+	mo.batch = 1;
+	mo.seq = 512;
+	mo.dtype = RL_BF16;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		RL_CLI_MODEL_CASES:
+			if (rl_cli_model_option(&m, opt, optarg) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case O_PHASE:
+			if (strcmp(optarg, "decode") == 0)
+				mo.phase = RL_PHASE_DECODE;
+			else if (strcmp(optarg, "prefill") == 0)
+				mo.phase = RL_PHASE_PREFILL;
+			else
+				return rl_cli_usage("model", "--phase: unknown phase '%s' (expected "
+				                             "prefill or decode)", optarg);
+			break;
+		case O_BATCH:
+			if (size_opt("--batch", optarg, &mo.batch) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case O_SEQ:
+			if (size_opt("--seq", optarg, &mo.seq) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case O_CONTEXT:
+			if (size_opt("--context", optarg, &mo.context) != 0)
+				return RL_EXIT_USAGE;
+			ctx = 1;
+			break;
+		case O_DTYPE:
+			if (dtype_opt("--dtype", optarg, 1, &mo.dtype) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		case O_WDTYPE:
+			if (dtype_opt("--weight-dtype", optarg, 0, &mo.weight_dtype) != 0)
+				return RL_EXIT_USAGE;
+			wdt = 1;
+			break;
+		case O_KVDTYPE:
+			if (dtype_opt("--kv-dtype", optarg, 0, &mo.kv_dtype) != 0)
+				return RL_EXIT_USAGE;
+			kvdt = 1;
+			break;
+		case 'w': c.sinks.wide = 1; break;
+		case 'o': output = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "oplist") == 0)
+				oplist = 1;
+			else if (rl_format_parse(optarg, &c.sinks.fmt) < 0)
+				return rl_cli_usage("model", "unknown format '%s' (expected table, csv, "
+				                             "json, md or oplist)", optarg);
+			break;
+		case 'h': return usage();
+		case 'V': return rl_cli_version();
+		case ':': return rl_cli_usage("model", "option '%s' needs a value", argv[optind - 1]);
+		default: return rl_cli_usage("model", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return rl_cli_usage("model", optind == argc ? "no config.json given"
+		                                             : "more than one config.json given");
+	c.input = argv[optind];
+	if (!ctx)
+		mo.context = mo.seq;
+	if (!wdt)
+		mo.weight_dtype = mo.dtype;
+	if (!kvdt)
+		mo.kv_dtype = mo.dtype;
+
+	/* From here on, every exit goes through out: */
+	if (rl_hfconfig_read(c.input, &cfg, &e) < 0) {
+		rl_cli_error("%s", e.msg);
+		goto out;
+	}
+	n = rl_modelops_build(&cfg, &mo, rows, &e);
+	if (n < 0) {
+		rl_cli_error("%s", e.msg);
+		goto out;
+	}
+	if (!oplist && rl_cli_model_resolve(&m) < 0)
+		goto out;
+	if (rl_out_open(&out, output) < 0)
+		goto out;
+	if (oplist) {
+		write_oplist(out.f, c.input, &mo, rows, n);
+		if (rl_out_commit(&out) == 0)
+			status = RL_EXIT_OK;
+		goto out;
+	}
+	mem = open_memstream(&text, &len);
+	if (mem == NULL) {
+		rl_cli_error("out of memory");
+		goto out;
+	}
+	write_oplist(mem, c.input, &mo, rows, n);
+	if (fclose(mem) != 0) {
+		mem = NULL;
+		rl_cli_error("out of memory");
+		goto out;
+	}
+	mem = fmemopen(text, len, "r");
+	if (mem == NULL) {
+		rl_cli_error("out of memory");
+		goto out;
+	}
+	c.model.dev = m.dev;
+	c.model.rt = m.rt;
+	c.model.host_overhead_us = m.host_overhead_us;
+	c.model.host_kind_us = m.host_kind_us;
+	c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
+	c.model.expected_source = m.eff_note;
+	c.model.db = m.db;
+	c.model.best_case = m.best_case;
+	c.sinks.out = out.f;
+	c.sinks.whatif = 1;
+	rc = rl_ops_read(mem, c.input, &sink, &errs);
+	if (rc == 0 && c.pl == NULL)
+		rc = RL_ERR_PARSE;
+	if (rc == 0) {
+		rc = rl_pipeline_end(c.pl, &e);
+		if (rc < 0 && e.code < 0)
+			rl_errlist_add(&errs, &e);
+	}
+	if (rc < 0) {
+		rl_cli_read_errors(&errs, c.input, rc);
+		goto out;
+	}
+	if (rl_out_commit(&out) == 0)
+		status = RL_EXIT_OK;
+out:
+	if (mem != NULL)
+		fclose(mem);
+	free(text);
+	rl_out_abort(&out);
+	rl_pipeline_free(c.pl);
+	rl_cli_model_release(&m);
+	return status;
+}

@@ -1,0 +1,42 @@
+/* hfconfig.h - the architecture numbers of a Hugging Face config.json.
+ *
+ * Layer 3 reader: a config.json (a transformer's "config" as the
+ * transformers library writes it) -> struct rl_hfconfig. Families: llama
+ * (Llama 2 and 3), mistral and qwen2 (the Llama block; qwen2 with a bias on
+ * the q, k and v projections). Any other model_type, a missing key or a
+ * value of the wrong type is one error naming it.
+ */
+#ifndef RL_HFCONFIG_H
+#define RL_HFCONFIG_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+/* The largest size a key may give (hidden_size, vocab_size, ...). */
+#define RL_HFCONFIG_MAX 16777216u /* 2^24 */
+
+struct rl_hfconfig {
+	char model_type[32];   /* "llama", "mistral" or "qwen2" */
+	uint64_t hidden;       /* hidden_size */
+	uint64_t intermediate; /* intermediate_size */
+	uint64_t heads;        /* num_attention_heads */
+	uint64_t kv_heads;     /* num_key_value_heads (default: heads) */
+	uint64_t layers;       /* num_hidden_layers */
+	uint64_t vocab;        /* vocab_size */
+	uint64_t head_dim;     /* head_dim (default: hidden / heads) */
+	int tie_embeddings;    /* tie_word_embeddings (default false) */
+	int attention_bias;    /* a bias on q, k, v: qwen2 always; llama's
+	                        * attention_bias (default false) */
+};
+
+/* Parses TEXT (a NUL-terminated JSON document), naming it NAME in
+ * messages ("NAME: key 'x': expected ..."). Returns 0, or RL_ERR_PARSE with
+ * ERR filled. */
+int rl_hfconfig_parse(const char *text, const char *name, struct rl_hfconfig *cfg,
+                      struct rl_err *err);
+
+/* As rl_hfconfig_parse on the file PATH ("-": standard input). */
+int rl_hfconfig_read(const char *path, struct rl_hfconfig *cfg, struct rl_err *err);
+
+#endif

@@ -1,0 +1,100 @@
+/* modelops.c - the op list of one step of a transformer (see modelops.h). */
+#include "config.h"
+
+#include "modelops.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct build {
+	struct rl_modelops_row *rows;
+	int n;
+};
+
+static struct rl_modelops_row *add(struct build *b, const char *name, const char *kind,
+                                   uint64_t count)
+{
+	struct rl_modelops_row *r = &b->rows[b->n++];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->kind = kind;
+	r->count = count;
+	return r;
+}
+
+static void dims2(struct rl_modelops_row *r, uint64_t a, uint64_t b)
+{
+	snprintf(r->shape, sizeof(r->shape), "%llux%llu", (unsigned long long)a,
+	         (unsigned long long)b);
+}
+
+static void matmul(struct build *b, const char *name, uint64_t m, uint64_t n, uint64_t k,
+                   uint64_t count)
+{
+	struct rl_modelops_row *r = add(b, name, "matmul", count);
+
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)m,
+	         (unsigned long long)n, (unsigned long long)k);
+	r->weights = 1;
+}
+
+static void pointwise(struct build *b, const char *name, uint64_t t, uint64_t n, unsigned inputs,
+                      uint64_t count)
+{
+	struct rl_modelops_row *r = add(b, name, "pointwise", count);
+
+	dims2(r, t, n);
+	r->inputs = inputs;
+}
+
+int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                      struct rl_modelops_row *rows, struct rl_err *err)
+{
+	struct build b = {rows, 0};
+	struct rl_modelops_row *r;
+	uint64_t L = c->layers, T, qkv = (c->heads + 2 * c->kv_heads) * c->head_dim;
+	int prefill = o->phase == RL_PHASE_PREFILL;
+
+	/* every size is at most 2^24 (hfconfig's keys and the options): no
+	 * product of three wraps */
+	if (o->batch > RL_MODELOPS_MAX_SIZE || o->seq > RL_MODELOPS_MAX_SIZE ||
+	    o->context > RL_MODELOPS_MAX_SIZE || o->batch == 0 || o->seq == 0 || o->context == 0)
+		return rl_err_set(err, RL_ERR_RANGE, "batch, seq and context must be from 1 to %u",
+		                  RL_MODELOPS_MAX_SIZE);
+	T = prefill ? o->batch * o->seq : o->batch;
+
+	r = add(&b, "embed", "copy", 1);
+	dims2(r, T, c->hidden);
+	r = add(&b, "attn_norm", "layernorm", L);
+	dims2(r, T, c->hidden);
+	matmul(&b, "qkv_proj", T, qkv, c->hidden, L);
+	if (c->attention_bias)
+		pointwise(&b, "qkv_bias", T, qkv, 2, L);
+	r = add(&b, "attention", "attention", L);
+	if (prefill) {
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)c->heads,
+		         (unsigned long long)o->seq, (unsigned long long)c->head_dim);
+		r->causal = 1;
+	} else {
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux1x%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)c->heads,
+		         (unsigned long long)o->context, (unsigned long long)c->head_dim);
+	}
+	r->kv_heads = c->kv_heads;
+	r->kv = 1;
+	matmul(&b, "o_proj", T, c->hidden, c->heads * c->head_dim, L);
+	pointwise(&b, "attn_residual", T, c->hidden, 2, L);
+	r = add(&b, "mlp_norm", "layernorm", L);
+	dims2(r, T, c->hidden);
+	matmul(&b, "gate_up", T, 2 * c->intermediate, c->hidden, L);
+	pointwise(&b, "silu", T, c->intermediate, 1, L);
+	pointwise(&b, "mul", T, c->intermediate, 2, L);
+	matmul(&b, "down_proj", T, c->hidden, c->intermediate, L);
+	pointwise(&b, "mlp_residual", T, c->hidden, 2, L);
+	r = add(&b, "final_norm", "layernorm", 1);
+	dims2(r, T, c->hidden);
+	matmul(&b, "lm_head", o->batch, c->vocab, c->hidden, 1);
+	return b.n;
+}

@@ -1,0 +1,61 @@
+/* modelops.h - the op list of one step of a transformer (roofline model).
+ *
+ * Layer 3 builder: a config (hfconfig.h) and the step's options -> op
+ * rows, no I/O. The Llama block (llama, mistral, qwen2), per layer:
+ * attn_norm, qkv_proj (one fused matmul, N = (H + 2 Hkv) D), qkv_bias
+ * (with attention_bias), attention (kv_heads = Hkv), o_proj, attn_residual,
+ * mlp_norm, gate_up (N = 2 x intermediate), silu, mul, down_proj,
+ * mlp_residual; each one row with count = num_hidden_layers. Around them:
+ * embed (a copy of tokens x hidden), final_norm and lm_head (the last token
+ * of each sequence: M = batch, in both phases).
+ *
+ * Tokens T: B x S at prefill (attention BxHxSxD, causal), B at decode
+ * (attention BxHx1xCxD over the context C).
+ */
+#ifndef RL_MODELOPS_H
+#define RL_MODELOPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype.h"
+#include "err.h"
+#include "hfconfig.h"
+
+enum rl_modelops_phase { RL_PHASE_DECODE, RL_PHASE_PREFILL };
+
+struct rl_modelops_opts {
+	enum rl_modelops_phase phase;
+	uint64_t batch;             /* sequences, >= 1 */
+	uint64_t seq;               /* prompt tokens per sequence (prefill), >= 1 */
+	uint64_t context;           /* KV length at decode, >= 1 */
+	enum rl_dtype dtype;        /* activations (not int4 or fp4) */
+	enum rl_dtype weight_dtype; /* the weights of every matmul */
+	enum rl_dtype kv_dtype;     /* the KV cache */
+};
+
+/* One row of op list v1 (docs/oplist-format.md). A zero field is an empty
+ * cell (the column's default). */
+struct rl_modelops_row {
+	char name[24];
+	const char *kind; /* "matmul", "pointwise", ... */
+	char shape[96];
+	unsigned inputs;   /* pointwise */
+	int causal;        /* attention */
+	uint64_t kv_heads; /* attention */
+	int weights;       /* matmul: carries weight_dtype */
+	int kv;            /* attention: carries kv_dtype */
+	uint64_t count;
+};
+
+#define RL_MODELOPS_MAX 20
+
+/* The largest batch, seq and context. */
+#define RL_MODELOPS_MAX_SIZE 16777216u /* 2^24 */
+
+/* Fills ROWS (RL_MODELOPS_MAX of them) with the step's op list; returns the
+ * number of rows, or RL_ERR_RANGE (a size of 0 or past 2^24) with ERR filled. */
+int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_opts *o,
+                      struct rl_modelops_row *rows, struct rl_err *err);
+
+#endif

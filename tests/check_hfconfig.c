@@ -1,0 +1,179 @@
+/* check_hfconfig.c - the config.json reader (hfconfig.c) and the step
+ * builder (modelops.c). Values from the published architecture numbers. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "hfconfig.h"
+#include "modelops.h"
+
+/* parses TEXT named "c.json"; the status */
+static int parse(const char *text, struct rl_hfconfig *c, struct rl_err *e)
+{
+	return rl_hfconfig_parse(text, "c.json", c, e);
+}
+
+START_TEST(test_example_8b)
+{
+	struct rl_hfconfig c;
+	struct rl_err e;
+
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/llama3-8b.json", &c, &e), 0);
+	ck_assert_str_eq(c.model_type, "llama");
+	ck_assert_uint_eq(c.hidden, 4096);
+	ck_assert_uint_eq(c.intermediate, 14336);
+	ck_assert_uint_eq(c.heads, 32);
+	ck_assert_uint_eq(c.kv_heads, 8);
+	ck_assert_uint_eq(c.layers, 32);
+	ck_assert_uint_eq(c.vocab, 128256);
+	ck_assert_uint_eq(c.head_dim, 128); /* 4096 / 32 */
+	ck_assert_int_eq(c.tie_embeddings, 0);
+	ck_assert_int_eq(c.attention_bias, 0);
+}
+END_TEST
+
+START_TEST(test_defaults)
+{
+	struct rl_hfconfig c;
+	struct rl_err e;
+
+	/* Llama-2-7B's numbers, without num_key_value_heads or head_dim */
+	ck_assert_int_eq(parse("{\"model_type\":\"llama\",\"hidden_size\":4096,"
+	                       "\"intermediate_size\":11008,\"num_attention_heads\":32,"
+	                       "\"num_hidden_layers\":32,\"vocab_size\":32000,"
+	                       "\"head_dim\":null}",
+	                       &c, &e),
+	                 0);
+	ck_assert_uint_eq(c.kv_heads, 32);
+	ck_assert_uint_eq(c.head_dim, 128);
+	/* qwen2: a bias on q, k, v; head_dim given */
+	ck_assert_int_eq(parse("{\"model_type\":\"qwen2\",\"hidden_size\":3584,"
+	                       "\"intermediate_size\":18944,\"num_attention_heads\":28,"
+	                       "\"num_key_value_heads\":4,\"num_hidden_layers\":28,"
+	                       "\"vocab_size\":152064,\"tie_word_embeddings\":false}",
+	                       &c, &e),
+	                 0);
+	ck_assert_int_eq(c.attention_bias, 1);
+	ck_assert_uint_eq(c.head_dim, 128); /* 3584 / 28 */
+	ck_assert_int_eq(parse("{\"model_type\":\"mistral\",\"hidden_size\":4096,"
+	                       "\"intermediate_size\":14336,\"num_attention_heads\":32,"
+	                       "\"num_key_value_heads\":8,\"num_hidden_layers\":32,"
+	                       "\"vocab_size\":32000,\"head_dim\":64}",
+	                       &c, &e),
+	                 0);
+	ck_assert_uint_eq(c.head_dim, 64);
+	ck_assert_int_eq(c.attention_bias, 0);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+	    {"[1]", "c.json: expected an object (a config.json)"},
+	    {"{\"hidden_size\":8}", "c.json: key 'model_type' is missing"},
+	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
+	    {"{\"model_type\":\"gpt2\"}", "c.json: key 'model_type': unsupported model type "
+	                                  "'gpt2' (expected llama, mistral or qwen2)"},
+	    {"{\"model_type\":\"llama\"}", "c.json: key 'hidden_size' is missing"},
+	    {"{\"model_type\":\"llama\",\"hidden_size\":4096.5}",
+	     "c.json: key 'hidden_size': expected an integer from 1 to 16777216"},
+	    {"{\"model_type\":\"llama\",\"hidden_size\":0}",
+	     "c.json: key 'hidden_size': expected an integer from 1 to 16777216"},
+	    {"{\"model_type\":\"llama\",\"hidden_size\":16777217}",
+	     "c.json: key 'hidden_size': expected an integer from 1 to 16777216"},
+	    {"{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":8,"
+	     "\"num_attention_heads\":8,\"num_key_value_heads\":3,\"num_hidden_layers\":1,"
+	     "\"vocab_size\":9}",
+	     "c.json: key 'num_key_value_heads': 3 does not divide num_attention_heads 8"},
+	    {"{\"model_type\":\"llama\",\"hidden_size\":60,\"intermediate_size\":8,"
+	     "\"num_attention_heads\":8,\"num_hidden_layers\":1,\"vocab_size\":9}",
+	     "c.json: key 'head_dim' is missing and num_attention_heads 8 does not divide "
+	     "hidden_size 60"},
+	    {"{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":8,"
+	     "\"num_attention_heads\":8,\"num_hidden_layers\":1,\"vocab_size\":9,"
+	     "\"tie_word_embeddings\":1}",
+	     "c.json: key 'tie_word_embeddings': expected true or false"},
+	};
+	struct rl_hfconfig c;
+	struct rl_err e;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(parse(cases[i].text, &c, &e), RL_ERR_PARSE);
+		ck_assert_str_eq(e.msg, cases[i].msg);
+	}
+	ck_assert_int_eq(parse("{\"model_type\":", &c, &e), RL_ERR_PARSE);
+	ck_assert(strncmp(e.msg, "c.json: not JSON (", 18) == 0);
+}
+END_TEST
+
+/* the row named NAME */
+static const struct rl_modelops_row *row(const struct rl_modelops_row *r, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].name, name) == 0)
+			return &r[i];
+	return NULL;
+}
+
+START_TEST(test_build)
+{
+	struct rl_hfconfig c;
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 2048, RL_BF16, RL_INT4, RL_FP8E4M3};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	const struct rl_modelops_row *x;
+	struct rl_err e;
+	int n;
+
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/llama3-8b.json", &c, &e), 0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	/* embed, 11 per layer, final_norm, lm_head */
+	ck_assert_int_eq(n, 14);
+	x = row(r, n, "qkv_proj");
+	ck_assert_str_eq(x->shape, "2x6144x4096");
+	ck_assert_uint_eq(x->count, 32);
+	ck_assert_int_eq(x->weights, 1);
+	x = row(r, n, "attention");
+	ck_assert_str_eq(x->shape, "2x32x1x2048x128");
+	ck_assert_uint_eq(x->kv_heads, 8);
+	ck_assert_int_eq(x->causal, 0);
+	ck_assert_str_eq(row(r, n, "gate_up")->shape, "2x28672x4096");
+	ck_assert_str_eq(row(r, n, "down_proj")->shape, "2x4096x14336");
+	ck_assert_uint_eq(row(r, n, "mul")->inputs, 2);
+	ck_assert_uint_eq(row(r, n, "lm_head")->count, 1);
+	ck_assert_ptr_null(row(r, n, "qkv_bias"));
+
+	o.phase = RL_PHASE_PREFILL;
+	c.attention_bias = 1;
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_int_eq(n, 15);
+	ck_assert_str_eq(row(r, n, "qkv_bias")->shape, "1024x6144");
+	x = row(r, n, "attention");
+	ck_assert_str_eq(x->shape, "2x32x512x128");
+	ck_assert_int_eq(x->causal, 1);
+	ck_assert_str_eq(row(r, n, "lm_head")->shape, "2x128256x4096");
+	ck_assert_str_eq(row(r, n, "embed")->shape, "1024x4096");
+
+	o.batch = 0;
+	ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_RANGE);
+}
+END_TEST
+
+Suite *suite_hfconfig(void)
+{
+	Suite *s = suite_create("hfconfig");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_example_8b);
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_build);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# cli_model.sh - roofline model: a Hugging Face config.json -> one step's op
+# list (issue 13, item 2). Values worked out by hand from the published
+# architecture numbers of Llama-3-8B (examples/llama3-8b.json).
+. "$top_srcdir/tests/lib.sh"
+
+C8="$top_srcdir/examples/llama3-8b.json"
+C70="$top_srcdir/examples/llama3-70b.json"
+
+# Llama-3-8B decode, batch 1, context 2048, bf16 (2 bytes). Weights read once
+# per layer: qkv 4096 x (4096 + 2 x 1024) + o 4096 x 4096 + gate, up, down
+# 3 x 4096 x 14336 = 218,103,808 weights; x 2 bytes x 32 layers; lm_head
+# 128256 x 4096 x 2 (the embedding table is not read whole: one row per
+# token). KV cache read: K and V, 32 layers, 8 KV heads, 2048 x 128, 2 bytes.
+W=$(( (4096 * (4096 + 2 * 1024) + 4096 * 4096 + 3 * 4096 * 14336) * 2 * 32 + 128256 * 4096 * 2 ))
+KV=$(( 2 * 32 * 8 * 2048 * 128 * 2 ))
+check "hand: weights 15009316864 bytes" test "$W" -eq 15009316864
+run model --hw h100-sxm --runtime graph --context 2048 -f json "$C8"
+check "8B decode: exit 0" test "$rc" -eq 0
+bytes=$(grep -o '"summary":{.*' "$tmp/out" | grep -o '"bytes":[0-9]*' | head -n 1 | cut -d: -f2)
+# the rest is activations: at batch 1 a few vectors of 4096 or 14336 per op
+# (13.5 MB here), under 0.1 % of the weights and the cache (the issue's goal
+# is within 2 %)
+check "8B decode: bytes >= weights + KV" test "$bytes" -ge $((W + KV))
+check "8B decode: bytes within 0.1 % of weights + KV" \
+	test $(( (bytes - W - KV) * 1000 )) -lt $((W + KV))
+
+run model --hw h100-sxm --context 2048 -f csv "$C8"
+check "csv: exit 0" test "$rc" -eq 0
+# attention per layer: Q and O 32 x 128, K and V 8 x 2048 x 128, bf16
+check "attention row: GQA bytes" test "$(csv_field "$tmp/out" attention bytes)" \
+	-eq $(( (2 * 32 * 128 + 2 * 8 * 2048 * 128) * 2 ))
+check "attention row: 32 layers" test "$(csv_field "$tmp/out" attention count)" -eq 32
+# lm_head: A 1 x 4096, B 4096 x 128256, C 1 x 128256
+check "lm_head row: bytes" test "$(csv_field "$tmp/out" lm_head bytes)" \
+	-eq $(( (4096 + 4096 * 128256 + 128256) * 2 ))
+check "gate_up row: 2 x 14336 x 4096 MACs" test "$(csv_field "$tmp/out" gate_up flops)" \
+	-eq $(( 2 * 2 * 14336 * 4096 ))
+cp "$tmp/out" "$tmp/direct.csv"
+
+# -f oplist, read back by classify, gives the same rows
+run model --context 2048 -f oplist "$C8"
+check "oplist: exit 0" test "$rc" -eq 0
+cp "$tmp/out" "$tmp/ops.csv"
+check "oplist: qkv_proj N = (32 + 2 x 8) x 128" grep -q '^qkv_proj,matmul,bf16,1x6144x4096,' "$tmp/ops.csv"
+check "oplist: decode attention over the context, kv_heads 8" \
+	grep -q '^attention,attention,bf16,1x32x1x2048x128,,,8,' "$tmp/ops.csv"
+run classify --hw h100-sxm -f csv "$tmp/ops.csv"
+check "oplist | classify: exit 0" test "$rc" -eq 0
+check "oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/direct.csv"
+
+# prefill: 4 x 512 tokens, causal attention over the prompt; lm_head for the
+# last token of each sequence only
+run model --phase prefill --batch 4 --seq 512 -f oplist "$C8"
+check "prefill: exit 0" test "$rc" -eq 0
+check "prefill: attention 4x32x512x128 causal" \
+	grep -q '^attention,attention,bf16,4x32x512x128,,1,8,' "$tmp/out"
+check "prefill: qkv_proj M = 2048 tokens" grep -q '^qkv_proj,matmul,bf16,2048x6144x4096,' "$tmp/out"
+check "prefill: lm_head M = batch" grep -q '^lm_head,matmul,bf16,4x128256x4096,' "$tmp/out"
+
+# int4 weights and an fp8 KV cache go to item 1's columns
+run model --weight-dtype int4 --kv-dtype fp8 -f oplist "$C70"
+check "70B: exit 0" test "$rc" -eq 0
+check "70B: down_proj int4 x 80 layers" grep -q '^down_proj,matmul,bf16,1x8192x28672,,,,int4,,80$' "$tmp/out"
+check "70B: attention fp8 KV, 64 heads over 8" \
+	grep -q '^attention,attention,bf16,1x64x1x512x128,,,8,,fp8e4m3,80$' "$tmp/out"
+
+# errors: one line naming the key, nothing on stdout
+printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
+expect_error "unknown model_type" 1 \
+	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral or qwen2\\)$" \
+	model "$tmp/neox.json"
+grep -v intermediate_size "$C8" >"$tmp/noint.json"
+expect_error "missing key" 1 "^roofline: $tmp/noint.json: key 'intermediate_size' is missing$" \
+	model "$tmp/noint.json"
+expect_error "--dtype int4" 2 "storage type only" model --dtype int4 "$C8"
+expect_error "--phase train" 2 "unknown phase 'train'" model --phase train "$C8"
+expect_error "--batch 0" 2 "--batch: '0' is not an integer from 1 to 16777216" model --batch 0 "$C8"
+
+done_testing
