@@ -99,7 +99,8 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 }
 
 struct model {
-	const char *input;
+	const char *input; /* the op list's name in messages: "CONFIG (op list)",
+	                    * whose line N is line N of -f oplist */
 	struct rl_pipeline_model model;
 	struct rl_pipeline_sinks sinks;
 	rl_pipeline *pl;
@@ -158,7 +159,7 @@ int cmd_model(int argc, char **argv)
 	struct rl_out out;
 	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
 	struct rl_err e;
-	char *text = NULL;
+	char *text = NULL, *listname = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, status = RL_EXIT_FAIL;
@@ -236,7 +237,6 @@ int cmd_model(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("model", optind == argc ? "no config.json given"
 		                                             : "more than one config.json given");
-	c.input = argv[optind];
 	if (!ctx)
 		mo.context = mo.seq;
 	if (!wdt)
@@ -245,7 +245,7 @@ int cmd_model(int argc, char **argv)
 		mo.kv_dtype = mo.dtype;
 
 	/* From here on, every exit goes through out: */
-	if (rl_hfconfig_read(c.input, &cfg, &e) < 0) {
+	if (rl_hfconfig_read(argv[optind], &cfg, &e) < 0) {
 		rl_cli_error("%s", e.msg);
 		goto out;
 	}
@@ -259,7 +259,7 @@ int cmd_model(int argc, char **argv)
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	if (oplist) {
-		write_oplist(out.f, c.input, &mo, rows, n);
+		write_oplist(out.f, argv[optind], &mo, rows, n);
 		if (rl_out_commit(&out) == 0)
 			status = RL_EXIT_OK;
 		goto out;
@@ -269,17 +269,20 @@ int cmd_model(int argc, char **argv)
 		rl_cli_error("out of memory");
 		goto out;
 	}
-	write_oplist(mem, c.input, &mo, rows, n);
+	write_oplist(mem, argv[optind], &mo, rows, n);
 	if (fclose(mem) != 0) {
 		mem = NULL;
 		rl_cli_error("out of memory");
 		goto out;
 	}
 	mem = fmemopen(text, len, "r");
-	if (mem == NULL) {
+	listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
+	if (mem == NULL || listname == NULL) {
 		rl_cli_error("out of memory");
 		goto out;
 	}
+	sprintf(listname, "%s (op list)", argv[optind]);
+	c.input = listname;
 	c.model.dev = m.dev;
 	c.model.rt = m.rt;
 	c.model.host_overhead_us = m.host_overhead_us;
@@ -308,6 +311,7 @@ out:
 	if (mem != NULL)
 		fclose(mem);
 	free(text);
+	free(listname);
 	rl_out_abort(&out);
 	rl_pipeline_free(c.pl);
 	rl_cli_model_release(&m);
