@@ -25,6 +25,20 @@ check "8B decode: bytes >= weights + KV" test "$bytes" -ge $((W + KV))
 check "8B decode: bytes within 0.1 % of weights + KV" \
 	test $(( (bytes - W - KV) * 1000 )) -lt $((W + KV))
 
+# the goal: the best-case step with --runtime graph (every kernel
+# on the roofline, the summary's gpu_us) within 10 % of (weights + KV) /
+# bandwidth: 15277752320 B / 3350 GB/s = 4560.5 us on the H100 SXM,
+# / 2039 GB/s = 7492.8 us on the A100 80GB (gpu_us in whole us, x 10 / 11
+# and x 10 / 9 bounds)
+for hw_bw in h100-sxm:3350 a100-sxm4-80gb:2039; do
+	hw=${hw_bw%:*} bw=${hw_bw#*:}
+	run model --hw "$hw" --runtime graph --best-case --context 2048 -f json "$C8"
+	gpu=$(grep -o '"summary":{.*' "$tmp/out" | grep -o '"gpu_us":[0-9]*' | head -n 1 | cut -d: -f2)
+	want=$(( (W + KV) / (bw * 1000) )) # us
+	check "8B decode on $hw: gpu_us $gpu within 10 % of $want us" \
+		test $((gpu * 10)) -le $((want * 11)) -a $((gpu * 10)) -ge $((want * 9))
+done
+
 run model --hw h100-sxm --context 2048 -f csv "$C8"
 check "csv: exit 0" test "$rc" -eq 0
 # attention per layer: Q and O 32 x 128, K and V 8 x 2048 x 128, bf16
