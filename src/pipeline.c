@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "l2.h"
+#include "memfit.h"
 #include "model.h"
 #include "symbols.h"
 #include "whatif_report.h"
@@ -23,6 +24,7 @@ struct rl_pipeline {
 	const char **blank_extra; /* the extra cells of a fused group: empty */
 	rl_report *rep;
 	struct rl_summary sum;
+	struct rl_memfit mem; /* the step's memory, op by op (before fusion) */
 	struct rl_timeline tl;
 	struct rl_l2 l2; /* L2 residency, kernel by kernel */
 	struct rl_fuse_stream fs;
@@ -209,6 +211,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->sinks = *sinks;
 	pl->err = &pl->no_err;
 	rl_summary_init(&pl->sum);
+	rl_memfit_init(&pl->mem);
 	rl_timeline_init(&pl->tl);
 	rl_l2_init(&pl->l2, m->dev, sinks->l2);
 	rl_scale_sum_init(&pl->ssum);
@@ -264,6 +267,8 @@ int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 	pl->located = 0;
 	rc = rl_predict(op, &pl->ctx, &p, err);
 	if (rc == 0)
+		rc = rl_memfit_add(&pl->mem, op, err);
+	if (rc == 0)
 		rc = rl_fuse_stream_op(&pl->fs, op, &p, err);
 	pl->err = &pl->no_err;
 	if (rc < 0 && err->code < 0 && !pl->located)
@@ -304,6 +309,11 @@ int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err)
 const struct rl_summary *rl_pipeline_summary(const rl_pipeline *pl)
 {
 	return &pl->sum;
+}
+
+const struct rl_memfit *rl_pipeline_memfit(const rl_pipeline *pl)
+{
+	return &pl->mem;
 }
 
 const struct rl_timeline *rl_pipeline_timeline(const rl_pipeline *pl)

@@ -25,6 +25,7 @@
 #include "err.h"
 #include "fusion.h"
 #include "hwdb.h"
+#include "memfit.h"
 #include "op.h"
 #include "report.h"
 #include "scale.h"
@@ -105,6 +106,8 @@ int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err);
 /* What the pipeline has accumulated: complete after rl_pipeline_end. */
 const struct rl_summary *rl_pipeline_summary(const rl_pipeline *pl);
 const struct rl_timeline *rl_pipeline_timeline(const rl_pipeline *pl);
+/* The memory the step needs (memfit.h): every op fed, before fusion. */
+const struct rl_memfit *rl_pipeline_memfit(const rl_pipeline *pl);
 const struct rl_fuse_stream *rl_pipeline_fusion(const rl_pipeline *pl);
 const struct rl_scale_sum *rl_pipeline_scale_sum(const rl_pipeline *pl); /* with a scale */
 

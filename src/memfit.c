@@ -1,0 +1,104 @@
+/* memfit.c - the device memory one step needs (see memfit.h). */
+#include "config.h"
+
+#include "memfit.h"
+
+#include "formulas.h"
+
+void rl_memfit_init(struct rl_memfit *m)
+{
+	m->weight_bytes = 0;
+	m->kv_bytes = 0;
+	m->activation_bytes = 0;
+	m->activation_line = 0;
+}
+
+/* Weight elements' bytes at the op's weight dtype, with one fp16 scale
+ * (2 bytes) per weight_group elements, as formulas.c counts them. */
+static double weights_of(const struct rl_op *op, double el)
+{
+	double es = (op->has & RL_HAS_WEIGHT_DTYPE) ? rl_dtype_bytes(op->weight_dtype)
+	                                            : rl_dtype_bytes(op->dtype);
+	double b = es * el;
+
+	if (op->weight_group > 0)
+		b += 2.0 * (el / (double)op->weight_group);
+	return b;
+}
+
+int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, double *act,
+                       struct rl_err *err)
+{
+	const uint64_t *d = op->dims;
+	double read = 0, written = 0;
+	int known = rl_op_rw(op, &read, &written, err);
+
+	*weights = 0;
+	*kv = 0;
+	*act = 0;
+	if (known < 0)
+		return known;
+	*act = read + written;
+	if (known == 0 || !(op->has & RL_HAS_SHAPE))
+		return 0;
+	switch (op->kind) {
+	case RL_KIND_MATMUL: { /* B[B, K, N] of MxNxK or BxMxNxK */
+		double b = op->ndims == 4 ? (double)*d++ : 1;
+
+		*weights = weights_of(op, b * (double)d[2] * (double)d[1]);
+		break;
+	}
+	case RL_KIND_CONV2D: /* the filter [K, C / groups, R, S] */
+		*weights = weights_of(op, (double)op->kernel[0] * (double)(d[1] / op->groups) *
+		                                  (double)op->kernel[1] * (double)op->kernel[2]);
+		break;
+	case RL_KIND_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
+		double es = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype)
+		                                        : rl_dtype_bytes(op->dtype);
+
+		*kv = es * 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
+		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
+		break;
+	}
+	default: break;
+	}
+	*act -= *weights + *kv;
+	if (*act < 0)
+		*act = 0;
+	return 0;
+}
+
+int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *err)
+{
+	double w, kv, act, n = (double)op->count;
+	int rc = rl_memfit_op_bytes(op, &w, &kv, &act, err);
+
+	if (rc < 0)
+		return rc;
+	m->weight_bytes += n * w;
+	m->kv_bytes += n * kv;
+	if (act > m->activation_bytes) {
+		m->activation_bytes = act;
+		m->activation_line = op->line;
+	}
+	return 0;
+}
+
+double rl_memfit_total_bytes(const struct rl_memfit *m)
+{
+	return m->weight_bytes + m->kv_bytes + m->activation_bytes;
+}
+
+double rl_memfit_device_bytes(const struct rl_device *dev)
+{
+	if (dev == NULL || !dev->num[RL_HW_MEMORY_GIB].present)
+		return 0;
+	return dev->num[RL_HW_MEMORY_GIB].value * RL_MEMFIT_GIB;
+}
+
+int rl_memfit_fits(const struct rl_memfit *m, const struct rl_device *dev)
+{
+	double cap = rl_memfit_device_bytes(dev);
+
+	return cap <= 0 || rl_memfit_total_bytes(m) <= cap;
+}

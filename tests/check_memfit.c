@@ -1,0 +1,177 @@
+/* check_memfit.c - the memory a step needs (memfit.c), on small hand-made
+ * ops whose bytes are worked out by hand below. */
+#include "config.h"
+
+#include <math.h>
+
+#include "check.h"
+#include "memfit.h"
+#include "op.h"
+
+#define GIB 1073741824.0
+
+static void shape(struct rl_op *op, enum rl_kind k, enum rl_dtype t, int n, const uint64_t *d)
+{
+	int i;
+
+	rl_op_init(op);
+	op->name = "op";
+	op->kind = k;
+	op->dtype = t;
+	op->has |= RL_HAS_SHAPE;
+	op->ndims = n;
+	for (i = 0; i < n; i++)
+		op->dims[i] = d[i];
+}
+
+/* matmul M=16, N=4096, K=1024, bf16: B is K x N = 4,194,304 weights x 2 B
+ * = 8,388,608 B; A 16 x 1024 x 2 = 32,768 B and C 16 x 4096 x 2 =
+ * 131,072 B: 163,840 B of activations. */
+START_TEST(matmul_weights)
+{
+	struct rl_op op;
+	double w, kv, act;
+
+	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(w, 8388608.0, 1e-6);
+	ck_assert_double_eq_tol(kv, 0.0, 1e-9);
+	ck_assert_double_eq_tol(act, 163840.0, 1e-6);
+}
+END_TEST
+
+/* The same weights in int4 with an fp16 scale per 128: 4,194,304 x 0.5 =
+ * 2,097,152 B + 4,194,304 / 128 x 2 = 65,536 B = 2,162,688 B. */
+START_TEST(matmul_int4_groups)
+{
+	struct rl_op op;
+	double w, kv, act;
+
+	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	op.has |= RL_HAS_WEIGHT_DTYPE;
+	op.weight_dtype = RL_INT4;
+	op.weight_group = 128;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(w, 2162688.0, 1e-6);
+	ck_assert_double_eq_tol(act, 163840.0, 1e-6);
+}
+END_TEST
+
+/* Decode attention B=4, H=32, Sq=1, Sk=2048, D=128, 8 KV heads, bf16:
+ * K and V 2 x 4 x 8 x 2048 x 128 x 2 B = 33,554,432 B (32 MiB); in fp8
+ * half that; Q and O 4 x 32 x 1 x 128 x 2 = 32,768 B each. */
+START_TEST(attention_kv)
+{
+	struct rl_op op;
+	double w, kv, act;
+
+	shape(&op, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
+	op.kv_heads = 8;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(w, 0.0, 1e-9);
+	ck_assert_double_eq_tol(kv, 33554432.0, 1e-6);
+	ck_assert_double_eq_tol(act, 65536.0, 1e-6);
+	op.has |= RL_HAS_KV_DTYPE;
+	op.kv_dtype = RL_FP8E4M3;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 16777216.0, 1e-6);
+}
+END_TEST
+
+/* conv2d 1x64x56x56, 256 filters 1x1, stride 1, fp16: filter 256 x 64 x 2
+ * = 32,768 B; input 64 x 56 x 56 x 2 = 401,408 B, output 256 x 56 x 56 x
+ * 2 = 1,605,632 B: 2,007,040 B of activations. */
+START_TEST(conv2d_filter)
+{
+	struct rl_op op;
+	double w, kv, act;
+
+	shape(&op, RL_KIND_CONV2D, RL_FP16, 4, (uint64_t[]){1, 64, 56, 56});
+	op.has |= RL_HAS_KERNEL;
+	op.kernel[0] = 256;
+	op.kernel[1] = 1;
+	op.kernel[2] = 1;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(w, 32768.0, 1e-6);
+	ck_assert_double_eq_tol(act, 2007040.0, 1e-6);
+}
+END_TEST
+
+static void set_mem(struct rl_device *d, double gib)
+{
+	d->num[RL_HW_MEMORY_GIB].present = 1;
+	d->num[RL_HW_MEMORY_GIB].value = gib;
+}
+
+/* 32 layers of the matmul: 32 x 8 MiB = 0.25 GiB of weights; 32 of the
+ * attention: 32 x 32 MiB = 1 GiB of KV; activations the largest op's once:
+ * a custom op of 1e6 bytes beats the matmul's 163,840 B. Total 1.25 GiB +
+ * 1e6 B: over a 1.25 GiB device by 1e6 B, within a 1.26 GiB one. */
+START_TEST(step_totals)
+{
+	struct rl_memfit m;
+	struct rl_device dev = {0};
+	struct rl_op mm, at, cu;
+
+	shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	mm.count = 32;
+	mm.line = 2;
+	shape(&at, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
+	at.kv_heads = 8;
+	at.count = 32;
+	at.line = 3;
+	rl_op_init(&cu);
+	cu.name = "c";
+	cu.kind = RL_KIND_CUSTOM;
+	cu.has |= RL_HAS_FLOPS | RL_HAS_BYTES;
+	cu.flops = 1;
+	cu.bytes = 1e6;
+	cu.line = 4;
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &mm, NULL), 0);
+	ck_assert_double_eq_tol(m.activation_bytes, 163840.0, 1e-6);
+	ck_assert_int_eq(m.activation_line, 2);
+	ck_assert_int_eq(rl_memfit_add(&m, &at, NULL), 0);
+	ck_assert_int_eq(rl_memfit_add(&m, &cu, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 0.25 * GIB, 1e-3);
+	ck_assert_double_eq_tol(m.kv_bytes, 1.0 * GIB, 1e-3);
+	ck_assert_double_eq_tol(m.activation_bytes, 1e6, 1e-6);
+	ck_assert_int_eq(m.activation_line, 4);
+	ck_assert_double_eq_tol(rl_memfit_total_bytes(&m), 1.25 * GIB + 1e6, 1e-3);
+	set_mem(&dev, 1.25);
+	ck_assert_double_eq_tol(rl_memfit_device_bytes(&dev), 1.25 * GIB, 1e-3);
+	ck_assert_int_eq(rl_memfit_fits(&m, &dev), 0);
+	set_mem(&dev, 1.26); /* 0.01 GiB = 10.7e6 B of room */
+	ck_assert_int_eq(rl_memfit_fits(&m, &dev), 1);
+}
+END_TEST
+
+/* An invalid op (a matmul of two dims) is refused and M is unchanged. */
+START_TEST(invalid_op)
+{
+	struct rl_memfit m;
+	struct rl_err err;
+	struct rl_op op;
+
+	shape(&op, RL_KIND_MATMUL, RL_BF16, 2, (uint64_t[]){16, 4096});
+	rl_memfit_init(&m);
+	ck_assert_int_lt(rl_memfit_add(&m, &op, &err), 0);
+	ck_assert_int_lt(err.code, 0);
+	ck_assert_double_eq_tol(rl_memfit_total_bytes(&m), 0.0, 1e-9);
+}
+END_TEST
+
+Suite *suite_memfit(void)
+{
+	Suite *s = suite_create("memfit");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, matmul_weights);
+	tcase_add_test(tc, matmul_int4_groups);
+	tcase_add_test(tc, attention_kv);
+	tcase_add_test(tc, conv2d_filter);
+	tcase_add_test(tc, step_totals);
+	tcase_add_test(tc, invalid_op);
+	suite_add_tcase(s, tc);
+	return s;
+}
