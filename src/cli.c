@@ -22,6 +22,14 @@ void rl_cli_warn_sink(const char *msg, void *user)
 	rl_cli_error("%s", msg);
 }
 
+void rl_cli_memfit_warning(const struct rl_memfit *m, const struct rl_device *dev)
+{
+	if (!rl_memfit_fits(m, dev))
+		rl_cli_error("warning: the step needs %.2f GiB, over the device's %g GiB",
+		             rl_memfit_total_bytes(m) / RL_MEMFIT_GIB,
+		             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
+}
+
 void rl_cli_error(const char *fmt, ...)
 {
 	va_list ap;

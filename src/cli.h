@@ -12,6 +12,7 @@
 #include "xcheck.h"
 #include "gpu.h"
 #include "hwdb.h"
+#include "memfit.h"
 
 enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 
@@ -43,6 +44,10 @@ struct rl_cmd {
 
 /* Prints "roofline: <message>" on stderr. */
 void rl_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* When M does not fit DEV's memory (memfit.h): "roofline: warning: the step
+ * needs T GiB, over the device's M GiB" on stderr. */
+void rl_cli_memfit_warning(const struct rl_memfit *m, const struct rl_device *dev);
 
 /* An op list reader's warn (rl_ops_sink.warn): MSG on stderr after
  * "roofline: ". */

@@ -225,6 +225,7 @@ int cmd_classify(int argc, char **argv)
 		c.sinks.scale_label = scale_label;
 	}
 	c.sinks.whatif = scale == NULL;
+	c.sinks.memfit = scale == NULL;
 
 	/* From here on, every exit goes through out: */
 	if (rl_cli_model_resolve(&m) < 0)
@@ -268,6 +269,8 @@ int cmd_classify(int argc, char **argv)
 		goto out;
 	}
 	warnings(&c, m.dev);
+	if (c.sinks.memfit)
+		rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
 	if (rl_out_commit(&out) == 0 && (svg == NULL || rl_out_commit(&svg_out) == 0))
 		status = RL_EXIT_OK;
 out:

@@ -293,6 +293,7 @@ int cmd_model(int argc, char **argv)
 	c.model.best_case = m.best_case;
 	c.sinks.out = out.f;
 	c.sinks.whatif = 1;
+	c.sinks.memfit = 1;
 	rc = rl_ops_read(mem, c.input, &sink, &errs);
 	if (rc == 0 && c.pl == NULL)
 		rc = RL_ERR_PARSE;
@@ -305,6 +306,7 @@ int cmd_model(int argc, char **argv)
 		rl_cli_read_errors(&errs, c.input, rc);
 		goto out;
 	}
+	rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
 	if (rl_out_commit(&out) == 0)
 		status = RL_EXIT_OK;
 out:

@@ -190,6 +190,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.step = s->step;
 	info.best_case = m->best_case;
 	info.expected_source = m->best_case ? NULL : m->expected_source;
+	info.mem = s->memfit && s->step == NULL ? &pl->mem : NULL;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }
 

@@ -69,6 +69,9 @@ struct rl_pipeline_sinks {
 	const struct rl_symbols *scale; /* scale factors (symbols.h): the report
 	                                 * is the scaling report, table or csv */
 	const char *scale_label;        /* "B x2", names the factors */
+	int memfit;                     /* table, md, json: the memory the step needs
+	                                 * (memfit.h) in the summary (not with a scale
+	                                 * or a step) */
 };
 
 /* The op stream's columns, as the report shows them. Copied by begin. */

@@ -717,6 +717,28 @@ static void l2_note(rl_report *r, const struct rl_summary *s)
 	wrap(r->out, line, "", "  ");
 }
 
+/* The memory the step needs (memfit.h), in GiB (2^30 bytes). */
+static void memory_line(rl_report *r, int md)
+{
+	const struct rl_memfit *m = r->info.mem;
+	double cap = rl_memfit_device_bytes(r->info.dev);
+	char line[512], tail[160];
+
+	if (cap > 0)
+		snprintf(tail, sizeof(tail), " of %g GiB: %s", cap / RL_MEMFIT_GIB,
+		         rl_memfit_fits(m, r->info.dev) ? "fits" : "does not fit");
+	else
+		snprintf(tail, sizeof(tail), " GiB (%s gives no memory_gib)", r->info.dev->id);
+	snprintf(line, sizeof(line),
+	         "memory: %.2f GiB weights + %.2f GiB KV cache + %.2f GiB activations = %.2f%s",
+	         m->weight_bytes / RL_MEMFIT_GIB, m->kv_bytes / RL_MEMFIT_GIB,
+	         m->activation_bytes / RL_MEMFIT_GIB, rl_memfit_total_bytes(m) / RL_MEMFIT_GIB,
+	         tail);
+	if (md)
+		fputc('\n', r->out);
+	wrap(r->out, line, "", "  ");
+}
+
 static void table_end(rl_report *r, const struct rl_summary *s)
 {
 	const char *item = r->fmt == RL_FMT_MD ? "- " : "  ";
@@ -761,6 +783,8 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 		rl_fmt_us(t, sizeof(t), s->roofline_us);
 		fprintf(r->out, "%sroofline bound: %s us (--best-case)\n", md ? "\n" : "  ", t);
 	}
+	if (r->info.mem != NULL)
+		memory_line(r, md);
 	if (x)
 		fputs(md ? "\n**Time by expected bound:**\n\n" : "time by expected bound:\n", r->out);
 	else
@@ -1058,6 +1082,22 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 		json_errors(g, s);
 	}
 	rl_json_kn(g, "l2_resident_ops", (double)s->l2_ops);
+	if (r->info.mem != NULL) {
+		const struct rl_memfit *m = r->info.mem;
+
+		rl_json_str(g, "memory");
+		yajl_gen_map_open(g);
+		rl_json_kn(g, "weight_bytes", m->weight_bytes);
+		rl_json_kn(g, "kv_bytes", m->kv_bytes);
+		rl_json_kn(g, "activation_bytes", m->activation_bytes);
+		rl_json_kn(g, "total_bytes", rl_memfit_total_bytes(m));
+		if (rl_memfit_device_bytes(r->info.dev) > 0) {
+			rl_json_kn(g, "device_bytes", rl_memfit_device_bytes(r->info.dev));
+			rl_json_str(g, "fits");
+			yajl_gen_bool(g, rl_memfit_fits(m, r->info.dev));
+		}
+		yajl_gen_map_close(g);
+	}
 	if (r->info.l2)
 		rl_json_kn(g, "l2_saved_us", s->l2_saved_us);
 	rl_json_str(g, "top");

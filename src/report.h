@@ -14,6 +14,7 @@
 #include "model.h"
 #include "op.h"
 #include "step.h"
+#include "memfit.h"
 #include "summary.h"
 #include "timeline.h"
 
@@ -47,6 +48,9 @@ struct rl_report_info {
 	                               * roofline's time and bound, and say so */
 	const char *expected_source;  /* NULL, or where expected times come from
 	                               * (a header line; json: "expected_source") */
+	const struct rl_memfit *mem;  /* NULL, or the memory the step needs,
+	                               * complete by rl_report_end: a line of the
+	                               * table's and md's summary, json's "memory" */
 };
 
 typedef struct rl_report rl_report;
