@@ -1,0 +1,53 @@
+#!/bin/sh
+# cli_memfit.sh - the memory a step needs (memfit.c) as classify and model
+# report it, worked out by hand from the architecture (docs/oplist-format.md,
+# "Memory fit").
+. "$top_srcdir/tests/lib.sh"
+
+C70="$EX/llama3-70b.json"
+GIB=1073741824
+
+# Llama-3-70B: hidden 8192, 80 layers, 64 query heads and 8 KV heads of 128,
+# MLP 28672, vocabulary 128256. Weights per layer: q, k, v 8192 x (8192 + 2
+# x 1024), o 8192 x 8192, gate, up, down 3 x 8192 x 28672; the lm_head
+# 8192 x 128256 once. The embedding table is read by a copy row, not a
+# matmul operand: not counted (docs/oplist-format.md).
+layer=$((8192 * (8192 + 2 * 1024) + 8192 * 8192 + 3 * 8192 * 28672))
+params=$((80 * layer + 8192 * 128256))
+check "70B: 69.5e9 weights counted (embedding excluded)" test "$params" -eq 69501714432
+# K and V per sequence at context 2048, bf16: 2 x 80 x 8 x 2048 x 128 x 2 B
+kv_seq=$((2 * 80 * 8 * 2048 * 128 * 2))
+
+run model --hw h100-sxm --context 2048 -f json "$C70"
+check "70B bf16 on an H100: runs" test "$rc" -eq 0
+check "70B bf16: weight bytes = 2 x params" \
+	grep -q "\"memory\":{\"weight_bytes\":$((2 * params)),\"kv_bytes\":$kv_seq," "$tmp/out"
+check "70B bf16: does not fit 80 GiB" \
+	grep -q "\"device_bytes\":$((80 * GIB)),\"fits\":false}" "$tmp/out"
+check "70B bf16: the warning" \
+	grep -q "^roofline: warning: the step needs 130.08 GiB, over the device's 80 GiB$" "$tmp/err"
+
+run model --hw h100-sxm --context 2048 "$C70"
+check "70B bf16: the table says it does not fit" \
+	grep -q "^  of 80 GiB: does not fit$" "$tmp/out"
+
+# int4 weights: half a byte each, 34.75e9 B = 32.36 GiB, on an H200's 141 GiB
+run model --hw h200 --context 2048 --weight-dtype int4 -f json "$C70"
+check "70B int4: weight bytes = params / 2" \
+	grep -q "\"weight_bytes\":$((params / 2))," "$tmp/out"
+check "70B int4 on an H200: fits" grep -q "\"device_bytes\":$((141 * GIB)),\"fits\":true}" "$tmp/out"
+check "70B int4 on an H200: no warning" test ! -s "$tmp/err"
+
+# classify: 8 fp32 weight matrices of 65536 x 65536 (16 GiB each): 128 GiB
+# of weights; activations A 1 x 65536 and C 1 x 65536 x 4 B = 524,288 B
+printf 'name,kind,dtype,shape,count\nw,matmul,fp32,1x65536x65536,8\n' >"$tmp/big.csv"
+run classify --hw h100-sxm -f json "$tmp/big.csv"
+check "classify: 128 GiB of weights, does not fit" grep -q \
+	"\"memory\":{\"weight_bytes\":$((128 * GIB)),\"kv_bytes\":0,\"activation_bytes\":524288,\"total_bytes\":$((128 * GIB + 524288)),\"device_bytes\":$((80 * GIB)),\"fits\":false}" \
+	"$tmp/out"
+check "classify: the warning" grep -q "^roofline: warning: the step needs 128.00 GiB, over the device's 80 GiB$" "$tmp/err"
+run classify --hw h100-sxm -f csv "$tmp/big.csv"
+check "classify csv: unchanged, two lines" test "$(wc -l <"$tmp/out")" -eq 2
+check "classify csv: the warning still" grep -q "warning: the step needs" "$tmp/err"
+
+done_testing
