@@ -32,6 +32,8 @@ static int usage(void)
 	       "      --dtype T             activations (default bf16)\n"
 	       "      --weight-dtype T      weights, e.g. int4 (default: --dtype)\n"
 	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
+	       "      --max-batch           print the largest batch whose step fits the\n"
+	       "                            device's memory, its step time and memory\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS
@@ -130,9 +132,124 @@ static int on_op(const struct rl_op *op, void *user)
 	return rc;
 }
 
+/* One step at MO->batch through a pipeline without output: C->pl holds
+ * its summary and memory after. Returns 0, or a negative status with the
+ * errors in C->errs or printed. */
+static int probe_step(struct model *c, const char *config, const struct rl_hfconfig *cfg,
+                      const struct rl_modelops_opts *mo)
+{
+	struct rl_modelops_row rows[RL_MODELOPS_MAX];
+	struct rl_ops_sink sink = {on_header, on_op, c, NULL, rl_cli_warn_sink};
+	struct rl_err e;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n, rc;
+
+	rl_pipeline_free(c->pl);
+	c->pl = NULL;
+	n = rl_modelops_build(cfg, mo, rows, &e);
+	if (n < 0) {
+		rl_cli_error("%s", e.msg);
+		return n;
+	}
+	f = open_memstream(&text, &len);
+	if (f == NULL)
+		return RL_ERR_NOMEM;
+	write_oplist(f, config, mo, rows, n);
+	if (fclose(f) != 0) {
+		free(text);
+		return RL_ERR_NOMEM;
+	}
+	f = fmemopen(text, len, "r");
+	if (f == NULL) {
+		free(text);
+		return RL_ERR_NOMEM;
+	}
+	rc = rl_ops_read(f, c->input, &sink, c->errs);
+	if (rc == 0 && c->pl == NULL)
+		rc = RL_ERR_PARSE;
+	if (rc == 0) {
+		rc = rl_pipeline_end(c->pl, &e);
+		if (rc < 0 && e.code < 0)
+			rl_errlist_add(c->errs, &e);
+	}
+	fclose(f);
+	free(text);
+	return rc;
+}
+
+/* --max-batch: the largest batch whose step fits DEV's memory, doubling
+ * then bisecting (the memory grows with the batch), written as one line to
+ * OUT. Returns 0 or a negative status (printed, or in C->errs). */
+static int max_batch(struct model *c, const char *config, const struct rl_hfconfig *cfg,
+                     struct rl_modelops_opts mo, const struct rl_device *dev, FILE *out)
+{
+	uint64_t lo, hi;
+	double cap = rl_memfit_device_bytes(dev);
+	const struct rl_memfit *mem;
+	const struct rl_summary *s;
+	int rc;
+
+	if (cap <= 0) {
+		rl_cli_error("--max-batch: %s gives no memory_gib", dev->id);
+		return RL_ERR_ARG;
+	}
+	mo.batch = 1;
+	rc = probe_step(c, config, cfg, &mo);
+	if (rc < 0)
+		return rc;
+	mem = rl_pipeline_memfit(c->pl);
+	if (!rl_memfit_fits(mem, dev)) {
+		rl_cli_error("--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
+		             rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
+		return RL_ERR_RANGE;
+	}
+	/* lo fits; hi does not, or is past the largest batch */
+	lo = 1;
+	hi = 2;
+	for (;;) {
+		if (hi > RL_MODELOPS_MAX_SIZE) {
+			hi = (uint64_t)RL_MODELOPS_MAX_SIZE + 1;
+			break;
+		}
+		mo.batch = hi;
+		rc = probe_step(c, config, cfg, &mo);
+		if (rc < 0)
+			return rc;
+		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
+			break;
+		lo = hi;
+		hi *= 2;
+	}
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		mo.batch = mid;
+		rc = probe_step(c, config, cfg, &mo);
+		if (rc < 0)
+			return rc;
+		if (rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	mo.batch = lo;
+	rc = probe_step(c, config, cfg, &mo);
+	if (rc < 0)
+		return rc;
+	s = rl_pipeline_summary(c->pl);
+	mem = rl_pipeline_memfit(c->pl);
+	fprintf(out, "max batch %llu: step %.2f us expected, %.2f us roofline; memory %.2f of "
+	             "%g GiB\n",
+	        (unsigned long long)lo, s->total_us, s->roofline_us,
+	        rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
+	return 0;
+}
+
 int cmd_model(int argc, char **argv)
 {
-	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE };
+	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB };
 	static const struct option longopts[] = {
 		RL_CLI_MODEL_LONGOPTS,
 		{"phase", required_argument, NULL, O_PHASE},
@@ -142,6 +259,7 @@ int cmd_model(int argc, char **argv)
 		{"dtype", required_argument, NULL, O_DTYPE},
 		{"weight-dtype", required_argument, NULL, O_WDTYPE},
 		{"kv-dtype", required_argument, NULL, O_KVDTYPE},
+		{"max-batch", no_argument, NULL, O_MAXB},
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
@@ -162,7 +280,7 @@ int cmd_model(int argc, char **argv)
 	char *text = NULL, *listname = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
-	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, status = RL_EXIT_FAIL;
+	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
 
 	memset(&c, 0, sizeof(c));
 	memset(&out, 0, sizeof(out));
@@ -219,6 +337,7 @@ int cmd_model(int argc, char **argv)
 				return RL_EXIT_USAGE;
 			kvdt = 1;
 			break;
+		case O_MAXB: maxb = 1; break;
 		case 'w': c.sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
@@ -237,6 +356,8 @@ int cmd_model(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("model", optind == argc ? "no config.json given"
 		                                             : "more than one config.json given");
+	if (maxb && oplist)
+		return rl_cli_usage("model", "--max-batch writes one line, not an op list");
 	if (!ctx)
 		mo.context = mo.seq;
 	if (!wdt)
@@ -261,6 +382,28 @@ int cmd_model(int argc, char **argv)
 	if (oplist) {
 		write_oplist(out.f, argv[optind], &mo, rows, n);
 		if (rl_out_commit(&out) == 0)
+			status = RL_EXIT_OK;
+		goto out;
+	}
+	if (maxb) {
+		listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
+		if (listname == NULL) {
+			rl_cli_error("out of memory");
+			goto out;
+		}
+		sprintf(listname, "%s (op list)", argv[optind]);
+		c.input = listname;
+		c.model.dev = m.dev;
+		c.model.rt = m.rt;
+		c.model.host_overhead_us = m.host_overhead_us;
+		c.model.host_kind_us = m.host_kind_us;
+		c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
+		c.model.db = m.db;
+		c.model.best_case = m.best_case;
+		rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);
+		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
+			rl_cli_read_errors(&errs, c.input, rc);
+		if (rc == 0 && rl_out_commit(&out) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}

@@ -50,4 +50,24 @@ run classify --hw h100-sxm -f csv "$tmp/big.csv"
 check "classify csv: unchanged, two lines" test "$(wc -l <"$tmp/out")" -eq 2
 check "classify csv: the warning still" grep -q "warning: the step needs" "$tmp/err"
 
+# --max-batch, int4 on an H200 at context 2048: weights W = params / 2 B,
+# KV per sequence kv_seq; the batch fits while W + b x kv_seq + act <= M, so
+# b = floor((M - W - act) / kv_seq). The activations (the largest op's: the
+# lm_head's input and output, b x (8192 + 128256) x 2 B = 0.27 MB a
+# sequence) are below one sequence's KV (671 MB) up to b = 2459, so they
+# lower the answer by at most one: b in [floor((M - W) / kv_seq) - 1, that].
+W=$((params / 2))
+M=$((141 * GIB))
+b0=$(((M - W) / kv_seq))
+check "70B int4: (M - W) / KV per sequence is 173" test "$b0" -eq 173
+run model --hw h200 --context 2048 --weight-dtype int4 --max-batch "$C70"
+got=$(sed -n 's/^max batch \([0-9]*\): step [0-9.]* us expected, [0-9.]* us roofline; memory [0-9.]* of 141 GiB$/\1/p' "$tmp/out")
+check "--max-batch: one line, the batch within one of the KV bound" \
+	test -n "$got" -a "$(wc -l <"$tmp/out")" -eq 1 -a "${got:-0}" -le "$b0" -a "${got:-0}" -ge $((b0 - 1))
+expect_error "--max-batch: 70B bf16 at batch 1 does not fit an H100" 1 \
+	"^roofline: --max-batch: batch 1 needs 130.08 GiB, over the device's 80 GiB$" \
+	model --hw h100-sxm --context 2048 --max-batch "$C70"
+expect_error "--max-batch with -f oplist: a usage error" 2 "--max-batch" \
+	model --max-batch -f oplist "$C70"
+
 done_testing
