@@ -50,7 +50,7 @@ int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, doub
 	}
 	case RL_KIND_CONV2D: /* the filter [K, C / groups, R, S] */
 		*weights = weights_of(op, (double)op->kernel[0] * (double)(d[1] / op->groups) *
-		                                  (double)op->kernel[1] * (double)op->kernel[2]);
+		                              (double)op->kernel[1] * (double)op->kernel[2]);
 		break;
 	case RL_KIND_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
 		double es = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype)
@@ -60,7 +60,8 @@ int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, doub
 		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
 		break;
 	}
-	default: break;
+	default:
+		break;
 	}
 	*act -= *weights + *kv;
 	if (*act < 0)
