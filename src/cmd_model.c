@@ -34,6 +34,9 @@ static int usage(void)
 	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
 	       "      --max-batch           print the largest batch whose step fits the\n"
 	       "                            device's memory, its step time and memory\n"
+	       "      --generate N          prefill --seq tokens, then N decode steps (the\n"
+	       "                            context growing from --seq): time to first\n"
+	       "                            token, time per output token, total, tokens/s\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS
@@ -247,9 +250,90 @@ static int max_batch(struct model *c, const char *config, const struct rl_hfconf
 	return 0;
 }
 
+/* --generate N: the prefill step of MO->seq tokens at MO->batch (the time
+ * to first token), then the N decode steps, the context growing from seq to
+ * seq + N - 1; every decode step is evaluated (a step is a few dozen rows:
+ * 2048 steps take a fraction of a second). Written to OUT as a block
+ * (table, md) or an object (json). Returns 0 or a negative status. */
+static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
+                    struct rl_modelops_opts mo, uint64_t steps, enum rl_format fmt, FILE *out)
+{
+	const struct rl_summary *s;
+	double pre_x, pre_r, dec_x = 0, dec_r = 0, tot_x, tot_r, tok;
+	uint64_t i;
+	int rc;
+
+	mo.phase = RL_PHASE_PREFILL;
+	rc = probe_step(c, config, cfg, &mo);
+	if (rc < 0)
+		return rc;
+	s = rl_pipeline_summary(c->pl);
+	pre_x = s->total_us;
+	pre_r = s->roofline_us;
+	mo.phase = RL_PHASE_DECODE;
+	for (i = 0; i < steps; i++) {
+		mo.context = mo.seq + i;
+		if (mo.context > RL_MODELOPS_MAX_SIZE) {
+			rl_cli_error("--generate: the context passes %u tokens", RL_MODELOPS_MAX_SIZE);
+			return RL_ERR_RANGE;
+		}
+		rc = probe_step(c, config, cfg, &mo);
+		if (rc < 0)
+			return rc;
+		s = rl_pipeline_summary(c->pl);
+		dec_x += s->total_us;
+		dec_r += s->roofline_us;
+	}
+	tot_x = pre_x + dec_x;
+	tot_r = pre_r + dec_r;
+	tok = (double)mo.batch * (double)steps;
+	if (fmt == RL_FMT_JSON) {
+		fprintf(out,
+		        "{\"generate\":{\"batch\":%llu,\"seq\":%llu,\"tokens\":%llu,"
+		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,"
+		        "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,"
+		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
+		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f}}\n",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)steps, pre_x, pre_r, dec_x / (double)steps,
+		        dec_r / (double)steps, tot_x, tot_r, tot_x > 0 ? tok / tot_x * 1e6 : 0,
+		        tot_r > 0 ? tok / tot_r * 1e6 : 0);
+	} else if (fmt == RL_FMT_MD) {
+		fprintf(out,
+		        "Generate: batch %llu, prompt %llu tokens, %llu output tokens (decode at "
+		        "contexts %llu to %llu)\n\n"
+		        "| | expected | roofline |\n|---|---:|---:|\n"
+		        "| prefill (time to first token), us | %.2f | %.2f |\n"
+		        "| per output token (mean), us | %.2f | %.2f |\n"
+		        "| total, us | %.2f | %.2f |\n"
+		        "| tokens/s | %.1f | %.1f |\n",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)steps, (unsigned long long)mo.seq,
+		        (unsigned long long)(mo.seq + steps - 1), pre_x, pre_r,
+		        dec_x / (double)steps, dec_r / (double)steps, tot_x, tot_r,
+		        tot_x > 0 ? tok / tot_x * 1e6 : 0, tot_r > 0 ? tok / tot_r * 1e6 : 0);
+	} else {
+		fprintf(out,
+		        "generate: batch %llu, prompt %llu tokens, %llu output tokens (decode at "
+		        "contexts %llu to %llu)\n"
+		        "                                    expected      roofline\n"
+		        "  prefill (time to first token) %12.2f  %12.2f us\n"
+		        "  per output token (mean)       %12.2f  %12.2f us\n"
+		        "  total                         %12.2f  %12.2f us\n"
+		        "  throughput                    %12.1f  %12.1f tokens/s\n",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)steps, (unsigned long long)mo.seq,
+		        (unsigned long long)(mo.seq + steps - 1), pre_x, pre_r,
+		        dec_x / (double)steps, dec_r / (double)steps, tot_x, tot_r,
+		        tot_x > 0 ? tok / tot_x * 1e6 : 0, tot_r > 0 ? tok / tot_r * 1e6 : 0);
+	}
+	return 0;
+}
+
 int cmd_model(int argc, char **argv)
 {
-	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB };
+	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB,
+	       O_GEN };
 	static const struct option longopts[] = {
 		RL_CLI_MODEL_LONGOPTS,
 		{"phase", required_argument, NULL, O_PHASE},
@@ -260,6 +344,7 @@ int cmd_model(int argc, char **argv)
 		{"weight-dtype", required_argument, NULL, O_WDTYPE},
 		{"kv-dtype", required_argument, NULL, O_KVDTYPE},
 		{"max-batch", no_argument, NULL, O_MAXB},
+		{"generate", required_argument, NULL, O_GEN},
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
@@ -280,6 +365,7 @@ int cmd_model(int argc, char **argv)
 	char *text = NULL, *listname = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
+	uint64_t gen = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
 
 	memset(&c, 0, sizeof(c));
@@ -338,6 +424,10 @@ int cmd_model(int argc, char **argv)
 			kvdt = 1;
 			break;
 		case O_MAXB: maxb = 1; break;
+		case O_GEN:
+			if (size_opt("--generate", optarg, &gen) != 0)
+				return RL_EXIT_USAGE;
+			break;
 		case 'w': c.sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
@@ -358,6 +448,13 @@ int cmd_model(int argc, char **argv)
 		                                             : "more than one config.json given");
 	if (maxb && oplist)
 		return rl_cli_usage("model", "--max-batch writes one line, not an op list");
+	if (gen && (oplist || maxb || c.sinks.fmt == RL_FMT_CSV))
+		return rl_cli_usage("model", "--generate writes a block (table, md) or an object "
+		                             "(json): not with %s",
+		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "-f csv");
+	if (gen && (ctx || mo.phase != RL_PHASE_DECODE))
+		return rl_cli_usage("model", "--generate runs prefill then decode from --seq: "
+		                             "not with --phase prefill or --context");
 	if (!ctx)
 		mo.context = mo.seq;
 	if (!wdt)
@@ -385,7 +482,7 @@ int cmd_model(int argc, char **argv)
 			status = RL_EXIT_OK;
 		goto out;
 	}
-	if (maxb) {
+	if (maxb || gen) {
 		listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
 		if (listname == NULL) {
 			rl_cli_error("out of memory");
@@ -400,7 +497,10 @@ int cmd_model(int argc, char **argv)
 		c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 		c.model.db = m.db;
 		c.model.best_case = m.best_case;
-		rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);
+		if (gen)
+			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
+		else
+			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);
 		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
 			rl_cli_read_errors(&errs, c.input, rc);
 		if (rc == 0 && rl_out_commit(&out) == 0)

@@ -97,4 +97,41 @@ expect_error "too large a prefill names the op list's line" 1 \
 	"^roofline: $C70 \\(op list\\):6: shape: the attention tensor has more than 2\\^64 elements$" \
 	model --phase prefill --batch 16777216 --seq 16777216 "$C70"
 
+# --generate: a tiny hand-made config (2 layers, hidden 256, GQA 4 over 2).
+# The prefill is the step of --phase prefill run alone; the mean decode step
+# lies between the first (context = seq) and the last (seq + N - 1) run
+# alone; tokens/s = batch x N / total.
+printf '{"model_type": "llama", "hidden_size": 256, "intermediate_size": 512, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2, "vocab_size": 1000}\n' >"$tmp/tiny.json"
+jnum() { grep -o "\"$2\":[-0-9.e+]*" "$1" | head -n 1 | cut -d: -f2; }
+# the summary's field (the rows come before it)
+jsum() { grep -o '"summary":{.*' "$1" >"$tmp/sum.json"; jnum "$tmp/sum.json" "$2"; }
+run model --runtime graph --generate 64 --seq 1024 --batch 8 -f json "$tmp/tiny.json"
+check "generate: exit 0" test "$rc" -eq 0
+cp "$tmp/out" "$tmp/gen.json"
+run model --runtime graph --phase prefill --seq 1024 --batch 8 -f json "$tmp/tiny.json"
+pre=$(jsum "$tmp/out" expected_us) pre_r=$(jsum "$tmp/out" total_us)
+run model --runtime graph --context 1024 --batch 8 -f json "$tmp/tiny.json"
+first=$(jsum "$tmp/out" expected_us)
+run model --runtime graph --context 1087 --batch 8 -f json "$tmp/tiny.json"
+last=$(jsum "$tmp/out" expected_us)
+g_pre=$(jnum "$tmp/gen.json" prefill_us) g_pre_r=$(jnum "$tmp/gen.json" prefill_roofline_us)
+g_tok=$(jnum "$tmp/gen.json" per_token_us) g_tot=$(jnum "$tmp/gen.json" total_us)
+g_tps=$(jnum "$tmp/gen.json" tokens_per_s)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-4 * (b < 0 ? -b : b) + 0.002) }'; }
+check "generate: prefill = --phase prefill alone ($g_pre, $pre)" near "$g_pre" "$pre"
+check "generate: prefill roofline = --phase prefill alone" near "$g_pre_r" "$pre_r"
+check "generate: mean decode $g_tok within [$first, $last]" \
+	awk -v m="$g_tok" -v a="$first" -v b="$last" 'BEGIN { exit !(m >= a - 0.001 && m <= b + 0.001 && a < b) }'
+check "generate: total = prefill + 64 x mean decode" near "$g_tot" "$(awk -v p="$g_pre" -v t="$g_tok" 'BEGIN { printf "%.4f", p + 64 * t }')"
+check "generate: tokens/s = 8 x 64 / total" near "$g_tps" "$(awk -v t="$g_tot" 'BEGIN { printf "%.4f", 8 * 64 / t * 1e6 }')"
+run model --runtime graph --generate 64 --seq 1024 --batch 8 "$tmp/tiny.json"
+check "generate table: time to first token line" grep -q '^  prefill (time to first token) ' "$tmp/out"
+check "generate table: contexts 1024 to 1087" grep -q 'decode at contexts 1024 to 1087' "$tmp/out"
+run model --generate 64 -f md "$tmp/tiny.json"
+check "generate md: tokens/s row" grep -q '^| tokens/s | ' "$tmp/out"
+expect_error "--generate with csv" 2 "not with -f csv" model --generate 4 -f csv "$tmp/tiny.json"
+expect_error "--generate with --context" 2 "not with --phase prefill or --context" \
+	model --generate 4 --context 9 "$tmp/tiny.json"
+expect_error "--generate 0" 2 "--generate: '0' is not an integer" model --generate 0 "$tmp/tiny.json"
+
 done_testing
