@@ -20,8 +20,8 @@ static int usage(void)
 	printf("Usage: roofline model [OPTIONS] CONFIG.json\n"
 	       "\n"
 	       "Build the op list of one step (prefill or decode) of a transformer from\n"
-	       "its Hugging Face config.json (model_type llama, mistral or qwen2), and\n"
-	       "predict it as classify does, or write it (-f oplist).\n"
+	       "its Hugging Face config.json (model_type llama, mistral, qwen2 or gpt2),\n"
+	       "and predict it as classify does, or write it (-f oplist).\n"
 	       "\n"
 	       "Options:\n"
 	       "      --phase PHASE         decode (default: one token per sequence) or\n"
@@ -79,8 +79,11 @@ static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_
 static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
                          const struct rl_modelops_row *rows, int n)
 {
-	int i;
+	int i, fpe = 0;
 
+	for (i = 0; i < n; i++)
+		if (rows[i].fpe)
+			fpe = 1;
 	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
 	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
 	        (unsigned long long)o->batch);
@@ -88,13 +91,20 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 		fprintf(f, "seq %llu\n", (unsigned long long)o->seq);
 	else
 		fprintf(f, "context %llu\n", (unsigned long long)o->context);
-	fprintf(f, "name,kind,dtype,shape,inputs,causal,kv_heads,weight_dtype,kv_dtype,count\n");
+	/* flops_per_element only where a row gives one (the Llama block's list
+	 * is unchanged) */
+	fprintf(f, "name,kind,dtype,shape,inputs,%scausal,kv_heads,weight_dtype,kv_dtype,count\n",
+	        fpe ? "flops_per_element," : "");
 	for (i = 0; i < n; i++) {
 		const struct rl_modelops_row *r = &rows[i];
 
 		fprintf(f, "%s,%s,%s,%s,", r->name, r->kind, rl_dtype_name(o->dtype), r->shape);
 		if (r->inputs)
 			fprintf(f, "%u", r->inputs);
+		if (fpe && r->fpe)
+			fprintf(f, ",%u", r->fpe);
+		else if (fpe)
+			fputc(',', f);
 		fprintf(f, ",%s,", r->causal ? "1" : "");
 		if (r->kv_heads)
 			fprintf(f, "%llu", (unsigned long long)r->kv_heads);

@@ -66,6 +66,47 @@ static int get_bool(const struct rd *r, const char *key, int def, int *out)
 	return 0;
 }
 
+/* HEADS must divide HIDDEN (the head dim); KEY names the heads' key. */
+static int head_dim(const struct rd *r, const char *key, struct rl_hfconfig *c)
+{
+	if (c->hidden % c->heads != 0)
+		return rl_err_set(r->err, RL_ERR_PARSE,
+		                  "%s: key '%s': %llu does not divide the hidden size %llu", r->name,
+		                  key, (unsigned long long)c->heads, (unsigned long long)c->hidden);
+	c->head_dim = c->hidden / c->heads;
+	c->kv_heads = c->heads;
+	return 0;
+}
+
+/* gpt2: n_embd, n_head, n_layer, n_inner (absent or null: 4 x n_embd),
+ * vocab_size, n_positions; MHA, the lm_head tied to wte. */
+static int read_gpt2(const struct rd *r, struct rl_hfconfig *c)
+{
+	int rc;
+
+	c->family = RL_HF_GPT2;
+	c->tie_embeddings = 1;
+	c->attention_bias = 1;
+	rc = get_size(r, "n_embd", 0, &c->hidden);
+	if (rc == 0)
+		rc = get_size(r, "n_head", 0, &c->heads);
+	if (rc == 0)
+		rc = get_size(r, "n_layer", 0, &c->layers);
+	if (rc == 0)
+		rc = get_size(r, "vocab_size", 0, &c->vocab);
+	if (rc == 0)
+		rc = get_size(r, "n_positions", 0, &c->positions);
+	if (rc == 0 && c->hidden > RL_HFCONFIG_MAX / 4 && member(r, "n_inner") == NULL)
+		return rl_err_set(r->err, RL_ERR_PARSE,
+		                  "%s: key 'n_inner' is missing and 4 x n_embd passes 16777216",
+		                  r->name);
+	if (rc == 0)
+		rc = get_size(r, "n_inner", 4 * c->hidden, &c->intermediate);
+	if (rc == 0)
+		rc = head_dim(r, "n_head", c);
+	return rc;
+}
+
 static int read_root(const struct rd *r, struct rl_hfconfig *c)
 {
 	yajl_val v;
@@ -79,13 +120,18 @@ static int read_root(const struct rd *r, struct rl_hfconfig *c)
 		return rl_err_set(r->err, RL_ERR_PARSE, "%s: key 'model_type' is missing", r->name);
 	if (!YAJL_IS_STRING(v))
 		return bad(r, "model_type", "a string");
+	if (strcmp(v->u.string, "gpt2") == 0) {
+		strcpy(c->model_type, v->u.string);
+		return read_gpt2(r, c);
+	}
 	if (strcmp(v->u.string, "llama") != 0 && strcmp(v->u.string, "mistral") != 0 &&
 	    strcmp(v->u.string, "qwen2") != 0)
 		return rl_err_set(r->err, RL_ERR_PARSE,
 		                  "%s: key 'model_type': unsupported model type '%.40s' "
-		                  "(expected llama, mistral or qwen2)",
+		                  "(expected llama, mistral, qwen2 or gpt2)",
 		                  r->name, v->u.string);
 	strcpy(c->model_type, v->u.string);
+	c->family = RL_HF_LLAMA;
 	rc = get_size(r, "hidden_size", 0, &c->hidden);
 	if (rc == 0)
 		rc = get_size(r, "intermediate_size", 0, &c->intermediate);

@@ -3,7 +3,9 @@
  * Layer 3 reader: a config.json (a transformer's "config" as the
  * transformers library writes it) -> struct rl_hfconfig. Families: llama
  * (Llama 2 and 3), mistral and qwen2 (the Llama block; qwen2 with a bias on
- * the q, k and v projections). Any other model_type, a missing key or a
+ * the q, k and v projections), and gpt2 (n_embd, n_head, n_layer, n_inner
+ * (default 4 x n_embd), vocab_size, n_positions; the lm_head tied to the
+ * token embedding). Any other model_type, a missing key or a
  * value of the wrong type is one error naming it.
  */
 #ifndef RL_HFCONFIG_H
@@ -16,8 +18,12 @@
 /* The largest size a key may give (hidden_size, vocab_size, ...). */
 #define RL_HFCONFIG_MAX 16777216u /* 2^24 */
 
+/* The block a model_type builds (modelops.c). */
+enum rl_hf_family { RL_HF_LLAMA, RL_HF_GPT2 };
+
 struct rl_hfconfig {
-	char model_type[32];   /* "llama", "mistral" or "qwen2" */
+	char model_type[32];   /* "llama", "mistral", "qwen2" or "gpt2" */
+	enum rl_hf_family family;
 	uint64_t hidden;       /* hidden_size */
 	uint64_t intermediate; /* intermediate_size */
 	uint64_t heads;        /* num_attention_heads */
@@ -28,6 +34,7 @@ struct rl_hfconfig {
 	int tie_embeddings;    /* tie_word_embeddings (default false) */
 	int attention_bias;    /* a bias on q, k, v: qwen2 always; llama's
 	                        * attention_bias (default false) */
+	uint64_t positions;    /* gpt2: n_positions (0 for the others) */
 };
 
 /* Parses TEXT (a NUL-terminated JSON document), naming it NAME in

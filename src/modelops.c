@@ -48,6 +48,60 @@ static void pointwise(struct build *b, const char *name, uint64_t t, uint64_t n,
 	r->inputs = inputs;
 }
 
+/* The attention row of a decoder (causal at prefill, one query over the
+ * context at decode). */
+static struct rl_modelops_row *attention(struct build *b, const struct rl_hfconfig *c,
+                                         const struct rl_modelops_opts *o)
+{
+	struct rl_modelops_row *r = add(b, "attention", "attention", c->layers);
+
+	if (o->phase == RL_PHASE_PREFILL) {
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)c->heads,
+		         (unsigned long long)o->seq, (unsigned long long)c->head_dim);
+		r->causal = 1;
+	} else {
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux1x%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)c->heads,
+		         (unsigned long long)o->context, (unsigned long long)c->head_dim);
+	}
+	r->kv = 1;
+	return r;
+}
+
+static void layernorm(struct build *b, const char *name, uint64_t t, uint64_t n, uint64_t count)
+{
+	dims2(add(b, name, "layernorm", count), t, n);
+}
+
+/* The GPT-2 block (see modelops.h). */
+static int build_gpt2(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                      struct build *b, uint64_t T)
+{
+	uint64_t L = c->layers, H = c->hidden, I = c->intermediate;
+
+	dims2(add(b, "embed", "copy", 1), T, H);
+	pointwise(b, "pos_embed", T, H, 2, 1);
+	layernorm(b, "ln_1", T, H, L);
+	matmul(b, "c_attn", T, 3 * H, H, L);
+	pointwise(b, "c_attn_bias", T, 3 * H, 2, L);
+	attention(b, c, o);
+	matmul(b, "attn_proj", T, H, H, L);
+	pointwise(b, "attn_proj_bias", T, H, 2, L);
+	pointwise(b, "attn_residual", T, H, 2, L);
+	layernorm(b, "ln_2", T, H, L);
+	matmul(b, "c_fc", T, I, H, L);
+	pointwise(b, "c_fc_bias", T, I, 2, L);
+	pointwise(b, "gelu", T, I, 1, L);
+	b->rows[b->n - 1].fpe = 14;
+	matmul(b, "mlp_proj", T, H, I, L);
+	pointwise(b, "mlp_proj_bias", T, H, 2, L);
+	pointwise(b, "mlp_residual", T, H, 2, L);
+	layernorm(b, "ln_f", T, H, 1);
+	matmul(b, "lm_head", o->batch, c->vocab, H, 1);
+	return b->n;
+}
+
 int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err)
 {
@@ -63,6 +117,8 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		return rl_err_set(err, RL_ERR_RANGE, "batch, seq and context must be from 1 to %u",
 		                  RL_MODELOPS_MAX_SIZE);
 	T = prefill ? o->batch * o->seq : o->batch;
+	if (c->family == RL_HF_GPT2)
+		return build_gpt2(c, o, &b, T);
 
 	r = add(&b, "embed", "copy", 1);
 	dims2(r, T, c->hidden);

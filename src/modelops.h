@@ -9,6 +9,14 @@
  * embed (a copy of tokens x hidden), final_norm and lm_head (the last token
  * of each sequence: M = batch, in both phases).
  *
+ * The GPT-2 block (gpt2), per layer: ln_1, c_attn (N = 3 x n_embd), its
+ * bias, attention (MHA), attn_proj and its bias, attn_residual, ln_2, c_fc
+ * (N = n_inner), its bias, gelu (flops_per_element 14: the tanh form, as
+ * import maps aten::gelu), mlp_proj and its bias, mlp_residual; around them
+ * embed, pos_embed (the add of the position row), ln_f and lm_head (tied
+ * to the token embedding, read as a weight all the same). A bias is a
+ * pointwise add of two inputs, as qwen2's qkv_bias.
+ *
  * Tokens T: B x S at prefill (attention BxHxSxD, causal), B at decode
  * (attention BxHx1xCxD over the context C).
  */
@@ -45,6 +53,7 @@ struct rl_modelops_row {
 	uint64_t kv_heads; /* attention */
 	int weights;       /* matmul: carries weight_dtype */
 	int kv;            /* attention: carries kv_dtype */
+	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
 	uint64_t count;
 };
 

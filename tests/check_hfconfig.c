@@ -68,6 +68,79 @@ START_TEST(test_defaults)
 }
 END_TEST
 
+/* the row named NAME */
+static const struct rl_modelops_row *row(const struct rl_modelops_row *r, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].name, name) == 0)
+			return &r[i];
+	return NULL;
+}
+
+START_TEST(test_gpt2)
+{
+	struct rl_hfconfig c;
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 1024, RL_BF16, RL_BF16, RL_BF16};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	const struct rl_modelops_row *x;
+	struct rl_err e;
+	int n;
+
+	/* GPT-2 small: n_embd 768, 12 heads of 64, 12 layers, n_inner absent
+	 * (4 x 768 = 3072) */
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/gpt2.json", &c, &e), 0);
+	ck_assert_str_eq(c.model_type, "gpt2");
+	ck_assert_int_eq(c.family, RL_HF_GPT2);
+	ck_assert_uint_eq(c.hidden, 768);
+	ck_assert_uint_eq(c.heads, 12);
+	ck_assert_uint_eq(c.kv_heads, 12);
+	ck_assert_uint_eq(c.head_dim, 64);
+	ck_assert_uint_eq(c.layers, 12);
+	ck_assert_uint_eq(c.intermediate, 3072);
+	ck_assert_uint_eq(c.vocab, 50257);
+	ck_assert_uint_eq(c.positions, 1024);
+	ck_assert_int_eq(c.tie_embeddings, 1);
+	ck_assert_int_eq(parse("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_head\":4,"
+	                       "\"n_layer\":2,\"vocab_size\":9,\"n_positions\":8,"
+	                       "\"n_inner\":100}",
+	                       &c, &e),
+	                 0);
+	ck_assert_uint_eq(c.intermediate, 100);
+	ck_assert_uint_eq(c.head_dim, 16);
+
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/gpt2.json", &c, &e), 0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	/* embed, pos_embed, 14 per layer, ln_f, lm_head */
+	ck_assert_int_eq(n, 18);
+	x = row(r, n, "c_attn");
+	ck_assert_str_eq(x->shape, "2x2304x768");
+	ck_assert_uint_eq(x->count, 12);
+	ck_assert_int_eq(x->weights, 1);
+	x = row(r, n, "attention");
+	ck_assert_str_eq(x->shape, "2x12x1x1024x64");
+	ck_assert_uint_eq(x->kv_heads, 0); /* MHA: the column's default */
+	ck_assert_int_eq(x->kv, 1);
+	x = row(r, n, "gelu");
+	ck_assert_str_eq(x->shape, "2x3072");
+	ck_assert_uint_eq(x->fpe, 14);
+	ck_assert_uint_eq(x->inputs, 1);
+	ck_assert_str_eq(row(r, n, "c_fc")->shape, "2x3072x768");
+	ck_assert_str_eq(row(r, n, "mlp_proj")->shape, "2x768x3072");
+	ck_assert_str_eq(row(r, n, "attn_proj")->shape, "2x768x768");
+	ck_assert_str_eq(row(r, n, "lm_head")->shape, "2x50257x768");
+	ck_assert_uint_eq(row(r, n, "ln_f")->count, 1);
+	o.phase = RL_PHASE_PREFILL;
+	n = rl_modelops_build(&c, &o, r, &e);
+	x = row(r, n, "attention");
+	ck_assert_str_eq(x->shape, "2x12x512x64");
+	ck_assert_int_eq(x->causal, 1);
+	ck_assert_str_eq(row(r, n, "pos_embed")->shape, "1024x768");
+	ck_assert_str_eq(row(r, n, "lm_head")->shape, "2x50257x768");
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	static const struct {
@@ -76,8 +149,22 @@ START_TEST(test_errors)
 	    {"[1]", "c.json: expected an object (a config.json)"},
 	    {"{\"hidden_size\":8}", "c.json: key 'model_type' is missing"},
 	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
-	    {"{\"model_type\":\"gpt2\"}", "c.json: key 'model_type': unsupported model type "
-	                                  "'gpt2' (expected llama, mistral or qwen2)"},
+	    {"{\"model_type\":\"gpt_neox\"}", "c.json: key 'model_type': unsupported model "
+	                                      "type 'gpt_neox' (expected llama, mistral, qwen2 "
+	                                      "or gpt2)"},
+	    {"{\"model_type\":\"gpt2\",\"n_embd\":768}", "c.json: key 'n_head' is missing"},
+	    {"{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_head\":12,\"n_layer\":12,"
+	     "\"vocab_size\":50257}",
+	     "c.json: key 'n_positions' is missing"},
+	    {"{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_head\":12,\"n_layer\":12,"
+	     "\"vocab_size\":50257,\"n_positions\":1024,\"n_inner\":1.5}",
+	     "c.json: key 'n_inner': expected an integer from 1 to 16777216"},
+	    {"{\"model_type\":\"gpt2\",\"n_embd\":770,\"n_head\":12,\"n_layer\":12,"
+	     "\"vocab_size\":50257,\"n_positions\":1024}",
+	     "c.json: key 'n_head': 12 does not divide the hidden size 770"},
+	    {"{\"model_type\":\"gpt2\",\"n_embd\":8388608,\"n_head\":1,\"n_layer\":1,"
+	     "\"vocab_size\":2,\"n_positions\":2}",
+	     "c.json: key 'n_inner' is missing and 4 x n_embd passes 16777216"},
 	    {"{\"model_type\":\"llama\"}", "c.json: key 'hidden_size' is missing"},
 	    {"{\"model_type\":\"llama\",\"hidden_size\":4096.5}",
 	     "c.json: key 'hidden_size': expected an integer from 1 to 16777216"},
@@ -110,17 +197,6 @@ START_TEST(test_errors)
 	ck_assert(strncmp(e.msg, "c.json: not JSON (", 18) == 0);
 }
 END_TEST
-
-/* the row named NAME */
-static const struct rl_modelops_row *row(const struct rl_modelops_row *r, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(r[i].name, name) == 0)
-			return &r[i];
-	return NULL;
-}
 
 START_TEST(test_build)
 {
@@ -174,6 +250,7 @@ Suite *suite_hfconfig(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_build);
+	tcase_add_test(tc, test_gpt2);
 	suite_add_tcase(s, tc);
 	return s;
 }

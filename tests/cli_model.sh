@@ -82,7 +82,7 @@ check "70B: attention fp8 KV, 64 heads over 8" \
 # errors: one line naming the key, nothing on stdout
 printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
 expect_error "unknown model_type" 1 \
-	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral or qwen2\\)$" \
+	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, qwen2 or gpt2\\)$" \
 	model "$tmp/neox.json"
 grep -v intermediate_size "$C8" >"$tmp/noint.json"
 expect_error "missing key" 1 "^roofline: $tmp/noint.json: key 'intermediate_size' is missing$" \
@@ -133,5 +133,43 @@ expect_error "--generate with csv" 2 "not with -f csv" model --generate 4 -f csv
 expect_error "--generate with --context" 2 "not with --phase prefill or --context" \
 	model --generate 4 --context 9 "$tmp/tiny.json"
 expect_error "--generate 0" 2 "--generate: '0' is not an integer" model --generate 0 "$tmp/tiny.json"
+
+# GPT-2 small (examples/gpt2.json: n_embd 768, 12 heads, 12 layers, n_inner
+# absent = 3072, vocab 50257). Matmul weights per layer: c_attn 768 x 2304,
+# attn_proj 768 x 768, c_fc 768 x 3072, mlp_proj 3072 x 768 = 7,077,888;
+# x 12 layers + the tied lm_head 50257 x 768 = 123,532,032 weights. The
+# published 124,439,808 parameters add wpe 1024 x 768 = 786,432 and the
+# biases and norms: per layer 2304 + 768 + 3072 + 768 + 4 x 768 = 9,984,
+# x 12 + ln_f 1,536 = 121,344.
+G2="$top_srcdir/examples/gpt2.json"
+GW=$(( 12 * (768 * 2304 + 768 * 768 + 2 * 768 * 3072) + 50257 * 768 ))
+check "hand: GPT-2 small parameters" test $(( GW + 1024 * 768 + 12 * 9984 + 1536 )) -eq 124439808
+run model --context 1024 -f json "$G2"
+check "gpt2: exit 0" test "$rc" -eq 0
+check "gpt2: weight bytes = 2 x $GW" grep -q "\"weight_bytes\":$(( 2 * GW ))," "$tmp/out"
+# KV cache: K and V, 12 layers, 12 heads, 1024 x 64, 2 bytes
+check "gpt2: KV bytes" grep -q "\"kv_bytes\":$(( 2 * 12 * 12 * 1024 * 64 * 2 ))," "$tmp/out"
+run model --context 1024 -f csv "$G2"
+cp "$tmp/out" "$tmp/g2.csv"
+# gelu at decode batch 1: 3072 elements x 14 FLOPs
+check "gpt2: gelu flops 3072 x 14" test "$(csv_field "$tmp/g2.csv" gelu flops)" -eq $(( 3072 * 14 ))
+# attention (MHA): Q and O 12 x 64, K and V 12 x 1024 x 64, bf16
+check "gpt2: attention bytes" test "$(csv_field "$tmp/g2.csv" attention bytes)" \
+	-eq $(( (2 * 12 * 64 + 2 * 12 * 1024 * 64) * 2 ))
+check "gpt2: c_attn flops 2 x 2304 x 768" test "$(csv_field "$tmp/g2.csv" c_attn flops)" \
+	-eq $(( 2 * 2304 * 768 ))
+run model --context 1024 -f oplist "$G2"
+cp "$tmp/out" "$tmp/g2ops.csv"
+check "gpt2 oplist: gelu carries flops_per_element 14" grep -q '^gelu,pointwise,bf16,1x3072,1,14,' "$tmp/g2ops.csv"
+check "gpt2 oplist: tied lm_head" grep -q '^lm_head,matmul,bf16,1x50257x768,' "$tmp/g2ops.csv"
+run classify --hw h100-sxm -f csv "$tmp/g2ops.csv"
+check "gpt2 oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/g2.csv"
+run model --phase prefill --batch 2 --seq 1024 -f oplist "$G2"
+check "gpt2 prefill: causal attention 2x12x1024x64" \
+	grep -q '^attention,attention,bf16,2x12x1024x64,,,1,' "$tmp/out"
+check "gpt2 prefill: c_fc M = 2048" grep -q '^c_fc,matmul,bf16,2048x3072x768,' "$tmp/out"
+grep -v '"n_head"' "$G2" >"$tmp/nohead.json"
+expect_error "gpt2: missing n_head" 1 "^roofline: $tmp/nohead.json: key 'n_head' is missing$" \
+	model "$tmp/nohead.json"
 
 done_testing
