@@ -172,4 +172,18 @@ grep -v '"n_head"' "$G2" >"$tmp/nohead.json"
 expect_error "gpt2: missing n_head" 1 "^roofline: $tmp/nohead.json: key 'n_head' is missing$" \
 	model "$tmp/nohead.json"
 
+# Qwen2-7B (examples/qwen2-7b.json: hidden 3584, intermediate 18944, 28
+# layers, 28 heads of 128, 4 KV heads, vocab 152064, untied). Matmul weights
+# per layer: qkv 3584 x (3584 + 2 x 4 x 128), o 3584 x 3584, gate, up, down
+# 3 x 3584 x 18944; x 28, + lm_head 152064 x 3584; bf16.
+Q7="$top_srcdir/examples/qwen2-7b.json"
+QW=$(( 2 * (28 * (3584 * 4608 + 3584 * 3584 + 3 * 3584 * 18944) + 152064 * 3584) ))
+check "hand: Qwen2-7B weight bytes" test "$QW" -eq 14140571648
+run model --context 2048 -f json "$Q7"
+check "qwen2-7b: weight bytes" grep -q "\"weight_bytes\":$QW," "$tmp/out"
+# KV: 2 x 28 layers x 4 KV heads x 2048 x 128 x 2 bytes
+check "qwen2-7b: KV bytes" grep -q "\"kv_bytes\":$(( 2 * 28 * 4 * 2048 * 128 * 2 ))," "$tmp/out"
+run model --context 2048 -f oplist "$Q7"
+check "qwen2-7b: the q, k, v bias" grep -q '^qkv_bias,pointwise,bf16,1x4608,2,' "$tmp/out"
+
 done_testing
