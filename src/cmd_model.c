@@ -20,12 +20,13 @@ static int usage(void)
 	printf("Usage: roofline model [OPTIONS] CONFIG.json\n"
 	       "\n"
 	       "Build the op list of one step (prefill or decode) of a transformer from\n"
-	       "its Hugging Face config.json (model_type llama, mistral, qwen2 or gpt2),\n"
-	       "and predict it as classify does, or write it (-f oplist).\n"
+	       "its Hugging Face config.json (model_type llama, mistral, qwen2, gpt2,\n"
+	       "bert or vit: encoders, prefill only), and predict it as classify does,\n"
+	       "or write it (-f oplist).\n"
 	       "\n"
 	       "Options:\n"
 	       "      --phase PHASE         decode (default: one token per sequence) or\n"
-	       "                            prefill (the prompt)\n"
+	       "                            prefill (the prompt; the encoders' default)\n"
 	       "      --batch N             sequences (default 1)\n"
 	       "      --seq N               prompt tokens per sequence (default 512)\n"
 	       "      --context N           KV length at decode (default: --seq)\n"
@@ -79,11 +80,14 @@ static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_
 static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
                          const struct rl_modelops_row *rows, int n)
 {
-	int i, fpe = 0;
+	int i, fpe = 0, conv = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (rows[i].fpe)
 			fpe = 1;
+		if (rows[i].kernel[0])
+			conv = 1;
+	}
 	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
 	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
 	        (unsigned long long)o->batch);
@@ -93,12 +97,16 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 		fprintf(f, "context %llu\n", (unsigned long long)o->context);
 	/* flops_per_element only where a row gives one (the Llama block's list
 	 * is unchanged) */
-	fprintf(f, "name,kind,dtype,shape,inputs,%scausal,kv_heads,weight_dtype,kv_dtype,count\n",
-	        fpe ? "flops_per_element," : "");
+	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count\n",
+	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "");
 	for (i = 0; i < n; i++) {
 		const struct rl_modelops_row *r = &rows[i];
 
 		fprintf(f, "%s,%s,%s,%s,", r->name, r->kind, rl_dtype_name(o->dtype), r->shape);
+		if (conv && r->kernel[0])
+			fprintf(f, "%s,%llu,", r->kernel, (unsigned long long)r->stride);
+		else if (conv)
+			fputs(",,", f);
 		if (r->inputs)
 			fprintf(f, "%u", r->inputs);
 		if (fpe && r->fpe)
@@ -376,6 +384,7 @@ int cmd_model(int argc, char **argv)
 	size_t len = 0;
 	FILE *mem = NULL;
 	uint64_t gen = 0;
+	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
 
 	memset(&c, 0, sizeof(c));
@@ -398,6 +407,7 @@ int cmd_model(int argc, char **argv)
 				return RL_EXIT_USAGE;
 			break;
 		case O_PHASE:
+			phase_given = 1;
 			if (strcmp(optarg, "decode") == 0)
 				mo.phase = RL_PHASE_DECODE;
 			else if (strcmp(optarg, "prefill") == 0)
@@ -413,6 +423,7 @@ int cmd_model(int argc, char **argv)
 		case O_SEQ:
 			if (size_opt("--seq", optarg, &mo.seq) != 0)
 				return RL_EXIT_USAGE;
+			seq_given = 1;
 			break;
 		case O_CONTEXT:
 			if (size_opt("--context", optarg, &mo.context) != 0)
@@ -476,6 +487,24 @@ int cmd_model(int argc, char **argv)
 	if (rl_hfconfig_read(argv[optind], &cfg, &e) < 0) {
 		rl_cli_error("%s", e.msg);
 		goto out;
+	}
+	/* an encoder (bert, vit) runs its prefill only; vit's tokens come from
+	 * the image */
+	if (cfg.encoder && gen) {
+		rl_cli_error("--generate: model_type %s is an encoder (no decode steps)",
+		             cfg.model_type);
+		goto out;
+	}
+	if (cfg.encoder && !phase_given)
+		mo.phase = RL_PHASE_PREFILL;
+	if (cfg.family == RL_HF_VIT) {
+		if (seq_given) {
+			rl_cli_error("--seq: model_type vit takes (image_size / patch_size)^2 + 1 = "
+			             "%llu tokens per image",
+			             (unsigned long long)cfg.tokens);
+			goto out;
+		}
+		mo.seq = cfg.tokens;
 	}
 	n = rl_modelops_build(&cfg, &mo, rows, &e);
 	if (n < 0) {

@@ -107,6 +107,49 @@ static int read_gpt2(const struct rd *r, struct rl_hfconfig *c)
 	return rc;
 }
 
+/* bert and vit: the encoder's keys (vit has no vocab_size, and an image). */
+static int read_encoder(const struct rd *r, struct rl_hfconfig *c, int vit)
+{
+	uint64_t side;
+	int rc;
+
+	c->family = vit ? RL_HF_VIT : RL_HF_BERT;
+	c->encoder = 1;
+	c->attention_bias = 1;
+	rc = get_size(r, "hidden_size", 0, &c->hidden);
+	if (rc == 0)
+		rc = get_size(r, "num_attention_heads", 0, &c->heads);
+	if (rc == 0)
+		rc = get_size(r, "num_hidden_layers", 0, &c->layers);
+	if (rc == 0)
+		rc = get_size(r, "intermediate_size", 0, &c->intermediate);
+	if (rc == 0 && !vit)
+		rc = get_size(r, "vocab_size", 0, &c->vocab);
+	if (rc == 0 && vit)
+		rc = get_size(r, "image_size", 0, &c->image);
+	if (rc == 0 && vit)
+		rc = get_size(r, "patch_size", 0, &c->patch);
+	if (rc == 0 && vit)
+		rc = get_size(r, "num_channels", 3, &c->channels);
+	if (rc == 0)
+		rc = head_dim(r, "num_attention_heads", c);
+	if (rc < 0 || !vit)
+		return rc;
+	if (c->image % c->patch != 0)
+		return rl_err_set(r->err, RL_ERR_PARSE,
+		                  "%s: key 'patch_size': %llu does not divide image_size %llu",
+		                  r->name, (unsigned long long)c->patch,
+		                  (unsigned long long)c->image);
+	side = c->image / c->patch;
+	if (side > 4095)
+		return rl_err_set(r->err, RL_ERR_PARSE,
+		                  "%s: key 'image_size': (image_size / patch_size)^2 + 1 tokens "
+		                  "pass 16777216",
+		                  r->name);
+	c->tokens = side * side + 1;
+	return 0;
+}
+
 static int read_root(const struct rd *r, struct rl_hfconfig *c)
 {
 	yajl_val v;
@@ -124,11 +167,15 @@ static int read_root(const struct rd *r, struct rl_hfconfig *c)
 		strcpy(c->model_type, v->u.string);
 		return read_gpt2(r, c);
 	}
+	if (strcmp(v->u.string, "bert") == 0 || strcmp(v->u.string, "vit") == 0) {
+		strcpy(c->model_type, v->u.string);
+		return read_encoder(r, c, strcmp(v->u.string, "vit") == 0);
+	}
 	if (strcmp(v->u.string, "llama") != 0 && strcmp(v->u.string, "mistral") != 0 &&
 	    strcmp(v->u.string, "qwen2") != 0)
 		return rl_err_set(r->err, RL_ERR_PARSE,
 		                  "%s: key 'model_type': unsupported model type '%.40s' "
-		                  "(expected llama, mistral, qwen2 or gpt2)",
+		                  "(expected llama, mistral, qwen2, gpt2, bert or vit)",
 		                  r->name, v->u.string);
 	strcpy(c->model_type, v->u.string);
 	c->family = RL_HF_LLAMA;

@@ -5,7 +5,10 @@
  * (Llama 2 and 3), mistral and qwen2 (the Llama block; qwen2 with a bias on
  * the q, k and v projections), and gpt2 (n_embd, n_head, n_layer, n_inner
  * (default 4 x n_embd), vocab_size, n_positions; the lm_head tied to the
- * token embedding). Any other model_type, a missing key or a
+ * token embedding), bert (hidden_size, num_attention_heads,
+ * num_hidden_layers, intermediate_size, vocab_size; an encoder) and vit
+ * (bert's keys but vocab_size, and image_size, patch_size, num_channels).
+ * Any other model_type, a missing key or a
  * value of the wrong type is one error naming it.
  */
 #ifndef RL_HFCONFIG_H
@@ -19,10 +22,10 @@
 #define RL_HFCONFIG_MAX 16777216u /* 2^24 */
 
 /* The block a model_type builds (modelops.c). */
-enum rl_hf_family { RL_HF_LLAMA, RL_HF_GPT2 };
+enum rl_hf_family { RL_HF_LLAMA, RL_HF_GPT2, RL_HF_BERT, RL_HF_VIT };
 
 struct rl_hfconfig {
-	char model_type[32];   /* "llama", "mistral", "qwen2" or "gpt2" */
+	char model_type[32];   /* "llama", "mistral", "qwen2", "gpt2", "bert", "vit" */
 	enum rl_hf_family family;
 	uint64_t hidden;       /* hidden_size */
 	uint64_t intermediate; /* intermediate_size */
@@ -35,6 +38,11 @@ struct rl_hfconfig {
 	int attention_bias;    /* a bias on q, k, v: qwen2 always; llama's
 	                        * attention_bias (default false) */
 	uint64_t positions;    /* gpt2: n_positions (0 for the others) */
+	int encoder;           /* bert, vit: prefill only, attention not causal */
+	uint64_t image;        /* vit: image_size */
+	uint64_t patch;        /* vit: patch_size (divides image_size) */
+	uint64_t channels;     /* vit: num_channels (default 3) */
+	uint64_t tokens;       /* vit: (image / patch)^2 + 1 (at most 2^24) */
 };
 
 /* Parses TEXT (a NUL-terminated JSON document), naming it NAME in

@@ -102,6 +102,57 @@ static int build_gpt2(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	return b->n;
 }
 
+/* The bert and vit encoders (see modelops.h); S tokens per sequence. */
+static int build_encoder(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                         struct build *b, uint64_t S)
+{
+	uint64_t L = c->layers, H = c->hidden, I = c->intermediate, T = o->batch * S;
+	int vit = c->family == RL_HF_VIT;
+	struct rl_modelops_row *r;
+
+	if (vit) {
+		r = add(b, "patch_embed", "conv2d", 1);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)c->channels,
+		         (unsigned long long)c->image, (unsigned long long)c->image);
+		snprintf(r->kernel, sizeof(r->kernel), "%llux%llux%llu", (unsigned long long)H,
+		         (unsigned long long)c->patch, (unsigned long long)c->patch);
+		r->stride = c->patch;
+		r->weights = 1;
+		pointwise(b, "pos_embed", T, H, 2, 1);
+	} else {
+		dims2(add(b, "embed", "copy", 1), T, H);
+		pointwise(b, "embed_add", T, H, 3, 1);
+		layernorm(b, "embed_norm", T, H, 1);
+	}
+	if (vit)
+		layernorm(b, "ln_1", T, H, L);
+	matmul(b, "qkv", T, 3 * H, H, L);
+	pointwise(b, "qkv_bias", T, 3 * H, 2, L);
+	r = add(b, "attention", "attention", L);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu", (unsigned long long)o->batch,
+	         (unsigned long long)c->heads, (unsigned long long)S,
+	         (unsigned long long)c->head_dim);
+	matmul(b, "attn_out", T, H, H, L);
+	pointwise(b, "attn_out_bias", T, H, 2, L);
+	pointwise(b, "attn_residual", T, H, 2, L);
+	layernorm(b, vit ? "ln_2" : "attn_norm", T, H, L);
+	matmul(b, "ffn_in", T, I, H, L);
+	pointwise(b, "ffn_in_bias", T, I, 2, L);
+	pointwise(b, "gelu", T, I, 1, L);
+	b->rows[b->n - 1].fpe = 14;
+	matmul(b, "ffn_out", T, H, I, L);
+	pointwise(b, "ffn_out_bias", T, H, 2, L);
+	pointwise(b, "ffn_residual", T, H, 2, L);
+	if (!vit)
+		layernorm(b, "ffn_norm", T, H, L);
+	else
+		layernorm(b, "ln_f", T, H, 1);
+	matmul(b, "pooler", o->batch, H, H, 1);
+	pointwise(b, "pooler_tanh", o->batch, H, 1, 1);
+	return b->n;
+}
+
 int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err)
 {
@@ -116,6 +167,15 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	    o->context > RL_MODELOPS_MAX_SIZE || o->batch == 0 || o->seq == 0 || o->context == 0)
 		return rl_err_set(err, RL_ERR_RANGE, "batch, seq and context must be from 1 to %u",
 		                  RL_MODELOPS_MAX_SIZE);
+	if (c->encoder && !prefill)
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "model_type %s is an encoder: --phase decode does not apply "
+		                  "(prefill only)",
+		                  c->model_type);
+	if (c->family == RL_HF_VIT)
+		return build_encoder(c, o, &b, c->tokens);
+	if (c->family == RL_HF_BERT)
+		return build_encoder(c, o, &b, o->seq);
 	T = prefill ? o->batch * o->seq : o->batch;
 	if (c->family == RL_HF_GPT2)
 		return build_gpt2(c, o, &b, T);

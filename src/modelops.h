@@ -17,6 +17,20 @@
  * to the token embedding, read as a weight all the same). A bias is a
  * pointwise add of two inputs, as qwen2's qkv_bias.
  *
+ * The encoders (bert, vit; prefill only: decode is an error naming the
+ * model_type), per layer: qkv (one fused matmul, N = 3 x hidden), its bias,
+ * attention (not causal, B x H x S x D), attn_out and its bias,
+ * attn_residual, ffn_in (N = intermediate) and its bias, gelu (14 FLOPs),
+ * ffn_out and its bias, ffn_residual, with two layernorms: after each
+ * residual in bert (attn_norm, ffn_norm), before each block in vit (ln_1,
+ * ln_2). Around them, bert: embed (the word row's copy), embed_add (word +
+ * position + token type: three inputs), embed_norm; vit: patch_embed (a
+ * conv2d B x channels x image x image, kernel hidden x patch x patch,
+ * stride patch) and pos_embed (the class token and position add over
+ * (image / patch)^2 + 1 tokens), then ln_f; both end with the pooler (a
+ * hidden x hidden matmul on the first token of each sequence) and its
+ * tanh. vit's tokens per image replace --seq.
+ *
  * Tokens T: B x S at prefill (attention BxHxSxD, causal), B at decode
  * (attention BxHx1xCxD over the context C).
  */
@@ -54,6 +68,8 @@ struct rl_modelops_row {
 	int weights;       /* matmul: carries weight_dtype */
 	int kv;            /* attention: carries kv_dtype */
 	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
+	char kernel[32];   /* conv2d: KxRxS ("": no kernel column) */
+	uint64_t stride;   /* conv2d */
 	uint64_t count;
 };
 

@@ -141,6 +141,70 @@ START_TEST(test_gpt2)
 }
 END_TEST
 
+START_TEST(test_encoders)
+{
+	struct rl_hfconfig c;
+	struct rl_modelops_opts o = {RL_PHASE_PREFILL, 4, 128, 128, RL_BF16, RL_BF16, RL_BF16};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	const struct rl_modelops_row *x;
+	struct rl_err e;
+	int n;
+
+	/* BERT-base: 768, 12 heads of 64, 12 layers, 3072, vocab 30522 */
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/bert-base.json", &c, &e), 0);
+	ck_assert_int_eq(c.family, RL_HF_BERT);
+	ck_assert_int_eq(c.encoder, 1);
+	ck_assert_uint_eq(c.hidden, 768);
+	ck_assert_uint_eq(c.head_dim, 64);
+	ck_assert_uint_eq(c.intermediate, 3072);
+	ck_assert_uint_eq(c.vocab, 30522);
+	n = rl_modelops_build(&c, &o, r, &e);
+	/* embed, embed_add, embed_norm, 14 per layer, pooler, pooler_tanh */
+	ck_assert_int_eq(n, 19);
+	x = row(r, n, "attention");
+	ck_assert_str_eq(x->shape, "4x12x128x64");
+	ck_assert_int_eq(x->causal, 0);
+	ck_assert_str_eq(row(r, n, "qkv")->shape, "512x2304x768");
+	ck_assert_uint_eq(row(r, n, "embed_add")->inputs, 3);
+	ck_assert_str_eq(row(r, n, "pooler")->shape, "4x768x768");
+	ck_assert_uint_eq(row(r, n, "ffn_norm")->count, 12);
+	ck_assert_uint_eq(row(r, n, "gelu")->fpe, 14);
+	o.phase = RL_PHASE_DECODE;
+	ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "model_type bert is an encoder: --phase decode does not apply "
+	                        "(prefill only)");
+
+	/* ViT-B/16: (224 / 16)^2 + 1 = 197 tokens */
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/vit-b16.json", &c, &e), 0);
+	ck_assert_int_eq(c.family, RL_HF_VIT);
+	ck_assert_uint_eq(c.tokens, 197);
+	ck_assert_uint_eq(c.channels, 3);
+	o.phase = RL_PHASE_PREFILL;
+	o.batch = 2;
+	n = rl_modelops_build(&c, &o, r, &e);
+	/* patch_embed, pos_embed, 14 per layer, ln_f, pooler, pooler_tanh */
+	ck_assert_int_eq(n, 19);
+	x = row(r, n, "patch_embed");
+	ck_assert_str_eq(x->kind, "conv2d");
+	ck_assert_str_eq(x->shape, "2x3x224x224");
+	ck_assert_str_eq(x->kernel, "768x16x16");
+	ck_assert_uint_eq(x->stride, 16);
+	ck_assert_str_eq(row(r, n, "pos_embed")->shape, "394x768");
+	ck_assert_str_eq(row(r, n, "attention")->shape, "2x12x197x64");
+	ck_assert_str_eq(row(r, n, "ffn_in")->shape, "394x3072x768");
+	ck_assert_ptr_nonnull(row(r, n, "ln_1"));
+	ck_assert_ptr_null(row(r, n, "attn_norm"));
+	/* num_channels absent: 3 */
+	ck_assert_int_eq(parse("{\"model_type\":\"vit\",\"hidden_size\":64,"
+	                       "\"num_attention_heads\":4,\"num_hidden_layers\":1,"
+	                       "\"intermediate_size\":8,\"image_size\":32,\"patch_size\":8}",
+	                       &c, &e),
+	                 0);
+	ck_assert_uint_eq(c.channels, 3);
+	ck_assert_uint_eq(c.tokens, 17);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	static const struct {
@@ -150,9 +214,27 @@ START_TEST(test_errors)
 	    {"{\"hidden_size\":8}", "c.json: key 'model_type' is missing"},
 	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
 	    {"{\"model_type\":\"gpt_neox\"}", "c.json: key 'model_type': unsupported model "
-	                                      "type 'gpt_neox' (expected llama, mistral, qwen2 "
-	                                      "or gpt2)"},
+	                                      "type 'gpt_neox' (expected llama, mistral, qwen2, "
+	                                      "gpt2, bert or vit)"},
 	    {"{\"model_type\":\"gpt2\",\"n_embd\":768}", "c.json: key 'n_head' is missing"},
+	    {"{\"model_type\":\"bert\",\"hidden_size\":768,\"num_attention_heads\":12,"
+	     "\"num_hidden_layers\":12,\"intermediate_size\":3072}",
+	     "c.json: key 'vocab_size' is missing"},
+	    {"{\"model_type\":\"vit\",\"hidden_size\":768,\"num_attention_heads\":12,"
+	     "\"num_hidden_layers\":12,\"intermediate_size\":3072,\"image_size\":224}",
+	     "c.json: key 'patch_size' is missing"},
+	    {"{\"model_type\":\"vit\",\"hidden_size\":768,\"num_attention_heads\":12,"
+	     "\"num_hidden_layers\":12,\"intermediate_size\":3072,\"image_size\":225,"
+	     "\"patch_size\":16}",
+	     "c.json: key 'patch_size': 16 does not divide image_size 225"},
+	    /* 4096 patches a side: 4096^2 + 1 tokens pass 2^24 */
+	    {"{\"model_type\":\"vit\",\"hidden_size\":8,\"num_attention_heads\":1,"
+	     "\"num_hidden_layers\":1,\"intermediate_size\":8,\"image_size\":4096,"
+	     "\"patch_size\":1}",
+	     "c.json: key 'image_size': (image_size / patch_size)^2 + 1 tokens pass 16777216"},
+	    {"{\"model_type\":\"bert\",\"hidden_size\":770,\"num_attention_heads\":12,"
+	     "\"num_hidden_layers\":12,\"intermediate_size\":3072,\"vocab_size\":9}",
+	     "c.json: key 'num_attention_heads': 12 does not divide the hidden size 770"},
 	    {"{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_head\":12,\"n_layer\":12,"
 	     "\"vocab_size\":50257}",
 	     "c.json: key 'n_positions' is missing"},
@@ -251,6 +333,7 @@ Suite *suite_hfconfig(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_build);
 	tcase_add_test(tc, test_gpt2);
+	tcase_add_test(tc, test_encoders);
 	suite_add_tcase(s, tc);
 	return s;
 }

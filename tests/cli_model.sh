@@ -82,7 +82,7 @@ check "70B: attention fp8 KV, 64 heads over 8" \
 # errors: one line naming the key, nothing on stdout
 printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
 expect_error "unknown model_type" 1 \
-	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, qwen2 or gpt2\\)$" \
+	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, qwen2, gpt2, bert or vit\\)$" \
 	model "$tmp/neox.json"
 grep -v intermediate_size "$C8" >"$tmp/noint.json"
 expect_error "missing key" 1 "^roofline: $tmp/noint.json: key 'intermediate_size' is missing$" \
@@ -185,5 +185,66 @@ check "qwen2-7b: weight bytes" grep -q "\"weight_bytes\":$QW," "$tmp/out"
 check "qwen2-7b: KV bytes" grep -q "\"kv_bytes\":$(( 2 * 28 * 4 * 2048 * 128 * 2 ))," "$tmp/out"
 run model --context 2048 -f oplist "$Q7"
 check "qwen2-7b: the q, k, v bias" grep -q '^qkv_bias,pointwise,bf16,1x4608,2,' "$tmp/out"
+
+# BERT-base (examples/bert-base.json: 768, 12 heads, 12 layers, 3072, vocab
+# 30522): an encoder, prefill by default. Matmul weights: 12 x 7,077,888 (as
+# GPT-2 small's layers) + the pooler 768 x 768 = 85,524,480; the published
+# 109,482,240 parameters add the embeddings (30522 + 512 + 2) x 768, their
+# norm 1,536, 12 x 9,984 biases and norms and the pooler's bias 768.
+BB="$top_srcdir/examples/bert-base.json"
+BW=$(( 12 * (768 * 2304 + 768 * 768 + 2 * 768 * 3072) + 768 * 768 ))
+check "hand: BERT-base parameters" \
+	test $(( BW + (30522 + 512 + 2) * 768 + 1536 + 12 * 9984 + 768 )) -eq 109482240
+run model --seq 128 --batch 4 -f json "$BB"
+check "bert: exit 0" test "$rc" -eq 0
+check "bert: weight bytes = 2 x $BW" grep -q "\"weight_bytes\":$(( 2 * BW ))," "$tmp/out"
+run model --seq 128 --batch 4 -f csv "$BB"
+cp "$tmp/out" "$tmp/bert.csv"
+# attention not causal: QK^T and PV, 2 x 2 x B H S S D = 4 x 4 x 12 x 128^2 x 64
+check "bert: attention flops (not causal)" test "$(csv_field "$tmp/bert.csv" attention flops)" \
+	-eq $(( 4 * 4 * 12 * 128 * 128 * 64 ))
+check "bert: qkv flops 2 x 512 x 2304 x 768" test "$(csv_field "$tmp/bert.csv" qkv flops)" \
+	-eq $(( 2 * 512 * 2304 * 768 ))
+run model --seq 128 --batch 4 -f oplist "$BB"
+check "bert oplist: attention without causal" grep -q '^attention,attention,bf16,4x12x128x64,,,,,,,12$' "$tmp/out"
+cp "$tmp/out" "$tmp/bertops.csv"
+run classify --hw h100-sxm -f csv "$tmp/bertops.csv"
+check "bert oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/bert.csv"
+expect_error "bert: decode names the model_type" 1 \
+	"^roofline: model_type bert is an encoder: --phase decode does not apply \\(prefill only\\)$" \
+	model --phase decode "$BB"
+expect_error "bert: --generate" 1 "^roofline: --generate: model_type bert is an encoder" \
+	model --generate 4 "$BB"
+
+# ViT-B/16 (examples/vit-b16.json: 768, 12, 12, 3072, image 224, patch 16,
+# 3 channels): (224 / 16)^2 + 1 = 197 tokens per image. Weights: the patch
+# conv 768 x 3 x 16 x 16 = 589,824, the layers 12 x 7,077,888, the pooler
+# 589,824 = 86,114,304; the published 86,389,248 add the conv's bias 768,
+# the class token 768, positions 197 x 768, 12 x 9,984, ln_f 1,536 and the
+# pooler's bias 768.
+VB="$top_srcdir/examples/vit-b16.json"
+VW=$(( 768 * 3 * 16 * 16 + 12 * (768 * 2304 + 768 * 768 + 2 * 768 * 3072) + 768 * 768 ))
+check "hand: ViT-B/16 parameters" \
+	test $(( VW + 768 + 768 + 197 * 768 + 12 * 9984 + 1536 + 768 )) -eq 86389248
+run model --batch 8 -f json "$VB"
+check "vit: exit 0" test "$rc" -eq 0
+check "vit: weight bytes = 2 x $VW" grep -q "\"weight_bytes\":$(( 2 * VW ))," "$tmp/out"
+run model --batch 8 -f csv "$VB"
+cp "$tmp/out" "$tmp/vit.csv"
+# the patch conv: 2 x 8 images x 768 x 3 x 16 x 16 x 14 x 14
+check "vit: patch_embed flops" test "$(csv_field "$tmp/vit.csv" patch_embed flops)" \
+	-eq $(( 2 * 8 * 768 * 3 * 16 * 16 * 14 * 14 ))
+# fc1 over 8 x 197 tokens
+check "vit: ffn_in flops 2 x 1576 x 3072 x 768" test "$(csv_field "$tmp/vit.csv" ffn_in flops)" \
+	-eq $(( 2 * 1576 * 3072 * 768 ))
+run model --batch 8 -f oplist "$VB"
+check "vit oplist: the patch conv, stride 16" \
+	grep -q '^patch_embed,conv2d,bf16,8x3x224x224,768x16x16,16,' "$tmp/out"
+check "vit oplist: 197 tokens" grep -q '^attention,attention,bf16,8x12x197x64,' "$tmp/out"
+cp "$tmp/out" "$tmp/vitops.csv"
+run classify --hw h100-sxm -f csv "$tmp/vitops.csv"
+check "vit oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/vit.csv"
+expect_error "vit: --seq" 1 "^roofline: --seq: model_type vit takes .* = 197 tokens per image$" \
+	model --seq 64 "$VB"
 
 done_testing
