@@ -368,6 +368,18 @@ int rl_cli_model_runtime(struct rl_cli_model_opts *o)
 	return 0;
 }
 
+void rl_cli_pipeline_model(const struct rl_cli_model_opts *o, struct rl_pipeline_model *pm)
+{
+	pm->dev = o->dev;
+	pm->rt = o->rt;
+	pm->host_overhead_us = o->host_overhead_us;
+	pm->host_kind_us = o->host_kind_us;
+	pm->eff = o->eff_match != RL_EP_NONE ? &o->eff : NULL;
+	pm->expected_source = o->eff_note;
+	pm->db = o->db;
+	pm->best_case = o->best_case;
+}
+
 void rl_cli_model_release(struct rl_cli_model_opts *o)
 {
 	if (o->eff_match != RL_EP_NONE)

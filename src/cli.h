@@ -13,6 +13,7 @@
 #include "gpu.h"
 #include "hwdb.h"
 #include "memfit.h"
+#include "pipeline.h"
 
 enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 
@@ -158,6 +159,11 @@ int rl_cli_model_open_db(struct rl_cli_model_opts *o);
  * step of rl_cli_model_resolve, for a command that checks it early.
  * Returns 0 or -1 (printed). */
 int rl_cli_model_runtime(struct rl_cli_model_opts *o);
+
+/* The pipeline's model (pipeline.h) from resolved options O: the device,
+ * the runtime and its host costs, the efficiency profile and the line that
+ * names it, the database, --best-case. Borrowed from O. */
+void rl_cli_pipeline_model(const struct rl_cli_model_opts *o, struct rl_pipeline_model *pm);
 
 /* Releases what resolving opened and owns. */
 void rl_cli_model_release(struct rl_cli_model_opts *o);

@@ -230,14 +230,7 @@ int cmd_classify(int argc, char **argv)
 	/* From here on, every exit goes through out: */
 	if (rl_cli_model_resolve(&m) < 0)
 		goto out;
-	c.model.dev = m.dev;
-	c.model.rt = m.rt;
-	c.model.host_overhead_us = m.host_overhead_us;
-	c.model.host_kind_us = m.host_kind_us;
-	c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
-	c.model.expected_source = m.eff_note;
-	c.model.db = m.db;
-	c.model.best_case = m.best_case;
+	rl_cli_pipeline_model(&m, &c.model);
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	c.sinks.out = out.f;

@@ -529,13 +529,7 @@ int cmd_model(int argc, char **argv)
 		}
 		sprintf(listname, "%s (op list)", argv[optind]);
 		c.input = listname;
-		c.model.dev = m.dev;
-		c.model.rt = m.rt;
-		c.model.host_overhead_us = m.host_overhead_us;
-		c.model.host_kind_us = m.host_kind_us;
-		c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
-		c.model.db = m.db;
-		c.model.best_case = m.best_case;
+		rl_cli_pipeline_model(&m, &c.model);
 		if (gen)
 			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
 		else
@@ -565,14 +559,7 @@ int cmd_model(int argc, char **argv)
 	}
 	sprintf(listname, "%s (op list)", argv[optind]);
 	c.input = listname;
-	c.model.dev = m.dev;
-	c.model.rt = m.rt;
-	c.model.host_overhead_us = m.host_overhead_us;
-	c.model.host_kind_us = m.host_kind_us;
-	c.model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
-	c.model.expected_source = m.eff_note;
-	c.model.db = m.db;
-	c.model.best_case = m.best_case;
+	rl_cli_pipeline_model(&m, &c.model);
 	c.sinks.out = out.f;
 	c.sinks.whatif = 1;
 	c.sinks.memfit = 1;

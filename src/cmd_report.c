@@ -160,14 +160,7 @@ int cmd_report(int argc, char **argv)
 	if (m.dev == NULL || rl_cli_model_resolve(&m) < 0)
 		goto out;
 	memset(&model, 0, sizeof(model));
-	model.dev = m.dev;
-	model.rt = m.rt;
-	model.host_overhead_us = m.host_overhead_us;
-	model.host_kind_us = m.host_kind_us;
-	model.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
-	model.expected_source = m.eff_note;
-	model.db = m.db;
-	model.best_case = m.best_case;
+	rl_cli_pipeline_model(&m, &model);
 	if (svg != NULL) {
 		memset(&chart_info, 0, sizeof(chart_info));
 		chart_info.dev = m.dev;
