@@ -20,9 +20,9 @@ static int usage(void)
 	printf("Usage: roofline model [OPTIONS] CONFIG.json\n"
 	       "\n"
 	       "Build the op list of one step (prefill or decode) of a transformer from\n"
-	       "its Hugging Face config.json (model_type llama, mistral, qwen2, gpt2,\n"
-	       "bert or vit: encoders, prefill only), and predict it as classify does,\n"
-	       "or write it (-f oplist).\n"
+	       "its Hugging Face config.json (model_type llama, mistral, mixtral, qwen2,\n"
+	       "gpt2, bert or vit: encoders, prefill only), and predict it as classify\n"
+	       "does, or write it (-f oplist).\n"
 	       "\n"
 	       "Options:\n"
 	       "      --phase PHASE         decode (default: one token per sequence) or\n"
@@ -38,6 +38,8 @@ static int usage(void)
 	       "      --generate N          prefill --seq tokens, then N decode steps (the\n"
 	       "                            context growing from --seq): time to first\n"
 	       "                            token, time per output token, total, tokens/s\n"
+	       "      --expert-imbalance X  MoE (mixtral): the busiest expert's tokens over\n"
+	       "                            the mean, >= 1 (default 1: uniform routing)\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS
@@ -351,7 +353,7 @@ static int generate(struct model *c, const char *config, const struct rl_hfconfi
 int cmd_model(int argc, char **argv)
 {
 	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB,
-	       O_GEN };
+	       O_GEN, O_IMB };
 	static const struct option longopts[] = {
 		RL_CLI_MODEL_LONGOPTS,
 		{"phase", required_argument, NULL, O_PHASE},
@@ -363,6 +365,7 @@ int cmd_model(int argc, char **argv)
 		{"kv-dtype", required_argument, NULL, O_KVDTYPE},
 		{"max-batch", no_argument, NULL, O_MAXB},
 		{"generate", required_argument, NULL, O_GEN},
+		{"expert-imbalance", required_argument, NULL, O_IMB},
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
@@ -398,6 +401,7 @@ int cmd_model(int argc, char **argv)
 	mo.batch = 1;
 	mo.seq = 512;
 	mo.dtype = RL_BF16;
+	mo.expert_imbalance = 1.0;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
@@ -445,6 +449,15 @@ int cmd_model(int argc, char **argv)
 			kvdt = 1;
 			break;
 		case O_MAXB: maxb = 1; break;
+		case O_IMB: {
+			struct rl_err perr;
+
+			if (rl_parse_nonneg(optarg, &mo.expert_imbalance, &perr) < 0 ||
+			    !(mo.expert_imbalance >= 1.0) || mo.expert_imbalance > 1e6)
+				return rl_cli_usage("model", "--expert-imbalance: '%s' is not a number "
+				                             "from 1 to 1e6", optarg);
+			break;
+		}
 		case O_GEN:
 			if (size_opt("--generate", optarg, &gen) != 0)
 				return RL_EXIT_USAGE;

@@ -172,10 +172,10 @@ static int read_root(const struct rd *r, struct rl_hfconfig *c)
 		return read_encoder(r, c, strcmp(v->u.string, "vit") == 0);
 	}
 	if (strcmp(v->u.string, "llama") != 0 && strcmp(v->u.string, "mistral") != 0 &&
-	    strcmp(v->u.string, "qwen2") != 0)
+	    strcmp(v->u.string, "qwen2") != 0 && strcmp(v->u.string, "mixtral") != 0)
 		return rl_err_set(r->err, RL_ERR_PARSE,
 		                  "%s: key 'model_type': unsupported model type '%.40s' "
-		                  "(expected llama, mistral, qwen2, gpt2, bert or vit)",
+		                  "(expected llama, mistral, mixtral, qwen2, gpt2, bert or vit)",
 		                  r->name, v->u.string);
 	strcpy(c->model_type, v->u.string);
 	c->family = RL_HF_LLAMA;
@@ -210,6 +210,17 @@ static int read_root(const struct rd *r, struct rl_hfconfig *c)
 	if (rc == 0)
 		rc = get_bool(r, "attention_bias", strcmp(c->model_type, "qwen2") == 0,
 		              &c->attention_bias);
+	if (rc == 0 && strcmp(c->model_type, "mixtral") == 0) {
+		rc = get_size(r, "num_local_experts", 0, &c->experts);
+		if (rc == 0)
+			rc = get_size(r, "num_experts_per_tok", 0, &c->experts_per_tok);
+		if (rc == 0 && c->experts_per_tok > c->experts)
+			return rl_err_set(r->err, RL_ERR_PARSE,
+			                  "%s: key 'num_experts_per_tok': %llu is more than "
+			                  "num_local_experts %llu",
+			                  r->name, (unsigned long long)c->experts_per_tok,
+			                  (unsigned long long)c->experts);
+	}
 	return rc;
 }
 

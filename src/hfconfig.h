@@ -8,6 +8,8 @@
  * token embedding), bert (hidden_size, num_attention_heads,
  * num_hidden_layers, intermediate_size, vocab_size; an encoder) and vit
  * (bert's keys but vocab_size, and image_size, patch_size, num_channels).
+ * mixtral is the Llama block with a sparse MoE in place of the MLP
+ * (num_local_experts E, num_experts_per_tok k, k <= E).
  * Any other model_type, a missing key or a
  * value of the wrong type is one error naming it.
  */
@@ -43,6 +45,8 @@ struct rl_hfconfig {
 	uint64_t patch;        /* vit: patch_size (divides image_size) */
 	uint64_t channels;     /* vit: num_channels (default 3) */
 	uint64_t tokens;       /* vit: (image / patch)^2 + 1 (at most 2^24) */
+	uint64_t experts;      /* mixtral: num_local_experts (0: no MoE) */
+	uint64_t experts_per_tok; /* mixtral: num_experts_per_tok (<= experts) */
 };
 
 /* Parses TEXT (a NUL-terminated JSON document), naming it NAME in

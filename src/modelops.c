@@ -3,6 +3,7 @@
 
 #include "modelops.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,6 +154,52 @@ static int build_encoder(const struct rl_hfconfig *c, const struct rl_modelops_o
 	return b->n;
 }
 
+double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens)
+{
+	double e = (double)experts;
+
+	return e * (1.0 - pow(1.0 - (double)k / e, (double)tokens));
+}
+
+/* The sparse MoE block in place of the MLP (see modelops.h). */
+static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                uint64_t T)
+{
+	uint64_t L = c->layers, E = c->experts, k = c->experts_per_tok, H = c->hidden;
+	uint64_t I = c->intermediate, Et, M;
+	double x = o->expert_imbalance >= 1.0 ? o->expert_imbalance : 1.0;
+	struct rl_modelops_row *r;
+
+	Et = (uint64_t)llround(rl_modelops_experts_touched(E, k, T));
+	if (Et < 1)
+		Et = 1;
+	if (Et > E)
+		Et = E;
+	/* the busiest expert's tokens: the mean T k / E' scaled by the
+	 * imbalance, rounded up (at most T: an expert sees a token once) */
+	M = (uint64_t)ceil(x * (double)(T * k) / (double)Et - 1e-9);
+	if (M < 1)
+		M = 1;
+	if (M > T)
+		M = T;
+	matmul(b, "router", T, E, H, L);
+	dims2(add(b, "topk", "reduction", L), T, E);
+	r = add(b, "gather", "copy", L);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+	         (unsigned long long)k, (unsigned long long)H);
+	matmul(b, "expert_gate_up", M, 2 * I, H, L * Et);
+	pointwise(b, "expert_silu", T * k, I, 1, L);
+	pointwise(b, "expert_mul", T * k, I, 2, L);
+	matmul(b, "expert_down", M, H, I, L * Et);
+	r = add(b, "combine_weight", "pointwise", L);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+	         (unsigned long long)k, (unsigned long long)H);
+	r->inputs = 2;
+	r = add(b, "combine_sum", "reduction", L);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+	         (unsigned long long)H, (unsigned long long)k);
+}
+
 int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err)
 {
@@ -204,10 +251,14 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	pointwise(&b, "attn_residual", T, c->hidden, 2, L);
 	r = add(&b, "mlp_norm", "layernorm", L);
 	dims2(r, T, c->hidden);
-	matmul(&b, "gate_up", T, 2 * c->intermediate, c->hidden, L);
-	pointwise(&b, "silu", T, c->intermediate, 1, L);
-	pointwise(&b, "mul", T, c->intermediate, 2, L);
-	matmul(&b, "down_proj", T, c->hidden, c->intermediate, L);
+	if (c->experts > 0)
+		moe(&b, c, o, T);
+	else {
+		matmul(&b, "gate_up", T, 2 * c->intermediate, c->hidden, L);
+		pointwise(&b, "silu", T, c->intermediate, 1, L);
+		pointwise(&b, "mul", T, c->intermediate, 2, L);
+		matmul(&b, "down_proj", T, c->hidden, c->intermediate, L);
+	}
 	pointwise(&b, "mlp_residual", T, c->hidden, 2, L);
 	r = add(&b, "final_norm", "layernorm", 1);
 	dims2(r, T, c->hidden);

@@ -31,6 +31,20 @@
  * hidden x hidden matmul on the first token of each sequence) and its
  * tanh. vit's tokens per image replace --seq.
  *
+ * The MoE block (mixtral: the Llama block, E = num_local_experts, k =
+ * num_experts_per_tok) replaces gate_up, silu, mul and down_proj with:
+ * router (a T x E x hidden matmul), topk (a reduction over the E scores of
+ * each token: T x E), gather (a copy of the routed tokens: T x k x hidden),
+ * expert_gate_up and expert_down (matmuls, count layers x E': the E'
+ * experts the batch touches, each over M tokens), expert_silu and
+ * expert_mul (over the T k routed tokens), combine_weight (the router
+ * weight times each expert's output: pointwise, 2 inputs, T x k x hidden)
+ * and combine_sum (the sum over k: a reduction, T x hidden x k). With
+ * uniform routing E' = E (1 - (1 - k/E)^T) (rounded to the nearest whole
+ * expert, 1 to E), so only E' experts' weights are read; every touched
+ * expert is modelled as the busiest, M = ceil(X T k / E') tokens (at most
+ * T) for --expert-imbalance X: the step waits for it.
+ *
  * Tokens T: B x S at prefill (attention BxHxSxD, causal), B at decode
  * (attention BxHx1xCxD over the context C).
  */
@@ -54,6 +68,8 @@ struct rl_modelops_opts {
 	enum rl_dtype dtype;        /* activations (not int4 or fp4) */
 	enum rl_dtype weight_dtype; /* the weights of every matmul */
 	enum rl_dtype kv_dtype;     /* the KV cache */
+	double expert_imbalance;    /* MoE: the busiest expert's tokens over the
+	                             * mean (>= 1; 0 reads as 1) */
 };
 
 /* One row of op list v1 (docs/oplist-format.md). A zero field is an empty
@@ -73,10 +89,14 @@ struct rl_modelops_row {
 	uint64_t count;
 };
 
-#define RL_MODELOPS_MAX 20
+#define RL_MODELOPS_MAX 24
 
 /* The largest batch, seq and context. */
 #define RL_MODELOPS_MAX_SIZE 16777216u /* 2^24 */
+
+/* E (1 - (1 - k/E)^T): the distinct experts T tokens touch when each picks
+ * k of E uniformly. */
+double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens);
 
 /* Fills ROWS (RL_MODELOPS_MAX of them) with the step's op list; returns the
  * number of rows, or RL_ERR_RANGE (a size of 0 or past 2^24) with ERR filled. */

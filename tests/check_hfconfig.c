@@ -34,6 +34,29 @@ START_TEST(test_example_8b)
 }
 END_TEST
 
+START_TEST(test_mixtral)
+{
+	struct rl_hfconfig c;
+	struct rl_err e;
+
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/mixtral-8x7b.json", &c, &e), 0);
+	ck_assert_str_eq(c.model_type, "mixtral");
+	ck_assert_int_eq(c.family, RL_HF_LLAMA);
+	ck_assert_uint_eq(c.hidden, 4096);
+	ck_assert_uint_eq(c.intermediate, 14336);
+	ck_assert_uint_eq(c.kv_heads, 8);
+	ck_assert_uint_eq(c.experts, 8);
+	ck_assert_uint_eq(c.experts_per_tok, 2);
+	/* 8 (1 - 0.75^1) = 2; 8 (1 - 0.75^2) = 3.5; 8 (1 - 0.75^64) = 8 - 8.1e-8 */
+	ck_assert_double_eq_tol(rl_modelops_experts_touched(8, 2, 1), 2.0, 1e-12);
+	ck_assert_double_eq_tol(rl_modelops_experts_touched(8, 2, 2), 3.5, 1e-12);
+	ck_assert_double_eq_tol(rl_modelops_experts_touched(8, 2, 64), 8.0, 1e-6);
+	/* llama has no experts */
+	ck_assert_int_eq(rl_hfconfig_read(RL_EXAMPLES "/llama3-8b.json", &c, &e), 0);
+	ck_assert_uint_eq(c.experts, 0);
+}
+END_TEST
+
 START_TEST(test_defaults)
 {
 	struct rl_hfconfig c;
@@ -82,7 +105,7 @@ static const struct rl_modelops_row *row(const struct rl_modelops_row *r, int n,
 START_TEST(test_gpt2)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 1024, RL_BF16, RL_BF16, RL_BF16};
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 1024, RL_BF16, RL_BF16, RL_BF16, 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -144,7 +167,7 @@ END_TEST
 START_TEST(test_encoders)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_PREFILL, 4, 128, 128, RL_BF16, RL_BF16, RL_BF16};
+	struct rl_modelops_opts o = {RL_PHASE_PREFILL, 4, 128, 128, RL_BF16, RL_BF16, RL_BF16, 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -214,8 +237,20 @@ START_TEST(test_errors)
 	    {"{\"hidden_size\":8}", "c.json: key 'model_type' is missing"},
 	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
 	    {"{\"model_type\":\"gpt_neox\"}", "c.json: key 'model_type': unsupported model "
-	                                      "type 'gpt_neox' (expected llama, mistral, qwen2, "
-	                                      "gpt2, bert or vit)"},
+	                                      "type 'gpt_neox' (expected llama, mistral, mixtral, "
+	                                      "qwen2, gpt2, bert or vit)"},
+	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
+	     "\"num_experts_per_tok\":2}",
+	     "c.json: key 'num_local_experts' is missing"},
+	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
+	     "\"num_local_experts\":8}",
+	     "c.json: key 'num_experts_per_tok' is missing"},
+	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
+	     "\"num_local_experts\":8,\"num_experts_per_tok\":9}",
+	     "c.json: key 'num_experts_per_tok': 9 is more than num_local_experts 8"},
 	    {"{\"model_type\":\"gpt2\",\"n_embd\":768}", "c.json: key 'n_head' is missing"},
 	    {"{\"model_type\":\"bert\",\"hidden_size\":768,\"num_attention_heads\":12,"
 	     "\"num_hidden_layers\":12,\"intermediate_size\":3072}",
@@ -283,7 +318,7 @@ END_TEST
 START_TEST(test_build)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 2048, RL_BF16, RL_INT4, RL_FP8E4M3};
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 2048, RL_BF16, RL_INT4, RL_FP8E4M3, 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -330,6 +365,7 @@ Suite *suite_hfconfig(void)
 
 	tcase_add_test(tc, test_example_8b);
 	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_mixtral);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_build);
 	tcase_add_test(tc, test_gpt2);

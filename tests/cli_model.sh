@@ -82,7 +82,7 @@ check "70B: attention fp8 KV, 64 heads over 8" \
 # errors: one line naming the key, nothing on stdout
 printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
 expect_error "unknown model_type" 1 \
-	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, qwen2, gpt2, bert or vit\\)$" \
+	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, mixtral, qwen2, gpt2, bert or vit\\)$" \
 	model "$tmp/neox.json"
 grep -v intermediate_size "$C8" >"$tmp/noint.json"
 expect_error "missing key" 1 "^roofline: $tmp/noint.json: key 'intermediate_size' is missing$" \
@@ -246,5 +246,49 @@ run classify --hw h100-sxm -f csv "$tmp/vitops.csv"
 check "vit oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/vit.csv"
 expect_error "vit: --seq" 1 "^roofline: --seq: model_type vit takes .* = 197 tokens per image$" \
 	model --seq 64 "$VB"
+
+# Mixtral-8x7B (examples/mixtral-8x7b.json: hidden 4096, intermediate 14336,
+# 32 layers, 32 heads, 8 KV heads, vocab 32000, 8 experts, 2 per token),
+# issue 13 item 3. Weights per layer outside the experts: qkv 4096 x 6144 +
+# o 4096 x 4096 + router 4096 x 8 = 41,975,808; per expert gate, up, down
+# 3 x 4096 x 14336 = 176,160,768; lm_head 32000 x 4096. Decode at batch 1
+# touches 8 (1 - (6/8)^1) = 2 experts per layer; at batch 64
+# 8 (1 - 0.75^64) = 8 (to 1e-7): all of them. bf16: 2 bytes.
+MX="$top_srcdir/examples/mixtral-8x7b.json"
+mx_w() { echo $(( (41975808 + $1 * 176160768) * 32 * 2 + 32000 * 4096 * 2 )); }
+check "hand: mixtral batch 1 weights 25497174016 bytes" test "$(mx_w 2)" -eq 25497174016
+run model -f json "$MX"
+check "mixtral b1: exit 0" test "$rc" -eq 0
+check "mixtral b1: the weights of 2 of 8 experts per layer" \
+	grep -q "\"weight_bytes\":$(mx_w 2)," "$tmp/out"
+run model --batch 64 -f json "$MX"
+check "mixtral b64: the weights of all 8 experts" \
+	grep -q "\"weight_bytes\":$(mx_w 8)," "$tmp/out"
+# the rows: router 1x8x4096, topk over 8, gather 1x2x4096, the expert GEMMs
+# on 1 token each (2 x 1 / 2), count 32 x 2; at batch 64, 64 x 2 / 8 = 16
+# tokens per expert, and --expert-imbalance 1.5 makes the busiest 24
+run model -f oplist "$MX"
+check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,,,bf16,,32$' "$tmp/out"
+check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,32$' "$tmp/out"
+check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,32$' "$tmp/out"
+check "mixtral b1: expert_gate_up x 64" \
+	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,,,bf16,,64$' "$tmp/out"
+check "mixtral b1: expert_down x 64" \
+	grep -q '^expert_down,matmul,bf16,1x4096x14336,,,,bf16,,64$' "$tmp/out"
+check "mixtral b1: silu on 2 routed tokens" \
+	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,32$' "$tmp/out"
+check "mixtral b1: combine_weight" \
+	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,32$' "$tmp/out"
+check "mixtral b1: combine_sum over k" \
+	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,32$' "$tmp/out"
+check "mixtral: no dense gate_up" sh -c "! grep -q '^gate_up,' '$tmp/out'"
+run model --batch 64 -f oplist "$MX"
+check "mixtral b64: 16 tokens per expert, 8 x 32" \
+	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,,,bf16,,256$' "$tmp/out"
+run model --batch 64 --expert-imbalance 1.5 -f oplist "$MX"
+check "mixtral b64 imbalance 1.5: the busiest expert's 24 tokens" \
+	grep -q '^expert_down,matmul,bf16,24x4096x14336,,,,bf16,,256$' "$tmp/out"
+expect_error "--expert-imbalance below 1" 2 "--expert-imbalance: '0.5' is not a number" \
+	model --expert-imbalance 0.5 "$MX"
 
 done_testing

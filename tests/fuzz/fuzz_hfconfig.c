@@ -12,7 +12,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 3, 7, 11, RL_BF16, RL_INT4, RL_FP8E4M3};
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 3, 7, 11, RL_BF16, RL_INT4, RL_FP8E4M3, 1.0};
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
 	struct rl_hfconfig c;
 	struct rl_err e;
