@@ -82,9 +82,11 @@ static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_
 static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
                          const struct rl_modelops_row *rows, int n)
 {
-	int i, fpe = 0, conv = 0;
+	int i, fpe = 0, conv = 0, wc = 0;
 
 	for (i = 0; i < n; i++) {
+		if (rows[i].weight_count)
+			wc = 1;
 		if (rows[i].fpe)
 			fpe = 1;
 		if (rows[i].kernel[0])
@@ -99,8 +101,9 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 		fprintf(f, "context %llu\n", (unsigned long long)o->context);
 	/* flops_per_element only where a row gives one (the Llama block's list
 	 * is unchanged) */
-	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count\n",
-	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "");
+	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count%s\n",
+	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "",
+	        wc ? ",weight_count" : "");
 	for (i = 0; i < n; i++) {
 		const struct rl_modelops_row *r = &rows[i];
 
@@ -118,8 +121,13 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 		fprintf(f, ",%s,", r->causal ? "1" : "");
 		if (r->kv_heads)
 			fprintf(f, "%llu", (unsigned long long)r->kv_heads);
-		fprintf(f, ",%s,%s,%llu\n", r->weights ? rl_dtype_name(o->weight_dtype) : "",
+		fprintf(f, ",%s,%s,%llu", r->weights ? rl_dtype_name(o->weight_dtype) : "",
 		        r->kv ? rl_dtype_name(o->kv_dtype) : "", (unsigned long long)r->count);
+		if (wc && r->weight_count)
+			fprintf(f, ",%llu", (unsigned long long)r->weight_count);
+		else if (wc)
+			fputc(',', f);
+		fputc('\n', f);
 	}
 }
 

@@ -76,7 +76,9 @@ int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *er
 
 	if (rc < 0)
 		return rc;
-	m->weight_bytes += n * w;
+	/* the weights held in memory: an MoE expert row runs on the experts
+	 * the batch touches (count) while every expert stays resident */
+	m->weight_bytes += (op->weight_count ? (double)op->weight_count : n) * w;
 	m->kv_bytes += n * kv;
 	if (act > m->activation_bytes) {
 		m->activation_bytes = act;

@@ -4,7 +4,9 @@
  * inference (docs/oplist-format.md, "Memory fit"):
  * - weights: the second operand of every matmul (B[B, K, N] at its
  *   weight_dtype, group scales included) and every conv2d filter, times the
- *   op's count (a row with count L stands for L layers' distinct weights);
+ *   op's count (a row with count L stands for L layers' distinct weights),
+ *   or its weight_count where given (an MoE expert row counts the
+ *   experts the step runs; every expert's weights stay in memory);
  * - KV cache: K and V of every attention row ([B, kv_heads, Sk, D] at its
  *   kv_dtype), times the count;
  * - activations: the largest single op's other inputs and output (its bytes

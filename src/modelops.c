@@ -30,14 +30,15 @@ static void dims2(struct rl_modelops_row *r, uint64_t a, uint64_t b)
 	         (unsigned long long)b);
 }
 
-static void matmul(struct build *b, const char *name, uint64_t m, uint64_t n, uint64_t k,
-                   uint64_t count)
+static struct rl_modelops_row *matmul(struct build *b, const char *name, uint64_t m, uint64_t n,
+                                      uint64_t k, uint64_t count)
 {
 	struct rl_modelops_row *r = add(b, name, "matmul", count);
 
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)m,
 	         (unsigned long long)n, (unsigned long long)k);
 	r->weights = 1;
+	return r;
 }
 
 static void pointwise(struct build *b, const char *name, uint64_t t, uint64_t n, unsigned inputs,
@@ -187,10 +188,11 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	r = add(b, "gather", "copy", L);
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
 	         (unsigned long long)k, (unsigned long long)H);
-	matmul(b, "expert_gate_up", M, 2 * I, H, L * Et);
+	/* every expert's weights stay resident: weight_count L x E */
+	matmul(b, "expert_gate_up", M, 2 * I, H, L * Et)->weight_count = L * E;
 	pointwise(b, "expert_silu", T * k, I, 1, L);
 	pointwise(b, "expert_mul", T * k, I, 2, L);
-	matmul(b, "expert_down", M, H, I, L * Et);
+	matmul(b, "expert_down", M, H, I, L * Et)->weight_count = L * E;
 	r = add(b, "combine_weight", "pointwise", L);
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
 	         (unsigned long long)k, (unsigned long long)H);

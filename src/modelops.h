@@ -43,7 +43,8 @@
  * uniform routing E' = E (1 - (1 - k/E)^T) (rounded to the nearest whole
  * expert, 1 to E), so only E' experts' weights are read; every touched
  * expert is modelled as the busiest, M = ceil(X T k / E') tokens (at most
- * T) for --expert-imbalance X: the step waits for it.
+ * T) for --expert-imbalance X: the step waits for it. The expert rows'
+ * weight_count is layers x E: all experts stay in memory (the memory fit).
  *
  * Tokens T: B x S at prefill (attention BxHxSxD, causal), B at decode
  * (attention BxHx1xCxD over the context C).
@@ -87,6 +88,7 @@ struct rl_modelops_row {
 	char kernel[32];   /* conv2d: KxRxS ("": no kernel column) */
 	uint64_t stride;   /* conv2d */
 	uint64_t count;
+	uint64_t weight_count; /* matmul: weight sets resident (0: count) */
 };
 
 #define RL_MODELOPS_MAX 24

@@ -70,6 +70,8 @@ struct rl_op {
 	double bytes;             /* explicit bytes to and from device memory */
 	uint64_t launches;        /* kernels per occurrence, default 1 */
 	uint64_t count;           /* occurrences, default 1 */
+	uint64_t weight_count;    /* matmul, conv2d: weight sets held in memory;
+	                           * 0: count (memfit.h) */
 	double measured_us;       /* observed GPU time of one occurrence */
 	double host_us;           /* observed host-side (CPU) time of one occurrence */
 	size_t line;              /* line of the op list, 0 when not from a file */

@@ -35,6 +35,7 @@ enum col {
 	COL_WEIGHT_DTYPE,
 	COL_KV_DTYPE,
 	COL_WEIGHT_GROUP,
+	COL_WEIGHT_COUNT,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -43,7 +44,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups",
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
-	"kv_heads", "weight_dtype", "kv_dtype", "weight_group",
+	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 };
 
 struct reader {
@@ -408,6 +409,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_KV_DTYPE, 1u << RL_KIND_ATTENTION, "attention"},
 		{COL_WEIGHT_DTYPE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_WEIGHT_GROUP, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
+		{COL_WEIGHT_COUNT, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
 		{COL_FPE,
 		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
@@ -552,6 +554,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->launches);
 			break;
 		case COL_COUNT: rc = cell_count(r, cn, s, &op->count); break;
+		case COL_WEIGHT_COUNT: rc = cell_count(r, cn, s, &op->weight_count); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:

@@ -146,6 +146,27 @@ START_TEST(step_totals)
 }
 END_TEST
 
+/* An MoE expert row run on 2 of 8 experts in 32 layers (count 64) with
+ * every expert resident (weight_count 256): 256 x 8 MiB = 2 GiB of weights,
+ * not the 0.5 GiB that the touched experts are. */
+START_TEST(weight_count_resident)
+{
+	struct rl_memfit m;
+	struct rl_op op;
+
+	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	op.count = 64;
+	op.weight_count = 256;
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 2.0 * GIB, 1e-3);
+	op.weight_count = 0; /* not given: the count */
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 0.5 * GIB, 1e-3);
+}
+END_TEST
+
 /* An invalid op (a matmul of two dims) is refused and M is unchanged. */
 START_TEST(invalid_op)
 {
@@ -171,6 +192,7 @@ Suite *suite_memfit(void)
 	tcase_add_test(tc, attention_kv);
 	tcase_add_test(tc, conv2d_filter);
 	tcase_add_test(tc, step_totals);
+	tcase_add_test(tc, weight_count_resident);
 	tcase_add_test(tc, invalid_op);
 	suite_add_tcase(s, tc);
 	return s;

@@ -126,6 +126,16 @@ START_TEST(test_all_columns)
 	ck_assert(l.ops[2].has & RL_HAS_KV_DTYPE);
 	ck_assert(!(l.ops[3].has & (RL_HAS_WEIGHT_DTYPE | RL_HAS_KV_DTYPE)));
 	rl_oplist_release(&l);
+	/* weight_count: given on the expert row, 0 (the count) elsewhere */
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,count,weight_count\n"
+	                           "e,matmul,bf16,1x28672x4096,64,256\n"
+	                           "p,matmul,bf16,8x8x8,32,\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.ops[0].count, 64);
+	ck_assert_uint_eq(l.ops[0].weight_count, 256);
+	ck_assert_uint_eq(l.ops[1].weight_count, 0);
+	rl_oplist_release(&l);
 }
 END_TEST
 
@@ -231,6 +241,13 @@ static const struct {
 	 "ops.csv:2: column 'weight_group': 128 does not divide the K 4000"},
 	{"weight_group zero", "name,kind,shape,weight_dtype,weight_group\na,matmul,2x2x2,int4,0\n",
 	 "column 'weight_group': 0 is below the minimum 1"},
+	/* issue 13: weight_count, the resident weight sets of an MoE row */
+	{"weight_count on attention", "name,kind,shape,weight_count\na,attention,1x8x8x8,4\n",
+	 "ops.csv:2: column 'weight_count': only matmul and conv2d ops take it, not attention"},
+	{"weight_count zero", "name,kind,shape,weight_count\na,matmul,2x2x2,0\n",
+	 "ops.csv:2: column 'weight_count': 0 is below the minimum 1"},
+	{"weight_count unbound name", "name,kind,shape,weight_count\na,matmul,2x2x2,E*L\n",
+	 "ops.csv:2: column 'weight_count': "},
 	{"conv2d padding 2^62",
 	 "name,kind,shape,kernel,padding\nc,conv2d,1x3x8x8,4x3x3,4611686018427387904\n",
 	 "ops.csv:2: conv2d: the padded input overflows"},

@@ -256,38 +256,56 @@ expect_error "vit: --seq" 1 "^roofline: --seq: model_type vit takes .* = 197 tok
 # 8 (1 - 0.75^64) = 8 (to 1e-7): all of them. bf16: 2 bytes.
 MX="$top_srcdir/examples/mixtral-8x7b.json"
 mx_w() { echo $(( (41975808 + $1 * 176160768) * 32 * 2 + 32000 * 4096 * 2 )); }
-check "hand: mixtral batch 1 weights 25497174016 bytes" test "$(mx_w 2)" -eq 25497174016
-run model -f json "$MX"
+check "hand: mixtral weights of 2 experts 25497174016 bytes" test "$(mx_w 2)" -eq 25497174016
+check "hand: mixtral weights of 8 experts 93142908928 bytes" test "$(mx_w 8)" -eq 93142908928
+# memory: every expert stays resident whatever the batch touches (86.75 GiB:
+# over an 80 GB A100, under an H200's 141 GiB)
+run model -f json --hw h200 "$MX"
 check "mixtral b1: exit 0" test "$rc" -eq 0
-check "mixtral b1: the weights of 2 of 8 experts per layer" \
-	grep -q "\"weight_bytes\":$(mx_w 2)," "$tmp/out"
-run model --batch 64 -f json "$MX"
-check "mixtral b64: the weights of all 8 experts" \
+check "mixtral b1: all 8 experts resident" \
 	grep -q "\"weight_bytes\":$(mx_w 8)," "$tmp/out"
+check "mixtral b1: fits an H200" grep -q '"fits":true' "$tmp/out"
+run model --batch 64 -f json --hw h200 "$MX"
+check "mixtral b64: all 8 experts resident" \
+	grep -q "\"weight_bytes\":$(mx_w 8)," "$tmp/out"
+run model --hw a100-80gb "$MX"
+check "mixtral b1 on an A100 80GB: does not fit" \
+	grep -q '^roofline: warning: the step needs 86.8[0-9] GiB, over the device.s 80 GiB$' "$tmp/err"
+# the bytes a step reads: the expert GEMMs run on 2 of 8 experts at batch 1
+# (count 32 x 2; weight_count 32 x 8 is memory only), all 8 at batch 64: the
+# summed weight reads of the matmul rows are mx_w 2 and mx_w 8 (in the
+# csv: bytes x count, less each row's activations, A M x K and C M x N)
 # the rows: router 1x8x4096, topk over 8, gather 1x2x4096, the expert GEMMs
 # on 1 token each (2 x 1 / 2), count 32 x 2; at batch 64, 64 x 2 / 8 = 16
 # tokens per expert, and --expert-imbalance 1.5 makes the busiest 24
 run model -f oplist "$MX"
-check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,,,bf16,,32$' "$tmp/out"
-check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,32$' "$tmp/out"
-check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,32$' "$tmp/out"
-check "mixtral b1: expert_gate_up x 64" \
-	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,,,bf16,,64$' "$tmp/out"
-check "mixtral b1: expert_down x 64" \
-	grep -q '^expert_down,matmul,bf16,1x4096x14336,,,,bf16,,64$' "$tmp/out"
+check "mixtral oplist: weight_count column" grep -q ',count,weight_count$' "$tmp/out"
+check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,,,bf16,,32,$' "$tmp/out"
+check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,32,$' "$tmp/out"
+check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,32,$' "$tmp/out"
+check "mixtral b1: expert_gate_up x 64, 256 resident" \
+	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,,,bf16,,64,256$' "$tmp/out"
+check "mixtral b1: expert_down x 64, 256 resident" \
+	grep -q '^expert_down,matmul,bf16,1x4096x14336,,,,bf16,,64,256$' "$tmp/out"
 check "mixtral b1: silu on 2 routed tokens" \
-	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,32$' "$tmp/out"
+	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,32,$' "$tmp/out"
 check "mixtral b1: combine_weight" \
-	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,32$' "$tmp/out"
+	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,32,$' "$tmp/out"
 check "mixtral b1: combine_sum over k" \
-	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,32$' "$tmp/out"
+	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,32,$' "$tmp/out"
 check "mixtral: no dense gate_up" sh -c "! grep -q '^gate_up,' '$tmp/out'"
+cp "$tmp/out" "$tmp/mx1.csv"
 run model --batch 64 -f oplist "$MX"
 check "mixtral b64: 16 tokens per expert, 8 x 32" \
-	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,,,bf16,,256$' "$tmp/out"
+	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,,,bf16,,256,256$' "$tmp/out"
+cp "$tmp/out" "$tmp/mx64.csv"
+# weights read per step: each matmul row's K x N x 2 bytes x count
+mx_read() { awk -F, '$2 == "matmul" { split($4, d, "x"); s += d[2] * d[3] * 2 * $10 } END { printf "%.0f", s }' "$1"; }
+check "mixtral b1 reads the weights of 2 of 8 experts" test "$(mx_read "$tmp/mx1.csv")" -eq "$(mx_w 2)"
+check "mixtral b64 reads the weights of all 8" test "$(mx_read "$tmp/mx64.csv")" -eq "$(mx_w 8)"
 run model --batch 64 --expert-imbalance 1.5 -f oplist "$MX"
 check "mixtral b64 imbalance 1.5: the busiest expert's 24 tokens" \
-	grep -q '^expert_down,matmul,bf16,24x4096x14336,,,,bf16,,256$' "$tmp/out"
+	grep -q '^expert_down,matmul,bf16,24x4096x14336,,,,bf16,,256,256$' "$tmp/out"
 expect_error "--expert-imbalance below 1" 2 "--expert-imbalance: '0.5' is not a number" \
 	model --expert-imbalance 0.5 "$MX"
 
