@@ -1118,8 +1118,9 @@ static int conc_opt_int(const struct rl_trace_input *in, int n, int i, long long
  * written as one T x N x K GEMM; its bytes read A, write C and read the
  * weights of at most min(G, T) groups (a group without rows is skipped, and T
  * rows reach at most T groups; with T well above G, all of them).
- * A[M, K] x B[K, N] with offs splitting K: G outputs [M, N]. A[G, M, K] x
- * B[G, K, N]: one GEMM per group. */
+ * A[M, K] x B[K, N] with offs splitting K: G outputs [M, N]; A[G, M, K] x
+ * B[K, N] with offs splitting N: one output [M, N]; A[G, M, K] x B[G, K, N]:
+ * one GEMM per group. */
 static int do_grouped_mm(const struct rl_trace_input *in, int n, struct rl_op *op)
 {
 	const struct rl_trace_input *a = tensor(in, n, 0), *b = tensor(in, n, 1);
@@ -1149,6 +1150,15 @@ static int do_grouped_mm(const struct rl_trace_input *in, int n, struct rl_op *o
 		if (matmul_shape(op, 1, t, nn, k) < 0)
 			return -1;
 		op->bytes = es * ((double)t * (double)k + (double)g * (double)t * (double)nn) +
+		            wes * (double)k * (double)nn;
+	} else if (a->nd == 3 && b->nd == 2) {
+		/* A[G, M, K] x B[K, N] with offs splitting N: one [M, N] output */
+		if (a->dims[2] != b->dims[0])
+			return -1;
+		g = a->dims[0], t = a->dims[1], k = a->dims[2], nn = b->dims[1];
+		if (matmul_shape(op, 1, t, nn, k) < 0)
+			return -1;
+		op->bytes = es * ((double)g * (double)t * (double)k + (double)t * (double)nn) +
 		            wes * (double)k * (double)nn;
 	} else {
 		return -1;

@@ -476,6 +476,16 @@ START_TEST(test_map_moe)
 	ck_assert_int_eq(map("aten::_grouped_mm", gk, 3, &op), 1);
 	check_dims(&op, 3, (const uint64_t[]){16, 32, 256});
 	ck_assert_double_eq(bytes_of(&op), 28672.0);
+	/* 3-D x 2-D, N split in 8 groups: A[8, 16, 64] x B[64, 256], one
+	 * output of 16 x 256; FLOPs 2 x 16 x 256 x 64 = 524,288; bytes 2 x (8
+	 * x 16 x 64 + 16 x 256) + 2 x 64 x 256 = 24,576 + 32,768 */
+	gk[0] = gb[0];
+	gk[1] = T("c10::BFloat16", 2, (const uint64_t[]){64, 256});
+	gk[2] = T("int", 1, (const uint64_t[]){8});
+	ck_assert_int_eq(map("aten::_grouped_mm", gk, 3, &op), 1);
+	check_dims(&op, 3, (const uint64_t[]){16, 256, 64});
+	ck_assert_double_eq(flops_of(&op), 524288.0);
+	ck_assert_double_eq(bytes_of(&op), 57344.0);
 	/* topk 2 of 8 per row: 2048 x 4 B read, 256 x 2 x (4 + 8) B written */
 	ck_assert_int_eq(map("aten::topk", tk, 5, &op), 1);
 	ck_assert_int_eq(op.kind, RL_KIND_REDUCTION);
