@@ -1179,7 +1179,7 @@ static int do_arange(const struct rl_trace_input *in, int n, struct rl_op *op)
 		int n, nums, dtype, out;
 	} forms[] = {{5, 1, 1, -1}, {6, 2, 2, -1}, {7, 3, 3, -1}, {2, 1, -1, 1}, {4, 3, -1, 3}};
 	const struct rl_trace_input *out = NULL;
-	double v[3] = {0, 0, 1}, start = 0, step = 1, count;
+	double v[3] = {0, 0, 1}, start = 0, end, step = 1, count;
 	int i, f, integral = 1;
 	long long code;
 	enum rl_dtype t;
@@ -1191,24 +1191,25 @@ static int do_arange(const struct rl_trace_input *in, int n, struct rl_op *op)
 	if (f == (int)(sizeof(forms) / sizeof(forms[0])))
 		return -1;
 	for (i = 0; i < forms[f].nums; i++) {
-		char *end;
+		char *rest;
 
 		if (in[i].concrete == NULL || in[i].concrete[0] == '\0')
 			return -1;
 		errno = 0;
-		v[i] = strtod(in[i].concrete, &end);
-		if (*end != '\0' || errno != 0 || !isfinite(v[i]))
+		v[i] = strtod(in[i].concrete, &rest);
+		if (*rest != '\0' || errno != 0 || !isfinite(v[i]))
 			return -1;
 		if (v[i] != floor(v[i]))
 			integral = 0;
 	}
+	end = v[0];
 	if (forms[f].nums > 1)
-		start = v[0], v[0] = v[1];
+		start = v[0], end = v[1];
 	if (forms[f].nums == 3)
 		step = v[2];
 	if (step == 0)
 		return -1;
-	count = ceil((v[0] - start) / step);
+	count = ceil((end - start) / step);
 	if (!(count >= 1 && count < 9007199254740992.0))
 		return -1;
 	c = (uint64_t)count;
