@@ -11,6 +11,7 @@
 #include "atenmap.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,14 @@ enum rule {
 	R_FOREACH_FILL, /* writes list in[0] */
 	R_FOREACH_NORM, /* one norm per tensor of list in[0] */
 	R_ADAM,      /* fused Adam(W) step: params, grads, exp_avg, exp_avg_sq */
+	R_GROUPED_MM, /* _grouped_mm: the rows of A split among B's groups */
+	R_ARANGE,    /* writes the count its concrete start, end, step give */
+	R_DIFF,      /* differences along slot 2's dim, with prepend and append */
+	R_SCAN,      /* a: slot of dim, b: slot of the output dtype */
+	R_TOPK,      /* k at slot 1, dim at slot 2 */
+	R_SORT,      /* dim at slot 1 (or 2: sort.stable); a: 1 for argsort */
+	R_HISTC,     /* bins at slot 1 */
+	R_SCALAR,    /* one element to the host (is_nonzero, item) */
 };
 
 enum { CONV_2D, CONV_CONVOLUTION, CONV_CUDNN };
@@ -250,6 +259,32 @@ static const struct entry table[] = {
 	{"_foreach_norm", RL_KIND_REDUCTION, R_FOREACH_NORM, 2, 0, 0},
 	{"_fused_adam_", RL_KIND_POINTWISE, R_ADAM, 14, 0, 0},
 	{"_fused_adamw_", RL_KIND_POINTWISE, R_ADAM, 14, 0, 0},
+
+	/* Mixture-of-experts routing and expert GEMMs (transformers 5) */
+	{"_grouped_mm", RL_KIND_MATMUL, R_GROUPED_MM, 0, 0, 0},
+	{"topk", RL_KIND_REDUCTION, R_TOPK, 0, 0, 0},
+	{"sort", RL_KIND_REDUCTION, R_SORT, 0, 0, 0},
+	{"argsort", RL_KIND_REDUCTION, R_SORT, 0, 1, 0},
+	{"histc", RL_KIND_REDUCTION, R_HISTC, 0, 0, 0},
+	{"cumsum", RL_KIND_REDUCTION, R_SCAN, 0, 1, 2},
+	{"cumsum_", RL_KIND_REDUCTION, R_SCAN, 0, 1, 2},
+	{"cumprod", RL_KIND_REDUCTION, R_SCAN, 0, 1, 2},
+	{"floor_divide", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"floor_divide_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"remainder", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"fmod", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"diff", RL_KIND_POINTWISE, R_DIFF, 0, 0, 0},
+	{"arange", RL_KIND_POINTWISE, R_ARANGE, 2, 0, 0},
+	{"is_nonzero", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
+	{"item", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
+	{"_local_scalar_dense", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
+};
+
+/* Fused ops whose children are recorded as ops of their own, each with its
+ * kernels: the import makes a row of each child (rl_aten_composite). */
+static const char *const composite[] = {
+	"_native_multi_head_attention",   /* nn.MultiheadAttention's fast path */
+	"_transformer_encoder_layer_fwd", /* nn.TransformerEncoderLayer's */
 };
 
 static const struct {
@@ -629,7 +664,7 @@ static int do_sdpa(const struct entry *e, const struct rl_trace_input *in, int n
 {
 	const struct rl_trace_input *q = tensor(in, n, 0), *k = tensor(in, n, 1);
 	int bshd = e->rule == R_SDPA_BSHD;
-	uint64_t b, h, sq, sk, d, dims[5];
+	uint64_t b, h, hk, sq, sk, d, dims[5];
 	long long mask;
 
 	if (!q || !k || q->nd != 4 || k->nd != 4 || q->dims[0] != k->dims[0] ||
@@ -640,6 +675,13 @@ static int do_sdpa(const struct entry *e, const struct rl_trace_input *in, int n
 	sq = bshd ? q->dims[1] : q->dims[2];
 	sk = bshd ? k->dims[1] : k->dims[2];
 	d = q->dims[3];
+	/* Grouped-query attention (SDPA's enable_gqa, the flash and cuDNN
+	 * kernels under it): K and V have fewer heads than Q, each shared by
+	 * H / Hk query heads. */
+	hk = bshd ? k->dims[2] : k->dims[1];
+	if (hk == 0 || hk > h || h % hk != 0)
+		return -1;
+	op->kv_heads = hk == h ? 0 : hk;
 	dims[0] = b, dims[1] = h, dims[2] = sq, dims[3] = sk, dims[4] = d;
 	if (sq == sk) {
 		dims[3] = d;
@@ -913,7 +955,13 @@ static int do_index(const struct rl_trace_input *in, int n, struct rl_op *op)
 	int nd, fnd = -1, k, i;
 	size_t j;
 
-	if (!x || n < 2 || in[1].nlist == 0 || in[1].nlist > (size_t)x->nd)
+	if (!x || n < 2)
+		return -1;
+	/* an optional-tensor list (Tensor?[]) is recorded without its tensors'
+	 * dims: the gathered size is unknown, counted as self's */
+	if (in[1].nlist == 0 && tensor(in, n, 1) == NULL)
+		return set_shape(op, x->dims, x->nd);
+	if (in[1].nlist == 0 || in[1].nlist > (size_t)x->nd)
 		return -1;
 	pos = in[1].list;
 	for (j = 0; j < in[1].nlist; j++)
@@ -1040,6 +1088,313 @@ static int do_adam(const struct rl_trace_input *in, int n, struct rl_op *op)
 	return 0;
 }
 
+/* c10::ScalarType codes of the dtypes that have one of ours. */
+static int scalar_type_dtype(long long code, enum rl_dtype *out)
+{
+	switch (code) {
+	case 0: case 1: case 11: *out = RL_INT8; return 0; /* uint8, int8, bool */
+	case 3: *out = RL_INT32; return 0;
+	case 4: *out = RL_INT64; return 0;
+	case 5: *out = RL_FP16; return 0;
+	case 6: *out = RL_FP32; return 0;
+	case 7: *out = RL_FP64; return 0;
+	case 15: *out = RL_BF16; return 0;
+	}
+	return -1;
+}
+
+/* A concrete argument that may be left out ("" or absent): 0 when absent
+ * (*OUT untouched), -1 when present but not an integer. */
+static int conc_opt_int(const struct rl_trace_input *in, int n, int i, long long *out)
+{
+	if (i >= n || in[i].concrete == NULL || in[i].concrete[0] == '\0')
+		return 0;
+	return conc_int(in, n, i, out);
+}
+
+/* _grouped_mm(self, mat2, offs, bias, out_dtype), the grouped GEMM of a
+ * mixture of experts. A[T, K] x B[G, K, N] (offs splitting A's T rows among
+ * the G groups): each row meets one group's matrix, 2 T N K FLOPs, the row
+ * written as one T x N x K GEMM; its bytes read A, write C and read the
+ * weights of at most min(G, T) groups (a group without rows is skipped, and T
+ * rows reach at most T groups; with T well above G, all of them).
+ * A[M, K] x B[K, N] with offs splitting K: G outputs [M, N]; A[G, M, K] x
+ * B[K, N] with offs splitting N: one output [M, N]; A[G, M, K] x B[G, K, N]:
+ * one GEMM per group. */
+static int do_grouped_mm(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *a = tensor(in, n, 0), *b = tensor(in, n, 1);
+	const struct rl_trace_input *offs = tensor(in, n, 2);
+	double es, wes;
+	uint64_t t, k, nn, g;
+
+	if (!a || !b)
+		return -1;
+	if (a->nd == 3 && b->nd == 3) {
+		if (a->dims[0] != b->dims[0] || a->dims[2] != b->dims[1])
+			return -1;
+		return matmul_shape(op, a->dims[0], a->dims[1], b->dims[2], a->dims[2]);
+	}
+	es = elem_size(a, op->dtype);
+	wes = elem_size(b, op->dtype);
+	if (a->nd == 2 && b->nd == 3) {
+		t = a->dims[0], k = a->dims[1], g = b->dims[0], nn = b->dims[2];
+		if (b->dims[1] != k || matmul_shape(op, 1, t, nn, k) < 0)
+			return -1;
+		op->bytes = es * ((double)t * (double)k + (double)t * (double)nn) +
+		            wes * (double)(g < t ? g : t) * (double)k * (double)nn;
+	} else if (a->nd == 2 && b->nd == 2) {
+		if (a->dims[1] != b->dims[0] || !offs || offs->nd != 1)
+			return -1;
+		t = a->dims[0], k = a->dims[1], g = offs->dims[0], nn = b->dims[1];
+		if (matmul_shape(op, 1, t, nn, k) < 0)
+			return -1;
+		op->bytes = es * ((double)t * (double)k + (double)g * (double)t * (double)nn) +
+		            wes * (double)k * (double)nn;
+	} else if (a->nd == 3 && b->nd == 2) {
+		/* A[G, M, K] x B[K, N] with offs splitting N: one [M, N] output */
+		if (a->dims[2] != b->dims[0])
+			return -1;
+		g = a->dims[0], t = a->dims[1], k = a->dims[2], nn = b->dims[1];
+		if (matmul_shape(op, 1, t, nn, k) < 0)
+			return -1;
+		op->bytes = es * ((double)g * (double)t * (double)k + (double)t * (double)nn) +
+		            wes * (double)k * (double)nn;
+	} else {
+		return -1;
+	}
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* arange(end, dtype, layout, device, pin_memory), arange.start(start, end,
+ * dtype, ...), arange.start_step(start, end, step, dtype, ...) and the out
+ * forms (end, out), (start, end, step, out), told apart by their number of
+ * inputs: ceil((end - start) / step) values written, start + i x step each
+ * (2 FLOPs). The dtype: the out tensor's, else the dtype argument's, else
+ * int64 for integer arguments and fp32 (torch's default) otherwise. */
+static int do_arange(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	static const struct {
+		int n, nums, dtype, out;
+	} forms[] = {{5, 1, 1, -1}, {6, 2, 2, -1}, {7, 3, 3, -1}, {2, 1, -1, 1}, {4, 3, -1, 3}};
+	const struct rl_trace_input *out = NULL;
+	double v[3] = {0, 0, 1}, start = 0, end, step = 1, count;
+	int i, f, integral = 1;
+	long long code;
+	enum rl_dtype t;
+	unsigned size;
+	uint64_t c;
+
+	for (f = 0; f < (int)(sizeof(forms) / sizeof(forms[0])) && forms[f].n != n; f++)
+		;
+	if (f == (int)(sizeof(forms) / sizeof(forms[0])))
+		return -1;
+	for (i = 0; i < forms[f].nums; i++) {
+		char *rest;
+
+		if (in[i].concrete == NULL || in[i].concrete[0] == '\0')
+			return -1;
+		errno = 0;
+		v[i] = strtod(in[i].concrete, &rest);
+		if (*rest != '\0' || errno != 0 || !isfinite(v[i]))
+			return -1;
+		if (v[i] != floor(v[i]))
+			integral = 0;
+	}
+	end = v[0];
+	if (forms[f].nums > 1)
+		start = v[0], end = v[1];
+	if (forms[f].nums == 3)
+		step = v[2];
+	if (step == 0)
+		return -1;
+	count = ceil((end - start) / step);
+	if (!(count >= 1 && count < 9007199254740992.0))
+		return -1;
+	c = (uint64_t)count;
+	if (forms[f].out >= 0)
+		out = tensor(in, n, forms[f].out);
+	if (out != NULL && rl_aten_dtype(out->type, &t, &size) == 0)
+		op->dtype = t;
+	else if (forms[f].dtype >= 0 && conc_int(in, n, forms[f].dtype, &code) == 0 &&
+	         scalar_type_dtype(code, &t) == 0)
+		op->dtype = t;
+	else
+		op->dtype = integral ? RL_INT64 : RL_FP32;
+	if (set_shape(op, &c, 1) < 0)
+		return -1;
+	op->inputs = 0;
+	return 0;
+}
+
+/* diff(self, n, dim, prepend, append): self, with prepend and append joined
+ * to it along dim, less n elements there; n subtractions per output element.
+ * Bytes: every input read once, the output written once. */
+static int do_diff(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0), *more[2];
+	uint64_t out[RL_TRACE_MAX_DIMS], len;
+	long long order = 1, d = -1;
+	double bytes;
+	int dim, i;
+
+	if (!x || x->nd < 1 || conc_opt_int(in, n, 1, &order) < 0 ||
+	    conc_opt_int(in, n, 2, &d) < 0 || order < 1 || (dim = norm_dim(d, x->nd)) < 0)
+		return -1;
+	len = x->dims[dim];
+	bytes = (double)numel(x->dims, x->nd) * elem_size(x, op->dtype);
+	more[0] = tensor(in, n, 3), more[1] = tensor(in, n, 4);
+	for (i = 0; i < 2; i++) {
+		const struct rl_trace_input *p = more[i];
+
+		if (p == NULL)
+			continue;
+		if (p->nd == x->nd)
+			len += p->dims[dim];
+		else if (numel(p->dims, p->nd) == 1) /* a scalar, one element along dim */
+			len += 1;
+		else
+			return -1;
+		bytes += (double)numel(p->dims, p->nd) * elem_size(p, op->dtype);
+	}
+	if (len <= (uint64_t)order)
+		return -1;
+	memcpy(out, x->dims, sizeof(out));
+	out[dim] = len - (uint64_t)order;
+	if (set_shape(op, out, x->nd) < 0)
+		return -1;
+	op->inputs = 1;
+	op->flops_per_element = (double)order;
+	op->has |= RL_HAS_FPE;
+	op->bytes = bytes + (double)numel(out, x->nd) * rl_dtype_size(op->dtype);
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* The length of dim D (slot value, may be negative) of X, 1 for a 0-dim
+ * tensor; 0 when D is out of range. */
+static uint64_t dim_len(const struct rl_trace_input *x, long long d)
+{
+	int i;
+
+	if (x->nd == 0)
+		return d == 0 || d == -1 ? 1 : 0;
+	i = norm_dim(d, x->nd);
+	return i < 0 ? 0 : x->dims[i];
+}
+
+/* cumsum(self, dim, dtype), cumprod: a scan along dim, rows of that dim's
+ * length (the form of a reduction), one add per element; every element read
+ * and one written per element, at the dtype argument's size, else 8 bytes
+ * for integer and bool inputs (torch gives them int64), else the input's. */
+static int do_scan(const struct entry *e, const struct rl_trace_input *in, int n,
+                   struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long d, code;
+	uint64_t total, l;
+	unsigned es, out_es;
+
+	if (!x || conc_int(in, n, e->a, &d) < 0 || (l = dim_len(x, d)) == 0)
+		return -1;
+	total = numel(x->dims, x->nd);
+	if (set_rows(op, total, l) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	if (conc_int(in, n, e->b, &code) == 0 && scalar_type_size(code) > 0)
+		out_es = scalar_type_size(code);
+	else
+		out_es = is_float(op->dtype) ? es : 8;
+	op->bytes = (double)total * (es + out_es);
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* topk(self, k, dim, largest, sorted): rows along dim; every element read
+ * once (one comparison each), k values and k int64 indices written per
+ * row. */
+static int do_topk(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long k, d = -1;
+	uint64_t total, l;
+	unsigned es;
+
+	if (!x || conc_int(in, n, 1, &k) < 0 || k < 0 || conc_opt_int(in, n, 2, &d) < 0 ||
+	    (l = dim_len(x, d)) == 0 || (uint64_t)k > l)
+		return -1;
+	total = numel(x->dims, x->nd);
+	if (set_rows(op, total, l) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	op->bytes = (double)total * es + (double)(total / l) * (double)k * (es + 8);
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* sort(self, dim, descending), sort.stable(self, stable, dim, descending)
+ * and argsort (A = 1) alike: rows along dim; every element read, its value
+ * (not for argsort) and int64 index written; FLOPs ceil(log2 L) comparisons
+ * per element, the least a comparison sort of L elements makes. */
+static int do_sort(const struct entry *e, const struct rl_trace_input *in, int n,
+                   struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long d = -1;
+	uint64_t total, l;
+	unsigned es;
+	int levels = 0;
+
+	if (!x)
+		return -1;
+	if (conc_int(in, n, 1, &d) < 0 && conc_int(in, n, 2, &d) < 0)
+		d = -1; /* sort.stable's dim is at 2; both absent: the default */
+	if ((l = dim_len(x, d)) == 0)
+		return -1;
+	total = numel(x->dims, x->nd);
+	if (set_rows(op, total, l) < 0)
+		return -1;
+	while (levels < 64 && ((l - 1) >> levels) != 0) /* ceil(log2 l): the bits of l - 1 */
+		levels++;
+	es = elem_size(x, op->dtype);
+	op->bytes = (double)total * (es + (e->a ? 0 : es) + 8);
+	op->flops = (double)total * levels;
+	op->has |= RL_HAS_BYTES | RL_HAS_FLOPS;
+	return 0;
+}
+
+/* histc(self, bins, min, max): every element read once and counted into
+ * one of the bins: a reduction of all elements with BINS outputs. */
+static int do_histc(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long bins = 100;
+	uint64_t total;
+	unsigned es;
+
+	if (!x || conc_opt_int(in, n, 1, &bins) < 0 || bins < 1)
+		return -1;
+	total = numel(x->dims, x->nd);
+	if (set_rows(op, total, total) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	op->bytes = (double)total * es + (double)bins * es;
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* is_nonzero, item, _local_scalar_dense: one element copied to the host. */
+static int do_scalar(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	uint64_t one = 1;
+
+	if (!x || numel(x->dims, x->nd) != 1)
+		return -1;
+	return set_shape(op, &one, 1);
+}
+
 static int apply(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
 {
 	switch (e->rule) {
@@ -1074,6 +1429,14 @@ static int apply(const struct entry *e, const struct rl_trace_input *in, int n, 
 	case R_FOREACH_FILL:
 	case R_FOREACH_NORM: return do_foreach(e, in, n, op);
 	case R_ADAM: return do_adam(in, n, op);
+	case R_GROUPED_MM: return do_grouped_mm(in, n, op);
+	case R_ARANGE: return do_arange(in, n, op);
+	case R_DIFF: return do_diff(in, n, op);
+	case R_SCAN: return do_scan(e, in, n, op);
+	case R_TOPK: return do_topk(in, n, op);
+	case R_SORT: return do_sort(e, in, n, op);
+	case R_HISTC: return do_histc(in, n, op);
+	case R_SCALAR: return do_scalar(in, n, op);
 	}
 	return -1;
 }
@@ -1133,4 +1496,16 @@ int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
 		return 0;
 	}
 	return 1;
+}
+
+int rl_aten_composite(const char *name)
+{
+	size_t i;
+
+	if (strncmp(name, "aten::", 6) != 0)
+		return 0;
+	for (i = 0; i < sizeof(composite) / sizeof(composite[0]); i++)
+		if (strcmp(name + 6, composite[i]) == 0)
+			return 1;
+	return 0;
 }

@@ -36,4 +36,12 @@ int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
 void rl_aten_custom(const struct rl_trace_input *in, int n, enum rl_dtype fallback,
                     struct rl_op *op);
 
+/* 1 when the CPU op NAME is a fused op whose parts PyTorch records as ops of
+ * their own, nested in it, each launching its own kernels
+ * (aten::_native_multi_head_attention: the in-projection, the attention and
+ * the out-projection; aten::_transformer_encoder_layer_fwd: that and the
+ * norms, residual adds and feed-forward GEMMs): the import makes a row of
+ * each part instead of one of the whole. 0 otherwise. */
+int rl_aten_composite(const char *name);
+
 #endif

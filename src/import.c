@@ -288,9 +288,16 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 			parent[i] = depth > 0 ? stack[depth - 1] : NONE;
 			stack[depth++] = i;
 		}
-		/* parents come first in sorted order, so one pass finds roots */
-		for (i = 0; i < t->nops; i++)
-			root[i] = parent[i] == NONE ? i : root[parent[i]];
+		/* parents come first in sorted order, so one pass finds roots;
+		 * the children of a composite root (a fused op recorded with its
+		 * parts, rl_aten_composite) are roots themselves */
+		for (i = 0; i < t->nops; i++) {
+			size_t p = parent[i];
+			int split = p != NONE && root[p] == p &&
+			            rl_aten_composite(rl_trace_str(t, t->ops[s[p].idx].name));
+
+			root[i] = p == NONE || split ? i : root[p];
+		}
 	}
 
 	/* correlation id -> launch */
@@ -455,11 +462,12 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	for (; *source; source++)
 		fputc(*source == '\n' || *source == '\r' ? '?' : *source, out);
 	fprintf(out, "\n# device: %s\n", imp->device ? imp->device : "(not recorded)");
-	fputs("# one row per outermost CPU op that launched GPU work; measured_us: its GPU\n"
-	      "# time, launches: its GPU activities, host_us: the op's own CPU time\n",
+	fputs("# one row per outermost CPU op that launched GPU work (per part of a fused\n"
+	      "# transformer op); measured_us: its GPU time, launches: its GPU activities,\n"
+	      "# host_us: the op's own CPU time, kv_heads: K and V heads (grouped-query)\n",
 	      out);
 	fputs("name,kind,dtype,shape,kernel,stride,padding,groups,causal,inputs,"
-	      "flops_per_element,flops,bytes,launches,measured_us,host_us\n",
+	      "flops_per_element,flops,bytes,launches,measured_us,host_us,kv_heads\n",
 	      out);
 	for (i = 0; i < imp->n; i++) {
 		const struct rl_op *op = &imp->ops[i];
@@ -496,6 +504,9 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 		fputc(',', out);
 		if (op->has & RL_HAS_HOST)
 			fprintf(out, "%.3f", op->host_us);
+		fputc(',', out);
+		if (op->kind == RL_KIND_ATTENTION && op->kv_heads > 0)
+			fprintf(out, "%" PRIu64, op->kv_heads);
 		fputc('\n', out);
 	}
 	return ferror(out) ? RL_ERR_IO : 0;

@@ -7,7 +7,9 @@
  * work becomes one row: kind, dtype and shape from its recorded inputs
  * (atenmap.h), measured_us the summed durations of its GPU activities,
  * launches their number, host_us the op's own duration. Nested ops are folded
- * into their outermost op. (Kineto's "External id" is not used: in some
+ * into their outermost op, but for the fused transformer ops whose parts are
+ * recorded nested in them (rl_aten_composite): each part becomes a row, and
+ * what the fused op launched outside its parts a row of its own. (Kineto's "External id" is not used: in some
  * PyTorch versions it equals the correlation id and links unrelated ops.)
  * The rows and their names belong to the struct rl_import.
  */

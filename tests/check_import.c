@@ -155,7 +155,7 @@ START_TEST(test_gpt2)
 
 	import_file("trace_gpt2_fwd_b1_s1_bf16.json.gz", &imp);
 	/* trace-facts.py: 235 rows, 48 addmm and 1 linear (the LM head), one
-	 * aten::arange (no formula: custom), 574.583 us of kernels */
+	 * aten::arange(1) (int64, one value), 574.583 us of kernels */
 	ck_assert_uint_eq(imp.n, 235);
 	for (i = 0; i < imp.n; i++) {
 		matmul += imp.ops[i].kind == RL_KIND_MATMUL;
@@ -163,8 +163,10 @@ START_TEST(test_gpt2)
 	}
 	ck_assert_uint_eq(matmul, 49);
 	ck_assert_double_eq_tol(measured, 574.583, 1e-6);
-	ck_assert_uint_eq(imp.custom, 1);
-	ck_assert_str_eq(imp.custom_names[0].name, "aten::arange");
+	ck_assert_uint_eq(imp.custom, 0);
+	ck_assert_int_eq(imp.ops[1].kind, RL_KIND_POINTWISE);
+	ck_assert_int_eq(imp.ops[1].dtype, RL_INT64);
+	check_dims(&imp.ops[1], 1, (const uint64_t[]){1});
 	/* row 7: addmm(bias [2304], x [1, 768], W [768, 2304]): M 1, N 2304,
 	 * K 768: 2 x 1 x 2304 x 768 = 3,538,944 FLOPs */
 	ck_assert_str_eq(imp.ops[6].name, "addmm#7");
@@ -175,6 +177,56 @@ START_TEST(test_gpt2)
 	ck_assert_int_eq(imp.ops[7].kind, RL_KIND_COPY);
 	check_dims(&imp.ops[7], 4, (const uint64_t[]){1, 12, 1, 64});
 	ck_assert_int_eq(imp.ops[7].dtype, RL_BF16);
+	rl_import_release(&imp);
+}
+END_TEST
+
+/* Fused transformer ops: each part a row with its own kernels. trace-mha.json
+ * (hand-written): an _native_multi_head_attention at 100-190 us holding
+ * linear -> addmm (kernel 1 us), scaled_dot_product_attention (2 us) and
+ * linear (4 us), plus a memset (8 us) launched by the MHA itself; then an
+ * _transformer_encoder_layer_fwd at 300-500 holding another MHA (16, 32 and
+ * 64 us) and a layer_norm (128 us). x is [2, 5, 8]: 10 tokens, 8 wide, 2
+ * heads of 4. */
+START_TEST(test_composite)
+{
+	struct rl_import imp;
+	static const char *const names[] = {
+		"_native_multi_head_attention#1", "linear#2", "scaled_dot_product_attention#3",
+		"linear#4", "linear#5", "scaled_dot_product_attention#6", "linear#7",
+		"layer_norm#8",
+	};
+	static const double us[] = {8, 1, 2, 4, 16, 32, 64, 128};
+	size_t i;
+
+	import_file("trace-mha.json", &imp);
+	ck_assert_uint_eq(imp.n, 8);
+	for (i = 0; i < imp.n; i++) {
+		ck_assert_str_eq(imp.ops[i].name, names[i]);
+		ck_assert_uint_eq(imp.ops[i].launches, 1);
+		ck_assert_double_eq_tol(imp.ops[i].measured_us, us[i], 1e-9);
+	}
+	/* the memset the MHA launched itself: a custom row (the one left) */
+	ck_assert_int_eq(imp.ops[0].kind, RL_KIND_CUSTOM);
+	ck_assert_uint_eq(imp.custom, 1);
+	/* in-projection: 2 x 10 x 24 x 8 = 3840 FLOPs; attention 4 x 2 x 2 x
+	 * 5 x 5 x 4 = 1600; out-projection 2 x 10 x 8 x 8 = 1280 */
+	ck_assert_double_eq(flops_of(&imp.ops[1]), 3840);
+	ck_assert_int_eq(imp.ops[2].kind, RL_KIND_ATTENTION);
+	ck_assert_double_eq(flops_of(&imp.ops[2]), 1600);
+	ck_assert_uint_eq(imp.ops[2].kv_heads, 0);
+	ck_assert_double_eq(flops_of(&imp.ops[3]), 1280);
+	/* inside the encoder layer, the MHA is split too: its parts and the
+	 * layer norm are rows, neither fused op is */
+	ck_assert_double_eq(flops_of(&imp.ops[4]), 3840);
+	ck_assert_int_eq(imp.ops[7].kind, RL_KIND_LAYERNORM);
+	/* host_us: each part's own CPU time */
+	ck_assert_double_eq_tol(imp.ops[1].host_us, 20, 1e-9);
+	ck_assert_double_eq_tol(imp.ops[2].host_us, 25, 1e-9);
+	ck_assert_int_eq(rl_aten_composite("aten::_native_multi_head_attention"), 1);
+	ck_assert_int_eq(rl_aten_composite("aten::_transformer_encoder_layer_fwd"), 1);
+	ck_assert_int_eq(rl_aten_composite("aten::linear"), 0);
+	ck_assert_int_eq(rl_aten_composite("_native_multi_head_attention"), 0);
 	rl_import_release(&imp);
 }
 END_TEST
@@ -310,6 +362,213 @@ START_TEST(test_map_shapes)
 }
 END_TEST
 
+static double bytes_of(const struct rl_op *op)
+{
+	double f, b;
+
+	ck_assert_int_eq(rl_op_work(op, &f, &b, NULL), 0);
+	return b;
+}
+
+/* Grouped-query attention: K and V with fewer heads than Q. The issue's
+ * decode row, batch 64, 32 query heads, 8 KV heads, context 2048, head dim
+ * 128, bf16: Q and O 2 x 64 x 32 x 1 x 128 x 2 B = 1,048,576 B, K and V
+ * 2 x 64 x 8 x 2048 x 128 x 2 B = 536,870,912 B (4x fewer than with 32
+ * heads: 2,147,483,648). */
+START_TEST(test_map_gqa)
+{
+	struct rl_trace_input sd[8] = {
+		T("c10::BFloat16", 4, (const uint64_t[]){64, 32, 1, 128}),
+		T("c10::BFloat16", 4, (const uint64_t[]){64, 8, 2048, 128}),
+		T("c10::BFloat16", 4, (const uint64_t[]){64, 8, 2048, 128}),
+		S(""), S("0."), S("False"), S(""), S("True"),
+	};
+	struct rl_trace_input fl[9] = {
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 1024, 32, 64}),
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 1024, 8, 64}),
+		T("c10::BFloat16", 4, (const uint64_t[]){2, 1024, 8, 64}),
+		S(""), S(""), S("1024"), S("1024"), S("0."), S("True"),
+	};
+	struct rl_op op;
+
+	sd[3].type = "";
+	ck_assert_int_eq(map("aten::scaled_dot_product_attention", sd, 8, &op), 1);
+	check_dims(&op, 5, (const uint64_t[]){64, 32, 1, 2048, 128});
+	ck_assert_uint_eq(op.kv_heads, 8);
+	ck_assert_double_eq(bytes_of(&op), 1048576.0 + 536870912.0);
+	op.kv_heads = 0;
+	ck_assert_double_eq(bytes_of(&op), 1048576.0 + 2147483648.0);
+	/* the cuDNN and flash kernels under SDPA: [B, S, H, D] for flash */
+	ck_assert_int_eq(map("aten::_cudnn_attention_forward", sd, 8, &op), 1);
+	ck_assert_uint_eq(op.kv_heads, 8);
+	ck_assert_int_eq(map("aten::_flash_attention_forward", fl, 9, &op), 1);
+	check_dims(&op, 4, (const uint64_t[]){2, 32, 1024, 64});
+	ck_assert_uint_eq(op.kv_heads, 8);
+	ck_assert_int_eq(op.causal, 1);
+	/* 12 KV heads do not divide 32 query heads: no attention of ours */
+	sd[1].dims[1] = sd[2].dims[1] = 12;
+	ck_assert_int_eq(map("aten::scaled_dot_product_attention", sd, 8, &op), 0);
+	/* as many heads as Q: kv_heads stays empty */
+	sd[1].dims[1] = sd[2].dims[1] = 32;
+	ck_assert_int_eq(map("aten::scaled_dot_product_attention", sd, 8, &op), 1);
+	ck_assert_uint_eq(op.kv_heads, 0);
+}
+END_TEST
+
+/* Mixture-of-experts routing and expert GEMMs, as transformers 5 records
+ * them for Mixtral (shapes from tests/data/trace_mixtral_*). */
+START_TEST(test_map_moe)
+{
+	struct rl_op op;
+	/* gate_up of 2 routed rows: [2, 4096] x [8, 4096, 28672], offs [8] */
+	struct rl_trace_input gm[5] = {
+		T("c10::BFloat16", 2, (const uint64_t[]){2, 4096}),
+		T("c10::BFloat16", 3, (const uint64_t[]){8, 4096, 28672}),
+		T("int", 1, (const uint64_t[]){8}), S(""), S(""),
+	};
+	struct rl_trace_input gb[2] = {
+		T("c10::BFloat16", 3, (const uint64_t[]){8, 16, 64}),
+		T("c10::BFloat16", 3, (const uint64_t[]){8, 64, 32}),
+	};
+	struct rl_trace_input gk[3] = {
+		T("c10::BFloat16", 2, (const uint64_t[]){16, 256}),
+		T("c10::BFloat16", 2, (const uint64_t[]){256, 32}),
+		T("int", 1, (const uint64_t[]){4}),
+	};
+	struct rl_trace_input tk[5] = {
+		T("float", 2, (const uint64_t[]){256, 8}), S("2"), S("-1"), S("True"), S("True"),
+	};
+	struct rl_trace_input so[3] = {T("long int", 1, (const uint64_t[]){512}), S("-1"), S("False")};
+	struct rl_trace_input ss[4] = {
+		T("long int", 1, (const uint64_t[]){512}), S("False"), S("-1"), S("False"),
+	};
+	struct rl_trace_input hi[4] = {T("int", 1, (const uint64_t[]){512}), S("8"), S("0"), S("7")};
+	struct rl_trace_input cs[3] = {T("bool", 2, (const uint64_t[]){1, 256}), S("-1"), S("")};
+	struct rl_trace_input ci[3] = {T("int", 1, (const uint64_t[]){8}), S("0"), S("3")};
+	struct rl_trace_input df[5] = {
+		T("long int", 2, (const uint64_t[]){1, 256}), S("1"), S("-1"),
+		T("long int", 2, (const uint64_t[]){1, 1}), S(""),
+	};
+	struct rl_trace_input ix[2] = {T("c10::BFloat16", 2, (const uint64_t[]){256, 4096}), S("")};
+	struct rl_trace_input nz[1] = {T("bool", 0, (const uint64_t[]){1})};
+	struct rl_trace_input fd[2] = {
+		T("long int", 1, (const uint64_t[]){512}), T("long int", 0, (const uint64_t[]){1}),
+	};
+
+	/* 2 rows meet at most 2 of the 8 experts: FLOPs 2 x 2 x 28672 x 4096 =
+	 * 469,762,048; bytes 2 x (2 x 4096 + 2 x 28672) + 2 x 2 x 4096 x 28672
+	 * = 131,072 + 469,762,048 */
+	ck_assert_int_eq(map("aten::_grouped_mm", gm, 5, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_MATMUL);
+	check_dims(&op, 3, (const uint64_t[]){2, 28672, 4096});
+	ck_assert_double_eq(flops_of(&op), 469762048.0);
+	ck_assert_double_eq(bytes_of(&op), 469893120.0);
+	/* 128 rows: all 8 experts, 2 x (128 x 4096 + 128 x 28672) + 2 x 8 x
+	 * 4096 x 28672 = 8,388,608 + 1,879,048,192 */
+	gm[0].dims[0] = 128;
+	ck_assert_int_eq(map("aten::_grouped_mm", gm, 5, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 1887436800.0);
+	/* 3-D x 3-D: one GEMM per group */
+	ck_assert_int_eq(map("aten::_grouped_mm", gb, 2, &op), 1);
+	check_dims(&op, 4, (const uint64_t[]){8, 16, 32, 64});
+	/* 2-D x 2-D, K split in 4 groups: 4 outputs of 16 x 32; bytes 2 x (16
+	 * x 256 + 4 x 16 x 32) + 2 x 256 x 32 = 12,288 + 16,384 */
+	ck_assert_int_eq(map("aten::_grouped_mm", gk, 3, &op), 1);
+	check_dims(&op, 3, (const uint64_t[]){16, 32, 256});
+	ck_assert_double_eq(bytes_of(&op), 28672.0);
+	/* 3-D x 2-D, N split in 8 groups: A[8, 16, 64] x B[64, 256], one
+	 * output of 16 x 256; FLOPs 2 x 16 x 256 x 64 = 524,288; bytes 2 x (8
+	 * x 16 x 64 + 16 x 256) + 2 x 64 x 256 = 24,576 + 32,768 */
+	gk[0] = gb[0];
+	gk[1] = T("c10::BFloat16", 2, (const uint64_t[]){64, 256});
+	gk[2] = T("int", 1, (const uint64_t[]){8});
+	ck_assert_int_eq(map("aten::_grouped_mm", gk, 3, &op), 1);
+	check_dims(&op, 3, (const uint64_t[]){16, 256, 64});
+	ck_assert_double_eq(flops_of(&op), 524288.0);
+	ck_assert_double_eq(bytes_of(&op), 57344.0);
+	/* topk 2 of 8 per row: 2048 x 4 B read, 256 x 2 x (4 + 8) B written */
+	ck_assert_int_eq(map("aten::topk", tk, 5, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_REDUCTION);
+	check_dims(&op, 2, (const uint64_t[]){256, 8});
+	ck_assert_double_eq(bytes_of(&op), 8192.0 + 6144.0);
+	/* sort of 512 int64: 512 x (8 + 8 + 8) B, 512 x 9 comparisons; the
+	 * stable overload (dim at 2) alike; argsort writes no values */
+	ck_assert_int_eq(map("aten::sort", so, 3, &op), 1);
+	check_dims(&op, 1, (const uint64_t[]){512});
+	ck_assert_double_eq(bytes_of(&op), 12288.0);
+	ck_assert_double_eq(flops_of(&op), 4608.0);
+	ck_assert_int_eq(map("aten::sort", ss, 4, &op), 1);
+	ck_assert_double_eq(flops_of(&op), 4608.0);
+	ck_assert_int_eq(map("aten::argsort", so, 3, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 8192.0);
+	/* histc of 512 int32 into 8 bins: 2048 + 32 B */
+	ck_assert_int_eq(map("aten::histc", hi, 4, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 2080.0);
+	/* cumsum of 256 bools: int64 out, 256 x (1 + 8) B; of 8 int32 with
+	 * dtype 3 (int32): 8 x (4 + 4) */
+	ck_assert_int_eq(map("aten::cumsum", cs, 3, &op), 1);
+	check_dims(&op, 1, (const uint64_t[]){256});
+	ck_assert_double_eq(bytes_of(&op), 2304.0);
+	ck_assert_int_eq(map("aten::cumsum", ci, 3, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 64.0);
+	/* diff with prepend [1, 1]: 257 elements, 256 differences; 257 x 8 B
+	 * read, 256 x 8 written */
+	ck_assert_int_eq(map("aten::diff", df, 5, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+	check_dims(&op, 2, (const uint64_t[]){1, 256});
+	ck_assert_double_eq(bytes_of(&op), 4104.0);
+	/* index with its indices unrecorded: self's size */
+	ck_assert_int_eq(map("aten::index", ix, 2, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_COPY);
+	check_dims(&op, 2, (const uint64_t[]){256, 4096});
+	/* is_nonzero: one element to the host */
+	ck_assert_int_eq(map("aten::is_nonzero", nz, 1, &op), 1);
+	check_dims(&op, 1, (const uint64_t[]){1});
+	ck_assert_double_eq(bytes_of(&op), 2.0);
+	/* floor_divide by a 0-dim tensor: one input of the output's size */
+	ck_assert_int_eq(map("aten::floor_divide", fd, 2, &op), 1);
+	check_dims(&op, 1, (const uint64_t[]){512});
+	ck_assert_uint_eq(op.inputs, 1);
+}
+END_TEST
+
+/* arange's overloads, told apart by their number of inputs */
+START_TEST(test_map_arange)
+{
+	struct rl_op op;
+	struct rl_trace_input e5[5] = {S("256"), S(""), S(""), S(""), S("False")};
+	struct rl_trace_input st7[7] = {S("0"), S("1"), S("0.25"), S(""), S(""), S(""), S("")};
+	struct rl_trace_input so4[4] = {
+		S("0"), S("512"), S("1"), T("long int", 1, (const uint64_t[]){0}),
+	};
+	struct rl_trace_input dt5[5] = {S("512"), S("6"), S("0"), S(""), S("")};
+
+	/* arange(256): 256 int64 values written, nothing read */
+	ck_assert_int_eq(map("aten::arange", e5, 5, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+	ck_assert_int_eq(op.dtype, RL_INT64);
+	check_dims(&op, 1, (const uint64_t[]){256});
+	ck_assert_double_eq(bytes_of(&op), 256.0 * 8);
+	ck_assert_double_eq(flops_of(&op), 512.0);
+	/* arange(0, 1, 0.25): 4 fp32 values */
+	ck_assert_int_eq(map("aten::arange", st7, 7, &op), 1);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	check_dims(&op, 1, (const uint64_t[]){4});
+	/* arange.start_out(0, 512, 1, out): the out tensor's int64 */
+	ck_assert_int_eq(map("aten::arange", so4, 4, &op), 1);
+	ck_assert_int_eq(op.dtype, RL_INT64);
+	check_dims(&op, 1, (const uint64_t[]){512});
+	/* arange(512, dtype=6): ScalarType 6 is fp32 */
+	ck_assert_int_eq(map("aten::arange", dt5, 5, &op), 1);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	/* a step of 0, or an end before the start: custom */
+	st7[2] = S("0");
+	ck_assert_int_eq(map("aten::arange", st7, 7, &op), 0);
+	st7[2] = S("1"), st7[1] = S("-3");
+	ck_assert_int_eq(map("aten::arange", st7, 7, &op), 0);
+}
+END_TEST
+
 START_TEST(test_dtypes)
 {
 	static const struct {
@@ -403,11 +662,15 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_bert);
 	tcase_add_test(tc, test_gpt2);
 	tcase_add_test(tc, test_boundaries);
+	tcase_add_test(tc, test_composite);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mapping");
 	tcase_add_test(tc, test_map_conv);
 	tcase_add_test(tc, test_map_attention);
 	tcase_add_test(tc, test_map_shapes);
+	tcase_add_test(tc, test_map_gqa);
+	tcase_add_test(tc, test_map_moe);
+	tcase_add_test(tc, test_map_arange);
 	tcase_add_test(tc, test_dtypes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -188,14 +188,27 @@ done
 
 # ... and on the calibrated H200 (hwdb/h200-sxm-measured.device): its floor is
 # the datasheet's 0.50 us, not bench's graph-node spacing (0.68 us), which
-# GPT-2's arange (0.64 us) beats
+# GPT-2's arange (0.64 us) beats. Its bandwidth is a measured median (4264
+# GB/s, not 4800), which a kernel reading its input from the L2 can beat: the
+# L2 rule cannot judge a dtype conversion (an imported copy row with explicit
+# bytes: its output is not known) nor the row after it, so those two may pass
+# 100 % (Llama-3 prefill: pow after to(fp32), 103.6 %; docs/oplist-format.md,
+# "L2 residency").
 for t in "$DATA"/trace_*.json.gz; do
 	b=$(basename "$t" .json.gz)
+	"$ROOFLINE" import "$t" 2>/dev/null | awk -F, '
+		BEGIN { print "#" } # never empty: awk tells the two files apart by it
+		/^#/ { next }
+		/^name,/ { for (i = 1; i <= NF; i++) { if ($i == "kind") k = i; if ($i == "bytes") y = i }; next }
+		conv { print $1; conv = 0 }
+		$k == "copy" && $y != "" { print $1; conv = 1 }' >"$tmp/unjudged"
 	run report --hw "$top_srcdir/hwdb/h200-sxm-measured.device" --l2 -f csv "$t"
 	check "$b, calibrated H200, --l2: ran" test "$rc" -eq 0 -a -s "$tmp/out"
-	check "$b, calibrated H200, --l2: roof% <= 100 for every op" awk -F, '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == "roofline_pct") c = i; next }
-		!c || $c > 100 { bad = 1; print $1, $c } END { exit bad }' "$tmp/out"
+	check "$b, calibrated H200, --l2: roof% <= 100 for every op the L2 rule judges" awk -F, '
+		FNR == NR { skip[$1] = 1; next }
+		FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "roofline_pct") c = i; next }
+		!c || ($c > 100 && !($1 in skip)) { bad = 1; print $1, $c } END { exit bad }' \
+		"$tmp/unjudged" "$tmp/out"
 done
 
 

@@ -23,10 +23,12 @@ check "BERT: 73 matmul rows" test "$matmul" -eq 73
 sum=$(awk -F, '/^#/ || /^name,/ { next } { s += $15 } END { printf "%.3f", s }' "$tmp/bert.csv")
 check "BERT: measured_us sums to the 1925.934 us of all GPU activities" test "$sum" = 1925.934
 
-# the same through standard input, and GPT-2's unmapped arange
+# the same through standard input; GPT-2's arange(1) (issue 13: no longer
+# custom) writes one int64 value, inputs 0, start + i x step: 2 FLOPs
 gzip -dc "$GPT2" | "$ROOFLINE" import - >"$tmp/gpt2.csv" 2>"$tmp/err"
 check "import from stdin" test "$(grep -v '^#' "$tmp/gpt2.csv" | tail -n +2 | wc -l)" -eq 235
-check "GPT-2: one op kept as custom, named" grep -q "1 op kept as custom.*aten::arange (1)" "$tmp/err"
+check "GPT-2: no op kept as custom" test ! -s "$tmp/err"
+check "GPT-2: arange a pointwise row writing 1 int64" grep -q '^arange#2,pointwise,int64,1,,,,,,0,2,' "$tmp/gpt2.csv"
 check "GPT-2: addmm 1x2304x768" grep -q '^addmm#7,matmul,bf16,1x2304x768,' "$tmp/gpt2.csv"
 
 # report: device from deviceProperties ("NVIDIA H200" -> h200-sxm)

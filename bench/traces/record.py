@@ -1,0 +1,261 @@
+# record.py - the PyTorch profiler traces behind tests/data/trace_*.json.gz of
+# issue 13 (inference: LLMs with grouped-query attention, a mixture of experts,
+# vision transformers and PyTorch's fused transformer paths) and issue 14
+# (training steps: a CNN, a GPT-2 LM under autocast with AdamW, a ViT).
+# Run on the GPU machine:  python3 bench/traces/record.py OUTDIR [NAME...]
+#
+# Every model is built from its configuration with random weights (no
+# downloads). One profiled step after three warm-up steps, with
+# torch.profiler.profile(activities=[CPU, CUDA], record_shapes=True,
+# with_flops=True), exported with export_chrome_trace and gzipped; the same
+# method as ../shared/fixtures/pytorch-traces. Beside each trace, one line of
+# OUTDIR/summary.txt: kernels, kernel time, and the step's GPU time measured
+# without the profiler (CUDA events over 10 steps, median).
+import gzip, os, platform, shutil, statistics, sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dev = "cuda"
+BF = torch.bfloat16
+torch.manual_seed(0)
+
+
+def llama_cfg(layers):
+    """Llama-3-8B (examples/llama3-8b.json) with LAYERS decoder layers."""
+    from transformers import LlamaConfig
+    return LlamaConfig(vocab_size=128256, hidden_size=4096, intermediate_size=14336,
+                       num_hidden_layers=layers, num_attention_heads=32,
+                       num_key_value_heads=8, max_position_embeddings=8192,
+                       rms_norm_eps=1e-5, rope_theta=500000.0,
+                       tie_word_embeddings=False, attn_implementation="sdpa")
+
+
+def mixtral_cfg(layers):
+    """Mixtral-8x7B (examples/mixtral-8x7b.json) with LAYERS decoder layers."""
+    from transformers import MixtralConfig
+    return MixtralConfig(vocab_size=32000, hidden_size=4096, intermediate_size=14336,
+                         num_hidden_layers=layers, num_attention_heads=32,
+                         num_key_value_heads=8, num_local_experts=8,
+                         num_experts_per_tok=2, max_position_embeddings=32768,
+                         rms_norm_eps=1e-5, rope_theta=1e6,
+                         tie_word_embeddings=False, attn_implementation="sdpa")
+
+
+def causal_lm(cls_cfg, model_cls):
+    with torch.device(dev):
+        m = model_cls(cls_cfg).to(BF).eval()
+    return m
+
+
+def decode_step(model, batch, context):
+    """A step function: one decode token per sequence on a KV cache of
+    CONTEXT tokens (the prefill that fills the cache is not profiled)."""
+    from transformers import DynamicCache
+    ids = torch.randint(0, model.config.vocab_size, (batch, context), device=dev)
+    tok = torch.randint(0, model.config.vocab_size, (batch, 1), device=dev)
+
+    def prep():
+        cache = DynamicCache()
+        with torch.inference_mode():
+            model(input_ids=ids, past_key_values=cache, use_cache=True)
+        return cache
+
+    def step(cache):
+        with torch.inference_mode():
+            model(input_ids=tok, past_key_values=cache, use_cache=True)
+    return prep, step
+
+
+def prefill_step(model, batch, seq):
+    ids = torch.randint(0, model.config.vocab_size, (batch, seq), device=dev)
+
+    def step(_):
+        with torch.inference_mode():
+            model(input_ids=ids, use_cache=False)
+    return None, step
+
+
+class GQA(nn.Module):
+    """SDPA with enable_gqa: 32 query heads over 8 KV heads, head dim 128."""
+
+    def forward(self, q, k, v, causal):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+
+
+def gqa_steps():
+    q1, k1 = torch.randn(64, 32, 1, 128, device=dev, dtype=BF), torch.randn(64, 8, 2048, 128, device=dev, dtype=BF)
+    v1 = torch.randn_like(k1)
+    q2, k2 = torch.randn(4, 32, 1024, 128, device=dev, dtype=BF), torch.randn(4, 8, 1024, 128, device=dev, dtype=BF)
+    v2 = torch.randn_like(k2)
+    m = GQA()
+    x = torch.randn(64, 4096, device=dev, dtype=BF)
+    norm = nn.RMSNorm(4096, device=dev, dtype=BF)
+
+    def step(_):
+        with torch.inference_mode():
+            m(q1, k1, v1, False)
+            m(q2, k2, v2, True)
+            norm(x)
+    return None, step
+
+
+def vit_step(batch):
+    import torchvision
+    with torch.device(dev):
+        m = torchvision.models.vit_b_16().to(BF).eval()
+    x = torch.randn(batch, 3, 224, 224, device=dev, dtype=BF)
+
+    def step(_):
+        with torch.inference_mode():
+            m(x)
+    return None, step
+
+
+def encoder_step():
+    layer = nn.TransformerEncoderLayer(768, 12, 3072, batch_first=True, norm_first=False)
+    with torch.device(dev):
+        m = nn.TransformerEncoder(layer, 4, enable_nested_tensor=False).to(dev).to(BF).eval()
+    x = torch.randn(32, 128, 768, device=dev, dtype=BF)
+
+    def step(_):
+        with torch.inference_mode():
+            m(x)
+    return None, step
+
+
+def train_steps(model, make_batch, loss_fn, opt, autocast):
+    def step(_):
+        x, y = make_batch()
+        with torch.autocast("cuda", dtype=BF, enabled=autocast):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+    return None, step
+
+
+def resnet_train(batch):
+    import torchvision
+    m = torchvision.models.resnet18().to(dev).to(memory_format=torch.channels_last).train()
+    x = torch.randn(batch, 3, 224, 224, device=dev).to(memory_format=torch.channels_last)
+    y = torch.randint(0, 1000, (batch,), device=dev)
+    opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+    return train_steps(m, lambda: (x, y), F.cross_entropy, opt, True)
+
+
+def gpt2_train(batch, seq):
+    from transformers import GPT2Config, GPT2LMHeadModel
+    cfg = GPT2Config(n_layer=6, attn_implementation="sdpa")
+    m = GPT2LMHeadModel(cfg).to(dev).train()
+    ids = torch.randint(0, cfg.vocab_size, (batch, seq), device=dev)
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-4)
+
+    def loss_fn(out, y):
+        return F.cross_entropy(out.logits.view(-1, out.logits.size(-1)), y.view(-1))
+    return train_steps(m, lambda: (ids, ids), loss_fn, opt, True)
+
+
+def vit_train(batch):
+    import torchvision
+    m = torchvision.models.vit_b_16().to(dev).train()
+    x = torch.randn(batch, 3, 224, 224, device=dev)
+    y = torch.randint(0, 1000, (batch,), device=dev)
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=True)
+    return train_steps(m, lambda: (x, y), F.cross_entropy, opt, True)
+
+
+def models():
+    """name -> (builder, description); built lazily, one at a time."""
+    from transformers import LlamaForCausalLM, MixtralForCausalLM
+    return {
+        "llama3_8b_l2_decode_b1_c2048_bf16": (lambda: decode_step(causal_lm(llama_cfg(2), LlamaForCausalLM), 1, 2048),
+                                              "Llama-3-8B, 2 of 32 layers, decode batch 1 on a 2048-token KV cache"),
+        "llama3_8b_l2_prefill_b1_s512_bf16": (lambda: prefill_step(causal_lm(llama_cfg(2), LlamaForCausalLM), 1, 512),
+                                              "Llama-3-8B, 2 of 32 layers, prefill batch 1 of 512 tokens"),
+        "mixtral_8x7b_l2_decode_b1_c512_bf16": (lambda: decode_step(causal_lm(mixtral_cfg(2), MixtralForCausalLM), 1, 512),
+                                                "Mixtral-8x7B, 2 of 32 layers, decode batch 1 on a 512-token KV cache"),
+        "mixtral_8x7b_l2_decode_b64_c512_bf16": (lambda: decode_step(causal_lm(mixtral_cfg(2), MixtralForCausalLM), 64, 512),
+                                                 "Mixtral-8x7B, 2 of 32 layers, decode batch 64 on a 512-token KV cache"),
+        "mixtral_8x7b_l2_prefill_b1_s256_bf16": (lambda: prefill_step(causal_lm(mixtral_cfg(2), MixtralForCausalLM), 1, 256),
+                                                 "Mixtral-8x7B, 2 of 32 layers, prefill batch 1 of 256 tokens"),
+        "sdpa_gqa_rmsnorm_bf16": (gqa_steps, "SDPA enable_gqa decode (64x32x1 over 64x8x2048, d 128) and causal prefill (4x32x1024 over 4x8x1024), nn.RMSNorm(4096) on 64 rows"),
+        "vit_b16_fwd_b32_bf16": (lambda: vit_step(32), "torchvision vit_b_16 forward, batch 32, MultiheadAttention fast path"),
+        "encoder_l4_fwd_b32_s128_bf16": (encoder_step, "nn.TransformerEncoder, 4 layers of d 768, 12 heads, FFN 3072, batch 32 x 128, fast path"),
+        "train_resnet18_b64_sgd_amp": (lambda: resnet_train(64), "torchvision resnet18 training step, batch 64 at 224, channels_last, bf16 autocast, SGD momentum 0.9"),
+        "train_gpt2_l6_b8_s512_adamw_amp": (lambda: gpt2_train(8, 512), "GPT-2 small with 6 layers, training step, batch 8 x 512, bf16 autocast, AdamW (foreach)"),
+        "train_vit_b16_b32_adamw_fused_amp": (lambda: vit_train(32), "torchvision vit_b_16 training step, batch 32, bf16 autocast, AdamW (fused)"),
+    }
+
+
+def gpu_time_us(prep, step, n=10):
+    ts = []
+    for _ in range(n):
+        c = prep() if prep else None
+        torch.cuda.synchronize()
+        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        e0.record(); step(c); e1.record(); e1.synchronize()
+        ts.append(e0.elapsed_time(e1) * 1e3)
+    return statistics.median(ts)
+
+
+def record(outdir, name, builder, desc, summary):
+    from torch.profiler import profile, ProfilerActivity
+    prep, step = builder()
+    for _ in range(3):
+        step(prep() if prep else None)
+    torch.cuda.synchronize()
+    wall = gpu_time_us(prep, step)
+    c = prep() if prep else None
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                 record_shapes=True, with_flops=True) as p:
+        step(c)
+        torch.cuda.synchronize()
+    path = os.path.join(outdir, "trace_%s.json" % name)
+    p.export_chrome_trace(path)
+    import json
+    ev = json.load(open(path))["traceEvents"]
+    k = [e for e in ev if e.get("cat") == "kernel"]
+    ktime = sum(e.get("dur", 0) for e in k)
+    span = (max(e["ts"] + e["dur"] for e in k) - min(e["ts"] for e in k)) if k else 0
+    with open(path, "rb") as f, gzip.open(path + ".gz", "wb", compresslevel=9) as g:
+        shutil.copyfileobj(f, g)
+    os.remove(path)
+    line = "%s\t%d kernels\t%.1f us kernel time\t%.1f us kernel span\t%.1f us step (events, median of 10, no profiler)\t%s" % (
+        name, len(k), ktime, span, wall, desc)
+    print(line, flush=True)
+    summary.write(line + "\n")
+    summary.flush()
+
+
+def main():
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    import transformers
+    try:
+        import torchvision
+        tv = torchvision.__version__
+    except ImportError:
+        tv = "none"
+    summary = open(os.path.join(outdir, "summary.txt"), "a")
+    head = "torch %s cuda %s %s python %s transformers %s torchvision %s" % (
+        torch.__version__, torch.version.cuda, torch.cuda.get_device_name(0),
+        platform.python_version(), transformers.__version__, tv)
+    print(head)
+    summary.write("# " + head + "\n")
+    todo = models()
+    names = sys.argv[2:] or list(todo)
+    for n in names:
+        builder, desc = todo[n]
+        try:
+            record(outdir, n, builder, desc, summary)
+        except Exception as e:  # one model's failure must not lose the others
+            print("FAILED %s: %r" % (n, e), flush=True)
+            summary.write("# FAILED %s: %r\n" % (n, e))
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
