@@ -648,3 +648,58 @@ void rl_out_abort(struct rl_out *o)
 	o->target = NULL;
 	o->in_place = 0;
 }
+
+void rl_cli_train_init(struct rl_cli_train_opts *o)
+{
+	o->train = 0;
+	o->other = NULL;
+	rl_train_opts_init(&o->t);
+}
+
+int rl_cli_train_option(struct rl_cli_train_opts *o, const char *cmd, int opt, const char *arg)
+{
+	static const char *const names[] = {
+		"--train", "--optimizer", "--fused-optimizer", "--state-dtype",
+		"--autocast", "--master-weights", "--recompute", "--grad-accum",
+	};
+	struct rl_err e;
+
+	if (opt != RL_OPT_TRAIN && o->other == NULL)
+		o->other = names[opt - RL_OPT_TRAIN];
+	switch (opt) {
+	case RL_OPT_TRAIN: o->train = 1; break;
+	case RL_OPT_OPTIMIZER:
+		if (rl_optimizer_parse(arg, &o->t.optimizer) < 0)
+			return rl_cli_usage(cmd, "--optimizer: unknown optimizer '%s' (expected adamw, "
+			                         "adam, sgd or none)", arg);
+		break;
+	case RL_OPT_FUSED_OPTIMIZER: o->t.fused = 1; break;
+	case RL_OPT_STATE_DTYPE:
+		if (rl_dtype_parse(arg, &o->t.state_dtype) < 0 ||
+		    rl_dtype_storage_only(o->t.state_dtype))
+			return rl_cli_usage(cmd, "--state-dtype: '%s' is not a dtype the optimizer "
+			                         "keeps its state in (expected one of %s, not int4 "
+			                         "or fp4)", arg, rl_dtype_expected());
+		break;
+	case RL_OPT_AUTOCAST: o->t.autocast = 1; break;
+	case RL_OPT_MASTER_WEIGHTS: o->t.master = 1; break;
+	case RL_OPT_RECOMPUTE: o->t.recompute = 1; break;
+	case RL_OPT_GRAD_ACCUM:
+		if (rl_parse_u64(arg, &o->t.grad_accum, &e) < 0 || o->t.grad_accum < 1 ||
+		    o->t.grad_accum > 65536)
+			return rl_cli_usage(cmd, "--grad-accum: '%s' is not an integer from 1 to 65536",
+			                    arg);
+		break;
+	}
+	return 0;
+}
+
+int rl_cli_train_check(const struct rl_cli_train_opts *o, const char *cmd)
+{
+	if (!o->train && o->other != NULL)
+		return rl_cli_usage(cmd, "%s describes a training step: give --train too", o->other);
+	if (o->t.autocast && o->t.master)
+		return rl_cli_usage(cmd, "--autocast and --master-weights: autocast keeps the "
+		                         "weights in fp32 already (give one)");
+	return 0;
+}

@@ -168,6 +168,71 @@ void rl_cli_pipeline_model(const struct rl_cli_model_opts *o, struct rl_pipeline
 /* Releases what resolving opened and owns. */
 void rl_cli_model_release(struct rl_cli_model_opts *o);
 
+/* The training-step options of classify and model (train.h): getopt_long
+ * values RL_OPT_TRAIN..., listed by RL_CLI_TRAIN_LONGOPTS and handled by
+ * the cases RL_CLI_TRAIN_CASES with rl_cli_train_option. */
+#define RL_HELP_TRAIN \
+	"      --train               a training step: each forward op's backward ops\n" \
+	"                            (in reverse order) and the optimizer step, with\n" \
+	"                            gradients, optimizer state and saved activations\n" \
+	"                            in the memory fit (docs/oplist-format.md)\n" \
+	"      --optimizer NAME      adamw (default), adam, sgd (with momentum) or none\n" \
+	"      --fused-optimizer     one fused kernel (fused=True) instead of PyTorch's\n" \
+	"                            default foreach passes\n" \
+	"      --state-dtype T       the optimizer state's dtype (default fp32)\n" \
+	"      --autocast            weights and gradients kept in fp32, the ops in\n" \
+	"                            their dtype (torch.autocast): each weight cast\n" \
+	"                            in forward, each weight gradient in backward\n" \
+	"      --master-weights      an fp32 master copy of the 16-bit weights, which\n" \
+	"                            the optimizer updates and copies back\n" \
+	"      --recompute           activation recomputation: the repeated blocks\n" \
+	"                            (rows with count > 1) run forward again\n" \
+	"      --grad-accum N        micro-batches per optimizer step (default 1)\n"
+enum {
+	RL_OPT_TRAIN = 0x140,
+	RL_OPT_OPTIMIZER,
+	RL_OPT_FUSED_OPTIMIZER,
+	RL_OPT_STATE_DTYPE,
+	RL_OPT_AUTOCAST,
+	RL_OPT_MASTER_WEIGHTS,
+	RL_OPT_RECOMPUTE,
+	RL_OPT_GRAD_ACCUM,
+};
+#define RL_CLI_TRAIN_LONGOPTS \
+	{"train", no_argument, NULL, RL_OPT_TRAIN}, \
+	{"optimizer", required_argument, NULL, RL_OPT_OPTIMIZER}, \
+	{"fused-optimizer", no_argument, NULL, RL_OPT_FUSED_OPTIMIZER}, \
+	{"state-dtype", required_argument, NULL, RL_OPT_STATE_DTYPE}, \
+	{"autocast", no_argument, NULL, RL_OPT_AUTOCAST}, \
+	{"master-weights", no_argument, NULL, RL_OPT_MASTER_WEIGHTS}, \
+	{"recompute", no_argument, NULL, RL_OPT_RECOMPUTE}, \
+	{"grad-accum", required_argument, NULL, RL_OPT_GRAD_ACCUM}
+#define RL_CLI_TRAIN_CASES \
+	case RL_OPT_TRAIN: \
+	case RL_OPT_OPTIMIZER: \
+	case RL_OPT_FUSED_OPTIMIZER: \
+	case RL_OPT_STATE_DTYPE: \
+	case RL_OPT_AUTOCAST: \
+	case RL_OPT_MASTER_WEIGHTS: \
+	case RL_OPT_RECOMPUTE: \
+	case RL_OPT_GRAD_ACCUM
+
+struct rl_cli_train_opts {
+	int train;        /* --train */
+	const char *other; /* the first other training option given */
+	struct rl_train_opts t;
+};
+
+void rl_cli_train_init(struct rl_cli_train_opts *o);
+
+/* Takes option OPT with its value ARG for command CMD: returns 0, or prints
+ * the usage error and returns RL_EXIT_USAGE. */
+int rl_cli_train_option(struct rl_cli_train_opts *o, const char *cmd, int opt, const char *arg);
+
+/* After the options: a training option without --train is a usage error
+ * (printed; RL_EXIT_USAGE), else 0. */
+int rl_cli_train_check(const struct rl_cli_train_opts *o, const char *cmd);
+
 /* The device SPEC names: "live" or "live:N" the CUDA device 0 or N, probed
  * (the entry it matched is said on stderr); a file when it contains '/' or
  * ends in ".device"; else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW,

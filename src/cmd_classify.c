@@ -25,6 +25,7 @@ static int usage(void)
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS
 	       RL_HELP_MODEL
+	       RL_HELP_TRAIN
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --scale NAME=K,...    table, csv: predict each op and the list with\n"
 	       "                            NAME's size times K too, and report the ratio\n"
@@ -82,6 +83,7 @@ static int on_header(const struct rl_ops_header *h, void *user)
 	cols.extra_names = h->extra_names;
 	cols.has_measured = h->has_measured;
 	cols.has_host = h->has_host;
+	cols.has_phase = h->has_phase;
 	return rl_pipeline_begin(&c->model, &c->sinks, &cols, &c->pl);
 }
 
@@ -146,6 +148,7 @@ int cmd_classify(int argc, char **argv)
 		{"wide", no_argument, NULL, 'w'},
 		{"l2", no_argument, NULL, 'L'},
 		{"suggest-fusion", no_argument, NULL, 'F'},
+		RL_CLI_TRAIN_LONGOPTS,
 		{"set", required_argument, NULL, 'S'},
 		{"scale", required_argument, NULL, 'K'},
 		{"output", required_argument, NULL, 'o'},
@@ -156,6 +159,7 @@ int cmd_classify(int argc, char **argv)
 	};
 	const char *output = NULL, *scale = NULL, *svg = NULL;
 	struct rl_cli_model_opts m;
+	struct rl_cli_train_opts tr;
 	struct classify c;
 	struct rl_symbols syms;
 	struct rl_chart_info chart_info;
@@ -169,6 +173,7 @@ int cmd_classify(int argc, char **argv)
 	memset(&out, 0, sizeof(out));
 	memset(&svg_out, 0, sizeof(svg_out));
 	rl_cli_model_init(&m, "classify", "eager");
+	rl_cli_train_init(&tr);
 	rl_symbols_init(&syms);
 	rl_errlist_init(&errs);
 	c.sinks.fmt = RL_FMT_TABLE;
@@ -179,6 +184,10 @@ int cmd_classify(int argc, char **argv)
 		switch (opt) {
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		RL_CLI_TRAIN_CASES:
+			if (rl_cli_train_option(&tr, "classify", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		case 't': c.sinks.timeline = 1; break;
@@ -210,8 +219,11 @@ int cmd_classify(int argc, char **argv)
 		return rl_cli_usage("classify", optind == argc ? "no op list given"
 		                                                : "more than one op list given");
 	c.input = argv[optind];
-	if (check_flags(&c, scale, svg) != 0)
+	if (check_flags(&c, scale, svg) != 0 || rl_cli_train_check(&tr, "classify") != 0)
 		return RL_EXIT_USAGE;
+	if (tr.train && scale != NULL)
+		return rl_cli_usage("classify", "--train and --scale: scale a training step "
+		                                "with --set instead");
 	if (scale != NULL) {
 		struct rl_err e;
 
@@ -231,6 +243,7 @@ int cmd_classify(int argc, char **argv)
 	if (rl_cli_model_resolve(&m) < 0)
 		goto out;
 	rl_cli_pipeline_model(&m, &c.model);
+	c.model.train = tr.train ? &tr.t : NULL;
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	c.sinks.out = out.f;

@@ -374,6 +374,7 @@ int cmd_model(int argc, char **argv)
 		{"max-batch", no_argument, NULL, O_MAXB},
 		{"generate", required_argument, NULL, O_GEN},
 		{"expert-imbalance", required_argument, NULL, O_IMB},
+		RL_CLI_TRAIN_LONGOPTS,
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
@@ -383,6 +384,7 @@ int cmd_model(int argc, char **argv)
 	};
 	const char *output = NULL;
 	struct rl_cli_model_opts m;
+	struct rl_cli_train_opts tr;
 	struct rl_modelops_opts mo;
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
 	struct rl_hfconfig cfg;
@@ -402,6 +404,7 @@ int cmd_model(int argc, char **argv)
 	memset(&out, 0, sizeof(out));
 	memset(&mo, 0, sizeof(mo));
 	rl_cli_model_init(&m, "model", "eager");
+	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
 	c.sinks.fmt = RL_FMT_TABLE;
 	c.errs = &errs;
@@ -470,6 +473,10 @@ int cmd_model(int argc, char **argv)
 			if (size_opt("--generate", optarg, &gen) != 0)
 				return RL_EXIT_USAGE;
 			break;
+		RL_CLI_TRAIN_CASES:
+			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
+				return RL_EXIT_USAGE;
+			break;
 		case 'w': c.sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
@@ -490,6 +497,20 @@ int cmd_model(int argc, char **argv)
 		                                             : "more than one config.json given");
 	if (maxb && oplist)
 		return rl_cli_usage("model", "--max-batch writes one line, not an op list");
+	if (rl_cli_train_check(&tr, "model") != 0)
+		return RL_EXIT_USAGE;
+	if (tr.train && (gen || ctx || (phase_given && mo.phase != RL_PHASE_PREFILL)))
+		return rl_cli_usage("model", "--train: a training step runs over --batch x --seq "
+		                             "tokens: not with %s",
+		                    gen ? "--generate" : ctx ? "--context" : "--phase decode");
+	if (tr.train && oplist)
+		return rl_cli_usage("model", "--train expands the op list as it is classified: "
+		                             "write the forward list (-f oplist without --train) "
+		                             "and classify it with --train");
+	if (tr.train) {
+		mo.phase = RL_PHASE_PREFILL;
+		mo.train = 1;
+	}
 	if (gen && (oplist || maxb || c.sinks.fmt == RL_FMT_CSV))
 		return rl_cli_usage("model", "--generate writes a block (table, md) or an object "
 		                             "(json): not with %s",
@@ -551,6 +572,7 @@ int cmd_model(int argc, char **argv)
 		sprintf(listname, "%s (op list)", argv[optind]);
 		c.input = listname;
 		rl_cli_pipeline_model(&m, &c.model);
+		c.model.train = tr.train ? &tr.t : NULL;
 		if (gen)
 			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
 		else
@@ -581,6 +603,7 @@ int cmd_model(int argc, char **argv)
 	sprintf(listname, "%s (op list)", argv[optind]);
 	c.input = listname;
 	rl_cli_pipeline_model(&m, &c.model);
+	c.model.train = tr.train ? &tr.t : NULL;
 	c.sinks.out = out.f;
 	c.sinks.whatif = 1;
 	c.sinks.memfit = 1;

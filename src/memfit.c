@@ -4,6 +4,7 @@
 #include "memfit.h"
 
 #include "formulas.h"
+#include "train.h"
 
 void rl_memfit_init(struct rl_memfit *m)
 {
@@ -11,6 +12,21 @@ void rl_memfit_init(struct rl_memfit *m)
 	m->kv_bytes = 0;
 	m->activation_bytes = 0;
 	m->activation_line = 0;
+	m->train = 0;
+	m->gradient_bytes = 0;
+	m->optimizer_bytes = 0;
+	m->master_bytes = 0;
+	m->saved_bytes = 0;
+}
+
+void rl_memfit_train(struct rl_memfit *m, const struct rl_train_mem *t)
+{
+	m->train = 1;
+	m->kv_bytes = 0; /* no cache in training: K and V are saved activations */
+	m->gradient_bytes = t->gradients;
+	m->optimizer_bytes = t->optimizer;
+	m->master_bytes = t->master;
+	m->saved_bytes = t->saved;
 }
 
 /* Weight elements' bytes at the op's weight dtype, with one fp16 scale
@@ -76,6 +92,8 @@ int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *er
 
 	if (rc < 0)
 		return rc;
+	if (op->phase != RL_PHASE_FORWARD)
+		return 0;
 	/* the weights held in memory: an MoE expert row runs on the experts
 	 * the batch touches (count) while every expert stays resident */
 	m->weight_bytes += (op->weight_count ? (double)op->weight_count : n) * w;
@@ -89,7 +107,8 @@ int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *er
 
 double rl_memfit_total_bytes(const struct rl_memfit *m)
 {
-	return m->weight_bytes + m->kv_bytes + m->activation_bytes;
+	return m->weight_bytes + m->kv_bytes + m->activation_bytes + m->gradient_bytes +
+	       m->optimizer_bytes + m->master_bytes + m->saved_bytes;
 }
 
 double rl_memfit_device_bytes(const struct rl_device *dev)

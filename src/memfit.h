@@ -30,7 +30,12 @@ struct rl_memfit {
 	double kv_bytes;         /* count-weighted */
 	double activation_bytes; /* the largest op's, once */
 	size_t activation_line;  /* that op's line (0: none, or not from a file) */
+	/* a training step (train.h, rl_memfit_train): 0 for inference */
+	int train;
+	double gradient_bytes, optimizer_bytes, master_bytes, saved_bytes;
 };
+
+struct rl_train_mem;
 
 void rl_memfit_init(struct rl_memfit *m);
 
@@ -40,10 +45,15 @@ void rl_memfit_init(struct rl_memfit *m);
 int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, double *act,
                        struct rl_err *err);
 
-/* Adds OP. Returns 0 or as rl_memfit_op_bytes (M unchanged). */
+/* Adds OP, a forward op (ops of other phases hold nothing more). Returns 0
+ * or as rl_memfit_op_bytes (M unchanged). */
 int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *err);
 
-/* Weights + KV cache + activations, in bytes. */
+/* Adds a training step's gradients, optimizer state, master weights and
+ * saved activations (complete: rl_train_mem_end done). */
+void rl_memfit_train(struct rl_memfit *m, const struct rl_train_mem *t);
+
+/* Weights + KV cache + activations (+ a training step's parts), in bytes. */
 double rl_memfit_total_bytes(const struct rl_memfit *m);
 
 /* The device's memory in bytes (memory_gib x 2^30), 0 when it has none. */

@@ -41,6 +41,22 @@ static struct rl_modelops_row *matmul(struct build *b, const char *name, uint64_
 	return r;
 }
 
+/* The logits: of each sequence's last token at inference; of every token
+ * in training, then the loss, cross-entropy as a softmax over the
+ * vocabulary (log_softmax and its gather) per token. */
+static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                    uint64_t T)
+{
+	struct rl_modelops_row *r;
+
+	matmul(b, "lm_head", o->train ? T : o->batch, c->vocab, c->hidden, 1);
+	if (!o->train)
+		return;
+	r = add(b, "loss", "softmax", 1);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llu", (unsigned long long)T,
+	         (unsigned long long)c->vocab);
+}
+
 static void pointwise(struct build *b, const char *name, uint64_t t, uint64_t n, unsigned inputs,
                       uint64_t count)
 {
@@ -100,7 +116,7 @@ static int build_gpt2(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	pointwise(b, "mlp_proj_bias", T, H, 2, L);
 	pointwise(b, "mlp_residual", T, H, 2, L);
 	layernorm(b, "ln_f", T, H, 1);
-	matmul(b, "lm_head", o->batch, c->vocab, H, 1);
+	lm_head(b, c, o, T);
 	return b->n;
 }
 
@@ -264,6 +280,6 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	pointwise(&b, "mlp_residual", T, c->hidden, 2, L);
 	r = add(&b, "final_norm", "layernorm", 1);
 	dims2(r, T, c->hidden);
-	matmul(&b, "lm_head", o->batch, c->vocab, c->hidden, 1);
+	lm_head(&b, c, o, T);
 	return b.n;
 }

@@ -71,6 +71,9 @@ struct rl_modelops_opts {
 	enum rl_dtype kv_dtype;     /* the KV cache */
 	double expert_imbalance;    /* MoE: the busiest expert's tokens over the
 	                             * mean (>= 1; 0 reads as 1) */
+	int train;                  /* a training step's forward: the lm_head on
+	                             * every token and the loss (a softmax over
+	                             * the vocabulary per token) */
 };
 
 /* One row of op list v1 (docs/oplist-format.md). A zero field is an empty

@@ -54,3 +54,27 @@ const char *rl_kind_expected(void)
 {
 	return "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, custom";
 }
+
+static const char *const phase_names[RL_PHASE_COUNT] = {
+	[RL_PHASE_FORWARD] = "forward",
+	[RL_PHASE_BACKWARD] = "backward",
+	[RL_PHASE_OPTIMIZER] = "optimizer",
+};
+
+const char *rl_phase_name(enum rl_phase p)
+{
+	return phase_names[p];
+}
+
+int rl_phase_parse(const char *name, enum rl_phase *out)
+{
+	int i;
+
+	for (i = 0; i < RL_PHASE_COUNT; i++) {
+		if (strcasecmp(name, phase_names[i]) == 0) {
+			*out = (enum rl_phase)i;
+			return 0;
+		}
+	}
+	return RL_ERR_PARSE;
+}

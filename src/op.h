@@ -30,6 +30,16 @@ enum rl_kind {
 	RL_KIND_COUNT
 };
 
+/* Which part of a training step an op belongs to (column 'phase';
+ * docs/oplist-format.md, "Training steps"). An inference list is all
+ * forward. */
+enum rl_phase {
+	RL_PHASE_FORWARD,
+	RL_PHASE_BACKWARD,
+	RL_PHASE_OPTIMIZER,
+	RL_PHASE_COUNT
+};
+
 /* Which optional columns an op gave (bits of rl_op.has). */
 enum {
 	RL_HAS_SHAPE = 1 << 0,
@@ -70,6 +80,9 @@ struct rl_op {
 	double bytes;             /* explicit bytes to and from device memory */
 	uint64_t launches;        /* kernels per occurrence, default 1 */
 	uint64_t count;           /* occurrences, default 1 */
+	enum rl_phase phase;      /* forward (the default), backward, optimizer */
+	int frozen;               /* matmul, conv2d: 1 (trainable=0): no weight
+	                           * gradient, no optimizer state */
 	uint64_t weight_count;    /* matmul, conv2d: weight sets held in memory;
 	                           * 0: count (memfit.h) */
 	double measured_us;       /* observed GPU time of one occurrence */
@@ -91,5 +104,12 @@ int rl_kind_parse(const char *name, enum rl_kind *out);
 
 /* The list of kind names, for error messages. */
 const char *rl_kind_expected(void);
+
+/* Canonical name of a phase ("backward"). */
+const char *rl_phase_name(enum rl_phase p);
+
+/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or
+ * RL_ERR_PARSE. */
+int rl_phase_parse(const char *name, enum rl_phase *out);
 
 #endif

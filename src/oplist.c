@@ -36,6 +36,8 @@ enum col {
 	COL_KV_DTYPE,
 	COL_WEIGHT_GROUP,
 	COL_WEIGHT_COUNT,
+	COL_PHASE,
+	COL_TRAINABLE,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -45,6 +47,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"causal", "inputs", "flops_per_element", "flops", "bytes", "unit",
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
+	"phase", "trainable",
 };
 
 struct reader {
@@ -214,7 +217,7 @@ static int do_header(struct reader *r)
 {
 	struct rl_ops_header *h = &r->hdr;
 	size_t i, j, dup1 = 0, dup2 = 0;
-	int have_name = 0, have_measured = 0, have_host = 0, dup;
+	int have_name = 0, have_measured = 0, have_host = 0, have_phase = 0, dup;
 
 	r->ncols = r->nfields;
 	r->col = calloc(r->ncols, sizeof(*r->col));
@@ -258,6 +261,8 @@ static int do_header(struct reader *r)
 			have_measured = 1;
 		if (r->col[i] == COL_HOST)
 			have_host = 1;
+		if (r->col[i] == COL_PHASE)
+			have_phase = 1;
 		if (r->col[i] == COL_EXTRA) {
 			r->extra_names[r->nextra] = strdup(name);
 			if (r->extra_names[r->nextra] == NULL)
@@ -278,6 +283,7 @@ static int do_header(struct reader *r)
 	h->extra_names = (const char *const *)r->extra_names;
 	h->has_measured = have_measured;
 	h->has_host = have_host;
+	h->has_phase = have_phase;
 	return r->sink->header ? r->sink->header(h, r->sink->user) : 0;
 }
 
@@ -410,6 +416,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_WEIGHT_DTYPE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_WEIGHT_GROUP, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_WEIGHT_COUNT, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
+		{COL_TRAINABLE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
 		{COL_FPE,
 		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
@@ -555,6 +562,21 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		case COL_COUNT: rc = cell_count(r, cn, s, &op->count); break;
 		case COL_WEIGHT_COUNT: rc = cell_count(r, cn, s, &op->weight_count); break;
+		case COL_TRAINABLE: {
+			int t = 1;
+
+			rc = cell_bool(r, cn, s, &t);
+			op->frozen = !t;
+			break;
+		}
+		case COL_PHASE:
+			if (rl_phase_parse(s, &op->phase) < 0) {
+				add_error(r, RL_ERR_PARSE, "%s:%zu: column 'phase': unknown phase '%s' "
+				          "(expected forward, backward or optimizer)",
+				          r->name, r->rec_line, s);
+				return RL_ERR_PARSE;
+			}
+			break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:

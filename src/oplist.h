@@ -23,6 +23,7 @@ struct rl_ops_header {
 	const char *const *extra_names;  /* carried through to csv and json output */
 	int has_measured;                /* the measured_us column is present */
 	int has_host;                    /* the host_us column is present */
+	int has_phase;                   /* the phase column is present */
 };
 
 struct rl_symbols;

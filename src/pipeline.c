@@ -43,6 +43,18 @@ struct rl_pipeline {
 	struct rl_err *err;
 	struct rl_err no_err;
 	int located;
+	/* a training step (train.h): the backward ops of each forward op,
+	 * kept until the last forward op; group[i] is the first backward op
+	 * of forward op i */
+	int train;
+	struct rl_train_opts topts;
+	struct rl_train_params params;
+	struct rl_train_mem tmem;
+	struct rl_train_op *bwd;
+	size_t nbwd, capbwd;
+	size_t *group;
+	size_t ngroup, capgroup;
+	int seen_op;
 };
 
 static int locate(const rl_pipeline *pl, const struct rl_op *op, struct rl_err *err,
@@ -184,6 +196,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.extra_names = (const char *const *)pl->extra_names;
 	info.has_measured = cols->has_measured;
 	info.has_host = cols->has_host;
+	info.has_phase = cols->has_phase || m->train != NULL;
 	info.wide = s->wide;
 	info.l2 = s->l2;
 	info.timeline = s->timeline ? &pl->tl : NULL;
@@ -209,6 +222,12 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->ctx.eff = m->eff;
 	pl->ctx.best_case = m->best_case;
 	pl->rt = m->rt;
+	if (m->train != NULL) {
+		pl->train = 1;
+		pl->topts = *m->train;
+		rl_train_params_init(&pl->params);
+		rl_train_mem_init(&pl->tmem);
+	}
 	pl->sinks = *sinks;
 	pl->err = &pl->no_err;
 	rl_summary_init(&pl->sum);
@@ -255,14 +274,12 @@ static int scaled_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err
 	return rc;
 }
 
-int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+/* One op into the model, the memory fit and the fusion stream. */
+static int feed(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 {
-	struct rl_err local;
 	struct rl_pred p;
 	int rc;
 
-	if (err == NULL)
-		err = &local;
 	rl_err_clear(err);
 	pl->err = err;
 	pl->located = 0;
@@ -279,6 +296,109 @@ int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 	return rc;
 }
 
+/* An op of the expansion, named. */
+static int feed_train(rl_pipeline *pl, struct rl_train_op *t, struct rl_err *err)
+{
+	t->op.name = t->name;
+	return feed(pl, &t->op, err);
+}
+
+static int grow(void **a, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *g;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	g = realloc(*a, c * size);
+	if (g == NULL)
+		return RL_ERR_NOMEM;
+	*a = g;
+	*cap = c;
+	return 0;
+}
+
+/* A training step's forward op: its casts, itself (count x grad_accum),
+ * and its backward ops kept for the end. */
+static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+{
+	struct rl_train_op pre, bwd[RL_TRAIN_MAX_BWD];
+	struct rl_op fwd = *op;
+	int n, i, rc;
+
+	if (op->phase != RL_PHASE_FORWARD) {
+		rl_err_set(err, RL_ERR_PARSE,
+		           "column 'phase': %s: --train expands a forward op list, and this row "
+		           "is already part of a training step",
+		           rl_phase_name(op->phase));
+		return locate(pl, op, err, "");
+	}
+	n = rl_train_backward(&pl->topts, op, !pl->seen_op, bwd, err);
+	if (n >= 0)
+		n = rl_train_params_add(&pl->params, op, err) < 0 ? RL_ERR_PARSE : n;
+	if (n >= 0)
+		n = rl_train_mem_add(&pl->tmem, &pl->topts, op, err) < 0 ? RL_ERR_PARSE : n;
+	if (n < 0)
+		return locate(pl, op, err, "");
+	pl->seen_op = 1;
+	if (rl_train_forward(&pl->topts, op, &pre) == 1 && (rc = feed_train(pl, &pre, err)) < 0)
+		return rc;
+	if ((double)op->count * (double)pl->topts.grad_accum > 9007199254740992.0) {
+		rl_err_set(err, RL_ERR_RANGE, "count %llu x --grad-accum %llu is above 2^53",
+		           (unsigned long long)op->count, (unsigned long long)pl->topts.grad_accum);
+		return locate(pl, op, err, "");
+	}
+	fwd.count = op->count * pl->topts.grad_accum;
+	if ((rc = feed(pl, &fwd, err)) < 0)
+		return rc;
+	if (grow((void **)&pl->bwd, &pl->capbwd, pl->nbwd + (size_t)n, sizeof(*pl->bwd)) < 0 ||
+	    grow((void **)&pl->group, &pl->capgroup, pl->ngroup + 1, sizeof(*pl->group)) < 0) {
+		rl_err_clear(err);
+		return RL_ERR_NOMEM;
+	}
+	pl->group[pl->ngroup++] = pl->nbwd;
+	for (i = 0; i < n; i++)
+		pl->bwd[pl->nbwd++] = bwd[i];
+	return 0;
+}
+
+/* The end of a training step's forward pass: the backward ops, the last
+ * forward op's first, then the optimizer's. */
+static int train_end(rl_pipeline *pl, struct rl_err *err)
+{
+	struct rl_train_op opt[RL_TRAIN_MAX_OPT];
+	size_t g, i, end = pl->nbwd;
+	int n, k, rc;
+
+	for (g = pl->ngroup; g-- > 0;) {
+		for (i = pl->group[g]; i < end; i++)
+			if ((rc = feed_train(pl, &pl->bwd[i], err)) < 0)
+				return rc;
+		end = pl->group[g];
+	}
+	n = rl_train_optimizer(&pl->topts, &pl->params, opt);
+	for (k = 0; k < n; k++)
+		if ((rc = feed_train(pl, &opt[k], err)) < 0)
+			return rc;
+	rl_train_mem_end(&pl->tmem, &pl->topts, &pl->params);
+	rl_memfit_train(&pl->mem, &pl->tmem);
+	return 0;
+}
+
+int rl_pipeline_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+{
+	struct rl_err local;
+
+	if (err == NULL)
+		err = &local;
+	rl_err_clear(err);
+	if (pl->train)
+		return train_op(pl, op, err);
+	return feed(pl, op, err);
+}
+
 int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err)
 {
 	const struct rl_pipeline_sinks *s = &pl->sinks;
@@ -287,6 +407,13 @@ int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err)
 
 	/* err may be NULL: fusion's end fills nothing today; the last group's
 	 * kernel reports through pl->err, located */
+	if (pl->train) {
+		struct rl_err local;
+
+		rc = train_end(pl, err != NULL ? err : &local);
+		if (rc < 0)
+			return rc;
+	}
 	pl->err = err != NULL ? err : &pl->no_err;
 	rl_err_clear(pl->err);
 	rc = rl_fuse_stream_end(&pl->fs, err);
@@ -338,6 +465,8 @@ void rl_pipeline_free(rl_pipeline *pl)
 
 	if (pl == NULL)
 		return;
+	free(pl->bwd);
+	free(pl->group);
 	rl_report_free(pl->rep);
 	rl_fuse_stream_release(&pl->fs);
 	rl_fuse_stream_release(&pl->fs2);

@@ -32,6 +32,7 @@
 #include "step.h"
 #include "summary.h"
 #include "timeline.h"
+#include "train.h"
 
 struct rl_symbols;
 
@@ -49,6 +50,10 @@ struct rl_pipeline_model {
 	                              * (--best-case) */
 	const char *expected_source; /* where expected times come from, for the
 	                              * report's header; NULL: not said */
+	const struct rl_train_opts *train; /* a training step (train.h): each
+	                              * forward op is followed, after the last,
+	                              * by its backward ops in reverse order, then
+	                              * the optimizer; NULL: the list as it is */
 };
 
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */
@@ -81,6 +86,7 @@ struct rl_pipeline_columns {
 	const char *const *extra_names;
 	int has_measured; /* ops may carry measured_us */
 	int has_host;     /* ops may carry host_us */
+	int has_phase;    /* ops may carry a phase other than forward */
 };
 
 typedef struct rl_pipeline rl_pipeline;
@@ -109,7 +115,9 @@ int rl_pipeline_end(rl_pipeline *pl, struct rl_err *err);
 /* What the pipeline has accumulated: complete after rl_pipeline_end. */
 const struct rl_summary *rl_pipeline_summary(const rl_pipeline *pl);
 const struct rl_timeline *rl_pipeline_timeline(const rl_pipeline *pl);
-/* The memory the step needs (memfit.h): every op fed, before fusion. */
+/* The memory the step needs (memfit.h): every forward op fed, before
+ * fusion, and with a training step its gradients, optimizer state, master
+ * weights and saved activations. */
 const struct rl_memfit *rl_pipeline_memfit(const rl_pipeline *pl);
 const struct rl_fuse_stream *rl_pipeline_fusion(const rl_pipeline *pl);
 const struct rl_scale_sum *rl_pipeline_scale_sum(const rl_pipeline *pl); /* with a scale */

@@ -114,6 +114,8 @@ static void csv_begin(rl_report *r)
 	if (r->has_host)
 		fputs(",host_us", r->out);
 	fputs(",l2_resident,expected_gpu_us,expected_us,expected_bound", r->out);
+	if (r->info.has_phase)
+		fputs(",phase", r->out);
 	for (i = 0; i < r->info.nextra; i++) {
 		fputc(',', r->out);
 		rl_csv_field(r->out, r->info.extra_names[i]);
@@ -243,6 +245,8 @@ static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *
 	line_num(r, p->expected_gpu_us);
 	line_num(r, p->expected_us);
 	line_field(r, rl_bound_name(p->expected_bound), 0);
+	if (r->info.has_phase)
+		line_field(r, rl_phase_name(op->phase), 0);
 	for (i = 0; i < r->info.nextra; i++)
 		line_field(r, op->extra[i], 0);
 	line_put(r, "\n", 1);
@@ -729,11 +733,21 @@ static void memory_line(rl_report *r, int md)
 		         rl_memfit_fits(m, r->info.dev) ? "fits" : "does not fit");
 	else
 		snprintf(tail, sizeof(tail), " GiB (%s gives no memory_gib)", r->info.dev->id);
-	snprintf(line, sizeof(line),
-	         "memory: %.2f GiB weights + %.2f GiB KV cache + %.2f GiB activations = %.2f%s",
-	         m->weight_bytes / RL_MEMFIT_GIB, m->kv_bytes / RL_MEMFIT_GIB,
-	         m->activation_bytes / RL_MEMFIT_GIB, rl_memfit_total_bytes(m) / RL_MEMFIT_GIB,
-	         tail);
+	if (m->train)
+		snprintf(line, sizeof(line),
+		         "memory: %.2f GiB weights + %.2f GiB KV cache + %.2f GiB activations + "
+		         "%.2f GiB gradients + %.2f GiB optimizer state + %.2f GiB master weights + "
+		         "%.2f GiB saved activations = %.2f%s",
+		         m->weight_bytes / RL_MEMFIT_GIB, m->kv_bytes / RL_MEMFIT_GIB,
+		         m->activation_bytes / RL_MEMFIT_GIB, m->gradient_bytes / RL_MEMFIT_GIB,
+		         m->optimizer_bytes / RL_MEMFIT_GIB, m->master_bytes / RL_MEMFIT_GIB,
+		         m->saved_bytes / RL_MEMFIT_GIB, rl_memfit_total_bytes(m) / RL_MEMFIT_GIB, tail);
+	else
+		snprintf(line, sizeof(line),
+		         "memory: %.2f GiB weights + %.2f GiB KV cache + %.2f GiB activations = %.2f%s",
+		         m->weight_bytes / RL_MEMFIT_GIB, m->kv_bytes / RL_MEMFIT_GIB,
+		         m->activation_bytes / RL_MEMFIT_GIB, rl_memfit_total_bytes(m) / RL_MEMFIT_GIB,
+		         tail);
 	if (md)
 		fputc('\n', r->out);
 	wrap(r->out, line, "", "  ");
@@ -797,6 +811,20 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 			        rl_bound_name((enum rl_bound)k),
 			        s->total_us > 0 ? s->bound_us[k] / s->total_us * 100 : 0,
 			        s->bound_ops[k], s->bound_ops[k] == 1 ? "" : "s");
+	if (s->phase_ops[RL_PHASE_BACKWARD] + s->phase_ops[RL_PHASE_OPTIMIZER] > 0) {
+		fputs(md ? "\n**Time by phase:**\n\n" : "time by phase:\n", r->out);
+		for (k = 0; k < RL_PHASE_COUNT; k++) {
+			double v = x ? s->phase_us[k] : s->phase_roofline_us[k];
+			double tot = x ? s->total_us : s->roofline_us;
+
+			rl_fmt_us(t, sizeof(t), v);
+			rl_fmt_si(f, sizeof(f), s->phase_flops[k], 3, "FLOP");
+			rl_fmt_si(b, sizeof(b), s->phase_bytes[k], 3, "B");
+			fprintf(r->out, "%s%-9s %10s us %5.1f %%  %s, %s (%zu op%s)\n", item,
+			        rl_phase_name((enum rl_phase)k), t, tot > 0 ? v / tot * 100 : 0, f, b,
+			        s->phase_ops[k], s->phase_ops[k] == 1 ? "" : "s");
+		}
+	}
 	if (s->measured_ops > 0 && x) {
 		rl_fmt_us(t, sizeof(t), s->measured_us);
 		snprintf(line, sizeof(line),
@@ -897,6 +925,8 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	rl_json_kv(g, "name", op->name);
 	rl_json_kv(g, "kind", rl_kind_name(op->kind));
 	rl_json_kv(g, "dtype", rl_dtype_name(op->dtype));
+	if (r->info.has_phase)
+		rl_json_kv(g, "phase", rl_phase_name(op->phase));
 	rl_json_ku(g, "count", op->count);
 	rl_json_kn(g, "flops", p->flops);
 	rl_json_kn(g, "bytes", p->bytes);
@@ -1082,6 +1112,21 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 		json_errors(g, s);
 	}
 	rl_json_kn(g, "l2_resident_ops", (double)s->l2_ops);
+	if (s->phase_ops[RL_PHASE_BACKWARD] + s->phase_ops[RL_PHASE_OPTIMIZER] > 0) {
+		rl_json_str(g, "phases");
+		yajl_gen_map_open(g);
+		for (k = 0; k < RL_PHASE_COUNT; k++) {
+			rl_json_str(g, rl_phase_name((enum rl_phase)k));
+			yajl_gen_map_open(g);
+			rl_json_kn(g, "ops", (double)s->phase_ops[k]);
+			rl_json_kn(g, "expected_us", s->phase_us[k]);
+			rl_json_kn(g, "roofline_us", s->phase_roofline_us[k]);
+			rl_json_kn(g, "flops", s->phase_flops[k]);
+			rl_json_kn(g, "bytes", s->phase_bytes[k]);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_map_close(g);
+	}
 	if (r->info.mem != NULL) {
 		const struct rl_memfit *m = r->info.mem;
 
@@ -1090,6 +1135,12 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 		rl_json_kn(g, "weight_bytes", m->weight_bytes);
 		rl_json_kn(g, "kv_bytes", m->kv_bytes);
 		rl_json_kn(g, "activation_bytes", m->activation_bytes);
+		if (m->train) {
+			rl_json_kn(g, "gradient_bytes", m->gradient_bytes);
+			rl_json_kn(g, "optimizer_bytes", m->optimizer_bytes);
+			rl_json_kn(g, "master_bytes", m->master_bytes);
+			rl_json_kn(g, "saved_activation_bytes", m->saved_bytes);
+		}
 		rl_json_kn(g, "total_bytes", rl_memfit_total_bytes(m));
 		if (rl_memfit_device_bytes(r->info.dev) > 0) {
 			rl_json_kn(g, "device_bytes", rl_memfit_device_bytes(r->info.dev));

@@ -34,6 +34,8 @@ struct rl_report_info {
 	                                 * NEXTRA cells */
 	int has_measured;             /* the list has the measured_us column */
 	int has_host;                 /* the list has the host_us column */
+	int has_phase;                /* ops carry a phase (a training step): csv's
+	                               * and json's per-op 'phase' */
 	int wide;                     /* table: every column, no truncation */
 	int l2;                       /* --l2: L2-resident ops were predicted
 	                               * from the L2 (l2.h) */

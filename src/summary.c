@@ -121,6 +121,11 @@ int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl
 	s->roofline_bound_us[p->bound] += n * p->t_us;
 	s->roofline_bound_ops[p->bound]++;
 	s->bound_differs += p->expected_bound != p->bound;
+	s->phase_us[op->phase] += t;
+	s->phase_roofline_us[op->phase] += n * p->t_us;
+	s->phase_flops[op->phase] += n * p->flops;
+	s->phase_bytes[op->phase] += n * p->bytes;
+	s->phase_ops[op->phase]++;
 	s->flops += n * p->flops;
 	s->bytes += n * p->bytes;
 	s->fallbacks += p->fallback != 0;

@@ -51,6 +51,11 @@ struct rl_summary {
 	double roofline_bound_us[RL_BOUND_COUNT];  /* count x t_us by bound */
 	size_t roofline_bound_ops[RL_BOUND_COUNT]; /* ops by bound */
 	size_t bound_differs;        /* ops whose expected_bound is not their bound */
+	double phase_us[RL_PHASE_COUNT];  /* count x expected_us by phase */
+	double phase_roofline_us[RL_PHASE_COUNT]; /* count x t_us by phase */
+	double phase_flops[RL_PHASE_COUNT];       /* count x FLOPs by phase */
+	double phase_bytes[RL_PHASE_COUNT];       /* count x bytes by phase */
+	size_t phase_ops[RL_PHASE_COUNT];
 	double flops, bytes;         /* count-weighted */
 	double measured_us;          /* sum of count x measured_us over ops that have it */
 	double roofline_of_measured_us; /* sum of count x t_gpu_us over the same ops */

@@ -1,0 +1,532 @@
+/* train.c - a training step from a forward op list (see train.h). */
+#include "config.h"
+
+#include "train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "formulas.h"
+
+#define MAX_TIMES 9007199254740992.0 /* 2^53: counts stay exact in a double */
+
+/* multi_tensor_apply (ATen/native/cuda/MultiTensorApply.cuh): a launch
+ * takes at most depth_to_max_tensors[depth - 1] tensors and 320 blocks of
+ * kChunkSize = 65536 elements each, depth being the tensor lists the kernel
+ * walks (Adam's fused kernel: params, grads, m, v). */
+static const double max_tensors[5] = {110, 64, 48, 36, 30};
+#define MAX_BLOCKS 320.0
+#define CHUNK 65536.0
+
+void rl_train_opts_init(struct rl_train_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->optimizer = RL_OPT_ADAMW;
+	o->state_dtype = RL_FP32;
+	o->grad_accum = 1;
+}
+
+static const char *const opt_names[] = {"adamw", "adam", "sgd", "none"};
+
+int rl_optimizer_parse(const char *s, enum rl_optimizer *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(opt_names) / sizeof(opt_names[0]); i++) {
+		if (strcasecmp(s, opt_names[i]) == 0) {
+			*out = (enum rl_optimizer)i;
+			return 0;
+		}
+	}
+	return RL_ERR_PARSE;
+}
+
+const char *rl_optimizer_name(enum rl_optimizer o)
+{
+	return opt_names[o];
+}
+
+static double elems(const struct rl_op *op)
+{
+	double n = 1;
+	int i;
+
+	for (i = 0; i < op->ndims; i++)
+		n *= (double)op->dims[i];
+	return n;
+}
+
+/* The weight elements of a matmul or conv2d (0 for other kinds). */
+static double weight_elems(const struct rl_op *op)
+{
+	const uint64_t *d = op->dims;
+
+	if (!(op->has & RL_HAS_SHAPE))
+		return 0;
+	if (op->kind == RL_KIND_MATMUL && op->ndims >= 3) {
+		double b = op->ndims == 4 ? (double)*d++ : 1;
+
+		return b * (double)d[1] * (double)d[2];
+	}
+	if (op->kind == RL_KIND_CONV2D && op->ndims == 4 && op->groups > 0)
+		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
+		       (double)op->kernel[2];
+	return 0;
+}
+
+static double weight_es(const struct rl_op *op)
+{
+	return rl_dtype_bytes((op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype : op->dtype);
+}
+
+/* The row's weight sets: weight_count where given, else count. */
+static double weight_sets(const struct rl_op *op)
+{
+	return op->weight_count ? (double)op->weight_count : (double)op->count;
+}
+
+/* A copy of FWD as an op of the expansion: no measurement, no carried
+ * columns, no fusion group, phase PHASE, count times grad_accum. */
+static int clone(const struct rl_train_opts *o, const struct rl_op *fwd, const char *suffix,
+                 enum rl_phase phase, struct rl_train_op *t, struct rl_err *err)
+{
+	double n = (double)fwd->count * (double)o->grad_accum;
+
+	if (n > MAX_TIMES)
+		return rl_err_set(err, RL_ERR_RANGE,
+		                  "count %llu x --grad-accum %llu is above 2^53",
+		                  (unsigned long long)fwd->count, (unsigned long long)o->grad_accum);
+	t->op = *fwd;
+	t->op.name = NULL;
+	t->op.has &= ~(unsigned)(RL_HAS_MEASURED | RL_HAS_HOST);
+	t->op.measured_us = 0;
+	t->op.host_us = 0;
+	t->op.extra = NULL;
+	t->op.fuse = NULL;
+	t->op.phase = phase;
+	t->op.count = (uint64_t)n;
+	t->op.weight_count = 0;
+	snprintf(t->name, sizeof(t->name), "%s%s%s", fwd->name, suffix[0] ? "." : "", suffix);
+	return 0;
+}
+
+/* Sets T's FLOPs and bytes explicitly. */
+static void given(struct rl_train_op *t, double flops, double bytes)
+{
+	t->op.flops = flops;
+	t->op.bytes = bytes;
+	t->op.has |= RL_HAS_FLOPS | RL_HAS_BYTES;
+}
+
+int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
+                     struct rl_train_op *out)
+{
+	double w = weight_elems(fwd);
+
+	if (!o->autocast || w <= 0 || (fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES)))
+		return 0;
+	if (clone(o, fwd, "cast", RL_PHASE_FORWARD, out, NULL) < 0)
+		return 0; /* the forward op itself reports the count */
+	/* the fp32 weights read, the copy in the op's dtype written */
+	out->op.kind = RL_KIND_COPY;
+	out->op.ndims = 1;
+	out->op.dims[0] = (uint64_t)w;
+	out->op.has &= ~(unsigned)(RL_HAS_KERNEL | RL_HAS_WEIGHT_DTYPE | RL_HAS_FPE);
+	given(out, 0, w * (4.0 + rl_dtype_bytes(fwd->dtype)));
+	return 1;
+}
+
+int rl_train_backward(const struct rl_train_opts *o, const struct rl_op *fwd, int first,
+                      struct rl_train_op *out, struct rl_err *err)
+{
+	double flops = 0, bytes = 0, es = rl_dtype_bytes(fwd->dtype), n = elems(fwd);
+	int k = 0, rc, given_work = (fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES)) != 0 ||
+	                            fwd->kind == RL_KIND_CUSTOM || !(fwd->has & RL_HAS_SHAPE);
+
+	rc = rl_op_work(fwd, &flops, &bytes, err);
+	if (rc < 0)
+		return rc;
+	if (o->recompute && fwd->count > 1) {
+		if ((rc = clone(o, fwd, "recompute", RL_PHASE_BACKWARD, &out[k++], err)) < 0)
+			return rc;
+	}
+	switch (fwd->kind) {
+	case RL_KIND_MATMUL: {
+		int b = fwd->ndims == 4;
+		uint64_t M = fwd->dims[b], N = fwd->dims[b + 1], K = fwd->dims[b + 2];
+
+		if (!first || fwd->count > 1) { /* dA = dC B^T: M x K over N */
+			if ((rc = clone(o, fwd, "dgrad", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+				return rc;
+			if (!given_work) {
+				out[k].op.dims[b + 1] = K;
+				out[k].op.dims[b + 2] = N;
+				out[k].op.weight_group = 0; /* its groups ran along K */
+			}
+			k++;
+		}
+		if (!fwd->frozen) { /* dB = A^T dC: K x N over M, activations both */
+			if ((rc = clone(o, fwd, "wgrad", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+				return rc;
+			if (!given_work) {
+				out[k].op.dims[b] = K;
+				out[k].op.dims[b + 1] = N;
+				out[k].op.dims[b + 2] = M;
+				out[k].op.has &= ~(unsigned)RL_HAS_WEIGHT_DTYPE;
+				out[k].op.weight_group = 0;
+			}
+			k++;
+		}
+		break;
+	}
+	case RL_KIND_CONV2D:
+		/* the data gradient reads dY and W and writes dX, the weight
+		 * gradient reads X and dY and writes dW: each the forward's
+		 * FLOPs over the forward's three tensors */
+		if (!first || fwd->count > 1) {
+			if ((rc = clone(o, fwd, "dgrad", RL_PHASE_BACKWARD, &out[k++], err)) < 0)
+				return rc;
+		}
+		if (!fwd->frozen) {
+			if ((rc = clone(o, fwd, "wgrad", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+				return rc;
+			out[k++].op.has &= ~(unsigned)RL_HAS_WEIGHT_DTYPE;
+		}
+		break;
+	case RL_KIND_ATTENTION:
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		if (!given_work) {
+			/* FlashAttention-2 (Dao 2023, section 3.1.2): the backward
+			 * pass recomputes S = Q K^T and runs dV = P^T dO, dP = dO
+			 * V^T, dQ = dS K, dK = dS^T Q: five GEMMs to the forward's
+			 * two. It reads Q, K, V, O, dO and writes dQ, dK, dV. */
+			const uint64_t *d = fwd->dims;
+			double q = (double)d[0] * (double)d[1] *
+			           (double)d[fwd->ndims == 5 ? 2 : 2] * (double)d[fwd->ndims - 1];
+			double kv = (double)d[0] * (double)(fwd->kv_heads ? fwd->kv_heads : d[1]) *
+			            (double)d[fwd->ndims == 5 ? 3 : 2] * (double)d[fwd->ndims - 1];
+			double kes = (fwd->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(fwd->kv_dtype) : es;
+
+			given(&out[k], 2.5 * flops, 4.0 * q * es + 4.0 * kv * kes);
+			out[k].op.has &= ~(unsigned)RL_HAS_KV_DTYPE;
+		}
+		k++;
+		break;
+	case RL_KIND_LAYERNORM:
+		/* layer_norm_kernel.cu: the input gradient's kernel and
+		 * GammaBetaBackward each read x and dy; dx is written */
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		if (!given_work) {
+			given(&out[k], 2.0 * flops, 5.0 * n * es);
+			out[k].op.launches = fwd->launches * 2;
+		}
+		k++;
+		break;
+	case RL_KIND_SOFTMAX: /* dx = y (dy - sum(dy y)): y, dy read, dx written */
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		if (!given_work)
+			given(&out[k], flops, 3.0 * n * es);
+		k++;
+		break;
+	case RL_KIND_POINTWISE: /* dy and the inputs read, a gradient per input */
+		if (fwd->inputs == 0 && !given_work)
+			break; /* a fill: nothing flows back */
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		if (!given_work) {
+			double in = (double)fwd->inputs;
+
+			given(&out[k], in * flops, (1.0 + 2.0 * in) * n * es);
+		}
+		k++;
+		break;
+	case RL_KIND_REDUCTION: /* dy broadcast over the reduced dimension */
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		if (!given_work) {
+			out[k].op.kind = RL_KIND_POINTWISE;
+			out[k].op.has &= ~(unsigned)RL_HAS_FPE;
+			given(&out[k], 0, (n / (double)fwd->dims[fwd->ndims - 1] + n) * es);
+		}
+		k++;
+		break;
+	default: /* copy (the rows scattered back), custom: as forward */
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k++], err)) < 0)
+			return rc;
+		break;
+	}
+	/* autocast: each weight gradient cast to fp32 (ToCopyBackward) */
+	if (o->autocast && !fwd->frozen && !given_work &&
+	    (fwd->kind == RL_KIND_MATMUL || fwd->kind == RL_KIND_CONV2D)) {
+		double w = weight_elems(fwd);
+
+		if ((rc = clone(o, fwd, "wgrad_cast", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		out[k].op.kind = RL_KIND_COPY;
+		out[k].op.ndims = 1;
+		out[k].op.dims[0] = (uint64_t)w;
+		out[k].op.has &= ~(unsigned)(RL_HAS_KERNEL | RL_HAS_WEIGHT_DTYPE | RL_HAS_FPE);
+		given(&out[k], 0, w * (es + 4.0));
+		k++;
+	}
+	return k;
+}
+
+void rl_train_params_init(struct rl_train_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->dtype = RL_FP32;
+}
+
+int rl_train_params_add(struct rl_train_params *p, const struct rl_op *fwd, struct rl_err *err)
+{
+	double w = weight_elems(fwd), sets = weight_sets(fwd);
+
+	if (w <= 0 || fwd->phase != RL_PHASE_FORWARD)
+		return 0;
+	if (fwd->frozen) {
+		p->frozen += w * sets;
+		return 0;
+	}
+	if ((fwd->has & RL_HAS_WEIGHT_DTYPE) &&
+	    (fwd->weight_dtype == RL_INT4 || fwd->weight_dtype == RL_FP4))
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "%s weights train frozen only (trainable=0): a gradient step "
+		                  "needs weights it can update",
+		                  rl_dtype_name(fwd->weight_dtype));
+	p->params += w * sets;
+	p->tensors += sets;
+	p->chunks += ceil(w / CHUNK) * sets;
+	p->param_bytes += w * sets * weight_es(fwd);
+	return 0;
+}
+
+/* One pass of multi_tensor_apply over DEPTH lists: the launches it needs. */
+static double launches(const struct rl_train_params *p, int depth)
+{
+	double t = ceil(p->tensors / max_tensors[depth - 1]), b = ceil(p->chunks / MAX_BLOCKS);
+
+	return fmax(1, fmax(t, b));
+}
+
+/* The per-pass table of an optimizer: W, G and S multiply the weights',
+ * gradients' and state's bytes; FLOPs per parameter; lists walked. */
+struct pass {
+	const char *name;
+	double w, g, s, flops;
+	int depth;
+};
+
+/* Fused kernels (ATen/native/cuda/fused_adam_impl.cu, FusedSgdKernel.cu):
+ * each element's weight, gradient and state read once and written once. */
+static const struct pass adam_fused[] = {{"fused_adam", 2, 1, 4, 12, 4}};
+static const struct pass sgd_fused[] = {{"fused_sgd", 2, 1, 2, 3, 3}};
+/* PyTorch's foreach Adam(W) (torch/optim/adam.py, _multi_tensor_adam, as a
+ * PyTorch 2.11 AdamW step records them: docs/oplist-format.md) */
+static const struct pass adamw_foreach[] = {
+	{"foreach_mul_weight_decay", 2, 0, 0, 1, 1}, /* params *= 1 - lr wd */
+	{"foreach_lerp_m", 0, 1, 2, 2, 2},           /* m += (1 - b1)(g - m) */
+	{"foreach_mul_v", 0, 0, 2, 1, 1},            /* v *= b2 */
+	{"foreach_addcmul_v", 0, 2, 2, 2, 3},        /* v += (1 - b2) g g */
+	{"foreach_sqrt", 0, 0, 2, 1, 2},             /* d = sqrt(v) */
+	{"foreach_div", 0, 0, 2, 1, 1},              /* d /= sqrt(1 - b2^t) */
+	{"foreach_add_eps", 0, 0, 2, 1, 1},          /* d += eps */
+	{"foreach_addcdiv", 2, 0, 2, 2, 3},          /* params -= step m / d */
+};
+/* PyTorch's foreach SGD with momentum (torch/optim/sgd.py, _multi_tensor_sgd,
+ * as recorded: buf *= momentum, buf += g, params -= lr buf) */
+static const struct pass sgd_foreach[] = {
+	{"foreach_mul_buf", 0, 0, 2, 1, 1},
+	{"foreach_add_buf", 0, 1, 2, 1, 2},
+	{"foreach_add_params", 2, 0, 1, 1, 2},
+};
+
+static const struct pass *passes(const struct rl_train_opts *o, size_t *n)
+{
+	switch (o->optimizer) {
+	case RL_OPT_ADAMW:
+	case RL_OPT_ADAM:
+		if (o->fused) {
+			*n = 1;
+			return adam_fused;
+		}
+		/* Adam's default weight decay is 0: no first pass */
+		*n = 8 - (o->optimizer == RL_OPT_ADAM);
+		return adamw_foreach + (o->optimizer == RL_OPT_ADAM);
+	case RL_OPT_SGD:
+		*n = o->fused ? 1 : 3;
+		return o->fused ? sgd_fused : sgd_foreach;
+	default: *n = 0; return NULL;
+	}
+}
+
+/* Bytes per parameter of the weights the optimizer updates and of the
+ * gradients it reads: fp32 under autocast or with a master copy. */
+static void wg_bytes(const struct rl_train_opts *o, double es, double *w, double *g)
+{
+	*w = (o->autocast || o->master) ? 4.0 : es;
+	*g = o->autocast ? 4.0 : es;
+}
+
+int rl_train_optimizer(const struct rl_train_opts *o, const struct rl_train_params *p,
+                       struct rl_train_op *out)
+{
+	size_t i, n;
+	const struct pass *ps = passes(o, &n);
+	double es = p->params > 0 ? p->param_bytes / p->params : 4.0;
+	double s = rl_dtype_bytes(o->state_dtype), w, g;
+	int k = 0;
+
+	if (p->params <= 0)
+		return 0;
+	wg_bytes(o, es, &w, &g);
+	for (i = 0; i < n; i++, k++) {
+		struct rl_train_op *t = &out[k];
+
+		rl_op_init(&t->op);
+		snprintf(t->name, sizeof(t->name), "%s.%s", rl_optimizer_name(o->optimizer),
+		         ps[i].name);
+		t->op.kind = RL_KIND_POINTWISE;
+		t->op.dtype = o->state_dtype;
+		t->op.phase = RL_PHASE_OPTIMIZER;
+		t->op.launches = (uint64_t)launches(p, ps[i].depth);
+		given(t, ps[i].flops * p->params,
+		      (ps[i].w * w + ps[i].g * g + ps[i].s * s) * p->params);
+	}
+	if (o->master && n > 0) { /* the updated fp32 weights copied back */
+		struct rl_train_op *t = &out[k++];
+
+		rl_op_init(&t->op);
+		snprintf(t->name, sizeof(t->name), "%s.master_copy", rl_optimizer_name(o->optimizer));
+		t->op.kind = RL_KIND_COPY;
+		t->op.dtype = RL_FP32;
+		t->op.phase = RL_PHASE_OPTIMIZER;
+		t->op.launches = (uint64_t)launches(p, 2);
+		given(t, 0, (4.0 + es) * p->params);
+	}
+	return k;
+}
+
+double rl_train_optimizer_bytes_per_param(const struct rl_train_opts *o, enum rl_dtype weight)
+{
+	size_t i, n;
+	const struct pass *ps = passes(o, &n);
+	double es = rl_dtype_bytes(weight), s = rl_dtype_bytes(o->state_dtype), w, g, b = 0;
+
+	wg_bytes(o, es, &w, &g);
+	for (i = 0; i < n; i++)
+		b += ps[i].w * w + ps[i].g * g + ps[i].s * s;
+	if (o->master && n > 0)
+		b += 4.0 + es;
+	return b;
+}
+
+void rl_train_mem_init(struct rl_train_mem *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+double rl_train_saved_bytes(const struct rl_op *fwd)
+{
+	double es = rl_dtype_bytes(fwd->dtype), n = elems(fwd);
+	const uint64_t *d = fwd->dims;
+
+	if (!(fwd->has & RL_HAS_SHAPE) || (fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES)))
+		return 0;
+	switch (fwd->kind) {
+	case RL_KIND_MATMUL: { /* A, for the weight gradient */
+		int b = fwd->ndims == 4;
+
+		return (b ? (double)d[0] : 1) * (double)d[b] * (double)d[b + 2] * es;
+	}
+	case RL_KIND_CONV2D: return n * es; /* X */
+	case RL_KIND_ATTENTION: {
+		/* Q and O, K and V, and the log-sum-exp of each query row (fp32) */
+		double sq = (double)d[2], q = (double)d[0] * (double)d[1] * sq * (double)d[fwd->ndims - 1];
+		double kv = (double)d[0] * (double)(fwd->kv_heads ? fwd->kv_heads : d[1]) *
+		            (double)d[fwd->ndims == 5 ? 3 : 2] * (double)d[fwd->ndims - 1];
+		double kes = (fwd->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(fwd->kv_dtype) : es;
+
+		return 2.0 * q * es + 2.0 * kv * kes + (double)d[0] * (double)d[1] * sq * 4.0;
+	}
+	case RL_KIND_LAYERNORM: /* x, and the mean and 1/std of each row (fp32) */
+		return n * es + n / (double)d[fwd->ndims - 1] * 8.0;
+	case RL_KIND_SOFTMAX: return n * es; /* y */
+	case RL_KIND_POINTWISE: return (double)fwd->inputs * n * es;
+	default: return 0; /* reduction, copy (indices), custom */
+	}
+}
+
+/* The bytes of FWD's first input: a repeated block's checkpoint. */
+static double input_bytes(const struct rl_op *fwd)
+{
+	const uint64_t *d = fwd->dims;
+	double es = rl_dtype_bytes(fwd->dtype);
+
+	if (!(fwd->has & RL_HAS_SHAPE))
+		return 0;
+	if (fwd->kind == RL_KIND_MATMUL) {
+		int b = fwd->ndims == 4;
+
+		return (b ? (double)d[0] : 1) * (double)d[b] * (double)d[b + 2] * es;
+	}
+	if (fwd->kind == RL_KIND_ATTENTION)
+		return (double)d[0] * (double)d[1] * (double)d[2] * (double)d[fwd->ndims - 1] * es;
+	return elems(fwd) * es;
+}
+
+static void close_run(struct rl_train_mem *m)
+{
+	if (m->run_count > 0 && m->run_saved > m->run_max)
+		m->run_max = m->run_saved;
+	m->run_count = 0;
+	m->run_saved = 0;
+}
+
+int rl_train_mem_add(struct rl_train_mem *m, const struct rl_train_opts *o,
+                     const struct rl_op *fwd, struct rl_err *err)
+{
+	double f, b, saved;
+	int rc = rl_op_work(fwd, &f, &b, err);
+
+	(void)o;
+	if (rc < 0)
+		return rc;
+	saved = rl_train_saved_bytes(fwd);
+	m->saved_full += saved * (double)fwd->count;
+	if (fwd->count > 1) {
+		if (m->run_count != fwd->count) {
+			close_run(m);
+			m->run_count = fwd->count;
+			m->checkpoints += input_bytes(fwd) * (double)fwd->count;
+		}
+		m->run_saved += saved;
+	} else {
+		close_run(m);
+		m->outside += saved;
+	}
+	return 0;
+}
+
+void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,
+                      const struct rl_train_params *p)
+{
+	double s = rl_dtype_bytes(o->state_dtype), states;
+
+	close_run(m);
+	m->saved = o->recompute ? m->checkpoints + m->run_max + m->outside : m->saved_full;
+	m->gradients = o->autocast ? 4.0 * p->params : p->param_bytes;
+	states = o->optimizer == RL_OPT_SGD ? 1 : o->optimizer == RL_OPT_NONE ? 0 : 2;
+	m->optimizer = states * s * p->params;
+	if (o->master)
+		m->master = 4.0 * p->params;
+	else if (o->autocast)
+		m->master = 4.0 * p->params - p->param_bytes; /* the weights held in fp32 */
+	else
+		m->master = 0;
+}

@@ -1,0 +1,330 @@
+/* check_train.c - a training step from forward ops (train.c): backward
+ * rules, optimizer bytes and launches, training memory; every figure worked
+ * out by hand below. */
+#include "config.h"
+
+#include <math.h>
+
+#include "check.h"
+#include "formulas.h"
+#include "op.h"
+#include "train.h"
+
+static void shape(struct rl_op *op, enum rl_kind k, enum rl_dtype t, int n, const uint64_t *d)
+{
+	int i;
+
+	rl_op_init(op);
+	op->name = "op";
+	op->kind = k;
+	op->dtype = t;
+	op->has |= RL_HAS_SHAPE;
+	op->ndims = n;
+	for (i = 0; i < n; i++)
+		op->dims[i] = d[i];
+}
+
+static double flops_of(struct rl_train_op *t)
+{
+	double f, b;
+
+	t->op.name = t->name;
+	ck_assert_int_eq(rl_op_work(&t->op, &f, &b, NULL), 0);
+	return f;
+}
+
+static double bytes_of(struct rl_train_op *t)
+{
+	double f, b;
+
+	t->op.name = t->name;
+	ck_assert_int_eq(rl_op_work(&t->op, &f, &b, NULL), 0);
+	return b;
+}
+
+/* matmul M=512, N=4096, K=1024: forward 2 x 512 x 4096 x 1024 =
+ * 4,294,967,296 FLOPs. grad-input 512 x 1024 over 4096 and grad-weight
+ * 1024 x 4096 over 512: the same each, so backward is exactly 2x forward. */
+START_TEST(matmul_backward)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){512, 4096, 1024});
+	op.name = "fc";
+	op.count = 3;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_str_eq(out[0].name, "fc.dgrad");
+	ck_assert_uint_eq(out[0].op.dims[0], 512);
+	ck_assert_uint_eq(out[0].op.dims[1], 1024);
+	ck_assert_uint_eq(out[0].op.dims[2], 4096);
+	ck_assert_str_eq(out[1].name, "fc.wgrad");
+	ck_assert_uint_eq(out[1].op.dims[0], 1024);
+	ck_assert_uint_eq(out[1].op.dims[1], 4096);
+	ck_assert_uint_eq(out[1].op.dims[2], 512);
+	ck_assert_double_eq(flops_of(&out[0]), 4294967296.0);
+	ck_assert_double_eq(flops_of(&out[1]), 4294967296.0);
+	ck_assert_int_eq(out[0].op.phase, RL_PHASE_BACKWARD);
+	ck_assert_uint_eq(out[1].op.count, 3);
+	/* frozen: no weight gradient; the list's first op (count 1): no input
+	 * gradient */
+	op.frozen = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_str_eq(out[0].name, "fc.dgrad");
+	op.frozen = 0;
+	op.count = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 1, out, NULL), 1);
+	ck_assert_str_eq(out[0].name, "fc.wgrad");
+	/* --grad-accum 4: every backward op 4 times */
+	o.grad_accum = 4;
+	op.count = 3;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_uint_eq(out[0].op.count, 12);
+}
+END_TEST
+
+/* attention B=2, H=16, S=1024, D=64, kv_heads 4, causal, bf16: forward
+ * 4 x 2 x 16 x 1024 x 1024 x 64 / 2 = 4,294,967,296 FLOPs; backward 2.5x =
+ * 10,737,418,240. Q: 2 x 16 x 1024 x 64 = 2,097,152 elements, K: 2 x 4 x
+ * 1024 x 64 = 524,288: bytes 2 x (4 x 2,097,152 + 4 x 524,288) =
+ * 20,971,520. */
+START_TEST(attention_backward)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){2, 16, 1024, 64});
+	op.kv_heads = 4;
+	op.causal = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(flops_of(&out[0]), 10737418240.0);
+	ck_assert_double_eq(bytes_of(&out[0]), 20971520.0);
+}
+END_TEST
+
+/* Elementwise and row ops on 1024 x 4096 bf16 (4,194,304 elements,
+ * 8,388,608 B): layernorm backward 5 x 8 MiB in 2 kernels; softmax 3 x;
+ * pointwise with 2 inputs (1 + 2 x 2) x; a reduction over the last dim
+ * (1024 out) 4096 x 1024 + 1024 elements x 2 B; conv2d two clones. */
+START_TEST(row_ops_backward)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	shape(&op, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){1024, 4096});
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 5 * 8388608.0);
+	ck_assert_uint_eq(out[0].op.launches, 2);
+	op.kind = RL_KIND_SOFTMAX;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 3 * 8388608.0);
+	op.kind = RL_KIND_POINTWISE;
+	op.inputs = 2;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 5 * 8388608.0);
+	op.inputs = 0; /* a fill: nothing flows back */
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 0);
+	op.kind = RL_KIND_REDUCTION;
+	op.inputs = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_int_eq(out[0].op.kind, RL_KIND_POINTWISE);
+	ck_assert_double_eq(bytes_of(&out[0]), (4194304.0 + 1024.0) * 2);
+	shape(&op, RL_KIND_CONV2D, RL_BF16, 4, (uint64_t[]){8, 64, 56, 56});
+	op.kernel[0] = 64;
+	op.kernel[1] = op.kernel[2] = 3;
+	op.padding = 1;
+	op.has |= RL_HAS_KERNEL;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_str_eq(out[0].name, "op.dgrad");
+	ck_assert_str_eq(out[1].name, "op.wgrad");
+	/* 2 x 8 x 56 x 56 x 64 x 64 x 9 = 1,849,688,064 each */
+	ck_assert_double_eq(flops_of(&out[0]), 1849688064.0);
+	ck_assert_double_eq(flops_of(&out[1]), 1849688064.0);
+}
+END_TEST
+
+/* The optimizer's bytes per parameter:
+ * - AdamW foreach over fp32 weights, gradients and state: the passes read
+ *   and write 4 w + 3 g + 14 s = 16 + 12 + 56 = 84 B; Adam (no weight
+ *   decay pass) 84 - 8 = 76 B;
+ * - fused AdamW: weight, gradient, m, v read, weight, m, v written:
+ *   2 x 4 + 4 + 4 x 4 = 28 B;
+ * - fused AdamW over bf16 weights with an fp32 master copy: 2 x 4 + 2 +
+ *   16 + the copy back (4 + 2) = 32 B;
+ * - SGD with momentum, foreach: 2 w + g + 5 s = 8 + 4 + 20 = 32 B; fused:
+ *   2 w + g + 2 s = 20 B;
+ * - none: 0. */
+START_TEST(optimizer_bytes)
+{
+	struct rl_train_opts o;
+
+	rl_train_opts_init(&o);
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 84);
+	o.optimizer = RL_OPT_ADAM;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 76);
+	o.optimizer = RL_OPT_ADAMW;
+	o.fused = 1;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 28);
+	o.master = 1;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_BF16), 32);
+	o.master = 0;
+	o.optimizer = RL_OPT_SGD;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 20);
+	o.fused = 0;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 32);
+	o.optimizer = RL_OPT_NONE;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 0);
+}
+END_TEST
+
+/* Two fp32 matmuls 1024 x 1024 x 1024, count 4 and 2 (6 weight tensors of
+ * 1,048,576 = 16 chunks of 65536 each): P = 6,291,456 parameters, 96
+ * chunks. Fused AdamW, 4 lists: ceil(6 / 36) = 1, ceil(96 / 320) = 1: one
+ * launch of 28 x P = 176,160,768 B. The foreach passes add up to 84 x P.
+ * A frozen row adds no parameter; int4 weights train frozen only. */
+START_TEST(optimizer_ops)
+{
+	struct rl_train_opts o;
+	struct rl_train_params p;
+	struct rl_train_op out[RL_TRAIN_MAX_OPT];
+	struct rl_op a, b;
+	struct rl_err err;
+	double sum = 0;
+	int i, n;
+
+	rl_train_opts_init(&o);
+	rl_train_params_init(&p);
+	shape(&a, RL_KIND_MATMUL, RL_FP32, 3, (uint64_t[]){1024, 1024, 1024});
+	a.count = 4;
+	b = a;
+	b.count = 2;
+	ck_assert_int_eq(rl_train_params_add(&p, &a, NULL), 0);
+	ck_assert_int_eq(rl_train_params_add(&p, &b, NULL), 0);
+	b.frozen = 1;
+	ck_assert_int_eq(rl_train_params_add(&p, &b, NULL), 0);
+	ck_assert_double_eq(p.params, 6291456.0);
+	ck_assert_double_eq(p.frozen, 2097152.0);
+	ck_assert_double_eq(p.tensors, 6);
+	ck_assert_double_eq(p.chunks, 96);
+	o.fused = 1;
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 1);
+	ck_assert_uint_eq(out[0].op.launches, 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 28 * 6291456.0);
+	ck_assert_int_eq(out[0].op.phase, RL_PHASE_OPTIMIZER);
+	o.fused = 0;
+	n = rl_train_optimizer(&o, &p, out);
+	ck_assert_int_eq(n, 8);
+	for (i = 0; i < n; i++)
+		sum += bytes_of(&out[i]);
+	ck_assert_double_eq(sum, 84 * 6291456.0);
+	b.frozen = 0;
+	b.weight_dtype = RL_INT4;
+	b.has |= RL_HAS_WEIGHT_DTYPE;
+	ck_assert_int_eq(rl_train_params_add(&p, &b, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "int4 weights train frozen only"));
+	b.frozen = 1;
+	ck_assert_int_eq(rl_train_params_add(&p, &b, NULL), 0);
+}
+END_TEST
+
+/* Training memory of a two-layer block (count 2: a layernorm 2048 x 1024
+ * and a matmul 2048 x 4096 x 1024, bf16) and an lm_head (count 1, 2048 x
+ * 8192 x 1024):
+ * - parameters 2 x 4,194,304 + 8,388,608 = 16,777,216: bf16 gradients
+ *   33,554,432 B; AdamW fp32 state 2 x 4 x P = 134,217,728 B;
+ * - saved: the layernorm's x 4 MiB + its row stats 2048 x 8 = 16,384 B,
+ *   the matmul's A 4 MiB, per layer; the lm_head's A 4 MiB:
+ *   2 x (4,194,304 + 16,384 + 4,194,304) + 4,194,304 = 21,004,288 B;
+ * - with recomputation, the block keeps its first input per layer
+ *   (2 x 4 MiB), one layer live again (8,404,992 B) and the lm_head's
+ *   4 MiB: 8,388,608 + 8,404,992 + 4,194,304 = 20,987,904 B;
+ * - autocast: the weights held in fp32, 4 x P - 2 x P = 33,554,432 B more,
+ *   and fp32 gradients 67,108,864 B. */
+START_TEST(training_memory)
+{
+	struct rl_train_opts o;
+	struct rl_train_params p;
+	struct rl_train_mem m;
+	struct rl_op ln, mm, head;
+
+	shape(&ln, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){2048, 1024});
+	ln.count = 2;
+	shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 4096, 1024});
+	mm.count = 2;
+	shape(&head, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 8192, 1024});
+	for (int rec = 0; rec < 2; rec++) {
+		rl_train_opts_init(&o);
+		o.recompute = rec;
+		rl_train_params_init(&p);
+		rl_train_mem_init(&m);
+		ck_assert_int_eq(rl_train_params_add(&p, &ln, NULL), 0);
+		ck_assert_int_eq(rl_train_params_add(&p, &mm, NULL), 0);
+		ck_assert_int_eq(rl_train_params_add(&p, &head, NULL), 0);
+		ck_assert_int_eq(rl_train_mem_add(&m, &o, &ln, NULL), 0);
+		ck_assert_int_eq(rl_train_mem_add(&m, &o, &mm, NULL), 0);
+		ck_assert_int_eq(rl_train_mem_add(&m, &o, &head, NULL), 0);
+		rl_train_mem_end(&m, &o, &p);
+		ck_assert_double_eq(p.params, 16777216.0);
+		ck_assert_double_eq(m.gradients, 33554432.0);
+		ck_assert_double_eq(m.optimizer, 134217728.0);
+		ck_assert_double_eq(m.master, 0);
+		ck_assert_double_eq(m.saved, rec ? 20987904.0 : 21004288.0);
+	}
+	o.recompute = 0;
+	o.autocast = 1;
+	rl_train_mem_end(&m, &o, &p);
+	ck_assert_double_eq(m.master, 33554432.0);
+	ck_assert_double_eq(m.gradients, 67108864.0);
+}
+END_TEST
+
+/* autocast: a matmul's weights cast before it (1024 x 4096 fp32 read, bf16
+ * written: 4,194,304 x 6 B) and its weight gradient cast back after the
+ * grad-weight GEMM. */
+START_TEST(autocast_casts)
+{
+	struct rl_train_opts o;
+	struct rl_train_op pre, out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){512, 4096, 1024});
+	op.name = "fc";
+	ck_assert_int_eq(rl_train_forward(&o, &op, &pre), 0);
+	o.autocast = 1;
+	ck_assert_int_eq(rl_train_forward(&o, &op, &pre), 1);
+	ck_assert_str_eq(pre.name, "fc.cast");
+	ck_assert_int_eq(pre.op.phase, RL_PHASE_FORWARD);
+	ck_assert_double_eq(bytes_of(&pre), 4194304.0 * 6);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 3);
+	ck_assert_str_eq(out[2].name, "fc.wgrad_cast");
+	ck_assert_double_eq(bytes_of(&out[2]), 4194304.0 * 6);
+	o.recompute = 1; /* a count 1 row is not recomputed */
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 3);
+	op.count = 2;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 4);
+	ck_assert_str_eq(out[0].name, "fc.recompute");
+}
+END_TEST
+
+Suite *suite_train(void)
+{
+	Suite *s = suite_create("train");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, matmul_backward);
+	tcase_add_test(tc, attention_backward);
+	tcase_add_test(tc, row_ops_backward);
+	tcase_add_test(tc, optimizer_bytes);
+	tcase_add_test(tc, optimizer_ops);
+	tcase_add_test(tc, training_memory);
+	tcase_add_test(tc, autocast_casts);
+	suite_add_tcase(s, tc);
+	return s;
+}
