@@ -132,6 +132,12 @@ struct rl_cli_model_opts {
 	const struct rl_device *dev; /* in db, or owned */
 	struct rl_device owned;      /* a device file or a probed GPU */
 	const struct rl_runtime *rt; /* in db */
+	const struct rl_hwsystem *sys; /* in db: --hw named a system, whose GPU
+	                                * is dev */
+	struct rl_net net;           /* the interconnect of collectives: the
+	                              * system's, or dev's NVLink */
+	int has_net;                 /* net is set */
+	char net_note[320];          /* with sys: the line naming it */
 };
 
 /* Sets O to no option given for command CMD, whose runtime profile is
@@ -170,9 +176,9 @@ void rl_cli_model_release(struct rl_cli_model_opts *o);
 
 /* The device SPEC names: "live" or "live:N" the CUDA device 0 or N, probed
  * (the entry it matched is said on stderr); a file when it contains '/' or
- * ends in ".device"; else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW,
- * else h100-sxm). A probed or loaded device goes to *OWNED (released by the
- * caller). NULL on error (printed). */
+ * ends in ".device"; else an id or alias in DB, or a system's id in DB (its
+ * GPU) (or, SPEC NULL, $ROOFLINE_HW, else h100-sxm). A probed or loaded
+ * device goes to *OWNED (released by the caller). NULL on error (printed). */
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
 

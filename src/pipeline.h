@@ -49,6 +49,10 @@ struct rl_pipeline_model {
 	                              * (--best-case) */
 	const char *expected_source; /* where expected times come from, for the
 	                              * report's header; NULL: not said */
+	const struct rl_net *net;    /* the interconnect of collectives (a system
+	                              * or the device's NVLink); NULL: none */
+	const char *interconnect;    /* the system, for the report's header;
+	                              * NULL: not said */
 };
 
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */
