@@ -219,7 +219,10 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 
 		if (sys != NULL)
 			return rl_hwdb_system_gpu(db, sys);
-		rl_cli_error("%s", err.msg);
+		if (rl_hwdb_system_count(db) > 0) /* --hw takes either */
+			rl_cli_error("%s; nor a system: %s", err.msg, e2.msg);
+		else
+			rl_cli_error("%s", err.msg);
 	}
 	return d;
 }

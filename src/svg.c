@@ -773,8 +773,12 @@ static void legend_copies(FILE *out, double y, const rl_chart *c,
 		rl_svg_text(out, pt->name, NAME_MAX_CHARS);
 	}
 	fprintf(out, "%s</title></rect>\n", l->copies > named ? ", ..." : "");
-	snprintf(line, sizeof(line), "%zu cop%s (no FLOPs): not", l->copies,
-	         l->copies == 1 ? "y" : "ies");
+	if (has_network(c)) /* collectives have no FLOPs either */
+		snprintf(line, sizeof(line), "%zu op%s without FLOPs: not", l->copies,
+		         l->copies == 1 ? "" : "s");
+	else
+		snprintf(line, sizeof(line), "%zu cop%s (no FLOPs): not", l->copies,
+		         l->copies == 1 ? "y" : "ies");
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y, line);
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">on the log axes,</text>\n", LEGEND_X + 18,
 	        y + 15);
