@@ -103,6 +103,13 @@ check "a plain device: its NVLink, no latency: 4175.66 us" near "$(csv_field "$t
 ROOFLINE_HW=hgx-h100-8 "$ROOFLINE" classify -f csv "$tmp/one.csv" >"$tmp/env.csv" 2>&1
 check "ROOFLINE_HW=SYSTEM" near "$(csv_field "$tmp/env.csv" ar t_gpu_us)" 4190.66
 
+# the README's example is this output
+awk '$0 == "$ roofline classify --hw hgx-h100-8 examples/collectives.csv" { on = 1; next }
+	on && /^```/ { exit } on { print }' "$top_srcdir/README.md" >"$tmp/want"
+(cd "$top_srcdir" && "$ROOFLINE" classify --hw hgx-h100-8 examples/collectives.csv) >"$tmp/got"
+check "README: the collectives example is there" test -s "$tmp/want" -a -s "$tmp/got"
+check "README: the collectives example is the program's output" cmp -s "$tmp/want" "$tmp/got"
+
 # --- errors -----------------------------------------------------------------
 w noranks.csv 'name,kind,dtype,shape\nar,allreduce,bf16,1024\n'
 expect_error "a collective without ranks" 1 "noranks.csv:2: column 'ranks': allreduce needs the number of GPUs" \
