@@ -227,16 +227,37 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 	return d;
 }
 
+const struct rl_device *rl_cli_system_file(rl_hwdb *db, const char *path,
+                                           struct rl_hwsystem *owned)
+{
+	struct rl_err err;
+	const struct rl_device *d;
+
+	if (rl_hwsystem_load(path, owned, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return NULL;
+	}
+	d = rl_hwdb_find_device(db, owned->gpu, &err);
+	if (d == NULL)
+		rl_cli_error("%s: key 'gpu': %s", path, err.msg);
+	return d;
+}
+
+/* The --hw SPEC (or $ROOFLINE_HW), or NULL. */
+static const char *hw_spec(const char *spec)
+{
+	if (spec == NULL)
+		spec = getenv("ROOFLINE_HW");
+	return spec == NULL || *spec == '\0' ? NULL : spec;
+}
+
 /* The system the --hw SPEC names, or NULL (a device, a file, live). */
 static const struct rl_hwsystem *cli_system(rl_hwdb *db, const char *spec)
 {
 	struct rl_err err;
 
-	if (spec == NULL)
-		spec = getenv("ROOFLINE_HW");
-	if (spec == NULL || *spec == '\0')
-		return NULL;
-	return rl_hwdb_find_system(db, spec, &err);
+	spec = hw_spec(spec);
+	return spec == NULL ? NULL : rl_hwdb_find_system(db, spec, &err);
 }
 
 /* D predicting with the roofs ROOFS names ("measured" or "datasheet",
@@ -356,6 +377,12 @@ int rl_cli_model_resolve(struct rl_cli_model_opts *o)
 {
 	if (rl_cli_model_open_db(o) < 0)
 		return -1;
+	if (o->dev == NULL && hw_spec(o->hw) != NULL && ends_with(hw_spec(o->hw), ".system")) {
+		o->dev = rl_cli_system_file(o->db, hw_spec(o->hw), &o->owned_sys);
+		if (o->dev == NULL)
+			return -1;
+		o->sys = &o->owned_sys;
+	}
 	if (o->dev == NULL) {
 		o->sys = cli_system(o->db, o->hw);
 		o->dev = rl_cli_device(o->db, o->hw, &o->owned);
@@ -430,6 +457,7 @@ void rl_cli_model_release(struct rl_cli_model_opts *o)
 		rl_effprof_release(&o->eff);
 	o->eff_match = RL_EP_NONE;
 	rl_device_release(&o->owned);
+	rl_hwsystem_release(&o->owned_sys);
 	rl_hwdb_free(o->db);
 	o->db = NULL;
 	o->dev = NULL;

@@ -366,19 +366,32 @@ int cmd_hw(int argc, char **argv)
 		const struct rl_device *d;
 
 		struct rl_err err;
-		const struct rl_hwsystem *sys = strchr(argv[optind], '/') == NULL
-		                                        ? rl_hwdb_find_system(db, argv[optind], &err)
-		                                        : NULL;
+		struct rl_hwsystem owned_sys;
+		const char *spec = argv[optind];
+		size_t n = strlen(spec);
+		const struct rl_hwsystem *sys = NULL;
 
 		memset(&owned, 0, sizeof(owned));
-		d = sys != NULL ? NULL : rl_cli_device(db, argv[optind], &owned);
+		memset(&owned_sys, 0, sizeof(owned_sys));
+		if (n > 7 && strcmp(spec + n - 7, ".system") == 0) {
+			if (rl_cli_system_file(db, spec, &owned_sys) != NULL)
+				sys = &owned_sys;
+			else
+				status = RL_EXIT_FAIL;
+		} else if (strchr(spec, '/') == NULL) {
+			sys = rl_hwdb_find_system(db, spec, &err);
+		}
+		d = sys != NULL || status != RL_EXIT_OK ? NULL : rl_cli_device(db, spec, &owned);
 		if (sys != NULL)
 			show_system(db, sys, fmt);
+		else if (status != RL_EXIT_OK)
+			;
 		else if (d == NULL)
 			status = RL_EXIT_FAIL;
 		else
 			show_device(d, fmt);
 		rl_device_release(&owned);
+		rl_hwsystem_release(&owned_sys);
 	}
 	rl_hwdb_free(db);
 	if (fflush(stdout) != 0)

@@ -4,6 +4,8 @@
 # every format, and the errors.
 . "$top_srcdir/tests/lib.sh"
 
+# w NAME TEXT: writes TEXT (printf escapes) to $tmp/NAME
+w() { printf "$2" >"$tmp/$1"; }
 # near A B: |A - B| <= 0.01 (times printed with two decimals)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d <= 0.01 && d >= -0.01) }'; }
 
@@ -95,7 +97,6 @@ check "allreduce 1 GiB on 8 H200: 4190.66 us" near "$(csv_field "$tmp/out" allre
 run classify --hw dgx-a100-8 -f csv "$C"
 check "allreduce 1 GiB on 8 A100: 6278.49 us" near "$(csv_field "$tmp/out" allreduce_1gib t_gpu_us)" 6278.49
 # a plain device: its NVLink, one node, no latency: 2 x 7/8 x 2^30 / 450e9 s
-w() { printf "$2" >"$tmp/$1"; }
 w one.csv 'name,kind,dtype,shape,ranks\nar,allreduce,bf16,536870912,8\n'
 run classify --hw h100-sxm -f csv "$tmp/one.csv"
 check "a plain device: its NVLink, no latency: 4175.66 us" near "$(csv_field "$tmp/out" ar t_gpu_us)" 4175.66
@@ -109,6 +110,19 @@ awk '$0 == "$ roofline classify --hw hgx-h100-8 examples/collectives.csv" { on =
 (cd "$top_srcdir" && "$ROOFLINE" classify --hw hgx-h100-8 examples/collectives.csv) >"$tmp/got"
 check "README: the collectives example is there" test -s "$tmp/want" -a -s "$tmp/got"
 check "README: the collectives example is the program's output" cmp -s "$tmp/want" "$tmp/got"
+
+# a system file of one's own: --hw FILE.system, hw show FILE.system
+S2="$DATA/two-h100-nodes.system"
+run hw show "$S2"
+check "hw show FILE.system" grep -q '^network_bandwidth_gbs 25 ' "$tmp/out"
+run classify --hw "$S2" -f csv "$DATA/collectives-nodes.csv"
+# the network now binds: 1/2 x 2^31 / 8 / 25e9 s = 5368.71 us between nodes,
+# against 4175.66 in the node; 10 + 5 + 5368.71
+check "--hw FILE.system: the slower network binds the reducescatter: 5383.71 us" \
+	near "$(csv_field "$tmp/out" grad_reducescatter t_gpu_us)" 5383.71
+w n4.csv 'name,kind,dtype,shape,ranks,nodes\nar,allreduce,bf16,1024,32,4\n'
+expect_error "more nodes than the system has" 1 "n4.csv:2: 4 nodes, but two-h100-nodes has 2" \
+	classify --hw "$S2" "$tmp/n4.csv"
 
 # --- errors -----------------------------------------------------------------
 w noranks.csv 'name,kind,dtype,shape\nar,allreduce,bf16,1024\n'
