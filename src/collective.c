@@ -12,13 +12,17 @@ double rl_collective_bus_factor(enum rl_kind k, uint64_t n)
 	/* nccl-tests src/all_reduce.cu, all_gather.cu, reduce_scatter.cu,
 	 * alltoall.cu, broadcast.cu, sendrecv.cu (getBw), doc/PERFORMANCE.md */
 	switch (k) {
-	case RL_KIND_ALLREDUCE: return n > 0 ? 2.0 * (dn - 1) / dn : 0;
+	case RL_KIND_ALLREDUCE:
+		return n > 0 ? 2.0 * (dn - 1) / dn : 0;
 	case RL_KIND_ALLGATHER:
 	case RL_KIND_REDUCESCATTER:
-	case RL_KIND_ALLTOALL: return n > 0 ? (dn - 1) / dn : 0;
+	case RL_KIND_ALLTOALL:
+		return n > 0 ? (dn - 1) / dn : 0;
 	case RL_KIND_BROADCAST:
-	case RL_KIND_SENDRECV: return 1;
-	default: return 0;
+	case RL_KIND_SENDRECV:
+		return 1;
+	default:
+		return 0;
 	}
 }
 
@@ -31,19 +35,22 @@ double rl_collective_algo_bytes(enum rl_kind k, uint64_t n, double in_bytes)
 int rl_collective_check(const struct rl_op *op, struct rl_err *err)
 {
 	if (!(op->has & RL_HAS_RANKS))
-		return rl_err_set(err, RL_ERR_PARSE,
-		                  "column 'ranks': %s needs the number of GPUs taking part (2 or more)",
-		                  rl_kind_name(op->kind));
+		return rl_err_set(
+		    err, RL_ERR_PARSE,
+		    "column 'ranks': %s needs the number of GPUs taking part (2 or more)",
+		    rl_kind_name(op->kind));
 	if (op->ranks < 2)
-		return rl_err_set(err, RL_ERR_PARSE,
-		                  "column 'ranks': %llu is below the minimum 2 (a collective on one GPU "
-		                  "moves nothing)",
-		                  (unsigned long long)op->ranks);
+		return rl_err_set(
+		    err, RL_ERR_PARSE,
+		    "column 'ranks': %llu is below the minimum 2 (a collective on one GPU "
+		    "moves nothing)",
+		    (unsigned long long)op->ranks);
 	if (op->nodes < 1 || op->nodes > op->ranks || op->ranks % op->nodes != 0)
-		return rl_err_set(err, RL_ERR_PARSE,
-		                  "column 'nodes': %llu does not divide ranks %llu (every node takes "
-		                  "the same number of GPUs)",
-		                  (unsigned long long)op->nodes, (unsigned long long)op->ranks);
+		return rl_err_set(
+		    err, RL_ERR_PARSE,
+		    "column 'nodes': %llu does not divide ranks %llu (every node takes "
+		    "the same number of GPUs)",
+		    (unsigned long long)op->nodes, (unsigned long long)op->ranks);
 	return 0;
 }
 
@@ -93,12 +100,12 @@ int rl_collective_time(enum rl_kind k, uint64_t ranks, uint64_t nodes, double in
 		return rl_err_set(err, RL_ERR_ARG, "not a collective on 2 or more ranks");
 	g = ranks / nodes;
 	if (net->gpus_per_node > 0 && g > net->gpus_per_node)
-		return rl_err_set(err, RL_ERR_ARG,
-		                  "%llu ranks on %llu node%s is %llu GPUs per node, but %s has %llu "
-		                  "(give nodes)",
-		                  (unsigned long long)ranks, (unsigned long long)nodes,
-		                  nodes == 1 ? "" : "s", (unsigned long long)g, net->name,
-		                  (unsigned long long)net->gpus_per_node);
+		return rl_err_set(
+		    err, RL_ERR_ARG,
+		    "%llu ranks on %llu node%s is %llu GPUs per node, but %s has %llu "
+		    "(give nodes)",
+		    (unsigned long long)ranks, (unsigned long long)nodes, nodes == 1 ? "" : "s",
+		    (unsigned long long)g, net->name, (unsigned long long)net->gpus_per_node);
 	if (nodes > 1 && !(net->inter_gbs > 0))
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "%llu nodes, but %s has no network between nodes (a system file "
@@ -116,7 +123,8 @@ int rl_collective_time(enum rl_kind k, uint64_t ranks, uint64_t nodes, double in
 	       &t->inter_bytes);
 	t->intra_us = t->intra_bytes > 0 ? t->intra_bytes / (net->intra_gbs * 1e9) * 1e6 : 0;
 	t->inter_us = t->inter_bytes > 0 ? t->inter_bytes / (net->inter_gbs * 1e9) * 1e6 : 0;
-	t->latency_us = (g > 1 ? net->intra_latency_us : 0) + (nodes > 1 ? net->inter_latency_us : 0);
+	t->latency_us =
+	    (g > 1 ? net->intra_latency_us : 0) + (nodes > 1 ? net->inter_latency_us : 0);
 	t->t_us = t->latency_us + fmax(t->intra_us, t->inter_us);
 	return 0;
 }

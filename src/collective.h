@@ -35,14 +35,14 @@
 
 /* The parts of one collective's time. */
 struct rl_coll_time {
-	double algo_bytes;   /* nccl-tests' size S of the op */
-	double bus_bytes;    /* S x the bus factor: what "busbw" counts */
-	double intra_bytes;  /* per GPU per direction over the node's fabric */
-	double inter_bytes;  /* per GPU per direction over the network */
-	double intra_us;     /* intra_bytes / intra bandwidth */
-	double inter_us;     /* inter_bytes / network bandwidth */
+	double algo_bytes;  /* nccl-tests' size S of the op */
+	double bus_bytes;   /* S x the bus factor: what "busbw" counts */
+	double intra_bytes; /* per GPU per direction over the node's fabric */
+	double inter_bytes; /* per GPU per direction over the network */
+	double intra_us;    /* intra_bytes / intra bandwidth */
+	double inter_us;    /* inter_bytes / network bandwidth */
 	double latency_us;
-	double t_us;         /* latency + max(intra_us, inter_us) */
+	double t_us; /* latency + max(intra_us, inter_us) */
 };
 
 /* nccl-tests' busbw / algbw factor of collective kind K on N ranks:

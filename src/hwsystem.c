@@ -17,22 +17,22 @@ static const struct {
 	int integer;
 	const char *unit;
 } num_keys[RL_SYS_NUM_COUNT] = {
-	[RL_SYS_GPUS_PER_NODE] = {"gpus_per_node", 1, 1e6, 1, ""},
-	[RL_SYS_INTRA_BANDWIDTH_GBS] = {"intra_bandwidth_gbs", 1e-3, 1e7, 0, "GB/s"},
-	[RL_SYS_INTRA_LATENCY_US] = {"intra_latency_us", 0, 1e6, 0, "us"},
-	[RL_SYS_NODES] = {"nodes", 1, 1e9, 1, ""},
-	[RL_SYS_NETWORK_BANDWIDTH_GBS] = {"network_bandwidth_gbs", 1e-3, 1e7, 0, "GB/s"},
-	[RL_SYS_INTER_LATENCY_US] = {"inter_latency_us", 0, 1e6, 0, "us"},
+    [RL_SYS_GPUS_PER_NODE] = {"gpus_per_node", 1, 1e6, 1, ""},
+    [RL_SYS_INTRA_BANDWIDTH_GBS] = {"intra_bandwidth_gbs", 1e-3, 1e7, 0, "GB/s"},
+    [RL_SYS_INTRA_LATENCY_US] = {"intra_latency_us", 0, 1e6, 0, "us"},
+    [RL_SYS_NODES] = {"nodes", 1, 1e9, 1, ""},
+    [RL_SYS_NETWORK_BANDWIDTH_GBS] = {"network_bandwidth_gbs", 1e-3, 1e7, 0, "GB/s"},
+    [RL_SYS_INTER_LATENCY_US] = {"inter_latency_us", 0, 1e6, 0, "us"},
 };
 
-#define NCCL "nccl."
+#define NCCL       "nccl."
 #define NCCL_BUSBW "_busbw_gbs"
 #define NCCL_BYTES "_bytes"
 
 static const char *const fabric_names[] = {
-	[RL_FABRIC_NVLINK] = "nvlink",
-	[RL_FABRIC_NVSWITCH] = "nvswitch",
-	[RL_FABRIC_PCIE] = "pcie",
+    [RL_FABRIC_NVLINK] = "nvlink",
+    [RL_FABRIC_NVSWITCH] = "nvswitch",
+    [RL_FABRIC_PCIE] = "pcie",
 };
 
 /* A number with its source, in [LO, HI] (an integer when INTEGER), into *V
@@ -100,8 +100,9 @@ static int take(struct rl_kvfile *kv, struct rl_hwsystem *s, const char *key, co
 	}
 	for (i = 0; i < RL_SYS_NUM_COUNT; i++)
 		if (strcmp(key, num_keys[i].name) == 0)
-			return set_number(kv, &s->num[i], key, val, src, num_keys[i].lo, num_keys[i].hi,
-			                  num_keys[i].integer, num_keys[i].unit, err);
+			return set_number(kv, &s->num[i], key, val, src, num_keys[i].lo,
+			                  num_keys[i].hi, num_keys[i].integer, num_keys[i].unit,
+			                  err);
 	if ((i = nccl_kind(key, NCCL_BUSBW)) >= 0)
 		return set_number(kv, &s->nccl_busbw[i], key, val, src, 1e-3, 1e7, 0, "GB/s", err);
 	if ((i = nccl_kind(key, NCCL_BYTES)) >= 0)
@@ -115,8 +116,8 @@ static int take(struct rl_kvfile *kv, struct rl_hwsystem *s, const char *key, co
 /* The checks across keys, once the file is read. */
 static int check(const char *path, const struct rl_hwsystem *s, struct rl_err *err)
 {
-	static const enum rl_sys_key required[] = {
-		RL_SYS_GPUS_PER_NODE, RL_SYS_INTRA_BANDWIDTH_GBS, RL_SYS_INTRA_LATENCY_US};
+	static const enum rl_sys_key required[] = {RL_SYS_GPUS_PER_NODE, RL_SYS_INTRA_BANDWIDTH_GBS,
+	                                           RL_SYS_INTRA_LATENCY_US};
 	const char *text[] = {s->id, s->name, s->gpu, s->fabric_name};
 	const char *text_names[] = {"id", "name", "gpu", "fabric"};
 	int net, lat;
@@ -133,10 +134,11 @@ static int check(const char *path, const struct rl_hwsystem *s, struct rl_err *e
 	net = s->num[RL_SYS_NETWORK_BANDWIDTH_GBS].present;
 	lat = s->num[RL_SYS_INTER_LATENCY_US].present;
 	if (net != lat)
-		return rl_err_set(err, RL_ERR_PARSE,
-		                  "%s: key '%s' needs '%s' (a network between nodes has both)", path,
-		                  num_keys[net ? RL_SYS_NETWORK_BANDWIDTH_GBS : RL_SYS_INTER_LATENCY_US].name,
-		                  num_keys[net ? RL_SYS_INTER_LATENCY_US : RL_SYS_NETWORK_BANDWIDTH_GBS].name);
+		return rl_err_set(
+		    err, RL_ERR_PARSE, "%s: key '%s' needs '%s' (a network between nodes has both)",
+		    path,
+		    num_keys[net ? RL_SYS_NETWORK_BANDWIDTH_GBS : RL_SYS_INTER_LATENCY_US].name,
+		    num_keys[net ? RL_SYS_INTER_LATENCY_US : RL_SYS_NETWORK_BANDWIDTH_GBS].name);
 	if (s->num[RL_SYS_NODES].present && s->num[RL_SYS_NODES].value > 1 && !net)
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "%s: key 'nodes' is %s, but there is no network between them "
@@ -145,7 +147,8 @@ static int check(const char *path, const struct rl_hwsystem *s, struct rl_err *e
 	for (i = 0; i < RL_SYS_NCCL_COUNT; i++)
 		if (s->nccl_busbw[i].present != s->nccl_bytes[i].present)
 			return rl_err_set(err, RL_ERR_PARSE,
-			                  "%s: key '" NCCL "%s%s' needs '" NCCL "%s%s' (a bus bandwidth "
+			                  "%s: key '" NCCL "%s%s' needs '" NCCL
+			                  "%s%s' (a bus bandwidth "
 			                  "is measured at a size)",
 			                  path, rl_kind_name((enum rl_kind)(RL_KIND_ALLREDUCE + i)),
 			                  s->nccl_busbw[i].present ? NCCL_BUSBW : NCCL_BYTES,
@@ -260,8 +263,7 @@ int rl_hwsystem_device_net(const struct rl_device *d, struct rl_net *net)
 	return 1;
 }
 
-int rl_hwsystem_nccl(const struct rl_hwsystem *s, enum rl_kind k, double *busbw_gbs,
-                     double *bytes)
+int rl_hwsystem_nccl(const struct rl_hwsystem *s, enum rl_kind k, double *busbw_gbs, double *bytes)
 {
 	int i = (int)k - RL_KIND_ALLREDUCE;
 

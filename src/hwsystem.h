@@ -22,13 +22,13 @@
 /* An interconnect as the model sees it: from a system file or from a
  * device's nvlink_bandwidth_gbs (one node, no latency known: 0). */
 struct rl_net {
-	const char *name;         /* the system's id or the device's, for messages */
-	double intra_gbs;         /* per GPU, per direction, inside a node (GB/s) */
-	double inter_gbs;         /* per GPU, per direction, between nodes; 0: none */
-	double intra_latency_us;  /* fixed cost of a collective inside a node */
-	double inter_latency_us;  /* added when it spans nodes */
-	uint64_t gpus_per_node;   /* 0: not known (no limit) */
-	uint64_t max_nodes;       /* 0: no limit */
+	const char *name;        /* the system's id or the device's, for messages */
+	double intra_gbs;        /* per GPU, per direction, inside a node (GB/s) */
+	double inter_gbs;        /* per GPU, per direction, between nodes; 0: none */
+	double intra_latency_us; /* fixed cost of a collective inside a node */
+	double inter_latency_us; /* added when it spans nodes */
+	uint64_t gpus_per_node;  /* 0: not known (no limit) */
+	uint64_t max_nodes;      /* 0: no limit */
 };
 
 enum rl_fabric { RL_FABRIC_NVLINK, RL_FABRIC_NVSWITCH, RL_FABRIC_PCIE };
@@ -38,9 +38,9 @@ enum rl_sys_key {
 	RL_SYS_GPUS_PER_NODE,
 	RL_SYS_INTRA_BANDWIDTH_GBS, /* per GPU, per direction */
 	RL_SYS_INTRA_LATENCY_US,
-	RL_SYS_NODES,               /* optional: the nodes there are */
+	RL_SYS_NODES,                 /* optional: the nodes there are */
 	RL_SYS_NETWORK_BANDWIDTH_GBS, /* optional: per GPU, per direction */
-	RL_SYS_INTER_LATENCY_US,    /* with the network */
+	RL_SYS_INTER_LATENCY_US,      /* with the network */
 	RL_SYS_NUM_COUNT
 };
 
@@ -87,7 +87,6 @@ int rl_hwsystem_device_net(const struct rl_device *d, struct rl_net *net);
 
 /* The published nccl-tests bus bandwidth (GB/s) of collective kind K on S
  * and the size it was measured at (bytes): 1, or 0 when S has none. */
-int rl_hwsystem_nccl(const struct rl_hwsystem *s, enum rl_kind k, double *busbw_gbs,
-                     double *bytes);
+int rl_hwsystem_nccl(const struct rl_hwsystem *s, enum rl_kind k, double *busbw_gbs, double *bytes);
 
 #endif

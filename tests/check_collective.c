@@ -33,8 +33,8 @@ START_TEST(test_bus_factors)
 }
 END_TEST
 
-static struct rl_op collective_op(enum rl_kind k, enum rl_dtype t, uint64_t elems,
-                                  uint64_t ranks, uint64_t nodes)
+static struct rl_op collective_op(enum rl_kind k, enum rl_dtype t, uint64_t elems, uint64_t ranks,
+                                  uint64_t nodes)
 {
 	struct rl_op op;
 
@@ -75,13 +75,13 @@ static const struct {
 	unsigned has;
 	const char *msg;
 } bad_ranks[] = {
-	{8, 1, RL_HAS_SHAPE, "column 'ranks': allreduce needs the number of GPUs"},
-	{1, 1, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'ranks': 1 is below the minimum 2"},
-	{0, 1, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'ranks': 0 is below the minimum 2"},
-	{8, 3, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'nodes': 3 does not divide ranks 8"},
-	{8, 16, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'nodes': 16 does not divide ranks 8"},
-	{8, 1, RL_HAS_RANKS, "column 'shape': allreduce needs a shape"},
-	{8, 1, RL_HAS_SHAPE | RL_HAS_RANKS | RL_HAS_BYTES, "column 'bytes': a collective's bytes"},
+    {8, 1, RL_HAS_SHAPE, "column 'ranks': allreduce needs the number of GPUs"},
+    {1, 1, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'ranks': 1 is below the minimum 2"},
+    {0, 1, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'ranks': 0 is below the minimum 2"},
+    {8, 3, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'nodes': 3 does not divide ranks 8"},
+    {8, 16, RL_HAS_SHAPE | RL_HAS_RANKS, "column 'nodes': 16 does not divide ranks 8"},
+    {8, 1, RL_HAS_RANKS, "column 'shape': allreduce needs a shape"},
+    {8, 1, RL_HAS_SHAPE | RL_HAS_RANKS | RL_HAS_BYTES, "column 'bytes': a collective's bytes"},
 };
 
 START_TEST(test_bad_ranks)
@@ -105,27 +105,27 @@ static const struct {
 	double in_bytes;
 	double intra_us, inter_us, t_us;
 } times[] = {
-	/* 2^29 bytes on 8: 2 x 7/8 x 2^29 / 450e9 s = 2087.830 us, + 15 us */
-	{RL_KIND_ALLREDUCE, 8, 1, 536870912, 2087.83132, 0, 2102.83132},
-	/* 16 ranks on 2 nodes, 2^30 bytes: in the node 2 x 7/8 x 2^30 / 450e9 =
-	 * 4175.6626 us, between nodes 2 x 1/2 x 2^30 / 8 / 50e9 = 2684.3546 us;
-	 * 15 + 5.4 + max = 4196.0626 */
-	{RL_KIND_ALLREDUCE, 16, 2, 1073741824, 4175.66265, 2684.35456, 4196.06265},
-	/* one GPU per node: all of it between nodes, 2 x 1/2 x 2^20 / 50e9 */
-	{RL_KIND_ALLREDUCE, 2, 2, 1048576, 0, 20.97152, 26.37152},
-	/* reducescatter of 2^24 bytes on 8: 7/8 x 2^24 / 450e9 = 32.6224 us */
-	{RL_KIND_REDUCESCATTER, 8, 1, 16777216, 32.622364, 0, 47.622364},
-	/* allgather of 2^21-byte shards, 16 on 2 nodes: S = 2^25; in the node
-	 * 7/8 x 2^25 / 450e9 = 65.2447 us; between 1/2 x 2^25 / 8 / 50e9 =
-	 * 41.9430 us */
-	{RL_KIND_ALLGATHER, 16, 2, 2097152, 65.244729, 41.943040, 85.644729},
-	/* alltoall of 2^24 bytes, 16 on 2 nodes: 7/16 x 2^24 / 450e9 =
-	 * 16.3112 us in the node, 8/16 x 2^24 / 50e9 = 167.7722 us between */
-	{RL_KIND_ALLTOALL, 16, 2, 16777216, 16.311182, 167.77216, 188.17216},
-	/* broadcast of 2^20 on 8: 2^20 / 450e9 = 2.3302 us */
-	{RL_KIND_BROADCAST, 8, 1, 1048576, 2.3301689, 0, 17.3301689},
-	/* sendrecv of 2^20 between two nodes: 2^20 / 50e9 = 20.97152 us */
-	{RL_KIND_SENDRECV, 2, 2, 1048576, 0, 20.97152, 26.37152},
+    /* 2^29 bytes on 8: 2 x 7/8 x 2^29 / 450e9 s = 2087.830 us, + 15 us */
+    {RL_KIND_ALLREDUCE, 8, 1, 536870912, 2087.83132, 0, 2102.83132},
+    /* 16 ranks on 2 nodes, 2^30 bytes: in the node 2 x 7/8 x 2^30 / 450e9 =
+     * 4175.6626 us, between nodes 2 x 1/2 x 2^30 / 8 / 50e9 = 2684.3546 us;
+     * 15 + 5.4 + max = 4196.0626 */
+    {RL_KIND_ALLREDUCE, 16, 2, 1073741824, 4175.66265, 2684.35456, 4196.06265},
+    /* one GPU per node: all of it between nodes, 2 x 1/2 x 2^20 / 50e9 */
+    {RL_KIND_ALLREDUCE, 2, 2, 1048576, 0, 20.97152, 26.37152},
+    /* reducescatter of 2^24 bytes on 8: 7/8 x 2^24 / 450e9 = 32.6224 us */
+    {RL_KIND_REDUCESCATTER, 8, 1, 16777216, 32.622364, 0, 47.622364},
+    /* allgather of 2^21-byte shards, 16 on 2 nodes: S = 2^25; in the node
+     * 7/8 x 2^25 / 450e9 = 65.2447 us; between 1/2 x 2^25 / 8 / 50e9 =
+     * 41.9430 us */
+    {RL_KIND_ALLGATHER, 16, 2, 2097152, 65.244729, 41.943040, 85.644729},
+    /* alltoall of 2^24 bytes, 16 on 2 nodes: 7/16 x 2^24 / 450e9 =
+     * 16.3112 us in the node, 8/16 x 2^24 / 50e9 = 167.7722 us between */
+    {RL_KIND_ALLTOALL, 16, 2, 16777216, 16.311182, 167.77216, 188.17216},
+    /* broadcast of 2^20 on 8: 2^20 / 450e9 = 2.3302 us */
+    {RL_KIND_BROADCAST, 8, 1, 1048576, 2.3301689, 0, 17.3301689},
+    /* sendrecv of 2^20 between two nodes: 2^20 / 50e9 = 20.97152 us */
+    {RL_KIND_SENDRECV, 2, 2, 1048576, 0, 20.97152, 26.37152},
 };
 
 START_TEST(test_times)
@@ -222,8 +222,8 @@ static const struct {
 	const char *system;
 	double published_busbw_gbs;
 } goal[] = {
-	{"hgx-h100-8", 466.35},
-	{"hgx-h200-8", 467.58},
+    {"hgx-h100-8", 466.35},
+    {"hgx-h200-8", 467.58},
 };
 
 START_TEST(test_goal_busbw)

@@ -81,28 +81,28 @@ static const struct {
 	const char *text;
 	const char *msg;
 } bad_systems[] = {
-	{"id = x\nname = X\nfabric = nvlink\n", "missing key 'gpu'"},
-	{HEAD "fabric = infiniband\n", ":5: key 'fabric': unknown fabric 'infiniband' (expected "
-	                               "nvlink, nvswitch or pcie)"},
-	{BODY, "missing key 'intra_latency_us'"},
-	{GOOD "network_bandwidth_gbs = 50 ; s\n",
-	 "key 'network_bandwidth_gbs' needs 'inter_latency_us'"},
-	{GOOD "inter_latency_us = 5 ; s\n", "key 'inter_latency_us' needs 'network_bandwidth_gbs'"},
-	{GOOD "nccl.allreduce_busbw_gbs = 466 ; s\n",
-	 "key 'nccl.allreduce_busbw_gbs' needs 'nccl.allreduce_bytes'"},
-	{GOOD "nccl.matmul_busbw_gbs = 466 ; s\n", ":9: unknown key 'nccl.matmul_busbw_gbs'"},
-	{HEAD "gpus_per_node = 2.5 ; s\n", ":5: key 'gpus_per_node': 2.5 is not a whole number"},
-	{HEAD "intra_bandwidth_gbs = 0 ; s\n",
-	 ":5: key 'intra_bandwidth_gbs': 0 GB/s is outside the sensible range 0.001..1e+07 GB/s"},
-	{HEAD "intra_bandwidth_gbs = 450\n", ":5: key 'intra_bandwidth_gbs': a number needs its source"},
-	{HEAD "nvlink_gbs = 450 ; s\n", ":5: unknown key 'nvlink_gbs'"},
-	{HEAD "gpu = tiny\n", ":5: key 'gpu' given twice"},
-	{GOOD "nodes = 4 ; s\n", "key 'nodes' is 4, but there is no network between them"},
+    {"id = x\nname = X\nfabric = nvlink\n", "missing key 'gpu'"},
+    {HEAD "fabric = infiniband\n", ":5: key 'fabric': unknown fabric 'infiniband' (expected "
+                                   "nvlink, nvswitch or pcie)"},
+    {BODY, "missing key 'intra_latency_us'"},
+    {GOOD "network_bandwidth_gbs = 50 ; s\n",
+     "key 'network_bandwidth_gbs' needs 'inter_latency_us'"},
+    {GOOD "inter_latency_us = 5 ; s\n", "key 'inter_latency_us' needs 'network_bandwidth_gbs'"},
+    {GOOD "nccl.allreduce_busbw_gbs = 466 ; s\n",
+     "key 'nccl.allreduce_busbw_gbs' needs 'nccl.allreduce_bytes'"},
+    {GOOD "nccl.matmul_busbw_gbs = 466 ; s\n", ":9: unknown key 'nccl.matmul_busbw_gbs'"},
+    {HEAD "gpus_per_node = 2.5 ; s\n", ":5: key 'gpus_per_node': 2.5 is not a whole number"},
+    {HEAD "intra_bandwidth_gbs = 0 ; s\n",
+     ":5: key 'intra_bandwidth_gbs': 0 GB/s is outside the sensible range 0.001..1e+07 GB/s"},
+    {HEAD "intra_bandwidth_gbs = 450\n",
+     ":5: key 'intra_bandwidth_gbs': a number needs its source"},
+    {HEAD "nvlink_gbs = 450 ; s\n", ":5: unknown key 'nvlink_gbs'"},
+    {HEAD "gpu = tiny\n", ":5: key 'gpu' given twice"},
+    {GOOD "nodes = 4 ; s\n", "key 'nodes' is 4, but there is no network between them"},
 };
 
 /* Writes TEXT to a new file under DIR named NAME; returns its path in PATH. */
-static void write_file(char *path, size_t len, const char *dir, const char *name,
-                       const char *text)
+static void write_file(char *path, size_t len, const char *dir, const char *name, const char *text)
 {
 	FILE *f;
 
@@ -135,14 +135,14 @@ static const struct {
 	const char *text;
 	const char *msg; /* NULL: it opens */
 } dbs[] = {
-	{GOOD, NULL},
-	{"source s = made up\nid = x\nname = X\ngpu = huge\nfabric = nvlink\n"
-	 "gpus_per_node = 8 ; s\nintra_bandwidth_gbs = 450 ; s\nintra_latency_us = 10 ; s\n",
-	 "x.system: key 'gpu': 'huge' is not a device of"},
-	{"source s = made up\nid = tiny\nname = X\ngpu = tiny\nfabric = nvlink\n"
-	 "gpus_per_node = 8 ; s\nintra_bandwidth_gbs = 450 ; s\nintra_latency_us = 10 ; s\n",
-	 "x.system: id 'tiny' is also a name of"},
-	{HEAD "fabric = pcie\n", "x.system: missing key 'gpus_per_node'"},
+    {GOOD, NULL},
+    {"source s = made up\nid = x\nname = X\ngpu = huge\nfabric = nvlink\n"
+     "gpus_per_node = 8 ; s\nintra_bandwidth_gbs = 450 ; s\nintra_latency_us = 10 ; s\n",
+     "x.system: key 'gpu': 'huge' is not a device of"},
+    {"source s = made up\nid = tiny\nname = X\ngpu = tiny\nfabric = nvlink\n"
+     "gpus_per_node = 8 ; s\nintra_bandwidth_gbs = 450 ; s\nintra_latency_us = 10 ; s\n",
+     "x.system: id 'tiny' is also a name of"},
+    {HEAD "fabric = pcie\n", "x.system: missing key 'gpus_per_node'"},
 };
 
 START_TEST(test_database)
