@@ -90,9 +90,11 @@ START_TEST(test_collective_columns)
 	                 RL_ERR_PARSE);
 	ck_assert_str_eq(errs.msg[0],
 	                 "ops.csv:2: column 'nodes': only collective ops take it, not copy");
+	rl_oplist_release(&l);
 	ck_assert_int_ne(read_text("name,kind,shape,ranks\nm,allreduce,8,16777217\n", &l, &errs),
 	                 0);
 	ck_assert_ptr_nonnull(strstr(errs.msg[0], "column 'ranks': 16777217 is above the maximum"));
+	rl_oplist_release(&l);
 }
 END_TEST
 
