@@ -213,9 +213,51 @@ const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
 		return owned;
 	}
 	d = rl_hwdb_find_device(db, spec, &err);
-	if (d == NULL)
-		rl_cli_error("%s", err.msg);
+	if (d == NULL) {
+		struct rl_err e2;
+		const struct rl_hwsystem *sys = rl_hwdb_find_system(db, spec, &e2);
+
+		if (sys != NULL)
+			return rl_hwdb_system_gpu(db, sys);
+		if (rl_hwdb_system_count(db) > 0) /* --hw takes either */
+			rl_cli_error("%s; nor a system: %s", err.msg, e2.msg);
+		else
+			rl_cli_error("%s", err.msg);
+	}
 	return d;
+}
+
+const struct rl_device *rl_cli_system_file(rl_hwdb *db, const char *path,
+                                           struct rl_hwsystem *owned)
+{
+	struct rl_err err;
+	const struct rl_device *d;
+
+	if (rl_hwsystem_load(path, owned, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return NULL;
+	}
+	d = rl_hwdb_find_device(db, owned->gpu, &err);
+	if (d == NULL)
+		rl_cli_error("%s: key 'gpu': %s", path, err.msg);
+	return d;
+}
+
+/* The --hw SPEC (or $ROOFLINE_HW), or NULL. */
+static const char *hw_spec(const char *spec)
+{
+	if (spec == NULL)
+		spec = getenv("ROOFLINE_HW");
+	return spec == NULL || *spec == '\0' ? NULL : spec;
+}
+
+/* The system the --hw SPEC names, or NULL (a device, a file, live). */
+static const struct rl_hwsystem *cli_system(rl_hwdb *db, const char *spec)
+{
+	struct rl_err err;
+
+	spec = hw_spec(spec);
+	return spec == NULL ? NULL : rl_hwdb_find_system(db, spec, &err);
 }
 
 /* D predicting with the roofs ROOFS names ("measured" or "datasheet",
@@ -335,12 +377,39 @@ int rl_cli_model_resolve(struct rl_cli_model_opts *o)
 {
 	if (rl_cli_model_open_db(o) < 0)
 		return -1;
-	if (o->dev == NULL)
+	if (o->dev == NULL && hw_spec(o->hw) != NULL && ends_with(hw_spec(o->hw), ".system")) {
+		o->dev = rl_cli_system_file(o->db, hw_spec(o->hw), &o->owned_sys);
+		if (o->dev == NULL)
+			return -1;
+		o->sys = &o->owned_sys;
+	}
+	if (o->dev == NULL) {
+		o->sys = cli_system(o->db, o->hw);
 		o->dev = rl_cli_device(o->db, o->hw, &o->owned);
+	}
 	if (o->dev != NULL && o->roofs != NULL)
 		o->dev = with_roofs(o->dev, o->roofs, &o->owned);
 	if (o->dev == NULL)
 		return -1;
+	/* collectives run on the system's interconnect, else on the device's
+	 * NVLink (hwsystem.h) */
+	if (o->sys != NULL) {
+		rl_hwsystem_net(o->sys, &o->net);
+		o->has_net = 1;
+		snprintf(o->net_note, sizeof(o->net_note),
+		         "collectives: system %s, %llu GPUs per node on %s at %g GB/s per GPU "
+		         "and direction, %s%g us latency",
+		         o->sys->id, (unsigned long long)o->net.gpus_per_node, o->sys->fabric_name,
+		         o->net.intra_gbs, o->net.inter_gbs > 0 ? "" : "no network between nodes, ",
+		         o->net.intra_latency_us);
+		if (o->net.inter_gbs > 0)
+			snprintf(o->net_note + strlen(o->net_note),
+			         sizeof(o->net_note) - strlen(o->net_note),
+			         "; between nodes %g GB/s per GPU, %g us more", o->net.inter_gbs,
+			         o->net.inter_latency_us);
+	} else {
+		o->has_net = rl_hwsystem_device_net(o->dev, &o->net);
+	}
 	if (rl_cli_model_runtime(o) < 0)
 		return -1;
 	return model_profile(o);
@@ -378,6 +447,8 @@ void rl_cli_pipeline_model(const struct rl_cli_model_opts *o, struct rl_pipeline
 	pm->expected_source = o->eff_note;
 	pm->db = o->db;
 	pm->best_case = o->best_case;
+	pm->net = o->has_net ? &o->net : NULL;
+	pm->interconnect = o->sys != NULL ? o->net_note : NULL;
 }
 
 void rl_cli_model_release(struct rl_cli_model_opts *o)
@@ -386,10 +457,13 @@ void rl_cli_model_release(struct rl_cli_model_opts *o)
 		rl_effprof_release(&o->eff);
 	o->eff_match = RL_EP_NONE;
 	rl_device_release(&o->owned);
+	rl_hwsystem_release(&o->owned_sys);
 	rl_hwdb_free(o->db);
 	o->db = NULL;
 	o->dev = NULL;
 	o->rt = NULL;
+	o->sys = NULL;
+	o->has_net = 0;
 }
 
 /* ---- output files ----

@@ -21,7 +21,9 @@ enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
  * report) takes the same way. */
 #define RL_HELP_HW \
 	"      --hw ID|FILE|live     device: an id or alias of the database, a .device\n" \
-	"                            file, or live[:N] for the CUDA GPU of this machine\n"
+	"                            file, or live[:N] for the CUDA GPU of this machine;\n" \
+	"                            or a system (hw systems) or FILE.system: its GPU,\n" \
+	"                            and its interconnect for collectives\n"
 #define RL_HELP_ROOFS \
 	"      --roofs WHICH         measured or datasheet: which roofs a calibrated\n" \
 	"                            device file (roofline calibrate) predicts with\n"
@@ -132,6 +134,13 @@ struct rl_cli_model_opts {
 	const struct rl_device *dev; /* in db, or owned */
 	struct rl_device owned;      /* a device file or a probed GPU */
 	const struct rl_runtime *rt; /* in db */
+	const struct rl_hwsystem *sys; /* in db, or owned_sys: --hw named a
+	                                * system, whose GPU is dev */
+	struct rl_hwsystem owned_sys;  /* --hw FILE.system */
+	struct rl_net net;           /* the interconnect of collectives: the
+	                              * system's, or dev's NVLink */
+	int has_net;                 /* net is set */
+	char net_note[320];          /* with sys: the line naming it */
 };
 
 /* Sets O to no option given for command CMD, whose runtime profile is
@@ -232,12 +241,16 @@ int rl_cli_train_option(struct rl_cli_train_opts *o, const char *cmd, int opt, c
 /* After the options: a training option without --train is a usage error
  * (printed; RL_EXIT_USAGE), else 0. */
 int rl_cli_train_check(const struct rl_cli_train_opts *o, const char *cmd);
+/* Loads the system file PATH (a name ending in ".system") into *OWNED and
+ * finds its GPU in DB. NULL on error (printed), else the GPU. */
+const struct rl_device *rl_cli_system_file(rl_hwdb *db, const char *path,
+                                           struct rl_hwsystem *owned);
 
 /* The device SPEC names: "live" or "live:N" the CUDA device 0 or N, probed
  * (the entry it matched is said on stderr); a file when it contains '/' or
- * ends in ".device"; else an id or alias in DB (or, SPEC NULL, $ROOFLINE_HW,
- * else h100-sxm). A probed or loaded device goes to *OWNED (released by the
- * caller). NULL on error (printed). */
+ * ends in ".device"; else an id or alias in DB, or a system's id in DB (its
+ * GPU) (or, SPEC NULL, $ROOFLINE_HW, else h100-sxm). A probed or loaded
+ * device goes to *OWNED (released by the caller). NULL on error (printed). */
 const struct rl_device *rl_cli_device(rl_hwdb *db, const char *spec,
                                       struct rl_device *owned);
 

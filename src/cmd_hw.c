@@ -6,6 +6,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "cli.h"
+#include "hwsystem.h"
 #include "json.h"
 #include "model.h"
 #include "report.h"
@@ -14,9 +15,11 @@ static int usage(void)
 {
 	printf("Usage: roofline hw list [OPTIONS]\n"
 	       "       roofline hw show [OPTIONS] ID|FILE\n"
+	       "       roofline hw systems [OPTIONS]\n"
 	       "       roofline hw runtimes [OPTIONS]\n"
 	       "\n"
-	       "List the devices of the database, show one device with the source of every\n"
+	       "List the devices and systems of the database (csv: the devices; 'hw systems'\n"
+	       "lists the systems alone), show one device or system with the source of every\n"
 	       "figure, or list the runtime profiles (host cost per kernel launch: the\n"
 	       "default, then each op kind that has its own).\n"
 	       "\n"
@@ -79,6 +82,54 @@ static void list_devices(const rl_hwdb *db, enum rl_format fmt)
 	}
 }
 
+/* A system's figure K, or "-". */
+static const char *sysval(const struct rl_hwsystem *s, enum rl_sys_key k)
+{
+	return s->num[k].present ? s->num[k].text : "-";
+}
+
+/* One row per system: its GPU, the fabric inside a node and its bandwidth
+ * per GPU and direction, the network per GPU, the latencies. */
+static void list_systems(const rl_hwdb *db, enum rl_format fmt, int heading)
+{
+	size_t i;
+
+	if (fmt == RL_FMT_CSV)
+		puts("id,name,gpu,gpus_per_node,fabric,intra_bandwidth_gbs,intra_latency_us,"
+		     "network_bandwidth_gbs,inter_latency_us,nodes");
+	else if (heading)
+		printf("\nsystems (--hw takes their ids; GB/s per GPU and direction):\n"
+		       "%-13s %-36s %-14s %4s %-8s %6s %6s %6s %6s\n",
+		       "id", "name", "gpu", "GPUs", "fabric", "GB/s", "lat_us", "net", "net_us");
+	for (i = 0; i < rl_hwdb_system_count(db); i++) {
+		const struct rl_hwsystem *s = rl_hwdb_system(db, i);
+
+		if (fmt == RL_FMT_CSV) {
+			rl_csv_field(stdout, s->id);
+			putchar(',');
+			rl_csv_field(stdout, s->name);
+			putchar(',');
+			rl_csv_field(stdout, s->gpu);
+			printf(",%s,%s,%s,%s,%s,%s,%s\n", s->num[RL_SYS_GPUS_PER_NODE].text,
+			       s->fabric_name, s->num[RL_SYS_INTRA_BANDWIDTH_GBS].text,
+			       s->num[RL_SYS_INTRA_LATENCY_US].text,
+			       s->num[RL_SYS_NETWORK_BANDWIDTH_GBS].present
+			               ? s->num[RL_SYS_NETWORK_BANDWIDTH_GBS].text
+			               : "",
+			       s->num[RL_SYS_INTER_LATENCY_US].present
+			               ? s->num[RL_SYS_INTER_LATENCY_US].text
+			               : "",
+			       s->num[RL_SYS_NODES].present ? s->num[RL_SYS_NODES].text : "");
+		} else {
+			printf("%-13s %-36.36s %-14s %4s %-8s %6s %6s %6s %6s\n", s->id, s->name,
+			       s->gpu, sysval(s, RL_SYS_GPUS_PER_NODE), s->fabric_name,
+			       sysval(s, RL_SYS_INTRA_BANDWIDTH_GBS), sysval(s, RL_SYS_INTRA_LATENCY_US),
+			       sysval(s, RL_SYS_NETWORK_BANDWIDTH_GBS),
+			       sysval(s, RL_SYS_INTER_LATENCY_US));
+		}
+	}
+}
+
 struct show {
 	enum rl_format fmt;
 	yajl_gen g;
@@ -132,6 +183,54 @@ static void show_ridges(const struct rl_device *d)
 			printf("  %-12s %8.1f  (%.1f for work that is not fused multiply-adds)\n",
 			       rl_pipe_label((enum rl_pipe)p), rl_model_ridge(d, (enum rl_pipe)p, 1),
 			       rl_model_ridge(d, (enum rl_pipe)p, 0));
+	}
+}
+
+/* A system: its keys with their sources, then its GPU's id, and what the
+ * model makes of a published nccl-tests size (the bus bandwidth its
+ * all-reduce would reach there, beside the published one). */
+static void show_system(const rl_hwdb *db, const struct rl_hwsystem *sys, enum rl_format fmt)
+{
+	struct show s = {fmt, NULL};
+	struct rl_net net;
+	int k;
+
+	if (fmt == RL_FMT_CSV)
+		puts("key,value,source");
+	if (fmt == RL_FMT_JSON) {
+		s.g = yajl_gen_alloc(NULL);
+		if (s.g == NULL)
+			return;
+		yajl_gen_config(s.g, yajl_gen_print_callback, json_print, stdout);
+		yajl_gen_map_open(s.g);
+	}
+	rl_hwsystem_each(sys, show_key, &s);
+	if (fmt == RL_FMT_JSON) {
+		yajl_gen_map_close(s.g);
+		yajl_gen_free(s.g);
+		putchar('\n');
+		return;
+	}
+	if (fmt != RL_FMT_TABLE)
+		return;
+	printf("\nGPU: %s (roofline hw show %s)\n", rl_hwdb_system_gpu(db, sys)->name, sys->gpu);
+	rl_hwsystem_net(sys, &net);
+	for (k = RL_KIND_ALLREDUCE; k <= RL_KIND_SENDRECV; k++) {
+		double busbw, bytes, ranks = (double)net.gpus_per_node;
+		struct rl_coll_time t;
+		struct rl_err err;
+
+		if (!rl_hwsystem_nccl(sys, (enum rl_kind)k, &busbw, &bytes))
+			continue;
+		if (rl_collective_time((enum rl_kind)k, net.gpus_per_node, 1,
+		                       bytes / (k == RL_KIND_ALLGATHER ? ranks : 1), &net, &t,
+		                       &err) < 0)
+			continue;
+		printf("%s of %s bytes on %s GPUs: model busbw %.1f GB/s (%.1f us), nccl-tests %s "
+		       "GB/s\n",
+		       rl_kind_name((enum rl_kind)k), sys->nccl_bytes[k - RL_KIND_ALLREDUCE].text,
+		       sys->num[RL_SYS_GPUS_PER_NODE].text, t.bus_bytes / (t.t_us * 1e-6) / 1e9,
+		       t.t_us, sys->nccl_busbw[k - RL_KIND_ALLREDUCE].text);
 	}
 }
 
@@ -240,12 +339,13 @@ int cmd_hw(int argc, char **argv)
 	action = argv[optind++];
 	if (strcmp(action, "show") == 0 ? optind != argc - 1 : optind != argc)
 		return rl_cli_usage("hw", strcmp(action, "show") == 0
-		                                  ? "'hw show' takes one device id or file"
+		                                  ? "'hw show' takes one device or system id, or a file"
 		                                  : "unexpected argument '%s'",
 		                    argv[optind < argc ? optind : argc - 1]);
 	if (strcmp(action, "list") != 0 && strcmp(action, "show") != 0 &&
-	    strcmp(action, "runtimes") != 0)
-		return rl_cli_usage("hw", "unknown action '%s' (expected list, show or runtimes)",
+	    strcmp(action, "runtimes") != 0 && strcmp(action, "systems") != 0)
+		return rl_cli_usage("hw",
+		                    "unknown action '%s' (expected list, show, systems or runtimes)",
 		                    action);
 	if (fmt == RL_FMT_JSON && strcmp(action, "show") != 0)
 		return rl_cli_usage("hw", "--format json is for 'hw show'");
@@ -255,19 +355,43 @@ int cmd_hw(int argc, char **argv)
 		return RL_EXIT_FAIL;
 	if (strcmp(action, "list") == 0) {
 		list_devices(db, fmt);
+		if (fmt == RL_FMT_TABLE && rl_hwdb_system_count(db) > 0)
+			list_systems(db, fmt, 1);
+	} else if (strcmp(action, "systems") == 0) {
+		list_systems(db, fmt, fmt == RL_FMT_TABLE);
 	} else if (strcmp(action, "runtimes") == 0) {
 		list_runtimes(db, fmt);
 	} else {
 		struct rl_device owned;
 		const struct rl_device *d;
 
+		struct rl_err err;
+		struct rl_hwsystem owned_sys;
+		const char *spec = argv[optind];
+		size_t n = strlen(spec);
+		const struct rl_hwsystem *sys = NULL;
+
 		memset(&owned, 0, sizeof(owned));
-		d = rl_cli_device(db, argv[optind], &owned);
-		if (d == NULL)
+		memset(&owned_sys, 0, sizeof(owned_sys));
+		if (n > 7 && strcmp(spec + n - 7, ".system") == 0) {
+			if (rl_cli_system_file(db, spec, &owned_sys) != NULL)
+				sys = &owned_sys;
+			else
+				status = RL_EXIT_FAIL;
+		} else if (strchr(spec, '/') == NULL) {
+			sys = rl_hwdb_find_system(db, spec, &err);
+		}
+		d = sys != NULL || status != RL_EXIT_OK ? NULL : rl_cli_device(db, spec, &owned);
+		if (sys != NULL)
+			show_system(db, sys, fmt);
+		else if (status != RL_EXIT_OK)
+			;
+		else if (d == NULL)
 			status = RL_EXIT_FAIL;
 		else
 			show_device(d, fmt);
 		rl_device_release(&owned);
+		rl_hwsystem_release(&owned_sys);
 	}
 	rl_hwdb_free(db);
 	if (fflush(stdout) != 0)

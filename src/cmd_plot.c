@@ -43,16 +43,26 @@ static int usage(void)
 struct plot {
 	struct rl_model_ctx ctx;
 	rl_chart *chart;
+	struct rl_errlist *errs;
+	const char *input;
 };
 
 static int on_op(const struct rl_op *op, void *user)
 {
 	struct plot *pl = user;
 	struct rl_pred p;
+	struct rl_err err = {0, ""};
 	int rc;
 
-	/* The reader has validated the op, so prediction cannot fail here. */
-	rc = rl_predict(op, &pl->ctx, &p, NULL);
+	/* The reader has validated the op; prediction fails only for a
+	 * collective without an interconnect (model.h). */
+	rc = rl_predict(op, &pl->ctx, &p, &err);
+	if (rc < 0 && pl->errs != NULL) {
+		struct rl_err e;
+
+		rl_err_set(&e, rc, "%s:%zu: %s", pl->input, op->line, err.msg);
+		rl_errlist_add(pl->errs, &e);
+	}
 	if (rc == 0)
 		rc = rl_chart_add(pl->chart, op, &p);
 	return rc;
@@ -119,6 +129,9 @@ int cmd_plot(int argc, char **argv)
 	pl.ctx.host_kind_us = m.host_kind_us;
 	pl.ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	pl.ctx.best_case = m.best_case;
+	pl.ctx.net = m.has_net ? &m.net : NULL;
+	pl.errs = &errs;
+	pl.input = strcmp(input, "-") == 0 ? "<stdin>" : input;
 	memset(&info, 0, sizeof(info));
 	info.dev = m.dev;
 	info.runtime = m.rt->id;

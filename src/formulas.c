@@ -8,6 +8,7 @@
 
 #include "formulas.h"
 
+#include "collective.h"
 #include "num.h"
 
 double rl_default_flops_per_element(enum rl_kind k)
@@ -16,7 +17,7 @@ double rl_default_flops_per_element(enum rl_kind k)
 	case RL_KIND_SOFTMAX: return 5.0;
 	case RL_KIND_LAYERNORM: return 8.0;
 	case RL_KIND_COPY: return 0.0;
-	default: return 1.0;
+	default: return rl_kind_is_collective(k) ? 0.0 : 1.0;
 	}
 }
 
@@ -251,6 +252,30 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 	return 0;
 }
 
+/* A collective: no FLOPs (the reduction's adds are negligible,
+ * collective.h); its bytes are the bus bytes each rank sends, nccl-tests'
+ * size times the bus factor (collective.h), which cross the interconnect. */
+static int collective(const struct rl_op *op, double es, double *flops, double *bytes,
+                      struct rl_err *err)
+{
+	uint64_t n;
+	int rc = rl_collective_check(op, err);
+
+	if (rc < 0)
+		return rc;
+	if (op->has & (RL_HAS_FLOPS | RL_HAS_BYTES))
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column '%s': a collective's bytes follow from its shape, dtype and "
+		                  "ranks, and it has no FLOPs",
+		                  (op->has & RL_HAS_BYTES) ? "bytes" : "flops");
+	if (product(op->dims, op->ndims, &n) < 0)
+		return overflow(err, "buffer");
+	*flops = 0;
+	*bytes = rl_collective_algo_bytes(op->kind, op->ranks, (double)n * es) *
+	         rl_collective_bus_factor(op->kind, op->ranks);
+	return 0;
+}
+
 int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
 {
 	double es = rl_dtype_bytes(op->dtype);
@@ -263,6 +288,15 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
 		if (need_formula)
 			return rl_err_set(err, RL_ERR_PARSE,
 			                  "a custom op needs both 'flops' and 'bytes'");
+	} else if (rl_kind_is_collective(op->kind)) {
+		if (!(op->has & RL_HAS_SHAPE))
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "column 'shape': %s needs a shape (the elements of each "
+			                  "rank's buffer)",
+			                  rl_kind_name(op->kind));
+		rc = collective(op, es, &f, &b, err);
+		if (rc < 0)
+			return rc;
 	} else if (!(op->has & RL_HAS_SHAPE)) {
 		if (need_formula)
 			return rl_err_set(err, RL_ERR_PARSE,
@@ -353,6 +387,9 @@ int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
 	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES))
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "its bytes were given, so its reads and writes are not known apart");
+	if (rl_kind_is_collective(op->kind))
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "a collective's bytes cross the interconnect, not device memory");
 	rc = rl_op_rw(op, &read, &written, err);
 	if (rc < 0)
 		return rc;
@@ -368,7 +405,8 @@ int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *
 
 	if (rc < 0)
 		return rc;
-	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES)) {
+	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES) ||
+	    rl_kind_is_collective(op->kind)) {
 		*read = *bytes;
 		*written = 0;
 		return 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hwsystem.h"
 #include "kvfile.h"
 #include "num.h"
 
@@ -40,6 +41,8 @@ static const struct {
 	{(enum rl_hw_key)RL_PIPE_FP8_TENSOR, "fp8_tensor_tflops"},
 	{(enum rl_hw_key)RL_PIPE_INT8_TENSOR, "int8_tensor_tops"},
 	{RL_HW_MIN_KERNEL_US, "min_kernel_us"},
+	{RL_HW_NVLINK_BANDWIDTH_GBS, "nvlink_bandwidth_gbs"},
+	{RL_HW_PCIE_BANDWIDTH_GBS, "pcie_bandwidth_gbs"},
 };
 #define N_NUM_KEYS (sizeof(num_keys) / sizeof(num_keys[0]))
 
@@ -90,6 +93,8 @@ static const struct {
 	[RL_HW_L2_MIB] = {1e-3, 1e6, "MiB"},
 	[RL_HW_L2_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
 	[RL_HW_MIN_KERNEL_US] = {1e-3, 1e6, "us"},
+	[RL_HW_NVLINK_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
+	[RL_HW_PCIE_BANDWIDTH_GBS] = {1e-3, 1e7, "GB/s"},
 };
 
 static int out_of_range(double v, double lo, double hi, const char *unit, struct rl_err *err)
@@ -482,6 +487,8 @@ struct rl_hwdb {
 	size_t ndev;
 	struct rl_runtime *rt;
 	size_t nrt;
+	struct rl_hwsystem *sys;
+	size_t nsys;
 };
 
 static int has_suffix(const char *s, const char *suffix)
@@ -494,6 +501,11 @@ static int has_suffix(const char *s, const char *suffix)
 static int cmp_device(const void *a, const void *b)
 {
 	return strcmp(((const struct rl_device *)a)->id, ((const struct rl_device *)b)->id);
+}
+
+static int cmp_system(const void *a, const void *b)
+{
+	return strcmp(((const struct rl_hwsystem *)a)->id, ((const struct rl_hwsystem *)b)->id);
 }
 
 static int cmp_runtime(const void *a, const void *b)
@@ -555,10 +567,11 @@ int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err)
 	while (rc == 0 && (de = readdir(dp)) != NULL) {
 		int is_dev = has_suffix(de->d_name, ".device");
 		int is_rt = has_suffix(de->d_name, ".runtime");
+		int is_sys = has_suffix(de->d_name, ".system");
 		size_t len;
 		char *path;
 
-		if (!is_dev && !is_rt)
+		if (!is_dev && !is_rt && !is_sys)
 			continue;
 		len = strlen(dir) + strlen(de->d_name) + 2;
 		path = malloc(len);
@@ -571,6 +584,10 @@ int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err)
 			rc = grow((void **)&db->dev, db->ndev, sizeof(*db->dev), err);
 			if (rc == 0 && (rc = rl_device_load(path, &db->dev[db->ndev], err)) == 0)
 				db->ndev++;
+		} else if (is_sys) {
+			rc = grow((void **)&db->sys, db->nsys, sizeof(*db->sys), err);
+			if (rc == 0 && (rc = rl_hwsystem_load(path, &db->sys[db->nsys], err)) == 0)
+				db->nsys++;
 		} else {
 			rc = grow((void **)&db->rt, db->nrt, sizeof(*db->rt), err);
 			if (rc == 0 && (rc = rl_runtime_load(path, &db->rt[db->nrt], err)) == 0)
@@ -583,6 +600,27 @@ int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err)
 		qsort(db->dev, db->ndev, sizeof(*db->dev), cmp_device);
 	if (rc == 0 && db->nrt > 0)
 		qsort(db->rt, db->nrt, sizeof(*db->rt), cmp_runtime);
+	if (rc == 0 && db->nsys > 0)
+		qsort(db->sys, db->nsys, sizeof(*db->sys), cmp_system);
+	/* --hw takes a system or a device: one name must not mean both, and a
+	 * system's GPU must be a device of the database. */
+	for (i = 0; rc == 0 && i < db->nsys; i++) {
+		for (j = 0; rc == 0 && j < db->ndev; j++)
+			if (matches_name(&db->dev[j], db->sys[i].id))
+				rc = rl_err_set(err, RL_ERR_PARSE, "%s: id '%s' is also a name of %s",
+				                db->sys[i].path, db->sys[i].id, db->dev[j].path);
+		for (j = 0; rc == 0 && j < i; j++)
+			if (strcasecmp(db->sys[j].id, db->sys[i].id) == 0)
+				rc = rl_err_set(err, RL_ERR_PARSE, "%s: id '%s' is also the id of %s",
+				                db->sys[i].path, db->sys[i].id, db->sys[j].path);
+		for (j = 0; rc == 0 && j < db->ndev && !matches_name(&db->dev[j], db->sys[i].gpu); j++)
+			;
+		if (rc == 0 && j == db->ndev)
+			rc = rl_err_set(err, RL_ERR_PARSE,
+			                "%s: key 'gpu': '%s' is not a device of %s ('roofline hw list' "
+			                "lists them)",
+			                db->sys[i].path, db->sys[i].gpu, dir);
+	}
 	/* An id or alias naming two devices would make look-ups ambiguous. */
 	for (i = 0; rc == 0 && i < db->ndev; i++)
 		for (j = 0; rc == 0 && j < db->ndev; j++)
@@ -608,6 +646,9 @@ void rl_hwdb_free(rl_hwdb *db)
 		rl_device_release(&db->dev[i]);
 	for (i = 0; i < db->nrt; i++)
 		rl_runtime_release(&db->rt[i]);
+	for (i = 0; i < db->nsys; i++)
+		rl_hwsystem_release(&db->sys[i]);
+	free(db->sys);
 	free(db->dev);
 	free(db->rt);
 	free(db->dir);
@@ -619,6 +660,36 @@ size_t rl_hwdb_device_count(const rl_hwdb *db) { return db->ndev; }
 const struct rl_device *rl_hwdb_device(const rl_hwdb *db, size_t i) { return &db->dev[i]; }
 size_t rl_hwdb_runtime_count(const rl_hwdb *db) { return db->nrt; }
 const struct rl_runtime *rl_hwdb_runtime(const rl_hwdb *db, size_t i) { return &db->rt[i]; }
+size_t rl_hwdb_system_count(const rl_hwdb *db) { return db->nsys; }
+const struct rl_hwsystem *rl_hwdb_system(const rl_hwdb *db, size_t i) { return &db->sys[i]; }
+
+const struct rl_hwsystem *rl_hwdb_find_system(const rl_hwdb *db, const char *name,
+                                              struct rl_err *err)
+{
+	char known[256];
+	size_t i, used = 0;
+
+	for (i = 0; i < db->nsys; i++)
+		if (strcasecmp(db->sys[i].id, name) == 0)
+			return &db->sys[i];
+	known[0] = '\0';
+	for (i = 0; i < db->nsys; i++)
+		used += (size_t)snprintf(known + used, used < sizeof(known) ? sizeof(known) - used : 0,
+		                         "%s%s", i ? ", " : "", db->sys[i].id);
+	rl_err_set(err, RL_ERR_NOTFOUND, "unknown system '%s' (known: %s)", name,
+	           db->nsys ? known : "none");
+	return NULL;
+}
+
+const struct rl_device *rl_hwdb_system_gpu(const rl_hwdb *db, const struct rl_hwsystem *s)
+{
+	size_t i;
+
+	for (i = 0; i < db->ndev; i++)
+		if (matches_name(&db->dev[i], s->gpu))
+			return &db->dev[i];
+	return NULL;
+}
 
 /* Levenshtein distance, case-insensitive, of two short ids. */
 static size_t distance(const char *a, const char *b)

@@ -31,6 +31,8 @@ enum rl_hw_key {
 	RL_HW_MIN_KERNEL_US,
 	RL_HW_MEM_READ_BANDWIDTH_GBS,  /* optional: a read-only stream's bandwidth */
 	RL_HW_MEM_WRITE_BANDWIDTH_GBS, /* optional: a write-only stream's */
+	RL_HW_NVLINK_BANDWIDTH_GBS,    /* optional: NVLink per GPU, per direction */
+	RL_HW_PCIE_BANDWIDTH_GBS,      /* optional: the host link, per direction */
 	RL_HW_NUM_COUNT
 };
 
@@ -164,9 +166,13 @@ void rl_runtime_release(struct rl_runtime *rt);
 /* A loaded database directory. */
 typedef struct rl_hwdb rl_hwdb;
 
-/* Loads every *.device and *.runtime file of DIR, sorted by id. A file that
- * fails to load fails the whole open (the database must be trustworthy).
- * Returns 0, RL_ERR_IO, RL_ERR_PARSE or RL_ERR_NOMEM. */
+struct rl_hwsystem;
+
+/* Loads every *.device, *.runtime and *.system file of DIR (hwsystem.h),
+ * sorted by id. A file that fails to load fails the whole open (the
+ * database must be trustworthy), and so does a system whose gpu is not a
+ * device of DIR or whose id is also a device's name. Returns 0, RL_ERR_IO,
+ * RL_ERR_PARSE or RL_ERR_NOMEM. */
 int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err);
 void rl_hwdb_free(rl_hwdb *db);
 
@@ -180,6 +186,17 @@ const struct rl_runtime *rl_hwdb_runtime(const rl_hwdb *db, size_t i);
  * and sets ERR (RL_ERR_NOTFOUND) to a message naming the closest ids. */
 const struct rl_device *rl_hwdb_find_device(const rl_hwdb *db, const char *name,
                                             struct rl_err *err);
+
+size_t rl_hwdb_system_count(const rl_hwdb *db);
+const struct rl_hwsystem *rl_hwdb_system(const rl_hwdb *db, size_t i);
+
+/* Finds a system by id, case-insensitively; NULL when none (ERR set to
+ * RL_ERR_NOTFOUND, a message naming the systems). */
+const struct rl_hwsystem *rl_hwdb_find_system(const rl_hwdb *db, const char *name,
+                                              struct rl_err *err);
+
+/* The device of system S's GPUs (rl_hwdb_open checked that there is one). */
+const struct rl_device *rl_hwdb_system_gpu(const rl_hwdb *db, const struct rl_hwsystem *s);
 
 /* Finds a runtime profile by id; on a miss, as rl_hwdb_find_device. */
 const struct rl_runtime *rl_hwdb_find_runtime(const rl_hwdb *db, const char *name,

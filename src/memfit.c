@@ -54,6 +54,19 @@ int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, doub
 	*act = 0;
 	if (known < 0)
 		return known;
+	if (rl_kind_is_collective(op->kind)) {
+		/* its input and output buffers, not the bus bytes: an allgather's
+		 * output is ranks x its input, a reducescatter's 1 / ranks */
+		double in = rl_dtype_bytes(op->dtype), r = (double)op->ranks;
+		int i;
+
+		for (i = 0; i < op->ndims; i++)
+			in *= (double)d[i];
+		*act = in + (op->kind == RL_KIND_ALLGATHER       ? r * in
+		             : op->kind == RL_KIND_REDUCESCATTER ? in / r
+		                                                 : in);
+		return 0;
+	}
 	*act = read + written;
 	if (known == 0 || !(op->has & RL_HAS_SHAPE))
 		return 0;

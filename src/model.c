@@ -116,19 +116,58 @@ void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, enum rl_ki
 
 	p->t_overhead_us = launches * rl_model_host_us(ctx, kind);
 	p->t_launch_us = launches * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
-	p->t_gpu_us = fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_launch_us);
+	p->t_gpu_us = fmax(fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_network_us),
+	                   p->t_launch_us);
 	p->t_us = fmax(p->t_gpu_us, p->t_overhead_us);
 
 	/* Launch floor and host overhead are both time not spent on the op's
 	 * own work: together they are the overhead side of the verdict. */
 	t_ovh = fmax(p->t_overhead_us, p->t_launch_us);
-	if (t_ovh >= p->t_compute_us && t_ovh >= p->t_memory_us)
+	if (t_ovh >= p->t_compute_us && t_ovh >= p->t_memory_us && t_ovh >= p->t_network_us)
 		p->bound = RL_BOUND_OVERHEAD;
+	else if (p->t_network_us > p->t_compute_us && p->t_network_us > p->t_memory_us)
+		p->bound = RL_BOUND_NETWORK;
 	else if (p->t_compute_us > p->t_memory_us)
 		p->bound = RL_BOUND_COMPUTE;
 	else
 		p->bound = RL_BOUND_MEMORY;
 	rl_expected_roofline(p);
+}
+
+/* A collective's roofs (model.h): its bytes on the interconnect, none on
+ * the pipes or in device memory. */
+static int predict_collective(const struct rl_op *op, const struct rl_model_ctx *ctx,
+                              struct rl_pred *p, struct rl_err *err)
+{
+	struct rl_coll_time t;
+	double in_bytes;
+	int rc, i;
+
+	if (ctx->net == NULL)
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "%s is a collective, and device %s has no interconnect: give a "
+		                  "system with --hw (e.g. hgx-h100-8; 'roofline hw list' lists them) "
+		                  "or a device with nvlink_bandwidth_gbs",
+		                  rl_kind_name(op->kind), ctx->dev->id);
+	in_bytes = rl_dtype_bytes(op->dtype);
+	for (i = 0; i < op->ndims; i++)
+		in_bytes *= (double)op->dims[i];
+	rc = rl_collective_time(op->kind, op->ranks, op->nodes, in_bytes, ctx->net, &t, err);
+	if (rc < 0)
+		return rc;
+	p->bytes = t.intra_bytes + t.inter_bytes;
+	p->bytes_read = p->bytes;
+	p->bytes_written = 0;
+	p->intensity = 0;
+	p->t_compute_us = p->t_memory_us = 0;
+	p->t_network_us = t.t_us;
+	p->t_net_intra_us = t.intra_us;
+	p->t_net_inter_us = t.inter_us;
+	p->t_net_latency_us = t.latency_us;
+	p->bandwidth = t.t_us > t.latency_us ? p->bytes / ((t.t_us - t.latency_us) * 1e-6)
+	                                     : ctx->net->intra_gbs * 1e9;
+	p->peak_flops = p->ridge = p->attainable_flops = 0;
+	return 0;
 }
 
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
@@ -177,6 +216,12 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 		}
 	}
 	p->t_memory_us = p->bytes / p->bandwidth * 1e6;
+	p->t_network_us = p->t_net_intra_us = p->t_net_inter_us = p->t_net_latency_us = 0;
+	if (rl_kind_is_collective(op->kind)) {
+		rc = predict_collective(op, ctx, p, err);
+		if (rc < 0)
+			return rc;
+	}
 	rl_pred_times(p, ctx, op->kind, launches);
 	/* Bounded inputs (op list, device files) keep this finite; a caller
 	 * that builds ops by hand still gets an error, never an inf total. */
@@ -199,6 +244,7 @@ const char *rl_bound_name(enum rl_bound b)
 	switch (b) {
 	case RL_BOUND_COMPUTE: return "compute";
 	case RL_BOUND_MEMORY: return "memory";
+	case RL_BOUND_NETWORK: return "network";
 	default: return "overhead";
 	}
 }
@@ -217,6 +263,10 @@ const char *rl_bound_advice(enum rl_bound b)
 		       "chip (torch.compile); a matrix product that reads its weights for a few rows "
 		       "(batch 1 decode) needs more rows per weight read (batching) or smaller "
 		       "weights (quantisation); smaller dtypes help both";
+	case RL_BOUND_NETWORK:
+		return "network-bound: the collectives wait on the interconnect: fewer or smaller "
+		       "collectives (a smaller dtype, fewer ranks across nodes), or overlap them with "
+		       "compute";
 	default:
 		return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
 		       "the loop, or raise the batch size: the GPU waits on the host";
@@ -226,6 +276,10 @@ const char *rl_bound_advice(enum rl_bound b)
 const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
 {
 	switch (p->bound) {
+	case RL_BOUND_NETWORK:
+		if (p->t_net_inter_us > p->t_net_intra_us)
+			return "network-bound between nodes: keep this collective inside a node";
+		return "network-bound: overlap it with compute, or send fewer bytes";
 	case RL_BOUND_OVERHEAD:
 		if (p->t_launch_us > p->t_overhead_us)
 			return "launch-bound: merge kernels (fuse) or batch more work per launch";

@@ -30,11 +30,22 @@
  * Ties: overhead wins a tie with either (the op's own work hides under the
  * host or launch time, so no kernel tuning would help), and memory wins a tie
  * with compute.
+ *
+ * Collectives (collective.h) have a fourth roof, the interconnect: no FLOPs
+ * and no device-memory traffic are counted for them (NCCL's kernels stream
+ * their buffers through device memory at several times the link's rate, so
+ * that traffic hides under the link's), and
+ * t_network = latency + bus bytes / bus bandwidth of ctx->net, with the
+ * intra-node and inter-node parts kept apart. t_gpu = max(t_network, launch
+ * floor), and the op is network-bound unless the host or the launch floor
+ * take longer (overhead wins a tie, as above). A collective without an
+ * interconnect in ctx->net is an error.
  * Pure functions: no I/O, no globals.
  */
 #ifndef RL_MODEL_H
 #define RL_MODEL_H
 
+#include "collective.h"
 #include "err.h"
 #include "hwdb.h"
 #include "op.h"
@@ -43,6 +54,7 @@ enum rl_bound {
 	RL_BOUND_COMPUTE,
 	RL_BOUND_MEMORY,
 	RL_BOUND_OVERHEAD,
+	RL_BOUND_NETWORK, /* a collective, on the interconnect */
 	RL_BOUND_COUNT
 };
 
@@ -58,6 +70,8 @@ struct rl_model_ctx {
 	                               * times (effprof.h); NULL: first principles
 	                               * only */
 	int best_case;                /* 1: expected times are the roofline's */
+	const struct rl_net *net;     /* the interconnect of collectives; NULL:
+	                               * none (a collective is then an error) */
 };
 
 struct rl_pred {
@@ -99,6 +113,12 @@ struct rl_pred {
 	                            * roofline, or NULL (a static string) */
 	int rw_known;             /* 1: bytes_read and bytes_written are the
 	                           * formulas' split (rl_op_rw); 0: not known */
+	/* Collectives (0 for other ops): their time on the interconnect and its
+	 * parts (collective.h); bytes is then the bus bytes each rank sends. */
+	double t_network_us;      /* latency + max(intra, inter) */
+	double t_net_intra_us;    /* the intra-node phase */
+	double t_net_inter_us;    /* the inter-node phase */
+	double t_net_latency_us;
 };
 
 /* Predicts OP on CTX into *P. Returns 0, or the status of rl_op_work() for an
@@ -139,7 +159,7 @@ enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
  * without it, vector pipes count at half. 0 when D lacks P. */
 double rl_model_ridge(const struct rl_device *d, enum rl_pipe p, int fma);
 
-/* "compute", "memory" or "overhead". */
+/* "compute", "memory", "overhead" or "network". */
 const char *rl_bound_name(enum rl_bound b);
 
 /* One line of advice for a bound, for the summary. */

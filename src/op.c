@@ -13,6 +13,9 @@ static const char *const kind_names[RL_KIND_COUNT] = {
 	[RL_KIND_SOFTMAX] = "softmax",     [RL_KIND_LAYERNORM] = "layernorm",
 	[RL_KIND_MATMUL] = "matmul",       [RL_KIND_CONV2D] = "conv2d",
 	[RL_KIND_ATTENTION] = "attention", [RL_KIND_COPY] = "copy",
+	[RL_KIND_ALLREDUCE] = "allreduce", [RL_KIND_ALLGATHER] = "allgather",
+	[RL_KIND_REDUCESCATTER] = "reducescatter", [RL_KIND_ALLTOALL] = "alltoall",
+	[RL_KIND_BROADCAST] = "broadcast", [RL_KIND_SENDRECV] = "sendrecv",
 	[RL_KIND_CUSTOM] = "custom",       [RL_KIND_FUSED] = "fused",
 };
 
@@ -29,6 +32,7 @@ void rl_op_init(struct rl_op *op)
 	op->inputs = 1;
 	op->launches = 1;
 	op->count = 1;
+	op->nodes = 1;
 }
 
 const char *rl_kind_name(enum rl_kind k)
@@ -52,7 +56,13 @@ int rl_kind_parse(const char *name, enum rl_kind *out)
 
 const char *rl_kind_expected(void)
 {
-	return "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, custom";
+	return "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
+	       "allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom";
+}
+
+int rl_kind_is_collective(enum rl_kind k)
+{
+	return k >= RL_KIND_ALLREDUCE && k <= RL_KIND_SENDRECV;
 }
 
 static const char *const phase_names[RL_PHASE_COUNT] = {

@@ -25,6 +25,14 @@ enum rl_kind {
 	RL_KIND_CONV2D,
 	RL_KIND_ATTENTION,
 	RL_KIND_COPY,
+	/* Collectives (docs/oplist-format.md): shape = elements of each rank's
+	 * input buffer; their bytes cross the interconnect (model.h). */
+	RL_KIND_ALLREDUCE,
+	RL_KIND_ALLGATHER,
+	RL_KIND_REDUCESCATTER,
+	RL_KIND_ALLTOALL,
+	RL_KIND_BROADCAST,
+	RL_KIND_SENDRECV,
 	RL_KIND_CUSTOM,
 	RL_KIND_FUSED, /* output only: a fusion group predicted as one kernel (fusion.h) */
 	RL_KIND_COUNT
@@ -52,6 +60,8 @@ enum {
 	RL_HAS_HOST = 1 << 7,
 	RL_HAS_WEIGHT_DTYPE = 1 << 8, /* weight_dtype (matmul, conv2d) */
 	RL_HAS_KV_DTYPE = 1 << 9,     /* kv_dtype (attention) */
+	RL_HAS_RANKS = 1 << 10,       /* ranks (collectives) */
+	RL_HAS_NODES = 1 << 11,       /* nodes (collectives) */
 };
 
 struct rl_op {
@@ -85,6 +95,8 @@ struct rl_op {
 	                           * gradient, no optimizer state */
 	uint64_t weight_count;    /* matmul, conv2d: weight sets held in memory;
 	                           * 0: count (memfit.h) */
+	uint64_t ranks;           /* collectives: GPUs taking part (RL_HAS_RANKS) */
+	uint64_t nodes;           /* collectives: nodes they span, default 1 */
 	double measured_us;       /* observed GPU time of one occurrence */
 	double host_us;           /* observed host-side (CPU) time of one occurrence */
 	size_t line;              /* line of the op list, 0 when not from a file */
@@ -111,5 +123,8 @@ const char *rl_phase_name(enum rl_phase p);
 /* Looks NAME up case-insensitively; returns 0 and sets *OUT, or
  * RL_ERR_PARSE. */
 int rl_phase_parse(const char *name, enum rl_phase *out);
+
+/* Nonzero for the collective kinds (allreduce ... sendrecv). */
+int rl_kind_is_collective(enum rl_kind k);
 
 #endif

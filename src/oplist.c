@@ -38,6 +38,8 @@ enum col {
 	COL_WEIGHT_COUNT,
 	COL_PHASE,
 	COL_TRAINABLE,
+	COL_RANKS,
+	COL_NODES,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -48,6 +50,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
+	"ranks", "nodes",
 };
 
 struct reader {
@@ -301,6 +304,9 @@ static int do_header(struct reader *r)
 /* Times in us: 1 ns is below any kernel; 1e12 us is 11 days. */
 #define MIN_MEASURED_US 1e-3
 #define MAX_MEASURED_US 1e12
+/* GPUs in a collective: 2^24 is a hundred times the largest clusters. */
+#define MAX_RANKS (1ull << 24)
+#define MAX_RANKS_WHY "2^24 GPUs, a hundred times the largest clusters"
 /* Host time per op: at most one second, as a runtime's host_overhead_us. */
 #define MAX_HOST_US 1e6
 
@@ -399,6 +405,10 @@ static int cell_number(struct reader *r, const char *col, const char *s, double 
 
 /* Columns that only some kinds use: a value on another kind is an error,
  * since it would otherwise be silently ignored. */
+#define COLLECTIVES                                                                         \
+	(1u << RL_KIND_ALLREDUCE | 1u << RL_KIND_ALLGATHER | 1u << RL_KIND_REDUCESCATTER |   \
+	 1u << RL_KIND_ALLTOALL | 1u << RL_KIND_BROADCAST | 1u << RL_KIND_SENDRECV)
+
 static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 {
 	static const struct {
@@ -418,6 +428,8 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_WEIGHT_COUNT, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_TRAINABLE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
+		{COL_RANKS, COLLECTIVES, "collective"},
+		{COL_NODES, COLLECTIVES, "collective"},
 		{COL_FPE,
 		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
 		         1u << RL_KIND_LAYERNORM,
@@ -576,6 +588,15 @@ static int do_row(struct reader *r, struct rl_op *op)
 				          r->name, r->rec_line, s);
 				return RL_ERR_PARSE;
 			}
+			break;
+		case COL_RANKS:
+			/* 0 and 1 pass here: rl_op_work says why a collective needs 2 */
+			rc = cell_u64(r, cn, s, 0, MAX_RANKS, MAX_RANKS_WHY, &op->ranks);
+			op->has |= RL_HAS_RANKS;
+			break;
+		case COL_NODES:
+			rc = cell_u64(r, cn, s, 1, MAX_RANKS, MAX_RANKS_WHY, &op->nodes);
+			op->has |= RL_HAS_NODES;
 			break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;

@@ -203,6 +203,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.step = s->step;
 	info.best_case = m->best_case;
 	info.expected_source = m->best_case ? NULL : m->expected_source;
+	info.interconnect = m->interconnect;
 	info.mem = s->memfit && s->step == NULL ? &pl->mem : NULL;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }
@@ -221,6 +222,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->ctx.host_kind_us = m->host_kind_us;
 	pl->ctx.eff = m->eff;
 	pl->ctx.best_case = m->best_case;
+	pl->ctx.net = m->net;
 	pl->rt = m->rt;
 	if (m->train != NULL) {
 		pl->train = 1;

@@ -54,6 +54,10 @@ struct rl_pipeline_model {
 	                              * forward op is followed, after the last,
 	                              * by its backward ops in reverse order, then
 	                              * the optimizer; NULL: the list as it is */
+	const struct rl_net *net;    /* the interconnect of collectives (a system
+	                              * or the device's NVLink); NULL: none */
+	const char *interconnect;    /* the system, for the report's header;
+	                              * NULL: not said */
 };
 
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */

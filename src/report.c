@@ -282,6 +282,8 @@ static void table_begin(rl_report *r)
 		        x ? "" : "; best case (roofline bounds)");
 		if (r->info.expected_source != NULL)
 			fprintf(r->out, "%s\n\n", r->info.expected_source);
+		if (r->info.interconnect != NULL)
+			fprintf(r->out, "%s\n\n", r->info.interconnect);
 		fprintf(r->out, "| name | kind | dtype | count | FLOP/B | %s | %s | TFLOP/s",
 		        x ? "expected_us" : "t_us", x ? "expected bound" : "bound");
 		if (has_measured(r) && x)
@@ -306,6 +308,8 @@ static void table_begin(rl_report *r)
 			      r->out);
 		if (r->info.expected_source != NULL)
 			wrap(r->out, r->info.expected_source, "", "  ");
+		if (r->info.interconnect != NULL)
+			wrap(r->out, r->info.interconnect, "", "  ");
 	}
 	if (r->info.wide) {
 		fprintf(r->out, "%-32s %-9s %-8s %6s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
@@ -385,8 +389,21 @@ static void cat2(char *buf, size_t len, const char *a, const char *b)
 	buf[n] = '\0';
 }
 
+/* The kind in the table's 9 columns: a longer name (reducescatter) cut
+ * with the table's mark, "reducesc~". */
+static const char *table_kind(enum rl_kind k, char *buf, size_t len)
+{
+	const char *name = rl_kind_name(k);
+
+	if (strlen(name) <= 9 || len < 10)
+		return name;
+	snprintf(buf, len, "%.8s~", name);
+	return buf;
+}
+
 static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
+	char kb[16];
 	char name[4 * NAME_W + 8], ai[32], t[32], dt[16], m[32], pct[32], tf[32];
 	char bnd[32], rx[32], rr[32];
 	int x = expected_cols(r);
@@ -439,7 +456,7 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 		fprintf(r->out, "%s%-*s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
 		        op->name, strlen(op->name) < 32 ? 32 - (int)strlen(op->name) : 0,
 		        p->l2_resident ? L2_MARK : "",
-		        rl_kind_name(op->kind), dt, (unsigned long long)op->count,
+		        table_kind(op->kind, kb, sizeof(kb)), dt, (unsigned long long)op->count,
 		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, tt,
 		        rl_bound_name(p->bound), tf);
 		if (x)
@@ -455,7 +472,7 @@ static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred
 	/* the narrow table is built like a csv row: fixed columns, one fwrite */
 	r->line_len = 0;
 	line_put(r, name, strlen(name));
-	line_col(r, rl_kind_name(op->kind), -9);
+	line_col(r, table_kind(op->kind, kb, sizeof(kb)), -9);
 	line_col(r, dt, -8);
 	if (has_measured(r) && x) {
 		line_col(r, t, 9);
@@ -911,6 +928,8 @@ static int json_begin(rl_report *r)
 	yajl_gen_bool(r->g, r->info.best_case);
 	if (r->info.expected_source != NULL)
 		rl_json_kv(r->g, "expected_source", r->info.expected_source);
+	if (r->info.interconnect != NULL)
+		rl_json_kv(r->g, "interconnect", r->info.interconnect);
 	rl_json_str(r->g, "ops");
 	yajl_gen_array_open(r->g);
 	return 0;
@@ -944,6 +963,15 @@ static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred 
 	rl_json_kn(g, "t_gpu_us", p->t_gpu_us);
 	rl_json_kn(g, "t_us", p->t_us);
 	rl_json_kv(g, "bound", rl_bound_name(p->bound));
+	if (rl_kind_is_collective(op->kind)) {
+		/* the interconnect's parts (collective.h) */
+		rl_json_ku(g, "ranks", op->ranks);
+		rl_json_ku(g, "nodes", op->nodes);
+		rl_json_kn(g, "t_network_us", p->t_network_us);
+		rl_json_kn(g, "t_net_intra_us", p->t_net_intra_us);
+		rl_json_kn(g, "t_net_inter_us", p->t_net_inter_us);
+		rl_json_kn(g, "t_net_latency_us", p->t_net_latency_us);
+	}
 	rl_json_kn(g, "attainable_tflops", p->attainable_flops / 1e12);
 	rl_json_str(g, "l2_resident");
 	yajl_gen_bool(g, p->l2_resident);

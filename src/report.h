@@ -50,6 +50,8 @@ struct rl_report_info {
 	                               * roofline's time and bound, and say so */
 	const char *expected_source;  /* NULL, or where expected times come from
 	                               * (a header line; json: "expected_source") */
+	const char *interconnect;     /* NULL, or the system collectives run on
+	                               * (a header line; json: "interconnect") */
 	const struct rl_memfit *mem;  /* NULL, or the memory the step needs,
 	                               * complete by rl_report_end: a line of the
 	                               * table's and md's summary, json's "memory" */

@@ -26,7 +26,23 @@ static const char *const bound_colour[RL_BOUND_COUNT] = {
 	[RL_BOUND_COMPUTE] = "#d62728",
 	[RL_BOUND_MEMORY] = "#1f77b4",
 	[RL_BOUND_OVERHEAD] = "#8c6d31",
+	[RL_BOUND_NETWORK] = "#2ca02c",
 };
+
+/* Nonzero when a point of C is network-bound (a collective), by either
+ * verdict: the legend names the network bound only then. */
+static int has_network(const rl_chart *c)
+{
+	size_t i;
+
+	for (i = 0; i < rl_chart_count(c); i++) {
+		const struct rl_chart_point *pt = rl_chart_point(c, i);
+
+		if (pt->bound == RL_BOUND_NETWORK || pt->expected_bound == RL_BOUND_NETWORK)
+			return 1;
+	}
+	return 0;
+}
 
 /* --- XML text --------------------------------------------------------- */
 
@@ -391,13 +407,15 @@ static double legend_expected(FILE *out, double y)
 }
 
 /* The legend's bound entries at (LEGEND_X, Y); returns the next free y. */
-static double legend_bounds(FILE *out, double y, int measured)
+static double legend_bounds(FILE *out, double y, int measured, int network)
 {
 	enum rl_bound b;
 
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-weight=\"bold\">bound</text>\n", LEGEND_X, y);
 	y += 18;
 	for (b = 0; b < RL_BOUND_COUNT; b++) {
+		if (b == RL_BOUND_NETWORK && !network)
+			continue;
 		fprintf(out,
 		        "<circle cx=\"%d\" cy=\"%.1f\" r=\"5\" fill=\"%s\" fill-opacity=\"0.55\" "
 		        "stroke=\"%s\"/>\n",
@@ -755,8 +773,12 @@ static void legend_copies(FILE *out, double y, const rl_chart *c,
 		rl_svg_text(out, pt->name, NAME_MAX_CHARS);
 	}
 	fprintf(out, "%s</title></rect>\n", l->copies > named ? ", ..." : "");
-	snprintf(line, sizeof(line), "%zu cop%s (no FLOPs): not", l->copies,
-	         l->copies == 1 ? "y" : "ies");
+	if (has_network(c)) /* collectives have no FLOPs either */
+		snprintf(line, sizeof(line), "%zu op%s without FLOPs: not", l->copies,
+		         l->copies == 1 ? "" : "s");
+	else
+		snprintf(line, sizeof(line), "%zu cop%s (no FLOPs): not", l->copies,
+		         l->copies == 1 ? "y" : "ies");
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y, line);
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">on the log axes,</text>\n", LEGEND_X + 18,
 	        y + 15);
@@ -873,7 +895,7 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	fputs("</g>\n", out);
 	draw_labels(out, c, &l, order, n, bs);
 
-	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0);
+	y = legend_bounds(out, RL_PLOT_Y0 + 10, nmeasured > 0, has_network(c));
 	if (!info->best_case)
 		y = legend_expected(out, y);
 	y = legend_roofs(out, y + 8);
@@ -1115,7 +1137,7 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 		                       "roofs and the memory", "bandwidth",
 		                       any_measured ? "measured: from measured_us" : NULL};
 
-		ly = legend_notes(out, legend_bounds(out, RL_SWEEP_PANEL_TOP + 10, any_measured) + 8,
+		ly = legend_notes(out, legend_bounds(out, RL_SWEEP_PANEL_TOP + 10, any_measured, has_network(c)) + 8,
 		                  notes, 5);
 	}
 	if (!s.by_fpe)

@@ -22,6 +22,11 @@ static const char *bound_or_empty(const struct rl_vop *o, int predicted)
 	return rl_bound_name(predicted ? o->pred.bound : o->empirical);
 }
 
+/* The bounds a validation measures: compute, memory and overhead.
+ * Validation runs single-GPU ops, never a collective, so the network bound
+ * has no row or column in its confusion matrix. */
+#define VBOUNDS (RL_BOUND_OVERHEAD + 1)
+
 static void summary_json(yajl_gen g, const struct rl_vsummary *s)
 {
 	static const char *const b[] = {"compute", "memory", "overhead"};
@@ -41,10 +46,10 @@ static void summary_json(yajl_gen g, const struct rl_vsummary *s)
 	rl_json_k7(g, "bound_agreement", s->agreement);
 	rl_json_str(g, "confusion");
 	yajl_gen_map_open(g);
-	for (i = 0; i < RL_BOUND_COUNT; i++) {
+	for (i = 0; i < VBOUNDS; i++) {
 		rl_json_str(g, b[i]);
 		yajl_gen_map_open(g);
-		for (j = 0; j < RL_BOUND_COUNT; j++)
+		for (j = 0; j < VBOUNDS; j++)
 			rl_json_kn(g, b[j], (double)s->confusion[i][j]);
 		yajl_gen_map_close(g);
 	}
@@ -263,16 +268,16 @@ static void summary_text(FILE *f, const struct rl_vsummary *s, int md)
 	        100 * s->agreement);
 	if (md) {
 		fprintf(f, "| predicted \\ measured | compute | memory | overhead |\n|---|---|---|---|\n");
-		for (i = 0; i < RL_BOUND_COUNT; i++)
+		for (i = 0; i < VBOUNDS; i++)
 			fprintf(f, "| %s | %zu | %zu | %zu |\n", b[i], s->confusion[i][0],
 			        s->confusion[i][1], s->confusion[i][2]);
 		return;
 	}
 	fprintf(f, "confusion (rows: predicted bound, columns: measured bound)\n");
 	fprintf(f, "%-10s %8s %8s %8s\n", "", b[0], b[1], b[2]);
-	for (i = 0; i < RL_BOUND_COUNT; i++) {
+	for (i = 0; i < VBOUNDS; i++) {
 		fprintf(f, "%-10s", b[i]);
-		for (j = 0; j < RL_BOUND_COUNT; j++)
+		for (j = 0; j < VBOUNDS; j++)
 			fprintf(f, " %8zu", s->confusion[i][j]);
 		fputc('\n', f);
 	}

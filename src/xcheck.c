@@ -155,11 +155,14 @@ void rl_xcheck_run(const rl_hwdb *db, const struct rl_gpu *g, const struct rl_de
 		r->in_probe = probed->num[k].present;
 		r->in_hwdb = e->num[k].present;
 		/* no attribute gives a cache bandwidth, nor the read-only and
-		 * write-only ones: only a benchmark measures them, so the probe
+		 * write-only ones, nor the links' (NVLink, PCIe): only a
+		 * benchmark or a datasheet gives them, so the probe
 		 * never has them and their absence is no difference */
 		if (!r->in_probe && (!r->in_hwdb || k == RL_HW_L2_BANDWIDTH_GBS ||
 		                     k == RL_HW_MEM_READ_BANDWIDTH_GBS ||
-		                     k == RL_HW_MEM_WRITE_BANDWIDTH_GBS))
+		                     k == RL_HW_MEM_WRITE_BANDWIDTH_GBS ||
+		                     k == RL_HW_NVLINK_BANDWIDTH_GBS ||
+		                     k == RL_HW_PCIE_BANDWIDTH_GBS))
 			continue;
 		r->probe = probed->num[k].value;
 		r->hwdb = e->num[k].value;

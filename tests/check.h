@@ -33,6 +33,8 @@ Suite *suite_hfconfig(void);
 Suite *suite_expected(void);
 Suite *suite_memfit(void);
 Suite *suite_train(void);
+Suite *suite_collective(void);
+Suite *suite_hwsystem(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

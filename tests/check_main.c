@@ -58,6 +58,8 @@ int main(void)
 	srunner_add_suite(sr, suite_chart());
 	srunner_add_suite(sr, suite_l2());
 	srunner_add_suite(sr, suite_fmt());
+	srunner_add_suite(sr, suite_collective());
+	srunner_add_suite(sr, suite_hwsystem());
 	srunner_add_suite(sr, suite_pipeline());
 	srunner_add_suite(sr, suite_synth());
 	srunner_add_suite(sr, suite_hfconfig());

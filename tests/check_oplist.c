@@ -63,6 +63,41 @@ START_TEST(test_syntax)
 }
 END_TEST
 
+/* issue 15: the collectives' columns; nodes defaults to 1 */
+START_TEST(test_collective_columns)
+{
+	const char *text = "name,kind,dtype,shape,ranks,Nodes\n"
+	                   "ar,allreduce,bf16,4x1024,16,2\n"
+	                   "ag,allgather,fp32,1024,8,\n";
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text(text, &l, &errs), 0);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_int_eq(l.ops[0].kind, RL_KIND_ALLREDUCE);
+	ck_assert_uint_eq(l.ops[0].ranks, 16);
+	ck_assert_uint_eq(l.ops[0].nodes, 2);
+	ck_assert(l.ops[0].has & RL_HAS_RANKS);
+	ck_assert(l.ops[0].has & RL_HAS_NODES);
+	ck_assert_int_eq(l.ops[1].kind, RL_KIND_ALLGATHER);
+	ck_assert_uint_eq(l.ops[1].nodes, 1);
+	ck_assert(!(l.ops[1].has & RL_HAS_NODES));
+	ck_assert_int_eq(rl_kind_is_collective(l.ops[1].kind), 1);
+	ck_assert_int_eq(rl_kind_is_collective(RL_KIND_COPY), 0);
+	rl_oplist_release(&l);
+	/* on another kind, an error; above 2^24, an error */
+	ck_assert_int_eq(read_text("name,kind,shape,nodes\nm,copy,8,2\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0],
+	                 "ops.csv:2: column 'nodes': only collective ops take it, not copy");
+	rl_oplist_release(&l);
+	ck_assert_int_ne(read_text("name,kind,shape,ranks\nm,allreduce,8,16777217\n", &l, &errs),
+	                 0);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "column 'ranks': 16777217 is above the maximum"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
 START_TEST(test_all_columns)
 {
 	const char *text =
@@ -586,6 +621,7 @@ Suite *suite_oplist(void)
 
 	tcase_add_test(good, test_syntax);
 	tcase_add_test(good, test_all_columns);
+	tcase_add_test(good, test_collective_columns);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
 	tcase_add_test(errors, test_nul_mid_file);

@@ -1,5 +1,5 @@
-/* fuzz_hwdb.c - device, runtime and efficiency files (hwdb.c and effprof.c
- * over kvfile.c) on any bytes.
+/* fuzz_hwdb.c - device, runtime, efficiency and system files (hwdb.c,
+ * effprof.c and hwsystem.c over kvfile.c) on any bytes.
  *
  * The input is loaded as a device file, a runtime file and an efficiency
  * profile. A device that loads is written back (hwdb_write.c) and must load
@@ -7,7 +7,8 @@
  * output reads back. A profile that loads drives the expected-time model
  * over ops of every kind on an H200-like device: every expected time must be
  * finite and at least the roofline's, whatever numbers the ranges let
- * through. */
+ * through. A system that loads carries every collective, on one node and on
+ * two: each time is finite and at least the latency, or an error. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "effprof.h"
 #include "fuzz.h"
 #include "hwdb.h"
+#include "hwsystem.h"
 #include "model.h"
 
 static void round_trip(const struct rl_device *d)
@@ -133,8 +135,60 @@ static void model_ops(const struct rl_effprof *ep)
 	}
 }
 
+static void show_nothing(const char *key, const char *value, const char *source, void *user)
+{
+	(void)key;
+	(void)source;
+	*(size_t *)user += value != NULL ? strlen(value) : 0;
+}
+
+/* Every collective of 1 GiB per rank on the system's interconnect: 8 ranks on
+ * one node, 16 on two. */
+static void system_ops(const struct rl_hwsystem *sys)
+{
+	struct rl_device d;
+	struct rl_model_ctx ctx;
+	struct rl_net net;
+	size_t shown = 0;
+	int k, nodes;
+
+	rl_hwsystem_each(sys, show_nothing, &shown);
+	rl_hwsystem_net(sys, &net);
+	model_device(&d);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &d;
+	ctx.host_overhead_us = 6.6;
+	ctx.net = &net;
+	for (k = RL_KIND_ALLREDUCE; k <= RL_KIND_SENDRECV; k++) {
+		for (nodes = 1; nodes <= 2; nodes++) {
+			struct rl_op op;
+			struct rl_pred p;
+			struct rl_err e;
+
+			rl_op_init(&op);
+			op.kind = (enum rl_kind)k;
+			op.dtype = RL_BF16;
+			op.ndims = 1;
+			op.dims[0] = 1u << 29;
+			op.has |= RL_HAS_SHAPE | RL_HAS_RANKS;
+			op.ranks = 8 * (uint64_t)nodes;
+			op.nodes = (uint64_t)nodes;
+			if (rl_predict(&op, &ctx, &p, &e) < 0)
+				continue;
+			if (!isfinite(p.t_us) || p.t_network_us < p.t_net_latency_us ||
+			    p.bound != RL_BOUND_NETWORK) {
+				fprintf(stderr, "%s on %d nodes: %g us, latency %g, bound %s\n",
+				        rl_kind_name(op.kind), nodes, p.t_network_us, p.t_net_latency_us,
+				        rl_bound_name(p.bound));
+				abort();
+			}
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct rl_hwsystem sys;
 	struct rl_effprof ep;
 	struct rl_device d;
 	struct rl_runtime rt;
@@ -172,6 +226,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rl_effprof_load(path, &ep, &e) == 0) {
 		model_ops(&ep);
 		rl_effprof_release(&ep);
+	}
+	if (rl_hwsystem_load(path, &sys, &e) == 0) {
+		system_ops(&sys);
+		rl_hwsystem_release(&sys);
 	}
 	close(fd);
 	return 0;

@@ -1,0 +1,130 @@
+/* collective.c - bus bytes and times of collectives (see collective.h). */
+#include "config.h"
+
+#include "collective.h"
+
+#include <math.h>
+
+double rl_collective_bus_factor(enum rl_kind k, uint64_t n)
+{
+	double dn = (double)n;
+
+	/* nccl-tests src/all_reduce.cu, all_gather.cu, reduce_scatter.cu,
+	 * alltoall.cu, broadcast.cu, sendrecv.cu (getBw), doc/PERFORMANCE.md */
+	switch (k) {
+	case RL_KIND_ALLREDUCE:
+		return n > 0 ? 2.0 * (dn - 1) / dn : 0;
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+		return n > 0 ? (dn - 1) / dn : 0;
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+double rl_collective_algo_bytes(enum rl_kind k, uint64_t n, double in_bytes)
+{
+	/* nccl-tests counts allgather by its output, the n shards gathered */
+	return k == RL_KIND_ALLGATHER ? (double)n * in_bytes : in_bytes;
+}
+
+int rl_collective_check(const struct rl_op *op, struct rl_err *err)
+{
+	if (!(op->has & RL_HAS_RANKS))
+		return rl_err_set(
+		    err, RL_ERR_PARSE,
+		    "column 'ranks': %s needs the number of GPUs taking part (2 or more)",
+		    rl_kind_name(op->kind));
+	if (op->ranks < 2)
+		return rl_err_set(
+		    err, RL_ERR_PARSE,
+		    "column 'ranks': %llu is below the minimum 2 (a collective on one GPU "
+		    "moves nothing)",
+		    (unsigned long long)op->ranks);
+	if (op->nodes < 1 || op->nodes > op->ranks || op->ranks % op->nodes != 0)
+		return rl_err_set(
+		    err, RL_ERR_PARSE,
+		    "column 'nodes': %llu does not divide ranks %llu (every node takes "
+		    "the same number of GPUs)",
+		    (unsigned long long)op->nodes, (unsigned long long)op->ranks);
+	return 0;
+}
+
+/* Bytes per GPU per direction of the intra-node phase (G ranks) and of the
+ * inter-node phase (M nodes) of kind K with nccl-tests size S and input IN
+ * (docs/oplist-format.md, "Collectives"). With M = 1, intra is S x the bus
+ * factor on G ranks and inter is 0; with G = 1, the reverse. */
+static void phases(enum rl_kind k, double g, double m, double s, double in, double *intra,
+                   double *inter)
+{
+	double n = g * m;
+
+	switch (k) {
+	case RL_KIND_ALLREDUCE: /* reduce-scatter in the node, allreduce of S / G
+	                         * between nodes, allgather in the node */
+		*intra = 2.0 * (g - 1) / g * s;
+		*inter = 2.0 * (m - 1) / m * s / g;
+		break;
+	case RL_KIND_ALLGATHER:     /* S = n x in: the mirror of reducescatter */
+	case RL_KIND_REDUCESCATTER: /* in the node over S, between nodes over S / G */
+		*intra = (g - 1) / g * s;
+		*inter = (m - 1) / m * s / g;
+		break;
+	case RL_KIND_ALLTOALL: /* a chunk S / n to every rank: G - 1 in the node,
+	                        * n - G through the network */
+		*intra = (g - 1) / n * s;
+		*inter = (n - g) / n * s;
+		break;
+	case RL_KIND_BROADCAST: /* the buffer once into every GPU; between nodes
+	                         * split over the G ports of a node */
+		*intra = g > 1 ? s : 0;
+		*inter = m > 1 ? s / g : 0;
+		break;
+	default: /* sendrecv: one buffer to the next rank, on a node or across */
+		*intra = m > 1 ? 0 : s;
+		*inter = m > 1 ? in : 0;
+		break;
+	}
+}
+
+int rl_collective_time(enum rl_kind k, uint64_t ranks, uint64_t nodes, double in_bytes,
+                       const struct rl_net *net, struct rl_coll_time *t, struct rl_err *err)
+{
+	uint64_t g;
+
+	if (!rl_kind_is_collective(k) || ranks < 2 || nodes < 1 || ranks % nodes != 0)
+		return rl_err_set(err, RL_ERR_ARG, "not a collective on 2 or more ranks");
+	g = ranks / nodes;
+	if (net->gpus_per_node > 0 && g > net->gpus_per_node)
+		return rl_err_set(
+		    err, RL_ERR_ARG,
+		    "%llu ranks on %llu node%s is %llu GPUs per node, but %s has %llu "
+		    "(give nodes)",
+		    (unsigned long long)ranks, (unsigned long long)nodes, nodes == 1 ? "" : "s",
+		    (unsigned long long)g, net->name, (unsigned long long)net->gpus_per_node);
+	if (nodes > 1 && !(net->inter_gbs > 0))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "%llu nodes, but %s has no network between nodes (a system file "
+		                  "with network_bandwidth_gbs has one)",
+		                  (unsigned long long)nodes, net->name);
+	if (net->max_nodes > 0 && nodes > net->max_nodes)
+		return rl_err_set(err, RL_ERR_ARG, "%llu nodes, but %s has %llu",
+		                  (unsigned long long)nodes, net->name,
+		                  (unsigned long long)net->max_nodes);
+	if (g > 1 && !(net->intra_gbs > 0))
+		return rl_err_set(err, RL_ERR_ARG, "%s has no bandwidth inside a node", net->name);
+	t->algo_bytes = rl_collective_algo_bytes(k, ranks, in_bytes);
+	t->bus_bytes = t->algo_bytes * rl_collective_bus_factor(k, ranks);
+	phases(k, (double)g, (double)nodes, t->algo_bytes, in_bytes, &t->intra_bytes,
+	       &t->inter_bytes);
+	t->intra_us = t->intra_bytes > 0 ? t->intra_bytes / (net->intra_gbs * 1e9) * 1e6 : 0;
+	t->inter_us = t->inter_bytes > 0 ? t->inter_bytes / (net->inter_gbs * 1e9) * 1e6 : 0;
+	t->latency_us =
+	    (g > 1 ? net->intra_latency_us : 0) + (nodes > 1 ? net->inter_latency_us : 0);
+	t->t_us = t->latency_us + fmax(t->intra_us, t->inter_us);
+	return 0;
+}
