@@ -63,7 +63,7 @@ struct classify {
 	struct rl_pipeline_sinks sinks;
 	rl_pipeline *pl; /* begun at the header */
 	struct rl_errlist *errs;
-	struct rl_sweep sweep; /* --sweep; n 0: none */
+	struct rl_sweep_spec sweep; /* --sweep; n 0: none */
 	const char *items;     /* --items-per-step */
 };
 

@@ -388,7 +388,7 @@ static int sweep_step(void *user, uint64_t v, const struct rl_summary **s,
  * negative status (in C->errs, or printed), or RL_ERR_ARG for a name that
  * does not apply (printed). */
 static int run_sweep(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                     struct rl_modelops_opts mo, int ctx_given, const struct rl_sweep *sw,
+                     struct rl_modelops_opts mo, int ctx_given, const struct rl_sweep_spec *sw,
                      const struct rl_cli_model_opts *m, enum rl_format fmt, FILE *out)
 {
 	const char *phase = mo.phase == RL_PHASE_PREFILL ? "prefill" : "decode";
@@ -475,7 +475,7 @@ int cmd_model(int argc, char **argv)
 	struct rl_out out;
 	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
 	struct rl_err e;
-	struct rl_sweep sw;
+	struct rl_sweep_spec sw;
 	char *text = NULL, *listname = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;

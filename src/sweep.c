@@ -23,7 +23,7 @@ static int name_char(char c, int first)
 	       (!first && c >= '0' && c <= '9');
 }
 
-int rl_sweep_parse(const char *spec, struct rl_sweep *sw, struct rl_err *err)
+int rl_sweep_parse(const char *spec, struct rl_sweep_spec *sw, struct rl_err *err)
 {
 	const char *eq = strchr(spec, '='), *p;
 	size_t nlen, i;
@@ -155,7 +155,7 @@ int rl_sweep_oom(const struct rl_sweep_table *t)
 	return -1;
 }
 
-int rl_sweep_run(const struct rl_sweep *sw, rl_sweep_step_fn step, void *user,
+int rl_sweep_run(const struct rl_sweep_spec *sw, rl_sweep_step_fn step, void *user,
                  const struct rl_device *dev, struct rl_sweep_table *t)
 {
 	size_t i;
@@ -298,7 +298,7 @@ static int oplist_step(void *user, uint64_t value, const struct rl_summary **s,
 	return 0;
 }
 
-int rl_sweep_oplist_run(const struct rl_sweep *sw, const struct rl_sweep_oplist *l,
+int rl_sweep_oplist_run(const struct rl_sweep_spec *sw, const struct rl_sweep_oplist *l,
                         const struct rl_pipeline_model *m, struct rl_sweep_table *t,
                         struct rl_errlist *errs)
 {

@@ -28,7 +28,7 @@
 #define RL_SWEEP_MAX_VALUES 256
 #define RL_SWEEP_NAME_LEN 32 /* longest name + 1 */
 
-struct rl_sweep {
+struct rl_sweep_spec {
 	char name[RL_SWEEP_NAME_LEN];
 	size_t n;
 	uint64_t value[RL_SWEEP_MAX_VALUES];
@@ -38,7 +38,7 @@ struct rl_sweep {
  * digit), values integers from 1, strictly increasing, at most
  * RL_SWEEP_MAX_VALUES. Returns 0, or RL_ERR_PARSE / RL_ERR_RANGE with one
  * message naming the bad part ("--sweep batch: value 2 is empty"). */
-int rl_sweep_parse(const char *spec, struct rl_sweep *sw, struct rl_err *err);
+int rl_sweep_parse(const char *spec, struct rl_sweep_spec *sw, struct rl_err *err);
 
 struct rl_sweep_row {
 	uint64_t value;
@@ -95,7 +95,7 @@ typedef int (*rl_sweep_step_fn)(void *user, uint64_t value, const struct rl_summ
 
 /* Runs STEP at every value of SW in order into T (rl_sweep_table_init done
  * by the caller). Returns 0 or the first negative status of STEP. */
-int rl_sweep_run(const struct rl_sweep *sw, rl_sweep_step_fn step, void *user,
+int rl_sweep_run(const struct rl_sweep_spec *sw, rl_sweep_step_fn step, void *user,
                  const struct rl_device *dev, struct rl_sweep_table *t);
 
 struct rl_pipeline_model;
@@ -123,7 +123,7 @@ struct rl_sweep_oplist {
  * or pipeline's status with the errors in ERRS: among them a swept name
  * that no shape or count of the list uses (RL_ERR_ARG), and a bad
  * items_expr. */
-int rl_sweep_oplist_run(const struct rl_sweep *sw, const struct rl_sweep_oplist *l,
+int rl_sweep_oplist_run(const struct rl_sweep_spec *sw, const struct rl_sweep_oplist *l,
                         const struct rl_pipeline_model *m, struct rl_sweep_table *t,
                         struct rl_errlist *errs);
 
