@@ -113,6 +113,12 @@ static void csv_num(FILE *out, double v)
 	fputs(buf, out);
 }
 
+/* Bytes in full: %.6g would cut 15,009,316,864 to 1.50093e+10. */
+static void csv_bytes(FILE *out, double v)
+{
+	fprintf(out, ",%.0f", v);
+}
+
 static void write_csv(FILE *out, const struct rl_sweep_table *t)
 {
 	size_t i;
@@ -138,12 +144,12 @@ static void write_csv(FILE *out, const struct rl_sweep_table *t)
 		}
 		for (b = 0; b < RL_BOUND_COUNT; b++)
 			csv_num(out, 100 * r->share[b]);
-		csv_num(out, r->weight_bytes);
-		csv_num(out, r->kv_bytes);
-		csv_num(out, r->activation_bytes);
-		csv_num(out, r->memory_bytes);
+		csv_bytes(out, r->weight_bytes);
+		csv_bytes(out, r->kv_bytes);
+		csv_bytes(out, r->activation_bytes);
+		csv_bytes(out, r->memory_bytes);
 		if (t->device_bytes > 0)
-			csv_num(out, t->device_bytes);
+			csv_bytes(out, t->device_bytes);
 		else
 			fputc(',', out);
 		fprintf(out, ",%s\n", r->fits ? "yes" : "no");

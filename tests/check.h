@@ -32,6 +32,7 @@ Suite *suite_synth(void);
 Suite *suite_hfconfig(void);
 Suite *suite_expected(void);
 Suite *suite_memfit(void);
+Suite *suite_sweep(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);
