@@ -168,7 +168,7 @@ static int sweep(struct classify *c, struct rl_cli_model_opts *m, const struct r
 	struct rl_sweep_table *t = NULL;
 	struct rl_out out;
 	struct rl_err e;
-	char *text = NULL;
+	char *text = NULL, title[512];
 	size_t i;
 	int rc, status = RL_EXIT_FAIL;
 
@@ -198,7 +198,8 @@ static int sweep(struct classify *c, struct rl_cli_model_opts *m, const struct r
 		rl_cli_read_errors(c->errs, l.name, rc);
 		goto out;
 	}
-	t->title = l.name;
+	snprintf(title, sizeof(title), "%s; %s, %s runtime", l.name, m->dev->id, m->rt->id);
+	t->title = title;
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	if (rl_sweep_report_write(out.f, c->sinks.fmt, t) == 0 && rl_out_commit(&out) == 0)
