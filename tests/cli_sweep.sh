@@ -94,7 +94,7 @@ check "classify: a count swept, 2000 us per layer" \
 # sequence: 2 x 32 x 8 x 2048 x 128 x 2 = 268,435,456 B; activations (the
 # lm_head's input and output) 2 x (4096 + 128256) = 264,704 B per sequence.
 # Fits while 15,009,316,864 + 268,700,160 B <= 85,899,345,920: B <= 263;
-# at 264: 85,957,159,104 B = 80.04 GiB.
+# at 264: 85,946,159,104 B = 80.04 GiB.
 run model --hw h100-sxm --context 2048 --sweep batch=1,263,264 -f csv "$C8"
 check "model csv: exit 0" test "$rc" -eq 0
 check "model csv: tokens per step = batch at decode" \
