@@ -12,6 +12,7 @@
 #include "pipeline.h"
 #include "svg.h"
 #include "sweep.h"
+#include "sweep_oplist.h"
 #include "sweep_report.h"
 #include "symbols.h"
 

@@ -42,7 +42,7 @@ static int usage(void)
 	       "                            token, time per output token, total, tokens/s\n"
 	       "      --sweep NAME=V1,V2,...  one step per value of batch, seq or context:\n"
 	       "                            step time, tokens/s, time share per bound,\n"
-	       "                            memory and whether it fits (docs/model.md)\n"
+	       "                            memory and whether it fits (docs/sweep.md)\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS

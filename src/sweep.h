@@ -10,7 +10,9 @@
  * compute right after a value whose largest share was memory; out of memory
  * is the first value that does not fit. A table is written by
  * sweep_report.h and read back from its csv (rl_sweep_read_csv) to be drawn
- * (chart.h, svg.h). Nothing here prints.
+ * (chart.h, svg.h). The record and its csv reader sit low (layer 2, as
+ * hwdb.h's records do) so that the chart can draw a table; an op list swept
+ * through the pipeline is sweep_oplist.h. Nothing here prints.
  */
 #ifndef RL_SWEEP_H
 #define RL_SWEEP_H
@@ -97,35 +99,6 @@ typedef int (*rl_sweep_step_fn)(void *user, uint64_t value, const struct rl_summ
  * by the caller). Returns 0 or the first negative status of STEP. */
 int rl_sweep_run(const struct rl_sweep_spec *sw, rl_sweep_step_fn step, void *user,
                  const struct rl_device *dev, struct rl_sweep_table *t);
-
-struct rl_pipeline_model;
-struct rl_symbols;
-struct rl_errlist;
-
-/* An op list swept over one of its names (classify --sweep). */
-struct rl_sweep_oplist {
-	const char *name;  /* the list's name in messages */
-	const char *text;  /* op list v1, read again for every value */
-	size_t len;
-	const struct rl_symbols *names; /* --set names (may be NULL); must not
-	                                 * bind the swept name */
-	const char *items_expr; /* NULL, or an integer expression over the names
-	                         * (symbols.h), the swept one included: items per
-	                         * step ("B", "B*197") */
-	void (*warn)(const char *msg, void *user); /* the reader's warnings, of
-	                                            * the first value only */
-	void *user;
-};
-
-/* Reads L at every value of SW, the swept name bound to it, through a
- * pipeline on M without output, into T (initialised here, items "items"
- * when L->items_expr is given). Returns 0, RL_ERR_NOMEM, or the reader's
- * or pipeline's status with the errors in ERRS: among them a swept name
- * that no shape or count of the list uses (RL_ERR_ARG), and a bad
- * items_expr. */
-int rl_sweep_oplist_run(const struct rl_sweep_spec *sw, const struct rl_sweep_oplist *l,
-                        const struct rl_pipeline_model *m, struct rl_sweep_table *t,
-                        struct rl_errlist *errs);
 
 /* Reads a sweep's csv (sweep_report.h) from F, NAME in messages, into T:
  * the first column is the swept value (its header the name); step_us,

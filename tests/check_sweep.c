@@ -39,6 +39,7 @@
 #include "oplist.h"
 #include "pipeline.h"
 #include "sweep.h"
+#include "sweep_oplist.h"
 #include "sweep_report.h"
 #include "symbols.h"
 
