@@ -190,4 +190,18 @@ expect_error "plot: a bad csv" 1 "bad.csv:2: column 'fits': 'maybe' is not yes o
 expect_error "plot: --sweep and --sweep-table" 2 "do not combine" plot --sweep --sweep-table "$tmp/mm.csv"
 expect_error "plot: a missing file" 1 "cannot open" plot --sweep-table "$tmp/none.csv"
 
+# --- README and docs: the block and the chart are what the program prints
+awk '/--context 1024 --sweep batch=1,8,64,256,512,1024`:$/ { armed = 1; next }
+	armed && /^```/ { if (inside) exit; inside = 1; next }
+	inside { print }' "$top_srcdir/README.md" >"$tmp/want"
+"$ROOFLINE" model "$C8" --hw a100-80gb --runtime graph --context 1024 \
+	--sweep batch=1,8,64,256,512,1024 2>/dev/null | sed "s|$EX/|examples/|" >"$tmp/got"
+check "README: the sweep block is today's output" test -s "$tmp/want" -a -s "$tmp/got"
+check "README: the sweep block matches" cmp -s "$tmp/want" "$tmp/got"
+"$ROOFLINE" model "$C8" --hw a100-80gb --runtime graph --context 1024 \
+	--sweep batch=1,8,64,256,512,1024 -f csv 2>/dev/null |
+	"$ROOFLINE" plot --sweep-table - -o "$tmp/docs.svg"
+check "docs: the committed sweep table chart is today's" \
+	cmp -s "$tmp/docs.svg" "$top_srcdir/docs/img/sweep-table-llama3-8b-a100.svg"
+
 done_testing
