@@ -201,15 +201,15 @@ int rl_chart_sweep_layout(const rl_chart *c, struct rl_chart_sweep *s, struct rl
 /* The sweep table's chart (roofline plot --sweep-table): a sweep
  * (sweep.h) read back from its csv, throughput above and step time below,
  * against the swept value. */
-#define RL_SWEEPTAB_HEIGHT 640
+#define RL_SWEEPTAB_HEIGHT    640
 #define RL_SWEEPTAB_PANEL_TOP 80
-#define RL_SWEEPTAB_PANEL_H 200
+#define RL_SWEEPTAB_PANEL_H   200
 #define RL_SWEEPTAB_PANEL_GAP 80
 
 struct rl_chart_sweeptab {
-	struct rl_chart_axis x;    /* the swept value: log when the values span 8x
-	                            * or more, else linear */
-	size_t nticks;             /* a tick at each value (every k-th beyond 20) */
+	struct rl_chart_axis x; /* the swept value: log when the values span 8x
+	                         * or more, else linear */
+	size_t nticks;          /* a tick at each value (every k-th beyond 20) */
 	double tick[RL_SWEEP_MAX_TICKS];
 	struct rl_chart_axis rate; /* items/s, log: the upper panel */
 	struct rl_chart_axis time; /* step time in us, log: the lower panel */

@@ -65,7 +65,7 @@ struct classify {
 	rl_pipeline *pl; /* begun at the header */
 	struct rl_errlist *errs;
 	struct rl_sweep_spec sweep; /* --sweep; n 0: none */
-	const char *items;     /* --items-per-step */
+	const char *items;          /* --items-per-step */
 };
 
 /* How many unknown column names the warning lists. */
@@ -117,14 +117,14 @@ static int check_flags(const struct classify *c, const char *scale, const char *
 		                                "(csv has one row per op and no summary)");
 	if (c->sinks.suggest && (fmt == RL_FMT_CSV || fmt == RL_FMT_JSON))
 		return rl_cli_usage("classify", "--suggest-fusion writes table or md output");
-	if (c->sweep.n > 0 && (scale != NULL || svg != NULL || c->sinks.timeline ||
-	                       c->sinks.suggest || c->sinks.l2))
+	if (c->sweep.n > 0 &&
+	    (scale != NULL || svg != NULL || c->sinks.timeline || c->sinks.suggest || c->sinks.l2))
 		return rl_cli_usage("classify", "--sweep writes one row per value: not with %s",
-		                    scale != NULL        ? "--scale"
-		                    : svg != NULL        ? "--svg"
-		                    : c->sinks.timeline  ? "--timeline"
-		                    : c->sinks.suggest   ? "--suggest-fusion"
-		                                         : "--l2");
+		                    scale != NULL       ? "--scale"
+		                    : svg != NULL       ? "--svg"
+		                    : c->sinks.timeline ? "--timeline"
+		                    : c->sinks.suggest  ? "--suggest-fusion"
+		                                        : "--l2");
 	if (c->items != NULL && c->sweep.n == 0)
 		return rl_cli_usage("classify", "--items-per-step needs --sweep");
 	if (scale == NULL)

@@ -379,8 +379,7 @@ static int sweep_step(void *user, uint64_t v, const struct rl_summary **s,
 		return rc;
 	*s = rl_pipeline_summary(w->c->pl);
 	*m = rl_pipeline_memfit(w->c->pl);
-	*items = (double)w->mo.batch *
-	         (w->mo.phase == RL_PHASE_PREFILL ? (double)w->mo.seq : 1.0);
+	*items = (double)w->mo.batch * (w->mo.phase == RL_PHASE_PREFILL ? (double)w->mo.seq : 1.0);
 	return 0;
 }
 
@@ -648,7 +647,8 @@ int cmd_model(int argc, char **argv)
 		c.input = listname;
 		rl_cli_pipeline_model(&m, &c.model);
 		if (sw.n)
-			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt, out.f);
+			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
+			               out.f);
 		else if (gen)
 			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
 		else

@@ -1181,9 +1181,11 @@ static void sweeptab_marker(FILE *out, const struct rl_sweep_table *t,
 	        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 	        "stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n",
 	        px, y0, px, y1, colour);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">", px + (right ? -4 : 4),
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">",
+	        px + (right ? -4 : 4),
 	        /* in the gap between the panels, below the upper one's ticks */
-	        RL_SWEEPTAB_PANEL_TOP + RL_SWEEPTAB_PANEL_H + (strcmp(id, "oom") == 0 ? 52.0 : 36.0),
+	        RL_SWEEPTAB_PANEL_TOP + RL_SWEEPTAB_PANEL_H +
+	            (strcmp(id, "oom") == 0 ? 52.0 : 36.0),
 	        right ? "end" : "start", colour);
 	rl_svg_text(out, label, 0);
 	fputs("</text>\n</g>\n", out);
@@ -1267,8 +1269,9 @@ int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *so
 			fprintf(out,
 			        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
 			        "fill-opacity=\"%s\" stroke=\"%s\" stroke-width=\"1.5\">",
-			        rl_chart_axis_px(&l.x, (double)t->row[i].value), rl_chart_axis_px(y, v[i]),
-			        t->row[i].fits ? colour : "#ffffff", t->row[i].fits ? "0.8" : "1", colour);
+			        rl_chart_axis_px(&l.x, (double)t->row[i].value),
+			        rl_chart_axis_px(y, v[i]), t->row[i].fits ? colour : "#ffffff",
+			        t->row[i].fits ? "0.8" : "1", colour);
 			(p == 0 ? fmt_rate : fmt_time)(a, sizeof(a), v[i]);
 			fputs("<title>", out);
 			rl_svg_text(out, t->name, 0);

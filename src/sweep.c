@@ -52,29 +52,31 @@ int rl_sweep_parse(const char *spec, struct rl_sweep_spec *sw, struct rl_err *er
 		int rc;
 
 		if (sw->n == RL_SWEEP_MAX_VALUES)
-			return rl_err_set(err, RL_ERR_RANGE, "--sweep %s: more than %d values", sw->name,
-			                  RL_SWEEP_MAX_VALUES);
+			return rl_err_set(err, RL_ERR_RANGE, "--sweep %s: more than %d values",
+			                  sw->name, RL_SWEEP_MAX_VALUES);
 		if (vlen == 0)
-			return rl_err_set(err, RL_ERR_PARSE, "--sweep %s: value %zu is empty", sw->name,
-			                  sw->n + 1);
+			return rl_err_set(err, RL_ERR_PARSE, "--sweep %s: value %zu is empty",
+			                  sw->name, sw->n + 1);
 		if (vlen >= sizeof(val))
-			return rl_err_set(err, RL_ERR_RANGE,
-			                  "--sweep %s: value %zu '%.*s...' is more than %zu characters",
-			                  sw->name, sw->n + 1, 16, p, sizeof(val) - 1);
+			return rl_err_set(
+			    err, RL_ERR_RANGE,
+			    "--sweep %s: value %zu '%.*s...' is more than %zu characters", sw->name,
+			    sw->n + 1, 16, p, sizeof(val) - 1);
 		memcpy(val, p, vlen);
 		val[vlen] = '\0';
 		rc = rl_parse_u64(val, &v, &e);
 		if (rc == 0 && v == 0)
 			rc = rl_err_set(&e, RL_ERR_RANGE, "0 is below the minimum 1");
 		if (rc < 0)
-			return rl_err_set(err, rc, "--sweep %s: value %zu '%s': %s", sw->name, sw->n + 1,
-			                  val, e.msg);
+			return rl_err_set(err, rc, "--sweep %s: value %zu '%s': %s", sw->name,
+			                  sw->n + 1, val, e.msg);
 		if (sw->n > 0 && v <= sw->value[sw->n - 1])
-			return rl_err_set(err, RL_ERR_PARSE,
-			                  "--sweep %s: value %zu (%llu) is not above the one before "
-			                  "(%llu): the values must increase",
-			                  sw->name, sw->n + 1, (unsigned long long)v,
-			                  (unsigned long long)sw->value[sw->n - 1]);
+			return rl_err_set(
+			    err, RL_ERR_PARSE,
+			    "--sweep %s: value %zu (%llu) is not above the one before "
+			    "(%llu): the values must increase",
+			    sw->name, sw->n + 1, (unsigned long long)v,
+			    (unsigned long long)sw->value[sw->n - 1]);
 		sw->value[sw->n++] = v;
 		if (comma == NULL)
 			return 0;
@@ -189,8 +191,8 @@ enum col {
 };
 
 static const char *const col_name[C_COUNT] = {
-	NULL, "step_us", "roofline_us", NULL, "compute_pct", "memory_pct", "overhead_pct",
-	"memory_bytes", "device_bytes", "fits",
+    NULL,         "step_us",      "roofline_us",  NULL,           "compute_pct",
+    "memory_pct", "overhead_pct", "memory_bytes", "device_bytes", "fits",
 };
 
 #define MAX_COLS 64
@@ -210,7 +212,7 @@ struct csv_reader {
 };
 
 static int fail(struct csv_reader *c, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int fail(struct csv_reader *c, int code, const char *fmt, ...)
 {
@@ -291,15 +293,19 @@ static void data_field(struct csv_reader *c, const char *s)
 	}
 	if (which < 0)
 		return;
-	cname = which == C_VALUE ? c->t->name : which == C_PER_STEP ? "*_per_step" : col_name[which];
+	cname = which == C_VALUE      ? c->t->name
+	        : which == C_PER_STEP ? "*_per_step"
+	                              : col_name[which];
 	if (which == C_VALUE) {
 		if (rl_parse_u64(s, &u, &e) < 0 || u == 0) {
-			fail(c, RL_ERR_PARSE, "column '%s': '%.32s' is not an integer from 1", cname, s);
+			fail(c, RL_ERR_PARSE, "column '%s': '%.32s' is not an integer from 1",
+			     cname, s);
 			return;
 		}
 		if (c->t->n > 0 && u <= c->t->row[c->t->n - 1].value) {
-			fail(c, RL_ERR_PARSE, "column '%s': %llu is not above the row before's %llu",
-			     cname, (unsigned long long)u,
+			fail(c, RL_ERR_PARSE,
+			     "column '%s': %llu is not above the row before's %llu", cname,
+			     (unsigned long long)u,
 			     (unsigned long long)c->t->row[c->t->n - 1].value);
 			return;
 		}
@@ -322,15 +328,32 @@ static void data_field(struct csv_reader *c, const char *s)
 		return;
 	}
 	switch (which) {
-	case C_STEP: c->cur.step_us = v; break;
-	case C_ROOF: c->cur.roofline_us = v; break;
-	case C_PER_STEP: c->cur.items = v; break;
-	case C_COMPUTE: c->cur.share[RL_BOUND_COMPUTE] = v / 100; break;
-	case C_MEMORY: c->cur.share[RL_BOUND_MEMORY] = v / 100; break;
-	case C_OVERHEAD: c->cur.share[RL_BOUND_OVERHEAD] = v / 100; break;
-	case C_MEM_BYTES: c->cur.memory_bytes = v; break;
-	case C_DEV_BYTES: c->t->device_bytes = v; break;
-	default: break;
+	case C_STEP:
+		c->cur.step_us = v;
+		break;
+	case C_ROOF:
+		c->cur.roofline_us = v;
+		break;
+	case C_PER_STEP:
+		c->cur.items = v;
+		break;
+	case C_COMPUTE:
+		c->cur.share[RL_BOUND_COMPUTE] = v / 100;
+		break;
+	case C_MEMORY:
+		c->cur.share[RL_BOUND_MEMORY] = v / 100;
+		break;
+	case C_OVERHEAD:
+		c->cur.share[RL_BOUND_OVERHEAD] = v / 100;
+		break;
+	case C_MEM_BYTES:
+		c->cur.memory_bytes = v;
+		break;
+	case C_DEV_BYTES:
+		c->t->device_bytes = v;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -364,10 +387,11 @@ static void csv_on_record(int term, void *user)
 		c->ncols = c->field;
 		c->header_done = 1;
 		for (k = C_STEP; k < C_COUNT; k++)
-			if (col_name[k] != NULL && k != C_ROOF && k != C_MEM_BYTES && k != C_DEV_BYTES &&
-			    !c->have[k]) {
-				fail(c, RL_ERR_PARSE, "no column '%s' (a sweep's csv: roofline model or "
-				                      "classify --sweep ... -f csv)",
+			if (col_name[k] != NULL && k != C_ROOF && k != C_MEM_BYTES &&
+			    k != C_DEV_BYTES && !c->have[k]) {
+				fail(c, RL_ERR_PARSE,
+				     "no column '%s' (a sweep's csv: roofline model or "
+				     "classify --sweep ... -f csv)",
 				     col_name[k]);
 				return;
 			}
@@ -406,9 +430,10 @@ int rl_sweep_read_csv(FILE *f, const char *name, struct rl_sweep_table *t, struc
 		for (i = 0; i < got && c.rc == 0; i++) {
 			if (buf[i] != '\n')
 				continue;
-			if (csv_parse(&p, buf + start, i + 1 - start, csv_on_field, csv_on_record, &c) !=
-			    i + 1 - start)
-				fail(&c, RL_ERR_PARSE, "malformed CSV (%s)", csv_strerror(csv_error(&p)));
+			if (csv_parse(&p, buf + start, i + 1 - start, csv_on_field, csv_on_record,
+			              &c) != i + 1 - start)
+				fail(&c, RL_ERR_PARSE, "malformed CSV (%s)",
+				     csv_strerror(csv_error(&p)));
 			start = i + 1;
 			c.line++;
 		}

@@ -28,7 +28,7 @@
 #include "summary.h"
 
 #define RL_SWEEP_MAX_VALUES 256
-#define RL_SWEEP_NAME_LEN 32 /* longest name + 1 */
+#define RL_SWEEP_NAME_LEN   32 /* longest name + 1 */
 
 struct rl_sweep_spec {
 	char name[RL_SWEEP_NAME_LEN];
@@ -44,21 +44,21 @@ int rl_sweep_parse(const char *spec, struct rl_sweep_spec *sw, struct rl_err *er
 
 struct rl_sweep_row {
 	uint64_t value;
-	double step_us;     /* expected: sum of count x expected_us (the
-	                     * roofline's with --best-case) */
-	double roofline_us; /* the best case: sum of count x t_us */
-	double items;       /* per step (tokens...); 0: no throughput */
+	double step_us;               /* expected: sum of count x expected_us (the
+	                               * roofline's with --best-case) */
+	double roofline_us;           /* the best case: sum of count x t_us */
+	double items;                 /* per step (tokens...); 0: no throughput */
 	double share[RL_BOUND_COUNT]; /* of step_us by expected bound, 0..1 */
 	double weight_bytes, kv_bytes, activation_bytes; /* memfit.h */
-	double memory_bytes; /* their sum */
-	int fits;            /* 1: within the device's memory (or it gives none) */
+	double memory_bytes;                             /* their sum */
+	int fits; /* 1: within the device's memory (or it gives none) */
 };
 
 struct rl_sweep_table {
 	char name[RL_SWEEP_NAME_LEN]; /* the swept name */
-	char items[16];      /* what an item is ("tokens", "items"); "": none */
-	const char *title;   /* NULL, or a line saying what was swept (borrowed) */
-	double device_bytes; /* the device's memory; 0: not given */
+	char items[16];               /* what an item is ("tokens", "items"); "": none */
+	const char *title;            /* NULL, or a line saying what was swept (borrowed) */
+	double device_bytes;          /* the device's memory; 0: not given */
 	size_t n;
 	struct rl_sweep_row row[RL_SWEEP_MAX_VALUES];
 };
@@ -108,7 +108,6 @@ int rl_sweep_run(const struct rl_sweep_spec *sw, rl_sweep_step_fn step, void *us
  * increasing integers from 1; the rest finite numbers >= 0. Returns 0, or
  * RL_ERR_PARSE / RL_ERR_RANGE / RL_ERR_IO with ERR located at the line and
  * column ("sweep.csv:3: column 'step_us': ..."). */
-int rl_sweep_read_csv(FILE *f, const char *name, struct rl_sweep_table *t,
-                      struct rl_err *err);
+int rl_sweep_read_csv(FILE *f, const char *name, struct rl_sweep_table *t, struct rl_err *err);
 
 #endif

@@ -65,7 +65,7 @@ static void hold_warning(const char *msg, void *user)
 }
 
 static int add_error(struct rl_errlist *errs, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int add_error(struct rl_errlist *errs, int code, const char *fmt, ...)
 {
@@ -169,4 +169,3 @@ int rl_sweep_oplist_run(const struct rl_sweep_spec *sw, const struct rl_sweep_op
 	free(r);
 	return rc;
 }
-

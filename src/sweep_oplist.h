@@ -16,14 +16,14 @@ struct rl_errlist;
 
 /* An op list swept over one of its names (classify --sweep). */
 struct rl_sweep_oplist {
-	const char *name;  /* the list's name in messages */
-	const char *text;  /* op list v1, read again for every value */
+	const char *name; /* the list's name in messages */
+	const char *text; /* op list v1, read again for every value */
 	size_t len;
-	const struct rl_symbols *names; /* --set names (may be NULL); must not
-	                                 * bind the swept name */
-	const char *items_expr; /* NULL, or an integer expression over the names
-	                         * (symbols.h), the swept one included: items per
-	                         * step ("B", "B*197") */
+	const struct rl_symbols *names;            /* --set names (may be NULL); must not
+	                                            * bind the swept name */
+	const char *items_expr;                    /* NULL, or an integer expression over the names
+	                                            * (symbols.h), the swept one included: items per
+	                                            * step ("B", "B*197") */
 	void (*warn)(const char *msg, void *user); /* the reader's warnings, of
 	                                            * the first value only */
 	void *user;

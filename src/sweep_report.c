@@ -10,8 +10,7 @@
 #include "fmt.h"
 #include "json.h"
 
-static const char *const share_col[RL_BOUND_COUNT] = {"compute_pct", "memory_pct",
-                                                      "overhead_pct"};
+static const char *const share_col[RL_BOUND_COUNT] = {"compute_pct", "memory_pct", "overhead_pct"};
 
 /* The lines after the rows (table, md): the knee and where memory runs out. */
 static void notes(FILE *out, const struct rl_sweep_table *t, const char *item)
@@ -33,7 +32,8 @@ static void notes(FILE *out, const struct rl_sweep_table *t, const char *item)
 		fprintf(out, "%smemory: the device gives no memory_gib (at most %.2f GiB needed)\n",
 		        item, most / RL_MEMFIT_GIB);
 	else if (o >= 0)
-		fprintf(out, "%sout of memory: from %s %llu (%.2f GiB needed, %g GiB on the device)\n",
+		fprintf(out,
+		        "%sout of memory: from %s %llu (%.2f GiB needed, %g GiB on the device)\n",
 		        item, t->name, (unsigned long long)t->row[o].value,
 		        t->row[o].memory_bytes / RL_MEMFIT_GIB, t->device_bytes / RL_MEMFIT_GIB);
 	else
@@ -67,7 +67,8 @@ static void write_table(FILE *out, const struct rl_sweep_table *t)
 		}
 		for (b = 0; b < RL_BOUND_COUNT; b++)
 			fprintf(out, " %7.1f%%", 100 * r->share[b]);
-		fprintf(out, " %11.2f %4s\n", r->memory_bytes / RL_MEMFIT_GIB, r->fits ? "yes" : "no");
+		fprintf(out, " %11.2f %4s\n", r->memory_bytes / RL_MEMFIT_GIB,
+		        r->fits ? "yes" : "no");
 	}
 	fputc('\n', out);
 	notes(out, t, "");
@@ -98,7 +99,8 @@ static void write_md(FILE *out, const struct rl_sweep_table *t)
 			fprintf(out, " %.1f |", rl_sweep_row_per_s(r, 0));
 		for (b = 0; b < RL_BOUND_COUNT; b++)
 			fprintf(out, " %.1f %% |", 100 * r->share[b]);
-		fprintf(out, " %.2f | %s |\n", r->memory_bytes / RL_MEMFIT_GIB, r->fits ? "yes" : "no");
+		fprintf(out, " %.2f | %s |\n", r->memory_bytes / RL_MEMFIT_GIB,
+		        r->fits ? "yes" : "no");
 	}
 	fputc('\n', out);
 	notes(out, t, "- ");
@@ -127,7 +129,8 @@ static void write_csv(FILE *out, const struct rl_sweep_table *t)
 	rl_csv_field(out, t->name);
 	fputs(",step_us,roofline_us", out);
 	if (t->items[0])
-		fprintf(out, ",%s_per_step,%s_per_s,%s_per_s_roofline", t->items, t->items, t->items);
+		fprintf(out, ",%s_per_step,%s_per_s,%s_per_s_roofline", t->items, t->items,
+		        t->items);
 	for (b = 0; b < RL_BOUND_COUNT; b++)
 		fprintf(out, ",%s", share_col[b]);
 	fputs(",weight_bytes,kv_bytes,activation_bytes,memory_bytes,device_bytes,fits\n", out);
@@ -239,10 +242,18 @@ int rl_sweep_report_write(FILE *out, enum rl_format fmt, const struct rl_sweep_t
 	int rc = 0;
 
 	switch (fmt) {
-	case RL_FMT_TABLE: write_table(out, t); break;
-	case RL_FMT_MD: write_md(out, t); break;
-	case RL_FMT_CSV: write_csv(out, t); break;
-	case RL_FMT_JSON: rc = write_json(out, t); break;
+	case RL_FMT_TABLE:
+		write_table(out, t);
+		break;
+	case RL_FMT_MD:
+		write_md(out, t);
+		break;
+	case RL_FMT_CSV:
+		write_csv(out, t);
+		break;
+	case RL_FMT_JSON:
+		rc = write_json(out, t);
+		break;
 	}
 	if (rc == 0 && ferror(out))
 		rc = RL_ERR_IO;

@@ -142,8 +142,8 @@ END_TEST
 static const char mm_list[] = "name,kind,dtype,shape,count\n"
                               "mm,matmul,bf16,Bx10000x10000,1\n";
 
-static int run_list(const char *spec, const char *text, const char *items,
-                    struct rl_sweep_table *t, struct rl_errlist *errs)
+static int run_list(const char *spec, const char *text, const char *items, struct rl_sweep_table *t,
+                    struct rl_errlist *errs)
 {
 	struct rl_sweep_spec sw;
 	struct rl_sweep_oplist l;
@@ -218,24 +218,26 @@ START_TEST(oplist_errors)
 	struct rl_errlist errs;
 
 	/* a name no shape or count uses */
-	ck_assert_int_eq(run_list("S=1,2", "name,kind,dtype,shape,count\nmm,matmul,bf16,"
-	                                   "4x4x4,1\n",
+	ck_assert_int_eq(run_list("S=1,2",
+	                          "name,kind,dtype,shape,count\nmm,matmul,bf16,"
+	                          "4x4x4,1\n",
 	                          NULL, &t, &errs),
 	                 RL_ERR_ARG);
 	ck_assert_uint_eq(errs.count, 1);
 	ck_assert_ptr_nonnull(strstr(errs.msg[0], "no shape or count of mm.csv uses the name 'S'"));
 	/* used in count only: fine */
-	ck_assert_int_eq(run_list("L=1,2", "name,kind,dtype,shape,count\nmm,matmul,bf16,"
-	                                   "4x4x4,L\n",
+	ck_assert_int_eq(run_list("L=1,2",
+	                          "name,kind,dtype,shape,count\nmm,matmul,bf16,"
+	                          "4x4x4,L\n",
 	                          NULL, &t, &errs),
 	                 0);
 	/* --items-per-step over a name not bound */
 	ck_assert_int_lt(run_list("B=1", mm_list, "B*T", &t, &errs), 0);
 	ck_assert_ptr_nonnull(strstr(errs.msg[0], "'T'"));
 	/* a bad list fails at its first value */
-	ck_assert_int_eq(run_list("B=1,2", "name,kind,dtype,shape\nmm,matmul,fp9,Bx4x4\n", NULL,
-	                          &t, &errs),
-	                 RL_ERR_PARSE);
+	ck_assert_int_eq(
+	    run_list("B=1,2", "name,kind,dtype,shape\nmm,matmul,fp9,Bx4x4\n", NULL, &t, &errs),
+	    RL_ERR_PARSE);
 	ck_assert_uint_eq(t.n, 0);
 }
 END_TEST
@@ -368,8 +370,9 @@ START_TEST(csv_round_trip)
 	ck_assert_int_eq(rl_sweep_report_write(f, RL_FMT_CSV, &t), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "B,step_us,roofline_us,items_per_step,items_per_s,"));
-	ck_assert_ptr_nonnull(strstr(text, "\n4000,8000,8000,4000,500000,500000,100,0,0,200000000,0,"
-	                                   "160000000,360000000,322122547,no\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+	                             "\n4000,8000,8000,4000,500000,500000,100,0,0,200000000,0,"
+	                             "160000000,360000000,322122547,no\n"));
 	f = fmemopen(text, len, "r");
 	ck_assert_int_eq(rl_sweep_read_csv(f, "s.csv", &back, &e), 0);
 	fclose(f);
@@ -404,8 +407,7 @@ static const struct {
      "s.csv:2: 5 fields, the header has 6"},
     {"B,step_us,step_us,compute_pct,memory_pct,overhead_pct,fits\n", "given twice"},
     {"1x,step_us\n", "s.csv:1: column 1"},
-    {"B,step_us,compute_pct,memory_pct,overhead_pct,fits\n1,\"2,0,100,0,yes\n",
-     "malformed CSV"},
+    {"B,step_us,compute_pct,memory_pct,overhead_pct,fits\n1,\"2,0,100,0,yes\n", "malformed CSV"},
 };
 
 START_TEST(csv_bad)
