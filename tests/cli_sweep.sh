@@ -152,6 +152,9 @@ expect_error "classify: a name no row uses" 1 \
 	"^roofline: --sweep S: no shape or count of .*sweep-matmul.csv uses the name 'S'$" \
 	classify --set B=1 --sweep S=1,2 "$MM"
 check "classify: the unused name said once" test "$(wc -l <"$tmp/err")" -eq 1
+run classify --set C=2 --sweep B=1,2,3 -f csv "$MM"
+check "classify: an unused --set name warned once, not once per value" \
+	test "$rc" -eq 0 -a "$(grep -c "warning: --set C=2: no shape or count" "$tmp/err")" -eq 1
 expect_error "classify: an unbound name still an error" 1 "name 'B' .* is not bound" \
 	classify --sweep S=1,2 "$MM"
 expect_error "classify: bound by --set too" 2 "--sweep B: B is bound by --set too" \
