@@ -410,3 +410,71 @@ int rl_chart_sweep_layout(const rl_chart *c, struct rl_chart_sweep *s, struct rl
 	}
 	return 0;
 }
+
+/* ---- the sweep table's chart -------------------------------------------- */
+
+/* Fits A to the positive values of V[0..N) and W[0..N) (W may be NULL) and
+ * puts it on pixels Y0 (top) .. Y0 + RL_SWEEPTAB_PANEL_H. */
+static void sweeptab_y(struct rl_chart_axis *a, const double *v, const double *w, size_t n,
+                       double y0)
+{
+	double lo = HUGE_VAL, hi = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (usable(v[i]))
+			lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+		if (w != NULL && usable(w[i]))
+			lo = fmin(lo, w[i]), hi = fmax(hi, w[i]);
+	}
+	rl_chart_axis_fit(a, lo, hi);
+	if (usable(hi * 2))
+		a->hi = fmax(a->hi, hi * 2);
+	a->px_lo = y0 + RL_SWEEPTAB_PANEL_H;
+	a->px_hi = y0;
+}
+
+int rl_chart_sweeptab_layout(const struct rl_sweep_table *t, struct rl_chart_sweeptab *l,
+                             struct rl_err *err)
+{
+	double step[RL_SWEEP_MAX_VALUES], roof[RL_SWEEP_MAX_VALUES];
+	double rate[RL_SWEEP_MAX_VALUES], rate_roof[RL_SWEEP_MAX_VALUES];
+	double lo, hi;
+	size_t i, every;
+
+	memset(l, 0, sizeof(*l));
+	l->knee = l->oom = -1;
+	if (t->n == 0)
+		return rl_err_set(err, RL_ERR_RANGE, "no rows to plot");
+	for (i = 0; i < t->n; i++) {
+		step[i] = t->row[i].step_us;
+		roof[i] = t->row[i].roofline_us;
+		rate[i] = rl_sweep_row_per_s(&t->row[i], 0);
+		rate_roof[i] = rl_sweep_row_per_s(&t->row[i], 1);
+		if (rate[i] > 0 || rate_roof[i] > 0)
+			l->has_rate = 1;
+	}
+	lo = (double)t->row[0].value;
+	hi = (double)t->row[t->n - 1].value;
+	l->x.px_lo = RL_PLOT_X0;
+	l->x.px_hi = RL_PLOT_X1;
+	if (hi / lo >= 8) {
+		l->x.log = 1;
+		l->x.lo = lo / 1.414;
+		l->x.hi = hi * 1.414;
+	} else {
+		double pad = hi > lo ? (hi - lo) * 0.05 : 0.5;
+
+		l->x.lo = lo - pad;
+		l->x.hi = hi + pad;
+	}
+	every = t->n <= RL_SWEEP_MAX_TICKS ? 1 : (t->n + 9) / 10;
+	for (i = 0; i < t->n; i += every)
+		l->tick[l->nticks++] = (double)t->row[i].value;
+	sweeptab_y(&l->rate, rate, rate_roof, t->n, RL_SWEEPTAB_PANEL_TOP);
+	sweeptab_y(&l->time, step, roof, t->n,
+	           RL_SWEEPTAB_PANEL_TOP + RL_SWEEPTAB_PANEL_H + RL_SWEEPTAB_PANEL_GAP);
+	l->knee = rl_sweep_knee(t);
+	l->oom = rl_sweep_oom(t);
+	return 0;
+}

@@ -15,6 +15,7 @@
 #include "hwdb.h"
 #include "model.h"
 #include "op.h"
+#include "sweep.h"
 
 /* One axis: data values LO..HI drawn from pixel PX_LO to PX_HI (PX_HI may be
  * below PX_LO: SVG's y grows downwards). LOG: logarithmic (LO > 0). */
@@ -196,6 +197,34 @@ double rl_chart_sweep_x(const struct rl_chart_sweep *s, const struct rl_chart_po
  * values is fitted to its references (1 .. 10 us for time). Returns 0, or
  * RL_ERR_RANGE for a chart without ops (message in ERR: "no ops to plot"). */
 int rl_chart_sweep_layout(const rl_chart *c, struct rl_chart_sweep *s, struct rl_err *err);
+
+/* The sweep table's chart (roofline plot --sweep-table): a sweep
+ * (sweep.h) read back from its csv, throughput above and step time below,
+ * against the swept value. */
+#define RL_SWEEPTAB_HEIGHT    640
+#define RL_SWEEPTAB_PANEL_TOP 80
+#define RL_SWEEPTAB_PANEL_H   200
+#define RL_SWEEPTAB_PANEL_GAP 80
+
+struct rl_chart_sweeptab {
+	struct rl_chart_axis x; /* the swept value: log when the values span 8x
+	                         * or more, else linear */
+	size_t nticks;          /* a tick at each value (every k-th beyond 20) */
+	double tick[RL_SWEEP_MAX_TICKS];
+	struct rl_chart_axis rate; /* items/s, log: the upper panel */
+	struct rl_chart_axis time; /* step time in us, log: the lower panel */
+	int has_rate;              /* the table has items (else the upper panel
+	                            * says so) */
+	int knee, oom;             /* rl_sweep_knee, rl_sweep_oom: row or -1 */
+};
+
+/* Lays out T's chart: x padded by a factor 1.414 each side (log) or 5 % of
+ * the span (linear; half a unit around a single value); each panel's y axis
+ * spans whole decades over its values, expected and best case, with room
+ * above (hi at least twice the highest). Returns 0, or RL_ERR_RANGE for a
+ * table without rows (ERR: "no rows to plot"). */
+int rl_chart_sweeptab_layout(const struct rl_sweep_table *t, struct rl_chart_sweeptab *l,
+                             struct rl_err *err);
 
 /* Point area in proportion to the op's share of the total time:
  * radius = 24 px x sqrt(share), at least 2.5 px. */

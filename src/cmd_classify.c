@@ -7,9 +7,13 @@
 
 #include "chart.h"
 #include "cli.h"
+#include "json.h"
 #include "oplist.h"
 #include "pipeline.h"
 #include "svg.h"
+#include "sweep.h"
+#include "sweep_oplist.h"
+#include "sweep_report.h"
 #include "symbols.h"
 
 static int usage(void)
@@ -29,6 +33,11 @@ static int usage(void)
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --scale NAME=K,...    table, csv: predict each op and the list with\n"
 	       "                            NAME's size times K too, and report the ratio\n"
+	       "      --sweep NAME=V1,V2,...  one row per value of a --set name: step time,\n"
+	       "                            time share per bound, memory, fits (the list\n"
+	       "                            read again per value; table, csv, json, md)\n"
+	       "      --items-per-step EXPR  with --sweep: items per step, an expression over\n"
+	       "                            the names (B, B*197), for an items/s column\n"
 	       "  -f, --format FMT          table (default), csv, json or md\n"
 	       "      --timeline            simulate one step on the host and the GPU for\n"
 	       "                            every runtime profile: step time, GPU idle time,\n"
@@ -56,6 +65,8 @@ struct classify {
 	struct rl_pipeline_sinks sinks;
 	rl_pipeline *pl; /* begun at the header */
 	struct rl_errlist *errs;
+	struct rl_sweep_spec sweep; /* --sweep; n 0: none */
+	const char *items;          /* --items-per-step */
 };
 
 /* How many unknown column names the warning lists. */
@@ -108,6 +119,16 @@ static int check_flags(const struct classify *c, const char *scale, const char *
 		                                "(csv has one row per op and no summary)");
 	if (c->sinks.suggest && (fmt == RL_FMT_CSV || fmt == RL_FMT_JSON))
 		return rl_cli_usage("classify", "--suggest-fusion writes table or md output");
+	if (c->sweep.n > 0 &&
+	    (scale != NULL || svg != NULL || c->sinks.timeline || c->sinks.suggest || c->sinks.l2))
+		return rl_cli_usage("classify", "--sweep writes one row per value: not with %s",
+		                    scale != NULL       ? "--scale"
+		                    : svg != NULL       ? "--svg"
+		                    : c->sinks.timeline ? "--timeline"
+		                    : c->sinks.suggest  ? "--suggest-fusion"
+		                                        : "--l2");
+	if (c->items != NULL && c->sweep.n == 0)
+		return rl_cli_usage("classify", "--items-per-step needs --sweep");
 	if (scale == NULL)
 		return 0;
 	if (fmt == RL_FMT_JSON || fmt == RL_FMT_MD)
@@ -139,6 +160,61 @@ static void warnings(const struct classify *c, const struct rl_device *dev)
 		             sum->fallbacks, sum->fallbacks == 1 ? "" : "s");
 }
 
+/* --sweep: the list read into memory once, then once per value with the
+ * swept name bound (sweep.h), one row per value to OUTPUT. Returns the exit
+ * status. */
+static int sweep(struct classify *c, struct rl_cli_model_opts *m, const struct rl_symbols *syms,
+                 const char *output)
+{
+	struct rl_sweep_oplist l;
+	struct rl_pipeline_model pm;
+	struct rl_sweep_table *t = NULL;
+	struct rl_out out;
+	struct rl_err e;
+	char *text = NULL, title[512];
+	size_t i;
+	int rc, status = RL_EXIT_FAIL;
+
+	memset(&out, 0, sizeof(out));
+	for (i = 0; i < syms->n; i++)
+		if (strcmp(syms->name[i], c->sweep.name) == 0)
+			return rl_cli_usage("classify", "--sweep %s: %s is bound by --set too",
+			                    c->sweep.name, c->sweep.name);
+	if (rl_cli_model_resolve(m) < 0)
+		goto out;
+	rl_cli_pipeline_model(m, &pm);
+	text = rl_json_slurp(c->input, "an op list", &e);
+	t = malloc(sizeof(*t));
+	if (text == NULL || t == NULL) {
+		rl_cli_error("%s", text == NULL ? e.msg : "out of memory");
+		goto out;
+	}
+	memset(&l, 0, sizeof(l));
+	l.name = strcmp(c->input, "-") == 0 ? "<stdin>" : c->input;
+	l.text = text;
+	l.len = strlen(text);
+	l.names = syms;
+	l.items_expr = c->items;
+	l.warn = rl_cli_warn_sink;
+	rc = rl_sweep_oplist_run(&c->sweep, &l, &pm, t, c->errs);
+	if (rc < 0) {
+		rl_cli_read_errors(c->errs, l.name, rc);
+		goto out;
+	}
+	snprintf(title, sizeof(title), "%s; %s, %s runtime", l.name, m->dev->id, m->rt->id);
+	t->title = title;
+	if (rl_out_open(&out, output) < 0)
+		goto out;
+	if (rl_sweep_report_write(out.f, c->sinks.fmt, t) == 0 && rl_out_commit(&out) == 0)
+		status = RL_EXIT_OK;
+out:
+	rl_out_abort(&out);
+	free(t);
+	free(text);
+	rl_cli_model_release(m);
+	return status;
+}
+
 int cmd_classify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -151,6 +227,8 @@ int cmd_classify(int argc, char **argv)
 		RL_CLI_TRAIN_LONGOPTS,
 		{"set", required_argument, NULL, 'S'},
 		{"scale", required_argument, NULL, 'K'},
+		{"sweep", required_argument, NULL, 'W'},
+		{"items-per-step", required_argument, NULL, 'I'},
 		{"output", required_argument, NULL, 'o'},
 		{"svg", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
@@ -202,6 +280,14 @@ int cmd_classify(int argc, char **argv)
 				return rl_cli_usage("classify", "%s", e.msg);
 			break;
 		}
+		case 'W': {
+			struct rl_err e;
+
+			if (rl_sweep_parse(optarg, &c.sweep, &e) < 0)
+				return rl_cli_usage("classify", "%s", e.msg);
+			break;
+		}
+		case 'I': c.items = optarg; break;
 		case 'o': output = optarg; break;
 		case 'G': svg = optarg; break;
 		case 'f':
@@ -236,6 +322,8 @@ int cmd_classify(int argc, char **argv)
 		c.sinks.scale = &syms;
 		c.sinks.scale_label = scale_label;
 	}
+	if (c.sweep.n > 0)
+		return sweep(&c, &m, &syms, output);
 	c.sinks.whatif = scale == NULL;
 	c.sinks.memfit = scale == NULL;
 

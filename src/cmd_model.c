@@ -14,6 +14,8 @@
 #include "num.h"
 #include "oplist.h"
 #include "pipeline.h"
+#include "sweep.h"
+#include "sweep_report.h"
 
 static int usage(void)
 {
@@ -40,6 +42,9 @@ static int usage(void)
 	       "                            token, time per output token, total, tokens/s\n"
 	       "      --expert-imbalance X  MoE (mixtral): the busiest expert's tokens over\n"
 	       "                            the mean, >= 1 (default 1: uniform routing)\n"
+	       "      --sweep NAME=V1,V2,...  one step per value of batch, seq or context:\n"
+	       "                            step time, tokens/s, time share per bound,\n"
+	       "                            memory and whether it fits (docs/sweep.md)\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS
@@ -358,10 +363,98 @@ static int generate(struct model *c, const char *config, const struct rl_hfconfi
 	return 0;
 }
 
+/* --sweep: one step per value (sweep.h); the swept option is FIELD of MO,
+ * and at decode a swept seq moves the context too unless --context is
+ * given. Tokens per step: batch at decode, batch x seq at prefill. */
+struct sweep {
+	struct model *c;
+	const char *config;
+	const struct rl_hfconfig *cfg;
+	struct rl_modelops_opts mo;
+	uint64_t *field;
+	int ctx_follows;
+};
+
+static int sweep_step(void *user, uint64_t v, const struct rl_summary **s,
+                      const struct rl_memfit **m, double *items)
+{
+	struct sweep *w = user;
+	int rc;
+
+	*w->field = v;
+	if (w->ctx_follows)
+		w->mo.context = w->mo.seq;
+	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
+	if (rc < 0)
+		return rc;
+	*s = rl_pipeline_summary(w->c->pl);
+	*m = rl_pipeline_memfit(w->c->pl);
+	*items = (double)w->mo.batch * (w->mo.phase == RL_PHASE_PREFILL ? (double)w->mo.seq : 1.0);
+	return 0;
+}
+
+/* Runs SW over the step MO and writes the table to OUT as FMT. Returns 0, a
+ * negative status (in C->errs, or printed), or RL_ERR_ARG for a name that
+ * does not apply (printed). */
+static int run_sweep(struct model *c, const char *config, const struct rl_hfconfig *cfg,
+                     struct rl_modelops_opts mo, int ctx_given, const struct rl_sweep_spec *sw,
+                     const struct rl_cli_model_opts *m, enum rl_format fmt, FILE *out)
+{
+	const char *phase = mo.phase == RL_PHASE_PREFILL ? "prefill" : "decode";
+	struct rl_sweep_table *t = malloc(sizeof(*t));
+	struct sweep w = {c, config, cfg, mo, NULL, 0};
+	char title[512];
+	int rc, n;
+
+	if (t == NULL)
+		return RL_ERR_NOMEM;
+	if (strcmp(sw->name, "batch") == 0) {
+		w.field = &w.mo.batch;
+	} else if (strcmp(sw->name, "seq") == 0 && cfg->family != RL_HF_VIT &&
+	           (mo.phase == RL_PHASE_PREFILL || !ctx_given)) {
+		w.field = &w.mo.seq;
+		w.ctx_follows = mo.phase == RL_PHASE_DECODE;
+	} else if (strcmp(sw->name, "context") == 0 && mo.phase == RL_PHASE_DECODE) {
+		w.field = &w.mo.context;
+	} else {
+		rl_cli_error("--sweep %s: %s", sw->name,
+		             strcmp(sw->name, "seq") == 0 && cfg->family == RL_HF_VIT
+		                 ? "model_type vit takes its tokens from the image"
+		             : strcmp(sw->name, "seq") == 0
+		                 ? "the decode step's context is --context: sweep context"
+		             : strcmp(sw->name, "context") == 0
+		                 ? "the prefill step has no context: sweep seq"
+		                 : "not a size of the step (expected batch, seq or context)");
+		free(t);
+		return RL_ERR_ARG;
+	}
+	/* what the step is, but for the swept size */
+	n = snprintf(title, sizeof(title), "%s, %s", config, phase);
+	if (w.field != &w.mo.batch)
+		n += snprintf(title + n, sizeof(title) - (size_t)n, ", batch %llu",
+		              (unsigned long long)mo.batch);
+	if (w.field != &w.mo.seq && mo.phase == RL_PHASE_PREFILL)
+		n += snprintf(title + n, sizeof(title) - (size_t)n, ", seq %llu",
+		              (unsigned long long)mo.seq);
+	if (w.ctx_follows)
+		n += snprintf(title + n, sizeof(title) - (size_t)n, ", context = seq");
+	if (w.field != &w.mo.context && !w.ctx_follows && mo.phase == RL_PHASE_DECODE)
+		n += snprintf(title + n, sizeof(title) - (size_t)n, ", context %llu",
+		              (unsigned long long)mo.context);
+	snprintf(title + n, sizeof(title) - (size_t)n, "; %s, %s runtime", m->dev->id, m->rt->id);
+	rl_sweep_table_init(t, sw->name, "tokens", m->dev);
+	t->title = title;
+	rc = rl_sweep_run(sw, sweep_step, &w, m->dev, t);
+	if (rc == 0)
+		rc = rl_sweep_report_write(out, fmt, t);
+	free(t);
+	return rc;
+}
+
 int cmd_model(int argc, char **argv)
 {
 	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB,
-	       O_GEN, O_IMB };
+	       O_GEN, O_IMB, O_SWEEP };
 	static const struct option longopts[] = {
 		RL_CLI_MODEL_LONGOPTS,
 		{"phase", required_argument, NULL, O_PHASE},
@@ -375,6 +468,7 @@ int cmd_model(int argc, char **argv)
 		{"generate", required_argument, NULL, O_GEN},
 		{"expert-imbalance", required_argument, NULL, O_IMB},
 		RL_CLI_TRAIN_LONGOPTS,
+		{"sweep", required_argument, NULL, O_SWEEP},
 		{"format", required_argument, NULL, 'f'},
 		{"wide", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
@@ -393,6 +487,7 @@ int cmd_model(int argc, char **argv)
 	struct rl_out out;
 	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
 	struct rl_err e;
+	struct rl_sweep_spec sw;
 	char *text = NULL, *listname = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
@@ -403,6 +498,7 @@ int cmd_model(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	memset(&out, 0, sizeof(out));
 	memset(&mo, 0, sizeof(mo));
+	memset(&sw, 0, sizeof(sw));
 	rl_cli_model_init(&m, "model", "eager");
 	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
@@ -477,6 +573,23 @@ int cmd_model(int argc, char **argv)
 			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
+		case O_SWEEP: {
+			size_t i;
+
+			if (rl_sweep_parse(optarg, &sw, &e) < 0)
+				return rl_cli_usage("model", "%s", e.msg);
+			if (strcmp(sw.name, "batch") != 0 && strcmp(sw.name, "seq") != 0 &&
+			    strcmp(sw.name, "context") != 0)
+				return rl_cli_usage("model", "--sweep: unknown name '%s' (expected batch, "
+				                             "seq or context)", sw.name);
+			for (i = 0; i < sw.n; i++)
+				if (sw.value[i] > RL_MODELOPS_MAX_SIZE)
+					return rl_cli_usage("model", "--sweep %s: %llu is past the largest "
+					                             "size %u", sw.name,
+					                    (unsigned long long)sw.value[i],
+					                    RL_MODELOPS_MAX_SIZE);
+			break;
+		}
 		case 'w': c.sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
@@ -515,6 +628,9 @@ int cmd_model(int argc, char **argv)
 		return rl_cli_usage("model", "--generate writes a block (table, md) or an object "
 		                             "(json): not with %s",
 		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "-f csv");
+	if (sw.n && (oplist || maxb || gen))
+		return rl_cli_usage("model", "--sweep writes one row per value: not with %s",
+		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "--generate");
 	if (gen && (ctx || mo.phase != RL_PHASE_DECODE))
 		return rl_cli_usage("model", "--generate runs prefill then decode from --seq: "
 		                             "not with --phase prefill or --context");
@@ -563,7 +679,7 @@ int cmd_model(int argc, char **argv)
 			status = RL_EXIT_OK;
 		goto out;
 	}
-	if (maxb || gen) {
+	if (maxb || gen || sw.n) {
 		listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
 		if (listname == NULL) {
 			rl_cli_error("out of memory");
@@ -573,7 +689,10 @@ int cmd_model(int argc, char **argv)
 		c.input = listname;
 		rl_cli_pipeline_model(&m, &c.model);
 		c.model.train = tr.train ? &tr.t : NULL;
-		if (gen)
+		if (sw.n)
+			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
+			               out.f);
+		else if (gen)
 			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
 		else
 			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);

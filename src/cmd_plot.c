@@ -2,6 +2,7 @@
  * roofline (default) or the intensity sweep (--sweep). */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "model.h"
 #include "oplist.h"
 #include "svg.h"
+#include "sweep.h"
 #include "symbols.h"
 
 static int usage(void)
@@ -31,6 +33,10 @@ static int usage(void)
 	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
 	       "      --sweep               the sweep chart: x is each op's flops_per_element\n"
 	       "                            when every op gives one, else its position\n"
+	       "      --sweep-table         draw a sweep's csv instead (roofline model or\n"
+	       "                            classify --sweep ... -f csv; '-' reads standard\n"
+	       "                            input): throughput and step time against the\n"
+	       "                            swept value, the knee and where memory runs out\n"
 	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
 	       "                            standard output\n"
 	       "  -h, --help                show this help and exit\n"
@@ -68,11 +74,49 @@ static int on_op(const struct rl_op *op, void *user)
 	return rc;
 }
 
+/* --sweep-table: the csv of a sweep (sweep.h) at INPUT, drawn to OUTPUT.
+ * No device: the table holds what is drawn. Returns the exit status. */
+static int sweep_table(const char *input, const char *output)
+{
+	const char *name = strcmp(input, "-") == 0 ? "<stdin>" : input;
+	struct rl_sweep_table *t = malloc(sizeof(*t));
+	struct rl_out out;
+	struct rl_err e;
+	FILE *f = NULL;
+	int status = RL_EXIT_FAIL;
+
+	memset(&out, 0, sizeof(out));
+	if (t == NULL) {
+		rl_cli_error("out of memory");
+		return RL_EXIT_FAIL;
+	}
+	f = strcmp(input, "-") == 0 ? stdin : fopen(input, "r");
+	if (f == NULL) {
+		rl_cli_error("cannot open '%s': %s", input, strerror(errno));
+		goto out;
+	}
+	if (rl_sweep_read_csv(f, name, t, &e) < 0) {
+		rl_cli_error("%s", e.msg);
+		goto out;
+	}
+	if (rl_out_open(&out, output) < 0)
+		goto out;
+	if (rl_svg_sweep_table(out.f, t, name) == 0 && rl_out_commit(&out) == 0)
+		status = RL_EXIT_OK;
+out:
+	if (f != NULL && f != stdin)
+		fclose(f);
+	rl_out_abort(&out);
+	free(t);
+	return status;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		RL_CLI_MODEL_LONGOPTS,
 		{"sweep", no_argument, NULL, 's'},
+		{"sweep-table", no_argument, NULL, 'T'},
 		{"set", required_argument, NULL, 'S'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -87,7 +131,7 @@ int cmd_plot(int argc, char **argv)
 	struct rl_out out;
 	struct rl_symbols syms;
 	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms, rl_cli_warn_sink};
-	int opt, rc, sweep = 0, status = RL_EXIT_FAIL;
+	int opt, rc, sweep = 0, table = 0, status = RL_EXIT_FAIL;
 
 	memset(&pl, 0, sizeof(pl));
 	memset(&out, 0, sizeof(out));
@@ -102,6 +146,7 @@ int cmd_plot(int argc, char **argv)
 				return RL_EXIT_USAGE;
 			break;
 		case 's': sweep = 1; break;
+		case 'T': table = 1; break;
 		case 'S': {
 			struct rl_err e;
 
@@ -120,6 +165,11 @@ int cmd_plot(int argc, char **argv)
 		return rl_cli_usage("plot", optind == argc ? "no op list given"
 		                                            : "more than one op list given");
 	input = argv[optind];
+	if (table && sweep)
+		return rl_cli_usage("plot", "--sweep (the intensity sweep of an op list) and "
+		                            "--sweep-table (a sweep's csv) do not combine");
+	if (table)
+		return sweep_table(input, output);
 
 	/* From here on, every exit goes through out: */
 	if (rl_cli_model_resolve(&m) < 0)

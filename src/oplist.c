@@ -818,6 +818,12 @@ static void reader_free(struct reader *r)
 int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
                 struct rl_errlist *errs)
 {
+	return rl_ops_read_used(f, name, sink, errs, NULL);
+}
+
+int rl_ops_read_used(FILE *f, const char *name, const struct rl_ops_sink *sink,
+                     struct rl_errlist *errs, uint32_t *used)
+{
 	struct reader r;
 	struct csv_parser p;
 	char chunk[65536];
@@ -888,6 +894,8 @@ int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
 		          name);
 	if (!r.stop && r.have_header)
 		check_names_used(&r);
+	if (used != NULL)
+		*used = r.names_used;
 	csv_free(&p);
 	free(line);
 	rc = r.sink_rc;

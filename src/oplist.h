@@ -51,6 +51,12 @@ struct rl_ops_sink {
 int rl_ops_read(FILE *f, const char *name, const struct rl_ops_sink *sink,
                 struct rl_errlist *errs);
 
+/* As rl_ops_read, and when USED is not NULL, sets *USED after the last row
+ * to a bit (1 << i) per name i of SINK->names that a shape or count used
+ * (a sweep checks that its name is used). */
+int rl_ops_read_used(FILE *f, const char *name, const struct rl_ops_sink *sink,
+                     struct rl_errlist *errs, uint32_t *used);
+
 /* As rl_ops_read on the file PATH; "-" reads standard input. */
 int rl_ops_read_path(const char *path, const struct rl_ops_sink *sink,
                      struct rl_errlist *errs);

@@ -1145,3 +1145,193 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 	fputs("</svg>\n", out);
 	return ferror(out) ? RL_ERR_IO : 0;
 }
+
+/* --- the sweep table's chart ------------------------------------------- */
+
+static void fmt_rate(char *buf, size_t len, double v)
+{
+	fmt_si(buf, len, v, "/s");
+}
+
+/* A value of the swept size as a tick: in full. */
+static void fmt_value(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.0f", v);
+}
+
+/* A line through the positive values V[i] at the rows' x, dashed when
+ * DASHED. */
+static void sweeptab_line(FILE *out, const struct rl_sweep_table *t,
+                          const struct rl_chart_sweeptab *l, const struct rl_chart_axis *y,
+                          const double *v, int dashed)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < t->n; i++) {
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			continue;
+		fprintf(out, first ? "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s "
+		                     "points=\""
+		                   : " ",
+		        dashed ? "#777777" : "#333333", dashed ? " stroke-dasharray=\"6,3\"" : "");
+		fprintf(out, "%.1f,%.1f", rl_chart_axis_px(&l->x, (double)t->row[i].value),
+		        rl_chart_axis_px(y, v[i]));
+		first = 0;
+	}
+	if (!first)
+		fputs("\"/>\n", out);
+}
+
+/* A vertical marker at row I over both panels, with LABEL at its top. */
+static void sweeptab_marker(FILE *out, const struct rl_sweep_table *t,
+                            const struct rl_chart_sweeptab *l, int i, const char *id,
+                            const char *colour, const char *label)
+{
+	double px = rl_chart_axis_px(&l->x, (double)t->row[i].value);
+	double y0 = RL_SWEEPTAB_PANEL_TOP,
+	       y1 = RL_SWEEPTAB_PANEL_TOP + 2 * RL_SWEEPTAB_PANEL_H + RL_SWEEPTAB_PANEL_GAP;
+	int right = px > (RL_PLOT_X0 + RL_PLOT_X1) / 2.0;
+
+	fprintf(out, "<g id=\"%s\">\n", id);
+	if (strcmp(id, "oom") == 0) /* the values that do not fit, shaded */
+		fprintf(out,
+		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		        "fill-opacity=\"0.08\"/>\n",
+		        px, y0, RL_PLOT_X1 - px, y1 - y0, colour);
+	fprintf(out,
+	        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>\n",
+	        px, y0, px, y1, colour);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">",
+	        px + (right ? -4 : 4),
+	        /* in the gap between the panels, below the upper one's ticks */
+	        RL_SWEEPTAB_PANEL_TOP + RL_SWEEPTAB_PANEL_H +
+	            (strcmp(id, "oom") == 0 ? 52.0 : 36.0),
+	        right ? "end" : "start", colour);
+	rl_svg_text(out, label, 0);
+	fputs("</text>\n</g>\n", out);
+}
+
+int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *source)
+{
+	struct rl_chart_sweeptab l;
+	double step[RL_SWEEP_MAX_VALUES], roof[RL_SWEEP_MAX_VALUES];
+	double rate[RL_SWEEP_MAX_VALUES], rate_roof[RL_SWEEP_MAX_VALUES];
+	char buf[160], item[64];
+	double ly;
+	size_t i;
+	int p, rc;
+
+	rc = rl_chart_sweeptab_layout(t, &l, NULL);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < t->n; i++) {
+		step[i] = t->row[i].step_us;
+		roof[i] = t->row[i].roofline_us;
+		rate[i] = rl_sweep_row_per_s(&t->row[i], 0);
+		rate_roof[i] = rl_sweep_row_per_s(&t->row[i], 1);
+	}
+	snprintf(item, sizeof(item), "%s", t->items[0] ? t->items : "items");
+	fprintf(out,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+	        "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"11\">\n",
+	        RL_CHART_WIDTH, RL_SWEEPTAB_HEIGHT, RL_CHART_WIDTH, RL_SWEEPTAB_HEIGHT, FONT);
+	fputs("<title>Sweep of ", out);
+	rl_svg_text(out, t->name, 0);
+	fputs("</title>\n", out);
+	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", RL_CHART_WIDTH,
+	        RL_SWEEPTAB_HEIGHT);
+	fprintf(out, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Sweep of ",
+	        RL_PLOT_X0);
+	rl_svg_text(out, t->name, 0);
+	fputs("</text>\n", out);
+	fprintf(out, "<text x=\"%d\" y=\"48\" font-size=\"12\" fill=\"#444444\">", RL_PLOT_X0);
+	if (source != NULL) {
+		const char *slash = strrchr(source, '/');
+
+		rl_svg_text(out, slash != NULL && slash[1] != '\0' ? slash + 1 : source, 60);
+		fputs(": ", out);
+	}
+	fprintf(out, "%zu value%s; throughput and step time against %s</text>\n", t->n,
+	        t->n == 1 ? "" : "s", t->name);
+	for (p = 0; p < 2; p++) {
+		const struct rl_chart_axis *y = p == 0 ? &l.rate : &l.time;
+		const double *v = p == 0 ? rate : step;
+		double y0 = y->px_hi, y1 = y->px_lo;
+
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\">",
+		        RL_PLOT_X0, y0 - 8);
+		if (p == 0) {
+			rl_svg_text(out, item, 0);
+			fputs(" per second</text>\n", out);
+		} else {
+			fputs("step time</text>\n", out);
+		}
+		y_axis(out, y, RL_PLOT_X0, RL_PLOT_X1, p == 0 ? fmt_rate : fmt_time);
+		x_axis(out, &l.x, y0, y1, fmt_value, l.tick, l.nticks);
+		frame(out, RL_PLOT_X0, y0, RL_PLOT_X1, y1);
+		if (p == 0 && !l.has_rate) {
+			fprintf(out,
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555555\">"
+			        "no throughput: the table has no ITEMS_per_step column "
+			        "(classify --items-per-step)</text>\n",
+			        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, (y0 + y1) / 2 + 4);
+			continue;
+		}
+		sweeptab_line(out, t, &l, y, p == 0 ? rate_roof : roof, 1);
+		sweeptab_line(out, t, &l, y, v, 0);
+		for (i = 0; i < t->n; i++) {
+			const char *colour = bound_colour[rl_sweep_row_bound(&t->row[i])];
+			char a[64];
+
+			if (!(v[i] > 0) || !isfinite(v[i]))
+				continue;
+			fprintf(out,
+			        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" "
+			        "fill-opacity=\"%s\" stroke=\"%s\" stroke-width=\"1.5\">",
+			        rl_chart_axis_px(&l.x, (double)t->row[i].value),
+			        rl_chart_axis_px(y, v[i]), t->row[i].fits ? colour : "#ffffff",
+			        t->row[i].fits ? "0.8" : "1", colour);
+			(p == 0 ? fmt_rate : fmt_time)(a, sizeof(a), v[i]);
+			fputs("<title>", out);
+			rl_svg_text(out, t->name, 0);
+			fprintf(out, " %llu: %s, %s-bound%s</title></circle>\n",
+			        (unsigned long long)t->row[i].value, a,
+			        rl_bound_name(rl_sweep_row_bound(&t->row[i])),
+			        t->row[i].fits ? "" : ", does not fit");
+		}
+	}
+	if (l.knee >= 0) {
+		snprintf(buf, sizeof(buf), "compute-bound from %s=%llu", t->name,
+		         (unsigned long long)t->row[l.knee].value);
+		sweeptab_marker(out, t, &l, l.knee, "knee", bound_colour[RL_BOUND_COMPUTE], buf);
+	}
+	if (l.oom >= 0) {
+		snprintf(buf, sizeof(buf), "out of memory from %s=%llu", t->name,
+		         (unsigned long long)t->row[l.oom].value);
+		sweeptab_marker(out, t, &l, l.oom, "oom", "#9467bd", buf);
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
+	        (RL_PLOT_X0 + RL_PLOT_X1) / 2.0, RL_SWEEPTAB_HEIGHT - 12);
+	rl_svg_text(out, t->name, 0);
+	fprintf(out, "%s</text>\n", l.x.log ? " (log scale)" : "");
+	{
+		int net = 0;
+		size_t k;
+
+		for (k = 0; k < t->n; k++)
+			net |= t->row[k].share[RL_BOUND_NETWORK] > 0;
+		ly = legend_bounds(out, RL_SWEEPTAB_PANEL_TOP + 10, 0, net) + 8;
+	}
+	{
+		const char *notes[] = {"solid: expected; dashed:", "the best case (roofline)",
+		                       "colour: the bound with the", "largest share of the step",
+		                       "hollow: does not fit", "the device's memory"};
+
+		legend_notes(out, ly, notes, 6);
+	}
+	fputs("</svg>\n", out);
+	return ferror(out) ? RL_ERR_IO : 0;
+}

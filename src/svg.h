@@ -46,4 +46,14 @@ int rl_svg_roofline_ops(FILE *out, const struct rl_chart_info *info, const struc
  * 0, RL_ERR_RANGE for a chart without ops, RL_ERR_NOMEM or RL_ERR_IO. */
 int rl_svg_sweep(FILE *out, const rl_chart *c);
 
+/* Writes the chart of a sweep table T (chart.h, rl_chart_sweeptab_layout),
+ * read from SOURCE (a path or "<stdin>"; NULL: not said): items/s above
+ * and the step time below against the swept value, expected (solid, points
+ * coloured by the bound with the largest share, hollow where the step does
+ * not fit) and best case (dashed); a vertical line where the step turns
+ * compute-bound (the knee, id "knee") and where memory runs out (id "oom",
+ * the values from there shaded), each labelled, when there are such values.
+ * Returns 0, RL_ERR_RANGE for a table without rows, or RL_ERR_IO. */
+int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *source);
+
 #endif
