@@ -85,4 +85,15 @@ block 'summary reads:$' >"$tmp/want"
 	--host-overhead-us 4.21 2>/dev/null | tail -n 10 >"$tmp/got"
 same "README: the H200 validation summary"
 
+# issue 13: whole models
+block 'seq 1024 --generate 256.):$' >"$tmp/want"
+"$ROOFLINE" model "$EX/llama3-8b.json" --hw h100-sxm --runtime graph --seq 1024 --generate 256 2>/dev/null >"$tmp/got"
+same "README: Llama-3-8B generate on an H100"
+block 'context 2048 --max-batch.):$' >"$tmp/want"
+"$ROOFLINE" model "$EX/llama3-70b.json" --hw h200 --weight-dtype int4 --context 2048 --max-batch 2>/dev/null >"$tmp/got"
+same "README: Llama-3-70B int4 max batch on an H200"
+block 'mixtral-8x7b.json --hw a100-80gb.):$' >"$tmp/want"
+"$ROOFLINE" model "$EX/mixtral-8x7b.json" --hw a100-80gb 2>"$tmp/got" >/dev/null
+same "README: Mixtral-8x7B does not fit an A100 80GB"
+
 done_testing
