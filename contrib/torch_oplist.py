@@ -33,6 +33,7 @@ import importlib.util
 import os
 import re
 import sys
+import traceback
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -740,8 +741,11 @@ def _custom(row, a, out, fallback):
     """An op without a mapping: no FLOPs; bytes = every tensor input read
     once and every tensor output written once (src/atenmap.c counts the
     inputs only: a trace records no outputs)."""
-    d = _op_dtype(a, fallback)
-    row.update(kind="custom", dtype=d if d is not None else fallback, shape=None,
+    d = _op_dtype(a, None)
+    if d is None:  # no tensor input (arange, zeros): the result's dtype
+        outs = [DTYPES.get(t.dtype) for t in _flatten_tensors(out, [])]
+        d = outs[0][0] if outs and outs[0] is not None else fallback
+    row.update(kind="custom", dtype=d, shape=None,
                kernel=None, causal=None, kv_heads=None, inputs=None, fpe=None, flops=0)
     row["bytes"] = sum(t.numel() * _esize(t) for t in _flatten_tensors(list(a), [])) + \
         sum(t.numel() * _esize(t) for t in _flatten_tensors(out, []))
@@ -824,6 +828,7 @@ class _Recorder(object):
         self.stack = [self.root]
         self.unknown = {}
         self.quiet = 0
+        self.branches = 0
 
     def where(self):
         return self.stack[-1].name
@@ -857,64 +862,92 @@ class _DispatchMode(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        out = func(*args, **kwargs)
-        if self.rec.quiet:
-            return out
         name = func._schema.name
         if name.startswith("aten::"):
             name = name[6:]
+        if name == "_local_scalar_dense" and args and _is_tensor(args[0]) \
+                and args[0].device.type == "meta":
+            # A meta tensor holds no values: a Python branch on one (if
+            # mask.all(): ...) gets True, the answer for the all-ones masks and
+            # unpadded inputs that model code checks for; any other value is an
+            # error naming the op.
+            if args[0].dtype == torch.bool:
+                self.rec.branches += 1
+                return True
+            raise RuntimeError("the model reads a value of a %s tensor (Tensor.item() or a "
+                               "Python branch on a tensor): a meta tensor has no values"
+                               % args[0].dtype)
+        out = func(*args, **kwargs)
+        if self.rec.quiet:
+            return out
         if name in NO_ROW or _is_view(func):
             return out
         self.rec.add(name, _schema_args(func, args, kwargs), out)
         return out
 
 
+# Composite calls recorded whole, as the profiler's outermost op is: the
+# attribute (owner, name), the ATen op, the names of its arguments after the
+# positional ones. While recording, each is replaced by a wrapper that writes
+# one row and keeps the ATen ops it runs from writing theirs. (A function mode
+# would see them too, but not inside another Python-level override such as
+# F.multi_head_attention_forward: a mode is off while it handles a call.)
 def _captured():
-    """Composite calls recorded whole, as the profiler's outermost op:
-    function -> (ATen name, argument names after the positional ones)."""
     F = torch.nn.functional
-    c = {}
-    for f in (getattr(F, "linear", None), getattr(torch._C._nn, "linear", None)):
-        if f is not None:
-            c[f] = ("linear", ("input", "weight", "bias"))
-    for f in (torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__):
-        c[f] = ("matmul", ("input", "other"))
-    for f in (getattr(F, "scaled_dot_product_attention", None),
-              getattr(torch._C._nn, "scaled_dot_product_attention", None)):
-        if f is not None:
-            c[f] = ("scaled_dot_product_attention",
-                     ("query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale",
-                      "enable_gqa"))
+    lin = ("linear", ("input", "weight", "bias"))
+    mat = ("matmul", ("input", "other"))
+    sdpa = ("scaled_dot_product_attention",
+            ("query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale",
+             "enable_gqa"))
+    c = [(F, "linear", lin), (torch, "matmul", mat), (torch.Tensor, "matmul", mat),
+         (torch.Tensor, "__matmul__", mat)]
+    if hasattr(F, "scaled_dot_product_attention"):
+        c.append((F, "scaled_dot_product_attention", sdpa))
     return c
 
 
-if TorchFunctionMode is not None:
-    class _FunctionMode(TorchFunctionMode):
-        def __init__(self, rec):
-            super(_FunctionMode, self).__init__()
-            self.rec = rec
-            self.captured = _captured()
+class _Captures(object):
+    def __init__(self, rec):
+        self.rec = rec
+        self.saved = []
 
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            kwargs = kwargs or {}
+    def wrap(self, orig, aten, names):
+        rec = self.rec
+
+        def wrapper(*args, **kwargs):
+            if rec.quiet:
+                return orig(*args, **kwargs)
+            rec.quiet += 1
             try:
-                c = self.captured.get(func)
-            except TypeError:  # an unhashable callable
-                c = None
-            if c is None or self.rec.quiet:
-                return func(*args, **kwargs)
-            a = list(args) + [kwargs.get(n) for n in c[1][len(args):]]
-            self.rec.quiet += 1
-            try:
-                out = func(*args, **kwargs)
+                out = orig(*args, **kwargs)
             finally:
-                self.rec.quiet -= 1
-            row, mapped = map_op(c[0], a, out, self.rec.fallback)
+                rec.quiet -= 1
+            a = list(args) + [kwargs.get(n) for n in names[len(args):]]
+            row, mapped = map_op(aten, a, out, rec.fallback)
             if mapped:
-                self.rec.append(c[0], row)
-            else:  # record its parts instead
-                out = func(*args, **kwargs)
-            return out
+                rec.append(aten, row)
+                return out
+            return orig(*args, **kwargs)  # record its parts instead
+        wrapper.__name__ = getattr(orig, "__name__", aten)
+        wrapper.__doc__ = getattr(orig, "__doc__", None)
+        return wrapper
+
+    def __enter__(self):
+        for owner, attr, (aten, names) in _captured():
+            had = attr in owner.__dict__
+            orig = getattr(owner, attr)
+            self.saved.append((owner, attr, had, orig))
+            setattr(owner, attr, self.wrap(orig, aten, names))
+        return self
+
+    def __exit__(self, *exc):
+        for owner, attr, had, orig in reversed(self.saved):
+            if had:
+                setattr(owner, attr, orig)
+            else:
+                delattr(owner, attr)
+        self.saved = []
+        return False
 
 
 def _hooks(module, rec):
@@ -1080,19 +1113,14 @@ def oplist(module, inputs=(), kwargs=None, dtype=None, merge=True, warn=None):
     rec = _Recorder(fallback)
     handles = _hooks(module, rec)
     try:
-        with torch.no_grad():
-            fm = _FunctionMode(rec) if TorchFunctionMode is not None else None
-            if fm is not None:
-                fm.__enter__()
-            try:
-                with _DispatchMode(rec):
-                    module(*inputs, **kwargs)
-            finally:
-                if fm is not None:
-                    fm.__exit__(None, None, None)
+        with torch.no_grad(), _Captures(rec), _DispatchMode(rec):
+            module(*inputs, **kwargs)
     finally:
         for h in handles:
             h.remove()
+    if warn is not None and rec.branches:
+        warn("%d Python branch%s on a boolean meta tensor taken as True (if mask.all())"
+             % (rec.branches, "" if rec.branches == 1 else "es"))
     if warn is not None and rec.unknown:
         warn("%d op%s without a mapping, written as custom rows (flops 0, bytes in + out): %s"
              % (sum(rec.unknown.values()), "" if sum(rec.unknown.values()) == 1 else "s",
@@ -1202,7 +1230,8 @@ def load_spec(spec):
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise ValueError("module spec '%s': '%s' has no attribute '%s'"
-                             % (spec, getattr(obj, "__name__", where), part))
+                             % (spec, where if obj is mod else getattr(obj, "__name__", where),
+                                part))
         obj = getattr(obj, part)
     return obj
 
@@ -1281,7 +1310,11 @@ def main(argv=None):
                 module = obj
             elif callable(obj):
                 with meta_device():
-                    module = obj()
+                    try:
+                        module = obj()
+                    except TypeError as e:
+                        raise ValueError("module spec '%s': calling it with no arguments "
+                                         "failed: %s" % (o.spec, e))
             else:
                 raise ValueError("module spec '%s' is neither a module nor callable" % o.spec)
             if isinstance(module, tuple):
@@ -1296,8 +1329,12 @@ def main(argv=None):
         if not inputs and not kwargs:
             raise ValueError("no inputs: give --input SHAPE[:DTYPE] (e.g. --input 1x3x224x224)")
         rows = oplist(module, inputs, kwargs, dtype=o.dtype, merge=not o.no_merge, warn=warn)
-    except (ValueError, ImportError) as e:
-        sys.stderr.write("torch_oplist.py: %s\n" % e)
+    except (ValueError, ImportError, RuntimeError) as e:
+        # where in the model's code (not torch's, not ours) it happened
+        here = [f for f in traceback.extract_tb(sys.exc_info()[2])
+                if os.sep + "torch" + os.sep not in f.filename and f.filename != __file__]
+        at = " (at %s:%d)" % (here[-1].filename, here[-1].lineno) if here else ""
+        sys.stderr.write("torch_oplist.py: %s%s\n" % (str(e).strip().split("\n")[0], at))
         return 1
     shown = ", ".join("x".join(str(d) for d in t.shape) + ":" + (_dtype_of(t) or ("?",))[0]
                       for t in _flatten_tensors([inputs, kwargs], []))
