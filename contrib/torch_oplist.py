@@ -35,8 +35,15 @@ import re
 import sys
 import traceback
 
-import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+try:
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+except ImportError as _e:  # a clear line, not a traceback
+    if __name__ == "__main__":
+        sys.stderr.write("torch_oplist.py: needs PyTorch 1.13 or later (%s; Debian: "
+                         "apt-get install python3-torch)\n" % _e)
+        sys.exit(1)
+    raise
 
 try:
     from torch.overrides import TorchFunctionMode
