@@ -186,6 +186,32 @@ static void show_ridges(const struct rl_device *d)
 	}
 }
 
+/* The head of "hw show" in S's format: csv's header line, or json's
+ * generator and its opening brace. Returns 0, or -1 when out of memory. */
+static int show_begin(struct show *s)
+{
+	if (s->fmt == RL_FMT_CSV)
+		puts("key,value,source");
+	if (s->fmt == RL_FMT_JSON) {
+		s->g = yajl_gen_alloc(NULL);
+		if (s->g == NULL)
+			return -1;
+		yajl_gen_config(s->g, yajl_gen_print_callback, json_print, stdout);
+		yajl_gen_map_open(s->g);
+	}
+	return 0;
+}
+
+/* The tail of "hw show": json's closing brace and its line. */
+static void show_end(struct show *s)
+{
+	if (s->fmt != RL_FMT_JSON)
+		return;
+	yajl_gen_map_close(s->g);
+	yajl_gen_free(s->g);
+	putchar('\n');
+}
+
 /* A system: its keys with their sources, then its GPU's id, and what the
  * model makes of a published nccl-tests size (the bus bandwidth its
  * all-reduce would reach there, beside the published one). */
@@ -195,22 +221,10 @@ static void show_system(const rl_hwdb *db, const struct rl_hwsystem *sys, enum r
 	struct rl_net net;
 	int k;
 
-	if (fmt == RL_FMT_CSV)
-		puts("key,value,source");
-	if (fmt == RL_FMT_JSON) {
-		s.g = yajl_gen_alloc(NULL);
-		if (s.g == NULL)
-			return;
-		yajl_gen_config(s.g, yajl_gen_print_callback, json_print, stdout);
-		yajl_gen_map_open(s.g);
-	}
-	rl_hwsystem_each(sys, show_key, &s);
-	if (fmt == RL_FMT_JSON) {
-		yajl_gen_map_close(s.g);
-		yajl_gen_free(s.g);
-		putchar('\n');
+	if (show_begin(&s) < 0)
 		return;
-	}
+	rl_hwsystem_each(sys, show_key, &s);
+	show_end(&s);
 	if (fmt != RL_FMT_TABLE)
 		return;
 	printf("\nGPU: %s (roofline hw show %s)\n", rl_hwdb_system_gpu(db, sys)->name, sys->gpu);
@@ -238,15 +252,8 @@ static void show_device(const struct rl_device *d, enum rl_format fmt)
 {
 	struct show s = {fmt, NULL};
 
-	if (fmt == RL_FMT_CSV)
-		puts("key,value,source");
-	if (fmt == RL_FMT_JSON) {
-		s.g = yajl_gen_alloc(NULL);
-		if (s.g == NULL)
-			return;
-		yajl_gen_config(s.g, yajl_gen_print_callback, json_print, stdout);
-		yajl_gen_map_open(s.g);
-	}
+	if (show_begin(&s) < 0)
+		return;
 	rl_device_each(d, show_key, &s);
 	if (fmt == RL_FMT_TABLE)
 		show_ridges(d);
@@ -256,11 +263,7 @@ static void show_device(const struct rl_device *d, enum rl_format fmt)
 		       "bandwidth):\n  copy (1 read, 1 write) %.0f GB/s, add (2 reads, 1 write) "
 		       "%.0f GB/s\n",
 		       rl_model_bandwidth(d, 1, 1, 1) / 1e9, rl_model_bandwidth(d, 2, 1, 1) / 1e9);
-	if (fmt == RL_FMT_JSON) {
-		yajl_gen_map_close(s.g);
-		yajl_gen_free(s.g);
-		putchar('\n');
-	}
+	show_end(&s);
 }
 
 /* One csv row of runtime RT: its host cost V for KIND ("default": every

@@ -59,3 +59,16 @@ int rl_errlist_add(struct rl_errlist *list, const struct rl_err *err)
 	}
 	return list->kept >= RL_ERRLIST_MAX;
 }
+
+int rl_errlist_addf(struct rl_errlist *list, int code, const char *fmt, ...)
+{
+	struct rl_err e;
+	va_list ap;
+
+	e.code = code;
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	rl_errlist_add(list, &e);
+	return code;
+}

@@ -57,4 +57,9 @@ void rl_errlist_init(struct rl_errlist *list);
  * reader knows to stop. */
 int rl_errlist_add(struct rl_errlist *list, const struct rl_err *err);
 
+/* Appends a message formatted from FMT to LIST; returns CODE, so that
+ * "return rl_errlist_addf(list, RL_ERR_PARSE, ...)" reads well. */
+int rl_errlist_addf(struct rl_errlist *list, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -64,22 +64,6 @@ static void hold_warning(const char *msg, void *user)
 		snprintf(r->warn[r->nwarn++], RL_ERR_MSG_MAX, "%s", msg);
 }
 
-static int add_error(struct rl_errlist *errs, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int add_error(struct rl_errlist *errs, int code, const char *fmt, ...)
-{
-	struct rl_err e;
-	va_list ap;
-
-	e.code = code;
-	va_start(ap, fmt);
-	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
-	va_end(ap);
-	rl_errlist_add(errs, &e);
-	return code;
-}
-
 static int oplist_step(void *user, uint64_t value, const struct rl_summary **s,
                        const struct rl_memfit **m, double *items)
 {
@@ -103,7 +87,7 @@ static int oplist_step(void *user, uint64_t value, const struct rl_summary **s,
 	sink.warn = r->first ? hold_warning : NULL;
 	f = fmemopen((void *)r->l->text, r->l->len, "r");
 	if (f == NULL)
-		return add_error(r->errs, RL_ERR_NOMEM, "%s: out of memory", r->l->name);
+		return rl_errlist_addf(r->errs, RL_ERR_NOMEM, "%s: out of memory", r->l->name);
 	rc = rl_ops_read_used(f, r->l->name, &sink, r->errs, &used);
 	fclose(f);
 	if (rc == 0 && r->pl == NULL)
@@ -118,9 +102,10 @@ static int oplist_step(void *user, uint64_t value, const struct rl_summary **s,
 	if (r->first) {
 		r->first = 0;
 		if (!(used & ((uint32_t)1 << r->sym)))
-			return add_error(r->errs, RL_ERR_ARG,
-			                 "--sweep %s: no shape or count of %s uses the name '%s'",
-			                 r->names.name[r->sym], r->l->name, r->names.name[r->sym]);
+			return rl_errlist_addf(
+			    r->errs, RL_ERR_ARG,
+			    "--sweep %s: no shape or count of %s uses the name '%s'",
+			    r->names.name[r->sym], r->l->name, r->names.name[r->sym]);
 		for (i = 0; i < r->nwarn && r->l->warn != NULL; i++)
 			r->l->warn(r->warn[i], r->l->user);
 	}
@@ -128,7 +113,7 @@ static int oplist_step(void *user, uint64_t value, const struct rl_summary **s,
 	if (r->l->items_expr != NULL) {
 		if (rl_symbols_eval(&r->names, r->l->items_expr, "--items-per-step", &n, NULL, &e) <
 		    0)
-			return add_error(r->errs, e.code, "%s", e.msg);
+			return rl_errlist_addf(r->errs, e.code, "%s", e.msg);
 		*items = (double)n;
 	}
 	*s = rl_pipeline_summary(r->pl);
@@ -147,7 +132,7 @@ int rl_sweep_oplist_run(const struct rl_sweep_spec *sw, const struct rl_sweep_op
 
 	rl_sweep_table_init(t, sw->name, l->items_expr != NULL ? "items" : NULL, m->dev);
 	if (r == NULL)
-		return add_error(errs, RL_ERR_NOMEM, "%s: out of memory", l->name);
+		return rl_errlist_addf(errs, RL_ERR_NOMEM, "%s: out of memory", l->name);
 	r->l = l;
 	r->m = m;
 	r->errs = errs;
@@ -161,7 +146,7 @@ int rl_sweep_oplist_run(const struct rl_sweep_spec *sw, const struct rl_sweep_op
 	rc = rl_symbols_set(&r->names, spec, &e);
 	if (rc < 0) {
 		free(r);
-		return add_error(errs, rc, "--sweep %s: %s", sw->name, e.msg);
+		return rl_errlist_addf(errs, rc, "--sweep %s: %s", sw->name, e.msg);
 	}
 	r->sym = r->names.n - 1;
 	rc = rl_sweep_run(sw, oplist_step, r, m->dev, t);

@@ -46,4 +46,8 @@ double test_runtime_overhead(const char *name);
 /* A read-only stream over TEXT (fmemopen); fails the test on error. */
 FILE *test_stream(const char *text);
 
+/* Sets *OP to an op named "op" of kind K and dtype T with the N dims D, every
+ * optional column at its default. */
+void test_op_shape(struct rl_op *op, enum rl_kind k, enum rl_dtype t, int n, const uint64_t *d);
+
 #endif

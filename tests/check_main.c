@@ -30,6 +30,20 @@ double test_runtime_overhead(const char *name)
 	return v;
 }
 
+void test_op_shape(struct rl_op *op, enum rl_kind k, enum rl_dtype t, int n, const uint64_t *d)
+{
+	int i;
+
+	rl_op_init(op);
+	op->name = "op";
+	op->kind = k;
+	op->dtype = t;
+	op->has |= RL_HAS_SHAPE;
+	op->ndims = n;
+	for (i = 0; i < n; i++)
+		op->dims[i] = d[i];
+}
+
 FILE *test_stream(const char *text)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");

@@ -10,20 +10,6 @@
 
 #define GIB 1073741824.0
 
-static void shape(struct rl_op *op, enum rl_kind k, enum rl_dtype t, int n, const uint64_t *d)
-{
-	int i;
-
-	rl_op_init(op);
-	op->name = "op";
-	op->kind = k;
-	op->dtype = t;
-	op->has |= RL_HAS_SHAPE;
-	op->ndims = n;
-	for (i = 0; i < n; i++)
-		op->dims[i] = d[i];
-}
-
 /* matmul M=16, N=4096, K=1024, bf16: B is K x N = 4,194,304 weights x 2 B
  * = 8,388,608 B; A 16 x 1024 x 2 = 32,768 B and C 16 x 4096 x 2 =
  * 131,072 B: 163,840 B of activations. */
@@ -32,7 +18,7 @@ START_TEST(matmul_weights)
 	struct rl_op op;
 	double w, kv, act;
 
-	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
 	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
 	ck_assert_double_eq_tol(w, 8388608.0, 1e-6);
 	ck_assert_double_eq_tol(kv, 0.0, 1e-9);
@@ -47,7 +33,7 @@ START_TEST(matmul_int4_groups)
 	struct rl_op op;
 	double w, kv, act;
 
-	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
 	op.has |= RL_HAS_WEIGHT_DTYPE;
 	op.weight_dtype = RL_INT4;
 	op.weight_group = 128;
@@ -65,7 +51,7 @@ START_TEST(attention_kv)
 	struct rl_op op;
 	double w, kv, act;
 
-	shape(&op, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
 	op.kv_heads = 8;
 	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
 	ck_assert_double_eq_tol(w, 0.0, 1e-9);
@@ -86,7 +72,7 @@ START_TEST(conv2d_filter)
 	struct rl_op op;
 	double w, kv, act;
 
-	shape(&op, RL_KIND_CONV2D, RL_FP16, 4, (uint64_t[]){1, 64, 56, 56});
+	test_op_shape(&op, RL_KIND_CONV2D, RL_FP16, 4, (uint64_t[]){1, 64, 56, 56});
 	op.has |= RL_HAS_KERNEL;
 	op.kernel[0] = 256;
 	op.kernel[1] = 1;
@@ -113,10 +99,10 @@ START_TEST(step_totals)
 	struct rl_device dev = {0};
 	struct rl_op mm, at, cu;
 
-	shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	test_op_shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
 	mm.count = 32;
 	mm.line = 2;
-	shape(&at, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
+	test_op_shape(&at, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
 	at.kv_heads = 8;
 	at.count = 32;
 	at.line = 3;
@@ -154,7 +140,7 @@ START_TEST(weight_count_resident)
 	struct rl_memfit m;
 	struct rl_op op;
 
-	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
 	op.count = 64;
 	op.weight_count = 256;
 	rl_memfit_init(&m);
@@ -174,7 +160,7 @@ START_TEST(invalid_op)
 	struct rl_err err;
 	struct rl_op op;
 
-	shape(&op, RL_KIND_MATMUL, RL_BF16, 2, (uint64_t[]){16, 4096});
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 2, (uint64_t[]){16, 4096});
 	rl_memfit_init(&m);
 	ck_assert_int_lt(rl_memfit_add(&m, &op, &err), 0);
 	ck_assert_int_lt(err.code, 0);

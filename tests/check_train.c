@@ -10,20 +10,6 @@
 #include "op.h"
 #include "train.h"
 
-static void shape(struct rl_op *op, enum rl_kind k, enum rl_dtype t, int n, const uint64_t *d)
-{
-	int i;
-
-	rl_op_init(op);
-	op->name = "op";
-	op->kind = k;
-	op->dtype = t;
-	op->has |= RL_HAS_SHAPE;
-	op->ndims = n;
-	for (i = 0; i < n; i++)
-		op->dims[i] = d[i];
-}
-
 static double flops_of(struct rl_train_op *t)
 {
 	double f, b;
@@ -52,7 +38,7 @@ START_TEST(matmul_backward)
 	struct rl_op op;
 
 	rl_train_opts_init(&o);
-	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){512, 4096, 1024});
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){512, 4096, 1024});
 	op.name = "fc";
 	op.count = 3;
 	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
@@ -97,7 +83,7 @@ START_TEST(attention_backward)
 	struct rl_op op;
 
 	rl_train_opts_init(&o);
-	shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){2, 16, 1024, 64});
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){2, 16, 1024, 64});
 	op.kv_heads = 4;
 	op.causal = 1;
 	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
@@ -117,7 +103,7 @@ START_TEST(row_ops_backward)
 	struct rl_op op;
 
 	rl_train_opts_init(&o);
-	shape(&op, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){1024, 4096});
+	test_op_shape(&op, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){1024, 4096});
 	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
 	ck_assert_double_eq(bytes_of(&out[0]), 5 * 8388608.0);
 	ck_assert_uint_eq(out[0].op.launches, 2);
@@ -135,7 +121,7 @@ START_TEST(row_ops_backward)
 	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
 	ck_assert_int_eq(out[0].op.kind, RL_KIND_POINTWISE);
 	ck_assert_double_eq(bytes_of(&out[0]), (4194304.0 + 1024.0) * 2);
-	shape(&op, RL_KIND_CONV2D, RL_BF16, 4, (uint64_t[]){8, 64, 56, 56});
+	test_op_shape(&op, RL_KIND_CONV2D, RL_BF16, 4, (uint64_t[]){8, 64, 56, 56});
 	op.kernel[0] = 64;
 	op.kernel[1] = op.kernel[2] = 3;
 	op.padding = 1;
@@ -200,7 +186,7 @@ START_TEST(optimizer_ops)
 
 	rl_train_opts_init(&o);
 	rl_train_params_init(&p);
-	shape(&a, RL_KIND_MATMUL, RL_FP32, 3, (uint64_t[]){1024, 1024, 1024});
+	test_op_shape(&a, RL_KIND_MATMUL, RL_FP32, 3, (uint64_t[]){1024, 1024, 1024});
 	a.count = 4;
 	b = a;
 	b.count = 2;
@@ -253,11 +239,11 @@ START_TEST(training_memory)
 	struct rl_train_mem m;
 	struct rl_op ln, mm, head;
 
-	shape(&ln, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){2048, 1024});
+	test_op_shape(&ln, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){2048, 1024});
 	ln.count = 2;
-	shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 4096, 1024});
+	test_op_shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 4096, 1024});
 	mm.count = 2;
-	shape(&head, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 8192, 1024});
+	test_op_shape(&head, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 8192, 1024});
 	for (int rec = 0; rec < 2; rec++) {
 		rl_train_opts_init(&o);
 		o.recompute = rec;
@@ -294,7 +280,7 @@ START_TEST(autocast_casts)
 	struct rl_op op;
 
 	rl_train_opts_init(&o);
-	shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){512, 4096, 1024});
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){512, 4096, 1024});
 	op.name = "fc";
 	ck_assert_int_eq(rl_train_forward(&o, &op, &pre), 0);
 	o.autocast = 1;
