@@ -105,7 +105,7 @@ static const struct rl_modelops_row *row(const struct rl_modelops_row *r, int n,
 START_TEST(test_gpt2)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 1024, RL_BF16, RL_BF16, RL_BF16, 1.0, 0};
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 1024, RL_BF16, RL_BF16, RL_BF16, 1.0, 0, NULL};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -167,7 +167,7 @@ END_TEST
 START_TEST(test_encoders)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_PREFILL, 4, 128, 128, RL_BF16, RL_BF16, RL_BF16, 1.0, 0};
+	struct rl_modelops_opts o = {RL_PHASE_PREFILL, 4, 128, 128, RL_BF16, RL_BF16, RL_BF16, 1.0, 0, NULL};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -318,7 +318,7 @@ END_TEST
 START_TEST(test_build)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 2048, RL_BF16, RL_INT4, RL_FP8E4M3, 1.0, 0};
+	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 2048, RL_BF16, RL_INT4, RL_FP8E4M3, 1.0, 0, NULL};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
