@@ -156,6 +156,15 @@ stall=$(grep -o '"cpp":{[^}]*}' "$tmp/out" | grep -o '"comm_stall_us":[0-9.e+]*'
 hidden=$(grep -o '"cpp":{[^}]*}' "$tmp/out" | grep -o '"comm_hidden_us":[0-9.e+]*' | cut -d: -f2)
 check "dp train, two nodes: the stall shows" awk -v s="$stall" -v h="$hidden" 'BEGIN { exit !(s > h && s > 1000) }'
 
+# the README's example: every line it shows is the program's output
+awk '$0 == "$ roofline model --hw hgx-h100-8 --tp 8 --context 2048 --timeline examples/llama3-70b.json" {
+	on = 1; next } on && /^```/ { exit } on && $0 != "..." { print }' "$top_srcdir/README.md" >"$tmp/want"
+(cd "$top_srcdir" && "$ROOFLINE" model --hw hgx-h100-8 --tp 8 --context 2048 --timeline \
+	examples/llama3-70b.json) >"$tmp/got"
+check "README: the parallel example is there" test "$(wc -l <"$tmp/want")" -gt 10
+check "README: its lines are the program's output" \
+	sh -c "grep -vxFf '$tmp/got' '$tmp/want' | { ! grep -q .; }"
+
 # errors
 expect_error "--tp 3: does not divide 64 heads" 1 '--tp 3 does not divide the 64 attention heads' \
 	model --hw hgx-h100-8 --tp 3 "$C70"
