@@ -13,8 +13,8 @@ struct build {
 	struct rl_modelops_row *rows;
 	int n;
 	uint64_t tp, ep;
-	uint64_t layers;    /* this GPU's: the last pipeline stage's */
-	int first;          /* the stage holds the embedding (pp 1) */
+	uint64_t layers;                     /* this GPU's: the last pipeline stage's */
+	int first;                           /* the stage holds the embedding (pp 1) */
 	const struct rl_parallel_place *par; /* NULL: one GPU */
 };
 
@@ -58,8 +58,8 @@ static void pointwise(struct build *b, const char *name, uint64_t t, uint64_t n,
 
 /* A collective of T x N elements per rank over group G (none when the
  * group is one GPU). */
-static void collective(struct build *b, const char *name, const char *kind, uint64_t t,
-                       uint64_t n, const struct rl_parallel_group *g, uint64_t count)
+static void collective(struct build *b, const char *name, const char *kind, uint64_t t, uint64_t n,
+                       const struct rl_parallel_group *g, uint64_t count)
 {
 	struct rl_modelops_row *r;
 
@@ -104,7 +104,8 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 	matmul(b, "lm_head", o->train ? T : o->batch, V, c->hidden, 1);
 	if (!o->train) {
 		if (b->par != NULL)
-			collective(b, "lm_head_allgather", "allgather", o->batch, V, &b->par->tp, 1);
+			collective(b, "lm_head_allgather", "allgather", o->batch, V, &b->par->tp,
+			           1);
 		return;
 	}
 	r = add(b, "loss", "softmax", 1);
@@ -398,7 +399,8 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		if ((rc = rl_parallel_check_model(&lay, c, err)) < 0)
 			return rc;
 		if (par->micro_batch < 1 || par->batch * lay.dp != o->batch)
-			return rl_err_set(err, RL_ERR_ARG, "the layout was placed for another batch");
+			return rl_err_set(err, RL_ERR_ARG,
+			                  "the layout was placed for another batch");
 		b.par = par;
 		b.tp = lay.tp;
 		b.ep = lay.ep;

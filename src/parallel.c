@@ -22,9 +22,9 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
 	uint64_t tp = one(p->tp), pp = one(p->pp), dp = one(p->dp), ep = one(p->ep);
 
 	if (c->heads % tp != 0)
-		return rl_err_set(err, RL_ERR_ARG,
-		                  "--tp %llu does not divide the %llu attention heads of %s",
-		                  (unsigned long long)tp, (unsigned long long)c->heads, c->model_type);
+		return rl_err_set(
+		    err, RL_ERR_ARG, "--tp %llu does not divide the %llu attention heads of %s",
+		    (unsigned long long)tp, (unsigned long long)c->heads, c->model_type);
 	if (c->hidden % tp != 0 || c->intermediate % tp != 0)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--tp %llu does not divide the hidden size %llu and the "
@@ -58,8 +58,8 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
 	return 0;
 }
 
-uint64_t rl_parallel_span(uint64_t start, uint64_t stride, uint64_t ranks,
-                          uint64_t gpus_per_node, int *even)
+uint64_t rl_parallel_span(uint64_t start, uint64_t stride, uint64_t ranks, uint64_t gpus_per_node,
+                          int *even)
 {
 	uint64_t i, nodes = 0, last = 0, run = 0, first_run = 0;
 
@@ -93,25 +93,25 @@ double rl_parallel_bubble(uint64_t pp, uint64_t m)
 }
 
 /* Places group NAME of RANKS GPUs from START by STRIDE into *G. */
-static int group(const char *name, uint64_t start, uint64_t stride, uint64_t ranks,
-                 uint64_t gpn, struct rl_parallel_group *g, struct rl_err *err)
+static int group(const char *name, uint64_t start, uint64_t stride, uint64_t ranks, uint64_t gpn,
+                 struct rl_parallel_group *g, struct rl_err *err)
 {
 	int even;
 
 	g->ranks = ranks;
 	g->nodes = rl_parallel_span(start, stride, ranks, gpn, &even);
 	if (!even)
-		return rl_err_set(err, RL_ERR_ARG,
-		                  "--%s %llu: the group's GPUs sit unevenly on its %llu nodes of %llu "
-		                  "GPUs (choose degrees that fill the nodes evenly)",
-		                  name, (unsigned long long)ranks, (unsigned long long)g->nodes,
-		                  (unsigned long long)gpn);
+		return rl_err_set(
+		    err, RL_ERR_ARG,
+		    "--%s %llu: the group's GPUs sit unevenly on its %llu nodes of %llu "
+		    "GPUs (choose degrees that fill the nodes evenly)",
+		    name, (unsigned long long)ranks, (unsigned long long)g->nodes,
+		    (unsigned long long)gpn);
 	return 0;
 }
 
 int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t layers, int train,
-                      const struct rl_net *net, struct rl_parallel_place *out,
-                      struct rl_err *err)
+                      const struct rl_net *net, struct rl_parallel_place *out, struct rl_err *err)
 {
 	uint64_t tp = one(p->tp), pp = one(p->pp), dp = one(p->dp), ep = one(p->ep), m, gpn;
 	int rc;
@@ -139,10 +139,11 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 	} else {
 		m = p->microbatches;
 		if (out->batch % m != 0)
-			return rl_err_set(err, RL_ERR_ARG,
-			                  "--microbatches %llu does not divide the %llu sequences of "
-			                  "each data-parallel replica",
-			                  (unsigned long long)m, (unsigned long long)out->batch);
+			return rl_err_set(
+			    err, RL_ERR_ARG,
+			    "--microbatches %llu does not divide the %llu sequences of "
+			    "each data-parallel replica",
+			    (unsigned long long)m, (unsigned long long)out->batch);
 	}
 	out->lay.microbatches = m;
 	out->micro_batch = out->batch / m;
@@ -154,8 +155,14 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 		                  "--%s %llu: the device has no interconnect (no "
 		                  "nvlink_bandwidth_gbs): give a system with --hw (roofline hw "
 		                  "systems), e.g. --hw hgx-h100-8",
-		                  tp > 1 ? "tp" : pp > 1 ? "pp" : ep > 1 ? "ep" : "dp",
-		                  (unsigned long long)(tp > 1 ? tp : pp > 1 ? pp : ep > 1 ? ep : dp));
+		                  tp > 1   ? "tp"
+		                  : pp > 1 ? "pp"
+		                  : ep > 1 ? "ep"
+		                           : "dp",
+		                  (unsigned long long)(tp > 1   ? tp
+		                                       : pp > 1 ? pp
+		                                       : ep > 1 ? ep
+		                                                : dp));
 	gpn = net != NULL ? net->gpus_per_node : 0;
 	out->gpus_per_node = gpn;
 	/* tensor parallelism all-reduces twice a layer: Megatron keeps it on
@@ -167,11 +174,11 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 		                  (unsigned long long)tp, net->name, (unsigned long long)gpn);
 	out->nodes = gpn > 0 ? (out->gpus + gpn - 1) / gpn : 1;
 	if (net != NULL && net->max_nodes > 0 && out->nodes > net->max_nodes)
-		return rl_err_set(err, RL_ERR_RANGE,
-		                  "tp x pp x dp = %llu GPUs need %llu nodes of %llu GPUs; %s has %llu",
-		                  (unsigned long long)out->gpus, (unsigned long long)out->nodes,
-		                  (unsigned long long)gpn, net->name,
-		                  (unsigned long long)net->max_nodes);
+		return rl_err_set(
+		    err, RL_ERR_RANGE,
+		    "tp x pp x dp = %llu GPUs need %llu nodes of %llu GPUs; %s has %llu",
+		    (unsigned long long)out->gpus, (unsigned long long)out->nodes,
+		    (unsigned long long)gpn, net->name, (unsigned long long)net->max_nodes);
 	if (net != NULL && out->nodes > 1 && !(net->inter_gbs > 0))
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "tp x pp x dp = %llu GPUs span %llu nodes and %s has no network "

@@ -44,17 +44,17 @@ struct rl_parallel_group {
 
 /* A layout placed on a system. */
 struct rl_parallel_place {
-	struct rl_parallel lay;  /* as given, microbatches and bucket resolved */
-	uint64_t gpus;           /* tp x pp x dp */
-	uint64_t nodes;          /* the nodes they fill */
-	uint64_t gpus_per_node;  /* the system's; 0: one node of any size */
+	struct rl_parallel lay; /* as given, microbatches and bucket resolved */
+	uint64_t gpus;          /* tp x pp x dp */
+	uint64_t nodes;         /* the nodes they fill */
+	uint64_t gpus_per_node; /* the system's; 0: one node of any size */
 	struct rl_parallel_group tp, pp, dp, ep;
 	struct rl_parallel_group link; /* the send/recv between the last two
 	                                * stages: 2 ranks on 1 or 2 nodes */
-	uint64_t batch;          /* sequences per data-parallel replica */
-	uint64_t micro_batch;    /* sequences per micro-batch: batch / m */
-	uint64_t stage_layers;   /* layers per pipeline stage: ceil(L / pp) */
-	double bubble;           /* (pp - 1) / (m + pp - 1) */
+	uint64_t batch;                /* sequences per data-parallel replica */
+	uint64_t micro_batch;          /* sequences per micro-batch: batch / m */
+	uint64_t stage_layers;         /* layers per pipeline stage: ceil(L / pp) */
+	double bubble;                 /* (pp - 1) / (m + pp - 1) */
 };
 
 /* Whether P splits anything (a degree above 1). */
@@ -78,14 +78,13 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
  * training: TRAIN) needs NET. Returns 0, or RL_ERR_ARG / RL_ERR_RANGE with
  * ERR naming the option. */
 int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t layers, int train,
-                      const struct rl_net *net, struct rl_parallel_place *out,
-                      struct rl_err *err);
+                      const struct rl_net *net, struct rl_parallel_place *out, struct rl_err *err);
 
 /* The nodes that RANKS GPUs numbered START, START + STRIDE, ... span with
  * GPUS_PER_NODE GPUs per node (0: all on one); *EVEN set to whether every
  * node holds as many of them. */
-uint64_t rl_parallel_span(uint64_t start, uint64_t stride, uint64_t ranks,
-                          uint64_t gpus_per_node, int *even);
+uint64_t rl_parallel_span(uint64_t start, uint64_t stride, uint64_t ranks, uint64_t gpus_per_node,
+                          int *even);
 
 /* The pipeline bubble of PP stages and M micro-batches, GPipe's and
  * 1F1B's: (pp - 1) / (m + pp - 1) of the step (Narayanan et al. 2021,

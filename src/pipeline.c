@@ -381,7 +381,7 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 		double g = pl->params.params - pparams;
 
 		if (g > 0)
-			pl->gdtype = pl->topts.autocast                  ? RL_FP32
+			pl->gdtype = pl->topts.autocast                ? RL_FP32
 			             : (op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype
 			                                               : op->dtype;
 		pl->gbytes[pl->ngroup] = g * rl_dtype_bytes(pl->gdtype);

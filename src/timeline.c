@@ -164,8 +164,8 @@ static void lane_comm(struct rl_tl_lane *l, double n, double g, double h, int ov
 		l->gpu_end_us = l->host_us + l->busy_us + l->stall_us;
 		return;
 	}
-	l->comm_end_us = fmax(fmax(l->comm_end_us, l->gpu_end_us) + n * g,
-	                      fmax(h0 + h + n * g, h0 + n * h + g));
+	l->comm_end_us =
+	    fmax(fmax(l->comm_end_us, l->gpu_end_us) + n * g, fmax(h0 + h + n * g, h0 + n * h + g));
 }
 
 void rl_tl_lane_comm(struct rl_tl_lane *l, double n, double g, enum rl_kind kind, int overlap)

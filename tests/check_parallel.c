@@ -160,8 +160,8 @@ START_TEST(test_place_errors)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		e.msg[0] = '\0';
-		ck_assert_int_lt(rl_parallel_place(&cases[i].lay, cases[i].batch, 80, cases[i].train,
-		                                   cases[i].net, &p, &e),
+		ck_assert_int_lt(rl_parallel_place(&cases[i].lay, cases[i].batch, 80,
+		                                   cases[i].train, cases[i].net, &p, &e),
 		                 0);
 		ck_assert_msg(strstr(e.msg, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i,
 		              e.msg, cases[i].msg);
