@@ -48,7 +48,8 @@ check "oplist: the ranks and nodes columns" grep -q ',count,ranks,nodes$' "$tmp/
 run model --hw hgx-h100-8 --tp 8 --context 2048 -f csv "$C70"
 cp "$tmp/out" "$tmp/model.csv"
 run classify --hw hgx-h100-8 -f csv "$tmp/tp8.csv"
-check "oplist round trip: classify gives the same csv" cmp -s "$tmp/model.csv" "$tmp/out"
+check "oplist round trip: classify gives the same csv" \
+	sh -c "grep -q '^attn_allreduce,allreduce,' '$tmp/out' && cmp -s '$tmp/model.csv' '$tmp/out'"
 check "csv: the all-reduce at 15.06 us" near "$(csv_field "$tmp/out" attn_allreduce t_us)" 15.06
 
 # every format
@@ -69,7 +70,8 @@ run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 -f json "$C70"
 check "pp 4: runs" test "$rc" -eq 0
 gpu=$(grep -o '"parallel":{[^}]*}' "$tmp/out" | grep -o '"gpu_us":[0-9.e+]*' | cut -d: -f2)
 step=$(grep -o '"parallel":{[^}]*}' "$tmp/out" | grep -o '"step_us":[0-9.e+]*' | cut -d: -f2)
-check "pp 4: step = stage x (m + pp - 1) / m" near "$step" "$(awk -v g="$gpu" 'BEGIN { print g * 7 / 4 }')"
+check "pp 4: step = stage x (m + pp - 1) / m" \
+	sh -c "test -n '$gpu' && awk -v s='$step' -v g='$gpu' 'BEGIN { d = s / (g * 7 / 4) - 1; exit !(d <= 1e-5 && d >= -1e-5) }'"
 check "pp 4: bubble 3/7" grep -q '"bubble":0.428571' "$tmp/out"
 run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 "$C70"
 flat >"$tmp/flat"
@@ -79,7 +81,7 @@ run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 -f oplist "$C70
 check "pp 4: 20 layers x 4 micro-batches, weights once" \
 	grep -q '^gate_up,matmul,bf16,2x28672x8192,,,,bf16,,80,20,,$' "$tmp/out"
 check "pp 4: the stage's input received" grep -q '^stage_recv,sendrecv,bf16,2x8192,.*,4,,2,1$' "$tmp/out"
-check "pp 4: no embedding on the last stage" sh -c "! grep -q '^embed,' '$tmp/out'"
+check "pp 4: no embedding on the last stage" sh -c "test -s '$tmp/out' && ! grep -q '^embed,' '$tmp/out'"
 run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 8 "$C70"
 flat >"$tmp/flat"
 check "--microbatches 8: bubble 3 / 11" grep -q '= 27.3 %' "$tmp/flat"
@@ -95,7 +97,7 @@ check "ep 8: combine all-to-all" grep -q '^expert_combine,alltoall,bf16,2048x409
 # Data parallel at inference: the batch divided, no collective
 run model --dp 4 --batch 8 -f oplist "$EX/llama3-8b.json"
 check "dp 4 inference: 2 sequences a GPU" grep -q '^embed,copy,bf16,2x4096,' "$tmp/out"
-check "dp 4 inference: no collective" sh -c "! grep -q 'allreduce' '$tmp/out'"
+check "dp 4 inference: no collective" sh -c "test -s '$tmp/out' && ! grep -q 'allreduce' '$tmp/out'"
 
 # Overlap in the timeline, on an op list worked by hand (--best-case on
 # hgx-h100-8, cpp: 3 us a launch): each pointwise row moves 3.35 GB at
