@@ -13,6 +13,7 @@
 #include "modelops.h"
 #include "num.h"
 #include "oplist.h"
+#include "parallel.h"
 #include "pipeline.h"
 #include "sweep.h"
 #include "sweep_report.h"
@@ -45,6 +46,15 @@ static int usage(void)
 	       "      --sweep NAME=V1,V2,...  one step per value of batch, seq or context:\n"
 	       "                            step time, tokens/s, time share per bound,\n"
 	       "                            memory and whether it fits (docs/sweep.md)\n"
+	       "      --tp N, --pp N, --dp N, --ep N\n"
+	       "                            tensor, pipeline, data and expert parallel\n"
+	       "                            degrees (default 1): the op list is one GPU's\n"
+	       "                            share with its collectives, on the system of\n"
+	       "                            --hw (docs/parallel.md)\n"
+	       "      --microbatches M      pipeline micro-batches (default: pp, or the\n"
+	       "                            largest divisor of batch / dp below it)\n"
+	       "      --timeline            simulate the step on the host, the GPU and\n"
+	       "                            the communication stream (docs/timeline.md)\n"
 	       RL_HELP_HW
 	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
 	       RL_HELP_ROOFS
@@ -87,7 +97,7 @@ static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_
 static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
                          const struct rl_modelops_row *rows, int n)
 {
-	int i, fpe = 0, conv = 0, wc = 0;
+	int i, fpe = 0, conv = 0, wc = 0, coll = 0;
 
 	for (i = 0; i < n; i++) {
 		if (rows[i].weight_count)
@@ -97,18 +107,27 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 		if (rows[i].kernel[0])
 			conv = 1;
 	}
+	for (i = 0; i < n; i++)
+		if (rows[i].ranks)
+			coll = 1;
 	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
 	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
 	        (unsigned long long)o->batch);
 	if (o->phase == RL_PHASE_PREFILL)
-		fprintf(f, "seq %llu\n", (unsigned long long)o->seq);
+		fprintf(f, "seq %llu", (unsigned long long)o->seq);
 	else
-		fprintf(f, "context %llu\n", (unsigned long long)o->context);
+		fprintf(f, "context %llu", (unsigned long long)o->context);
+	if (o->par != NULL)
+		fprintf(f, "; one GPU of tp %llu, pp %llu, dp %llu, ep %llu, micro-batches %llu",
+		        (unsigned long long)o->par->lay.tp, (unsigned long long)o->par->lay.pp,
+		        (unsigned long long)o->par->lay.dp, (unsigned long long)o->par->lay.ep,
+		        (unsigned long long)o->par->lay.microbatches);
+	fputc('\n', f);
 	/* flops_per_element only where a row gives one (the Llama block's list
-	 * is unchanged) */
-	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count%s\n",
+	 * is unchanged); ranks and nodes with a layout's collectives */
+	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count%s%s\n",
 	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "",
-	        wc ? ",weight_count" : "");
+	        wc ? ",weight_count" : "", coll ? ",ranks,nodes" : "");
 	for (i = 0; i < n; i++) {
 		const struct rl_modelops_row *r = &rows[i];
 
@@ -132,6 +151,11 @@ static void write_oplist(FILE *f, const char *config, const struct rl_modelops_o
 			fprintf(f, ",%llu", (unsigned long long)r->weight_count);
 		else if (wc)
 			fputc(',', f);
+		if (coll && r->ranks)
+			fprintf(f, ",%llu,%llu", (unsigned long long)r->ranks,
+			        (unsigned long long)r->nodes);
+		else if (coll)
+			fputs(",,", f);
 		fputc('\n', f);
 	}
 }
@@ -454,7 +478,7 @@ static int run_sweep(struct model *c, const char *config, const struct rl_hfconf
 int cmd_model(int argc, char **argv)
 {
 	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB,
-	       O_GEN, O_IMB, O_SWEEP };
+	       O_GEN, O_IMB, O_SWEEP, O_TP, O_PP, O_DP, O_EP, O_MB, O_TL };
 	static const struct option longopts[] = {
 		RL_CLI_MODEL_LONGOPTS,
 		{"phase", required_argument, NULL, O_PHASE},
@@ -467,6 +491,12 @@ int cmd_model(int argc, char **argv)
 		{"max-batch", no_argument, NULL, O_MAXB},
 		{"generate", required_argument, NULL, O_GEN},
 		{"expert-imbalance", required_argument, NULL, O_IMB},
+		{"tp", required_argument, NULL, O_TP},
+		{"pp", required_argument, NULL, O_PP},
+		{"dp", required_argument, NULL, O_DP},
+		{"ep", required_argument, NULL, O_EP},
+		{"microbatches", required_argument, NULL, O_MB},
+		{"timeline", no_argument, NULL, O_TL},
 		RL_CLI_TRAIN_LONGOPTS,
 		{"sweep", required_argument, NULL, O_SWEEP},
 		{"format", required_argument, NULL, 'f'},
@@ -482,6 +512,8 @@ int cmd_model(int argc, char **argv)
 	struct rl_modelops_opts mo;
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
 	struct rl_hfconfig cfg;
+	struct rl_parallel lay;
+	struct rl_parallel_place place;
 	struct model c;
 	struct rl_errlist errs;
 	struct rl_out out;
@@ -499,6 +531,7 @@ int cmd_model(int argc, char **argv)
 	memset(&out, 0, sizeof(out));
 	memset(&mo, 0, sizeof(mo));
 	memset(&sw, 0, sizeof(sw));
+	memset(&lay, 0, sizeof(lay));
 	rl_cli_model_init(&m, "model", "eager");
 	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
@@ -569,6 +602,20 @@ int cmd_model(int argc, char **argv)
 			if (size_opt("--generate", optarg, &gen) != 0)
 				return RL_EXIT_USAGE;
 			break;
+		case O_TP:
+		case O_PP:
+		case O_DP:
+		case O_EP:
+		case O_MB: {
+			static const char *const names[] = {"--tp", "--pp", "--dp", "--ep",
+			                                    "--microbatches"};
+			uint64_t *v[] = {&lay.tp, &lay.pp, &lay.dp, &lay.ep, &lay.microbatches};
+
+			if (size_opt(names[opt - O_TP], optarg, v[opt - O_TP]) != 0)
+				return RL_EXIT_USAGE;
+			break;
+		}
+		case O_TL: c.sinks.timeline = 1; break;
 		RL_CLI_TRAIN_CASES:
 			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
@@ -610,6 +657,12 @@ int cmd_model(int argc, char **argv)
 		                                             : "more than one config.json given");
 	if (maxb && oplist)
 		return rl_cli_usage("model", "--max-batch writes one line, not an op list");
+	if ((rl_parallel_active(&lay) || lay.microbatches) && (maxb || gen))
+		return rl_cli_usage("model", "%s takes one GPU's whole step: not with --tp, --pp, "
+		                             "--dp, --ep or --microbatches",
+		                    maxb ? "--max-batch" : "--generate");
+	if (c.sinks.timeline && (oplist || maxb || gen || c.sinks.fmt == RL_FMT_CSV))
+		return rl_cli_usage("model", "--timeline needs --format table, json or md");
 	if (rl_cli_train_check(&tr, "model") != 0)
 		return RL_EXIT_USAGE;
 	if (tr.train && (gen || ctx || (phase_given && mo.phase != RL_PHASE_PREFILL)))
@@ -664,12 +717,25 @@ int cmd_model(int argc, char **argv)
 		}
 		mo.seq = cfg.tokens;
 	}
+	/* a layout is placed on --hw's system, even for -f oplist (the
+	 * collectives' ranks and nodes) */
+	if (rl_parallel_active(&lay) || lay.microbatches) {
+		if (rl_cli_model_resolve(&m) < 0)
+			goto out;
+		if (rl_parallel_check_model(&lay, &cfg, &e) < 0 ||
+		    rl_parallel_place(&lay, mo.batch, cfg.layers, tr.train, m.has_net ? &m.net : NULL,
+		                      &place, &e) < 0) {
+			rl_cli_error("%s", e.msg);
+			goto out;
+		}
+		mo.par = &place;
+	}
 	n = rl_modelops_build(&cfg, &mo, rows, &e);
 	if (n < 0) {
 		rl_cli_error("%s", e.msg);
 		goto out;
 	}
-	if (!oplist && rl_cli_model_resolve(&m) < 0)
+	if (!oplist && mo.par == NULL && rl_cli_model_resolve(&m) < 0)
 		goto out;
 	if (rl_out_open(&out, output) < 0)
 		goto out;
@@ -723,6 +789,7 @@ int cmd_model(int argc, char **argv)
 	c.input = listname;
 	rl_cli_pipeline_model(&m, &c.model);
 	c.model.train = tr.train ? &tr.t : NULL;
+	c.model.parallel = mo.par;
 	c.sinks.out = out.f;
 	c.sinks.whatif = 1;
 	c.sinks.memfit = 1;

@@ -48,6 +48,26 @@
  *
  * Tokens T: B x S at prefill (attention BxHxSxD, causal), B at decode
  * (attention BxHx1xCxD over the context C).
+ *
+ * With a parallel layout (parallel.h; docs/parallel.md) the rows are one
+ * GPU's share, Megatron-style: tensor parallel (tp), the q/k/v and
+ * gate/up (c_attn, c_fc, qkv, ffn_in) linears column-parallel (N / tp),
+ * o_proj and down_proj (attn_proj, mlp_proj, attn_out, ffn_out)
+ * row-parallel (K / tp), each followed by an allreduce of the T x hidden
+ * output over the tp group (attn_allreduce, mlp_allreduce: two per layer),
+ * the attention heads H / tp and the key-value heads Hkv / tp (at least 1:
+ * replicated when tp > Hkv), the lm_head vocabulary-parallel (V / tp,
+ * rounded up) with its logits all-gathered at inference (the vocab-parallel
+ * loss's three all-reduces of T numbers in training); norms, residuals and
+ * the router are replicated. Pipeline parallel (pp): the list is the last
+ * stage's, ceil(L / pp) layers, the final norm and lm_head, with a sendrecv
+ * of T x hidden (stage_recv) from the stage before and no embedding. Data
+ * parallel (dp): each replica runs batch / dp sequences. Micro-batches m:
+ * rows of batch / dp / m sequences, count x m, weight_count the weights
+ * held once. Expert parallel (ep, mixtral): E / ep experts per GPU over the
+ * tokens of the ep GPUs pooled, with an alltoall of the T x k routed
+ * tokens before the experts (expert_dispatch) and after (expert_combine).
+ * Collective rows carry ranks and nodes from the placement.
  */
 #ifndef RL_MODELOPS_H
 #define RL_MODELOPS_H
@@ -58,6 +78,7 @@
 #include "dtype.h"
 #include "err.h"
 #include "hfconfig.h"
+#include "parallel.h"
 
 enum rl_modelops_phase { RL_PHASE_DECODE, RL_PHASE_PREFILL };
 
@@ -74,6 +95,8 @@ struct rl_modelops_opts {
 	int train;                  /* a training step's forward: the lm_head on
 	                             * every token and the loss (a softmax over
 	                             * the vocabulary per token) */
+	const struct rl_parallel_place *par; /* one GPU's share of this layout
+	                             * (placed for this batch); NULL: one GPU */
 };
 
 /* One row of op list v1 (docs/oplist-format.md). A zero field is an empty
@@ -92,9 +115,10 @@ struct rl_modelops_row {
 	uint64_t stride;   /* conv2d */
 	uint64_t count;
 	uint64_t weight_count; /* matmul: weight sets resident (0: count) */
+	uint64_t ranks, nodes; /* collectives: the group's GPUs and nodes */
 };
 
-#define RL_MODELOPS_MAX 24
+#define RL_MODELOPS_MAX 40
 
 /* The largest batch, seq and context. */
 #define RL_MODELOPS_MAX_SIZE 16777216u /* 2^24 */
@@ -104,7 +128,9 @@ struct rl_modelops_row {
 double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens);
 
 /* Fills ROWS (RL_MODELOPS_MAX of them) with the step's op list; returns the
- * number of rows, or RL_ERR_RANGE (a size of 0 or past 2^24) with ERR filled. */
+ * number of rows, or RL_ERR_RANGE (a size of 0 or past 2^24) or RL_ERR_ARG
+ * (decode of an encoder; a layout the model does not divide:
+ * rl_parallel_check_model) with ERR filled. */
 int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err);
 

@@ -97,6 +97,10 @@ struct rl_op {
 	                           * 0: count (memfit.h) */
 	uint64_t ranks;           /* collectives: GPUs taking part (RL_HAS_RANKS) */
 	uint64_t nodes;           /* collectives: nodes they span, default 1 */
+	int overlap;              /* collectives: 1 (overlap=1): on the
+	                           * communication stream, no later op waits for
+	                           * it (a gradient all-reduce); 0: the next op
+	                           * needs its result (timeline.h) */
 	double measured_us;       /* observed GPU time of one occurrence */
 	double host_us;           /* observed host-side (CPU) time of one occurrence */
 	size_t line;              /* line of the op list, 0 when not from a file */

@@ -40,6 +40,7 @@ enum col {
 	COL_TRAINABLE,
 	COL_RANKS,
 	COL_NODES,
+	COL_OVERLAP,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -50,7 +51,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
-	"ranks", "nodes",
+	"ranks", "nodes", "overlap",
 };
 
 struct reader {
@@ -430,6 +431,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
 		{COL_RANKS, COLLECTIVES, "collective"},
 		{COL_NODES, COLLECTIVES, "collective"},
+		{COL_OVERLAP, COLLECTIVES, "collective"},
 		{COL_FPE,
 		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
 		         1u << RL_KIND_LAYERNORM,
@@ -598,6 +600,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			rc = cell_u64(r, cn, s, 1, MAX_RANKS, MAX_RANKS_WHY, &op->nodes);
 			op->has |= RL_HAS_NODES;
 			break;
+		case COL_OVERLAP: rc = cell_bool(r, cn, s, &op->overlap); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:

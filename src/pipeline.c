@@ -55,6 +55,13 @@ struct rl_pipeline {
 	size_t *group;
 	size_t ngroup, capgroup;
 	int seen_op;
+	/* data parallel: the gradient bytes of each forward op (gbytes[i]
+	 * of group i), reduced in buckets during backward */
+	const struct rl_parallel_place *par;
+	double *gbytes;
+	size_t capgbytes;
+	enum rl_dtype gdtype; /* the gradients' */
+	struct rl_parallel_ddp ddp;
 };
 
 static int locate(const rl_pipeline *pl, const struct rl_op *op, struct rl_err *err,
@@ -204,6 +211,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.best_case = m->best_case;
 	info.expected_source = m->best_case ? NULL : m->expected_source;
 	info.interconnect = m->interconnect;
+	info.parallel = m->parallel;
 	info.mem = s->memfit && s->step == NULL ? &pl->mem : NULL;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }
@@ -229,6 +237,10 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 		pl->topts = *m->train;
 		rl_train_params_init(&pl->params);
 		rl_train_mem_init(&pl->tmem);
+		if (m->parallel != NULL && m->parallel->dp.ranks > 1) {
+			pl->par = m->parallel;
+			rl_parallel_ddp_init(&pl->ddp, m->parallel->lay.bucket_bytes);
+		}
 	}
 	pl->sinks = *sinks;
 	pl->err = &pl->no_err;
@@ -328,6 +340,7 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 {
 	struct rl_train_op pre, bwd[RL_TRAIN_MAX_BWD];
 	struct rl_op fwd = *op;
+	double pparams = pl->params.params;
 	int n, i, rc;
 
 	if (op->phase != RL_PHASE_FORWARD) {
@@ -356,9 +369,22 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 	if ((rc = feed(pl, &fwd, err)) < 0)
 		return rc;
 	if (grow((void **)&pl->bwd, &pl->capbwd, pl->nbwd + (size_t)n, sizeof(*pl->bwd)) < 0 ||
-	    grow((void **)&pl->group, &pl->capgroup, pl->ngroup + 1, sizeof(*pl->group)) < 0) {
+	    grow((void **)&pl->group, &pl->capgroup, pl->ngroup + 1, sizeof(*pl->group)) < 0 ||
+	    (pl->par != NULL &&
+	     grow((void **)&pl->gbytes, &pl->capgbytes, pl->ngroup + 1, sizeof(*pl->gbytes)) < 0)) {
 		rl_err_clear(err);
 		return RL_ERR_NOMEM;
+	}
+	if (pl->par != NULL) {
+		/* its gradients: one per trainable weight, in the weights' dtype
+		 * (fp32 under autocast: the weights are) */
+		double g = pl->params.params - pparams;
+
+		if (g > 0)
+			pl->gdtype = pl->topts.autocast                ? RL_FP32
+			             : (op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype
+			                                               : op->dtype;
+		pl->gbytes[pl->ngroup] = g * rl_dtype_bytes(pl->gdtype);
 	}
 	pl->group[pl->ngroup++] = pl->nbwd;
 	for (i = 0; i < n; i++)
@@ -366,8 +392,35 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 	return 0;
 }
 
+/* Data parallel: COUNT buckets of BYTES of gradients all-reduced over the
+ * data-parallel group on the communication stream (parallel.h). */
+static int grad_allreduce(rl_pipeline *pl, uint64_t count, double bytes, struct rl_err *err)
+{
+	struct rl_train_op t;
+	double es = rl_dtype_bytes(pl->gdtype);
+
+	if (count == 0 || !(bytes >= es))
+		return 0;
+	memset(&t, 0, sizeof(t));
+	rl_op_init(&t.op);
+	snprintf(t.name, sizeof(t.name), "grad_allreduce");
+	t.op.kind = RL_KIND_ALLREDUCE;
+	t.op.dtype = pl->gdtype;
+	t.op.has = RL_HAS_SHAPE | RL_HAS_RANKS | RL_HAS_NODES;
+	t.op.ndims = 1;
+	t.op.dims[0] = (uint64_t)(bytes / es);
+	t.op.ranks = pl->par->dp.ranks;
+	t.op.nodes = pl->par->dp.nodes;
+	t.op.overlap = 1;
+	t.op.count = count;
+	t.op.phase = RL_PHASE_BACKWARD;
+	return feed_train(pl, &t, err);
+}
+
 /* The end of a training step's forward pass: the backward ops, the last
- * forward op's first, then the optimizer's. */
+ * forward op's first (with data parallelism, each full bucket of
+ * gradients all-reduced after the ops that filled it, the last bucket
+ * after the last), then the optimizer's. */
 static int train_end(rl_pipeline *pl, struct rl_err *err)
 {
 	struct rl_train_op opt[RL_TRAIN_MAX_OPT];
@@ -379,7 +432,14 @@ static int train_end(rl_pipeline *pl, struct rl_err *err)
 			if ((rc = feed_train(pl, &pl->bwd[i], err)) < 0)
 				return rc;
 		end = pl->group[g];
+		if (pl->par != NULL &&
+		    (rc = grad_allreduce(pl, rl_parallel_ddp_add(&pl->ddp, pl->gbytes[g]),
+		                         pl->ddp.bucket_bytes, err)) < 0)
+			return rc;
 	}
+	if (pl->par != NULL &&
+	    (rc = grad_allreduce(pl, 1, rl_parallel_ddp_flush(&pl->ddp), err)) < 0)
+		return rc;
 	n = rl_train_optimizer(&pl->topts, &pl->params, opt);
 	for (k = 0; k < n; k++)
 		if ((rc = feed_train(pl, &opt[k], err)) < 0)
@@ -469,6 +529,7 @@ void rl_pipeline_free(rl_pipeline *pl)
 		return;
 	free(pl->bwd);
 	free(pl->group);
+	free(pl->gbytes);
 	rl_report_free(pl->rep);
 	rl_fuse_stream_release(&pl->fs);
 	rl_fuse_stream_release(&pl->fs2);

@@ -26,6 +26,7 @@
 #include "fusion.h"
 #include "hwdb.h"
 #include "memfit.h"
+#include "parallel.h"
 #include "op.h"
 #include "report.h"
 #include "scale.h"
@@ -58,6 +59,12 @@ struct rl_pipeline_model {
 	                              * or the device's NVLink); NULL: none */
 	const char *interconnect;    /* the system, for the report's header;
 	                              * NULL: not said */
+	const struct rl_parallel_place *parallel; /* the layout the ops are one
+	                              * GPU's share of (parallel.h), for the
+	                              * report; with train and dp > 1, the
+	                              * gradient all-reduce's buckets join the
+	                              * backward pass as the gradients are
+	                              * produced (overlap=1); NULL: one GPU */
 };
 
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */

@@ -770,6 +770,99 @@ static void memory_line(rl_report *r, int md)
 	wrap(r->out, line, "", "  ");
 }
 
+/* The collectives' share of the step, and what the layout makes of it:
+ * the GPUs and their groups, the pipeline's bubble, the per-GPU step. */
+static void parallel_lines(rl_report *r, const struct rl_summary *s, int md)
+{
+	const struct rl_parallel_place *p = r->info.parallel;
+	char line[640], t[32], c[32], o[32];
+
+	if (s->comm_us > 0) {
+		rl_fmt_us(c, sizeof(c), s->comm_us);
+		rl_fmt_us(o, sizeof(o), s->comm_overlap_us);
+		snprintf(line, sizeof(line),
+		         "communication: %s us in %zu collective row%s, %.1f %% of the total; %s us "
+		         "of it may overlap compute (overlap=1: --timeline shows what is hidden)",
+		         c, s->comm_ops, s->comm_ops == 1 ? "" : "s",
+		         s->total_us > 0 ? s->comm_us / s->total_us * 100 : 0, o);
+		if (md)
+			fputc('\n', r->out);
+		wrap(r->out, line, "", "  ");
+	}
+	if (p == NULL)
+		return;
+	rl_fmt_us(t, sizeof(t), s->total_us);
+	snprintf(line, sizeof(line),
+	         "parallel: tp %llu x pp %llu x dp %llu = %llu GPUs on %llu node%s (ep %llu); "
+	         "groups (ranks/nodes): tp %llu/%llu, pp %llu/%llu, dp %llu/%llu, ep %llu/%llu; "
+	         "this op list is one GPU's: %s us%s",
+	         (unsigned long long)p->lay.tp, (unsigned long long)p->lay.pp,
+	         (unsigned long long)p->lay.dp, (unsigned long long)p->gpus,
+	         (unsigned long long)p->nodes, p->nodes == 1 ? "" : "s",
+	         (unsigned long long)p->lay.ep, (unsigned long long)p->tp.ranks,
+	         (unsigned long long)p->tp.nodes, (unsigned long long)p->pp.ranks,
+	         (unsigned long long)p->pp.nodes, (unsigned long long)p->dp.ranks,
+	         (unsigned long long)p->dp.nodes, (unsigned long long)p->ep.ranks,
+	         (unsigned long long)p->ep.nodes, t,
+	         r->info.mem == NULL                                     ? ""
+	         : rl_memfit_fits(r->info.mem, r->info.dev)              ? ", its memory fits"
+	         : rl_memfit_device_bytes(r->info.dev) > 0 ? ", its memory does not fit"
+	                                                   : "");
+	if (md)
+		fputc('\n', r->out);
+	wrap(r->out, line, "", "  ");
+	if (p->lay.pp > 1) {
+		double m = (double)p->lay.microbatches;
+
+		rl_fmt_us(c, sizeof(c), s->total_us * (m + (double)p->lay.pp - 1) / m);
+		snprintf(line, sizeof(line),
+		         "pipeline: %llu stages of %llu layers, %llu micro-batch%s of %llu "
+		         "sequence%s: bubble (pp - 1) / (m + pp - 1) = %.1f %%, step %s us "
+		         "(the last stage's %s us x (m + pp - 1) / m)",
+		         (unsigned long long)p->lay.pp, (unsigned long long)p->stage_layers,
+		         (unsigned long long)p->lay.microbatches,
+		         p->lay.microbatches == 1 ? "" : "es", (unsigned long long)p->micro_batch,
+		         p->micro_batch == 1 ? "" : "s", p->bubble * 100, c, t);
+		if (md)
+			fputc('\n', r->out);
+		wrap(r->out, line, "", "  ");
+	}
+}
+
+static void json_parallel(rl_report *r, const struct rl_summary *s)
+{
+	const struct rl_parallel_place *p = r->info.parallel;
+	yajl_gen g = r->g;
+
+	if (s->comm_us > 0) {
+		rl_json_str(g, "communication");
+		yajl_gen_map_open(g);
+		rl_json_kn(g, "ops", (double)s->comm_ops);
+		rl_json_kn(g, "expected_us", s->comm_us);
+		rl_json_kn(g, "overlap_us", s->comm_overlap_us);
+		rl_json_kn(g, "share", s->total_us > 0 ? s->comm_us / s->total_us : 0);
+		yajl_gen_map_close(g);
+	}
+	if (p == NULL)
+		return;
+	rl_json_str(g, "parallel");
+	yajl_gen_map_open(g);
+	rl_json_ku(g, "tp", p->lay.tp);
+	rl_json_ku(g, "pp", p->lay.pp);
+	rl_json_ku(g, "dp", p->lay.dp);
+	rl_json_ku(g, "ep", p->lay.ep);
+	rl_json_ku(g, "microbatches", p->lay.microbatches);
+	rl_json_ku(g, "gpus", p->gpus);
+	rl_json_ku(g, "nodes", p->nodes);
+	rl_json_ku(g, "stage_layers", p->stage_layers);
+	rl_json_kn(g, "bubble", p->bubble);
+	rl_json_kn(g, "gpu_us", s->total_us);
+	rl_json_kn(g, "step_us", s->total_us * ((double)p->lay.microbatches +
+	                                        (double)p->lay.pp - 1) /
+	                             (double)p->lay.microbatches);
+	yajl_gen_map_close(g);
+}
+
 static void table_end(rl_report *r, const struct rl_summary *s)
 {
 	const char *item = r->fmt == RL_FMT_MD ? "- " : "  ";
@@ -816,6 +909,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	}
 	if (r->info.mem != NULL)
 		memory_line(r, md);
+	parallel_lines(r, s, md);
 	if (x)
 		fputs(md ? "\n**Time by expected bound:**\n\n" : "time by expected bound:\n", r->out);
 	else
@@ -1155,6 +1249,7 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 		}
 		yajl_gen_map_close(g);
 	}
+	json_parallel(r, s);
 	if (r->info.mem != NULL) {
 		const struct rl_memfit *m = r->info.mem;
 

@@ -15,6 +15,7 @@
 #include "op.h"
 #include "step.h"
 #include "memfit.h"
+#include "parallel.h"
 #include "summary.h"
 #include "timeline.h"
 
@@ -55,6 +56,9 @@ struct rl_report_info {
 	const struct rl_memfit *mem;  /* NULL, or the memory the step needs,
 	                               * complete by rl_report_end: a line of the
 	                               * table's and md's summary, json's "memory" */
+	const struct rl_parallel_place *parallel; /* NULL, or the layout the op
+	                               * list is one GPU's share of: lines of the
+	                               * summary, json's "parallel" */
 };
 
 typedef struct rl_report rl_report;

@@ -126,6 +126,11 @@ int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl
 	s->phase_flops[op->phase] += n * p->flops;
 	s->phase_bytes[op->phase] += n * p->bytes;
 	s->phase_ops[op->phase]++;
+	if (rl_kind_is_collective(op->kind)) {
+		s->comm_us += t;
+		s->comm_overlap_us += op->overlap ? t : 0;
+		s->comm_ops++;
+	}
 	s->flops += n * p->flops;
 	s->bytes += n * p->bytes;
 	s->fallbacks += p->fallback != 0;

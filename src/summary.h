@@ -57,6 +57,9 @@ struct rl_summary {
 	double phase_bytes[RL_PHASE_COUNT];       /* count x bytes by phase */
 	size_t phase_ops[RL_PHASE_COUNT];
 	double flops, bytes;         /* count-weighted */
+	double comm_us;              /* count x expected_us of the collectives */
+	double comm_overlap_us;      /* of which overlap=1 (op.h) */
+	size_t comm_ops;             /* collective rows */
 	double measured_us;          /* sum of count x measured_us over ops that have it */
 	double roofline_of_measured_us; /* sum of count x t_gpu_us over the same ops */
 	double expected_of_measured_us; /* sum of count x expected_gpu_us over them */

@@ -101,8 +101,9 @@ static void lane_run(struct rl_tl_lane *l, double n, double g, double h)
 	l->busy_us += n * g;
 	if (l->mode == RL_TL_GRAPH) {
 		/* One graph launch: the host pays for every node before the GPU
-		 * starts, then the nodes run back to back. */
-		l->gpu_end_us = l->host_us + l->busy_us;
+		 * starts, then the nodes run back to back (and wait for the
+		 * communication stream where a blocking collective does). */
+		l->gpu_end_us = l->host_us + l->busy_us + l->stall_us;
 		return;
 	}
 	/* Kernel k of the run (k = 1..n) is issued at I_k = h0 + k h and ends at
@@ -116,6 +117,60 @@ static void lane_run(struct rl_tl_lane *l, double n, double g, double h)
 void rl_tl_lane_run(struct rl_tl_lane *l, double n, double g)
 {
 	lane_run(l, n, g, l->host_overhead_us);
+}
+
+/* The compute stream waits for the communication stream before a kernel
+ * issued at host cost H: WAIT is how long it stalls. */
+static void lane_sync(struct rl_tl_lane *l, double h)
+{
+	double wait;
+
+	if (l->mode == RL_TL_GRAPH) {
+		wait = fmax(l->comm_end_us - (l->busy_us + l->stall_us), 0);
+	} else {
+		wait = fmax(l->comm_end_us - fmax(l->gpu_end_us, l->host_us + h), 0);
+		l->gpu_end_us = fmax(l->gpu_end_us, l->comm_end_us);
+	}
+	l->stall_us += wait;
+}
+
+/* A collective: N kernels of G, host cost H each. */
+static void lane_comm(struct rl_tl_lane *l, double n, double g, double h, int overlap)
+{
+	int graph = l->mode == RL_TL_GRAPH;
+	double h0 = l->host_us;
+
+	if (n <= 0)
+		return;
+	l->comm_us += n * g;
+	if (!overlap) {
+		/* The op after it needs its result: it runs on the compute
+		 * stream's path, once the communication stream has finished
+		 * what it holds (one NCCL stream runs its collectives in
+		 * order). In a graph the clocks count from the GPU's start. */
+		lane_sync(l, h);
+		lane_run(l, n, g, h);
+		l->comm_end_us = graph ? l->busy_us + l->stall_us : l->gpu_end_us;
+		return;
+	}
+	/* On the communication stream: it starts once the compute before it
+	 * has produced its input (the gradients) and the stream is free, and
+	 * no compute waits for it. The run in closed form as lane_run's. */
+	l->kernels += n;
+	l->host_us += n * h;
+	l->overlap_us += n * g;
+	if (graph) {
+		l->comm_end_us = fmax(l->comm_end_us, l->busy_us + l->stall_us) + n * g;
+		l->gpu_end_us = l->host_us + l->busy_us + l->stall_us;
+		return;
+	}
+	l->comm_end_us =
+	    fmax(fmax(l->comm_end_us, l->gpu_end_us) + n * g, fmax(h0 + h + n * g, h0 + n * h + g));
+}
+
+void rl_tl_lane_comm(struct rl_tl_lane *l, double n, double g, enum rl_kind kind, int overlap)
+{
+	lane_comm(l, n, g, l->host_kind_us[kind], overlap);
 }
 
 void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const struct rl_pred *p)
@@ -133,6 +188,14 @@ void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const st
 
 		if (l->mode == RL_TL_RECORDED && (op->has & RL_HAS_HOST))
 			h = op->host_us / launches;
+		if (rl_kind_is_collective(op->kind)) {
+			lane_comm(l, n, p->expected_gpu_us / launches, h, op->overlap);
+			continue;
+		}
+		/* the optimizer updates the reduced gradients: DDP waits for its
+		 * last bucket at the end of backward */
+		if (op->phase == RL_PHASE_OPTIMIZER)
+			lane_sync(l, h);
 		lane_run(l, n, p->expected_gpu_us / launches, h);
 	}
 }
@@ -144,9 +207,19 @@ void rl_timeline_finish(struct rl_timeline *tl)
 	for (i = 0; i < tl->nlanes; i++) {
 		struct rl_tl_lane *l = &tl->lanes[i];
 
-		l->step_us = fmax(l->host_us, l->gpu_end_us);
+		double comm_end = l->comm_end_us, tail;
+
+		if (l->mode == RL_TL_GRAPH && l->comm_us > 0) {
+			l->gpu_end_us = l->host_us + l->busy_us + l->stall_us;
+			comm_end += l->host_us;
+		}
+		l->step_us = fmax(fmax(l->host_us, l->gpu_end_us), comm_end);
 		l->idle_us = fmax(l->step_us - l->busy_us, 0);
 		l->util = l->step_us > 0 ? l->busy_us / l->step_us : 0;
+		/* the overlapped collectives still running when the rest ends */
+		tail = fmax(comm_end - fmax(l->host_us, l->gpu_end_us), 0);
+		l->exposed_us = fmin(l->comm_us - l->overlap_us + l->stall_us + tail, l->comm_us);
+		l->hidden_us = l->comm_us - l->exposed_us;
 	}
 }
 

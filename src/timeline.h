@@ -9,6 +9,12 @@
  * advanced in closed form. The result is the predicted step time, GPU busy and
  * idle time and GPU-Util (the kernel-busy share of the step) per runtime, with
  * room for a measured step beside them (report on an imported trace).
+ * Collectives run on a third clock, the communication stream: a collective
+ * with overlap=1 (a gradient all-reduce) runs there beside the compute
+ * kernels after the ops before it, and nothing waits for it until the next
+ * blocking collective or the end of the step; any other collective blocks:
+ * the compute stream waits for the communication stream, then for it. The
+ * lanes say how much communication was hidden and how much exposed.
  * docs/timeline.md has the model. Pure functions: no I/O.
  */
 #ifndef RL_TIMELINE_H
@@ -42,11 +48,22 @@ struct rl_tl_lane {
 	double kernels;          /* kernels issued so far */
 	double host_us;          /* host clock: when the last kernel was issued */
 	double gpu_end_us;       /* GPU clock: when the last kernel ends */
-	double busy_us;          /* sum of kernel times */
+	double busy_us;          /* sum of kernel times on the compute stream
+	                          * (a blocking collective's among them) */
+	double comm_us;          /* sum of collective times, both kinds */
+	double overlap_us;       /* of which overlap=1 (not in busy_us) */
+	double comm_end_us;      /* communication stream clock (graph: from the
+	                          * start of the GPU's work) */
+	double stall_us;         /* the compute stream waiting for overlapped
+	                          * collectives before a blocking one */
 	/* set by rl_timeline_finish: */
-	double step_us; /* max(host, GPU end) */
+	double step_us; /* max(host, GPU end, communication end) */
 	double idle_us; /* step - busy */
 	double util;    /* busy / step, 0 to 1 (0 for an empty step) */
+	double exposed_us; /* communication the step waits for: the blocking
+	                    * collectives, the stalls and the overlapped tail
+	                    * past the last compute */
+	double hidden_us;  /* comm_us - exposed_us: under compute */
 };
 
 /* What a trace measured for the same step, to print beside the prediction. */
@@ -98,9 +115,17 @@ int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
  * docs/timeline.md. */
 void rl_tl_lane_run(struct rl_tl_lane *lane, double n, double gpu_us);
 
+/* Advances LANE by N identical collective kernels of GPU_US each, at the
+ * lane's host cost of KIND: with OVERLAP on the communication stream
+ * (after the compute before them and the collectives before them), else
+ * blocking the compute stream (docs/timeline.md). */
+void rl_tl_lane_comm(struct rl_tl_lane *lane, double n, double gpu_us, enum rl_kind kind,
+                     int overlap);
+
 /* Advances every lane by one op: count x launches kernels, each taking
  * t_gpu_us / launches on the GPU (P from rl_predict; its GPU side does not
- * depend on the runtime) and the lane's host cost of OP's kind. */
+ * depend on the runtime) and the lane's host cost of OP's kind; a
+ * collective as rl_tl_lane_comm. */
 void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const struct rl_pred *p);
 
 /* Closes the step: sets every lane's step_us, idle_us and util. */

@@ -46,6 +46,46 @@ static void row(FILE *out, int md, const char *runtime, const char *host, double
 		        util * 100);
 }
 
+/* The collectives' stream: per runtime, their time, how much of it ran
+ * beside compute (overlap=1), was hidden, exposed and stalled compute; only
+ * when a lane has communication. */
+static void comm_table(FILE *out, int md, const struct rl_timeline *tl)
+{
+	size_t k;
+
+	for (k = 0; k < tl->nlanes && tl->lanes[k].comm_us <= 0; k++)
+		;
+	if (k == tl->nlanes)
+		return;
+	if (md)
+		fputs("\n**Communication** (collectives on their own stream: overlap=1 rows run "
+		      "beside compute, the others block it):\n\n"
+		      "| runtime | comm_us | overlap_us | hidden_us | exposed_us | stall_us |\n"
+		      "|---|---:|---:|---:|---:|---:|\n",
+		      out);
+	else
+		fprintf(out,
+		        "communication (its own stream: overlap=1 rows beside compute, the others "
+		        "block it):\n%-10s %12s %12s %12s %12s %12s\n",
+		        "runtime", "comm_us", "overlap_us", "hidden_us", "exposed_us", "stall_us");
+	for (k = 0; k < tl->nlanes; k++) {
+		const struct rl_tl_lane *l = &tl->lanes[k];
+		char c[32], o[32], h[32], x[32], s[32];
+
+		rl_fmt_us(c, sizeof(c), l->comm_us);
+		rl_fmt_us(o, sizeof(o), l->overlap_us);
+		rl_fmt_us(h, sizeof(h), l->hidden_us);
+		rl_fmt_us(x, sizeof(x), l->exposed_us);
+		rl_fmt_us(s, sizeof(s), l->stall_us);
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", l->runtime, c, o, h, x,
+			        s);
+		else
+			fprintf(out, "%-10.10s %12s %12s %12s %12s %12s\n", l->runtime, c, o, h, x,
+			        s);
+	}
+}
+
 int rl_timeline_write(FILE *out, int md, const struct rl_timeline *tl)
 {
 	const struct rl_tl_lane *graph = rl_timeline_graph_lane(tl), *sel = NULL;
@@ -88,6 +128,7 @@ int rl_timeline_write(FILE *out, int md, const struct rl_timeline *tl)
 		row(out, md, "measured", "-", m->step_us, m->gpu_busy_us,
 		    m->step_us - m->gpu_busy_us, m->step_us > 0 ? m->gpu_busy_us / m->step_us : 0);
 	}
+	comm_table(out, md, tl);
 	/* "What CUDA graphs would save", against the report's own runtime. */
 	if (graph != NULL && sel != NULL && sel != graph && sel->step_us > 0) {
 		char g[32], s[32];
@@ -126,6 +167,13 @@ void rl_timeline_json(yajl_gen g, const struct rl_timeline *tl)
 		rl_json_kn(g, "gpu_busy_us", l->busy_us);
 		rl_json_kn(g, "gpu_idle_us", l->idle_us);
 		rl_json_kn(g, "gpu_util", l->util);
+		if (l->comm_us > 0) {
+			rl_json_kn(g, "comm_us", l->comm_us);
+			rl_json_kn(g, "comm_overlap_us", l->overlap_us);
+			rl_json_kn(g, "comm_hidden_us", l->hidden_us);
+			rl_json_kn(g, "comm_exposed_us", l->exposed_us);
+			rl_json_kn(g, "comm_stall_us", l->stall_us);
+		}
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_map_close(g);

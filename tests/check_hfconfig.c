@@ -105,7 +105,14 @@ static const struct rl_modelops_row *row(const struct rl_modelops_row *r, int n,
 START_TEST(test_gpt2)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 1024, RL_BF16, RL_BF16, RL_BF16, 1.0, 0};
+	struct rl_modelops_opts o = {.phase = RL_PHASE_DECODE,
+	                             .batch = 2,
+	                             .seq = 512,
+	                             .context = 1024,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_BF16,
+	                             .kv_dtype = RL_BF16,
+	                             .expert_imbalance = 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -167,7 +174,14 @@ END_TEST
 START_TEST(test_encoders)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_PREFILL, 4, 128, 128, RL_BF16, RL_BF16, RL_BF16, 1.0, 0};
+	struct rl_modelops_opts o = {.phase = RL_PHASE_PREFILL,
+	                             .batch = 4,
+	                             .seq = 128,
+	                             .context = 128,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_BF16,
+	                             .kv_dtype = RL_BF16,
+	                             .expert_imbalance = 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;
@@ -318,7 +332,14 @@ END_TEST
 START_TEST(test_build)
 {
 	struct rl_hfconfig c;
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 2, 512, 2048, RL_BF16, RL_INT4, RL_FP8E4M3, 1.0, 0};
+	struct rl_modelops_opts o = {.phase = RL_PHASE_DECODE,
+	                             .batch = 2,
+	                             .seq = 512,
+	                             .context = 2048,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_INT4,
+	                             .kv_dtype = RL_FP8E4M3,
+	                             .expert_imbalance = 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	const struct rl_modelops_row *x;
 	struct rl_err e;

@@ -98,6 +98,35 @@ START_TEST(test_collective_columns)
 }
 END_TEST
 
+/* issue 15, item 4: overlap, a flag of the collectives (default 0) */
+START_TEST(test_overlap_column)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text("name,kind,shape,ranks,overlap\n"
+	                           "g,allreduce,1024,8,1\n"
+	                           "t,allreduce,1024,8,\n"
+	                           "z,allreduce,1024,8,0\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_int_eq(l.ops[0].overlap, 1);
+	ck_assert_int_eq(l.ops[1].overlap, 0);
+	ck_assert_int_eq(l.ops[2].overlap, 0);
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,overlap\nm,matmul,8x8x8,1\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0],
+	                 "ops.csv:2: column 'overlap': only collective ops take it, not matmul");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,ranks,overlap\ng,allreduce,8,2,2\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'overlap'"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
 START_TEST(test_all_columns)
 {
 	const char *text =
@@ -622,6 +651,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(good, test_syntax);
 	tcase_add_test(good, test_all_columns);
 	tcase_add_test(good, test_collective_columns);
+	tcase_add_test(good, test_overlap_column);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
 	tcase_add_test(errors, test_nul_mid_file);

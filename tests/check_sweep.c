@@ -246,7 +246,14 @@ END_TEST
  * flops_per_element), as roofline model -f oplist writes them. */
 static char *llama_list(const struct rl_hfconfig *cfg, uint64_t batch, size_t *len)
 {
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, batch, 2048, 2048, RL_BF16, RL_BF16, RL_BF16, 1.0, 0};
+	struct rl_modelops_opts o = {.phase = RL_PHASE_DECODE,
+	                             .batch = batch,
+	                             .seq = 2048,
+	                             .context = 2048,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_BF16,
+	                             .kv_dtype = RL_BF16,
+	                             .expert_imbalance = 1.0};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	struct rl_err e;
 	char *text = NULL;

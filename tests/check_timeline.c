@@ -19,10 +19,13 @@
 static struct rl_tl_lane lane(enum rl_tl_mode mode, double host_us)
 {
 	struct rl_tl_lane l;
+	size_t k;
 
 	memset(&l, 0, sizeof(l));
 	l.mode = mode;
 	l.host_overhead_us = host_us;
+	for (k = 0; k < RL_KIND_COUNT; k++) /* a collective's (rl_tl_lane_comm) */
+		l.host_kind_us[k] = host_us;
 	return l;
 }
 
@@ -104,6 +107,145 @@ START_TEST(test_phases)
 	ck_assert_double_eq_tol(l.step_us, 55, EPS);
 	ck_assert_double_eq_tol(l.busy_us, 34, EPS);
 	ck_assert_double_eq_tol(l.idle_us, 21, EPS);
+}
+END_TEST
+
+/* Communication on its own stream (issue 15, item 4), host 1 us a kernel:
+ *   compute 100: issued at 1, runs 1-101
+ *   overlapped all-reduce 50: issued at 2, starts when the compute before
+ *     it is done, 101-151, beside
+ *   compute 2 x 100: issued at 3 and 4, runs 101-301
+ * step 301: the 50 us hidden, none exposed. */
+START_TEST(test_comm_hidden)
+{
+	struct rl_tl_lane l = lane(RL_TL_STREAM, 1);
+
+	rl_tl_lane_run(&l, 1, 100);
+	rl_tl_lane_comm(&l, 1, 50, RL_KIND_ALLREDUCE, 1);
+	ck_assert_double_eq_tol(l.comm_end_us, 151, EPS);
+	ck_assert_double_eq_tol(l.gpu_end_us, 101, EPS);
+	rl_tl_lane_run(&l, 2, 100);
+	finish(&l);
+	ck_assert_double_eq_tol(l.step_us, 301, EPS);
+	ck_assert_double_eq_tol(l.busy_us, 300, EPS);
+	ck_assert_double_eq_tol(l.comm_us, 50, EPS);
+	ck_assert_double_eq_tol(l.hidden_us, 50, EPS);
+	ck_assert_double_eq_tol(l.exposed_us, 0, EPS);
+	ck_assert_double_eq_tol(l.stall_us, 0, EPS);
+	ck_assert_double_eq_tol(l.kernels, 4, EPS);
+}
+END_TEST
+
+/* The same with a 300 us all-reduce (101-401), then a blocking all-reduce
+ * of 20 issued at 5: the compute stream waits for the stream to drain
+ * (301-401: a 100 us stall), then runs it, 401-421. Step 421; 320 us of
+ * communication: 20 blocking + 100 stalled exposed, 200 hidden. */
+START_TEST(test_comm_stall)
+{
+	struct rl_tl_lane l = lane(RL_TL_STREAM, 1);
+
+	rl_tl_lane_run(&l, 1, 100);
+	rl_tl_lane_comm(&l, 1, 300, RL_KIND_ALLREDUCE, 1);
+	rl_tl_lane_run(&l, 2, 100);
+	ck_assert_double_eq_tol(l.gpu_end_us, 301, EPS);
+	rl_tl_lane_comm(&l, 1, 20, RL_KIND_ALLREDUCE, 0);
+	finish(&l);
+	ck_assert_double_eq_tol(l.stall_us, 100, EPS);
+	ck_assert_double_eq_tol(l.step_us, 421, EPS);
+	ck_assert_double_eq_tol(l.busy_us, 320, EPS); /* the blocking one's 20 */
+	ck_assert_double_eq_tol(l.idle_us, 101, EPS);
+	ck_assert_double_eq_tol(l.comm_us, 320, EPS);
+	ck_assert_double_eq_tol(l.overlap_us, 300, EPS);
+	ck_assert_double_eq_tol(l.exposed_us, 120, EPS);
+	ck_assert_double_eq_tol(l.hidden_us, 200, EPS);
+}
+END_TEST
+
+/* An overlapped all-reduce with nothing after it: compute 1-101, the
+ * all-reduce 101-401 ends the step, all 300 exposed. */
+START_TEST(test_comm_tail)
+{
+	struct rl_tl_lane l = lane(RL_TL_STREAM, 1);
+
+	rl_tl_lane_run(&l, 1, 100);
+	rl_tl_lane_comm(&l, 1, 300, RL_KIND_ALLREDUCE, 1);
+	finish(&l);
+	ck_assert_double_eq_tol(l.step_us, 401, EPS);
+	ck_assert_double_eq_tol(l.exposed_us, 300, EPS);
+	ck_assert_double_eq_tol(l.hidden_us, 0, EPS);
+}
+END_TEST
+
+/* In a graph (0.5 us a node, 4 nodes: 2 us of host first): compute 0-100
+ * after the launch, the all-reduce 100-150 beside compute 100-300. Step
+ * 2 + 300 = 302, the 50 hidden. With a 300 us all-reduce (100-400) and a
+ * blocking one of 20 after: a 100 us stall, step 2.5 + 420. */
+START_TEST(test_comm_graph)
+{
+	struct rl_tl_lane l = lane(RL_TL_GRAPH, 0.5);
+
+	rl_tl_lane_run(&l, 1, 100);
+	rl_tl_lane_comm(&l, 1, 50, RL_KIND_ALLREDUCE, 1);
+	rl_tl_lane_run(&l, 2, 100);
+	finish(&l);
+	ck_assert_double_eq_tol(l.step_us, 302, EPS);
+	ck_assert_double_eq_tol(l.hidden_us, 50, EPS);
+	ck_assert_double_eq_tol(l.exposed_us, 0, EPS);
+
+	l = lane(RL_TL_GRAPH, 0.5);
+	rl_tl_lane_run(&l, 1, 100);
+	rl_tl_lane_comm(&l, 1, 300, RL_KIND_ALLREDUCE, 1);
+	rl_tl_lane_run(&l, 2, 100);
+	rl_tl_lane_comm(&l, 1, 20, RL_KIND_ALLREDUCE, 0);
+	finish(&l);
+	ck_assert_double_eq_tol(l.stall_us, 100, EPS);
+	ck_assert_double_eq_tol(l.step_us, 422.5, EPS);
+	ck_assert_double_eq_tol(l.exposed_us, 120, EPS);
+	ck_assert_double_eq_tol(l.hidden_us, 200, EPS);
+}
+END_TEST
+
+static struct rl_op tl_op(enum rl_kind k, enum rl_phase phase, int overlap)
+{
+	struct rl_op op;
+
+	rl_op_init(&op);
+	op.name = "x";
+	op.kind = k;
+	op.phase = phase;
+	op.overlap = overlap;
+	return op;
+}
+
+/* Through rl_timeline_add_op: a backward op of 100, its gradients'
+ * all-reduce of 300 (overlap=1: 101-401), then the optimizer (10), which
+ * needs the reduced gradients: it waits 401 - 101 = 300 and runs 401-411. */
+START_TEST(test_optimizer_waits)
+{
+	struct rl_timeline tl;
+	struct rl_op op;
+	struct rl_pred p;
+	const struct rl_tl_lane *l;
+
+	rl_timeline_init(&tl);
+	ck_assert_int_eq(rl_timeline_add_runtime(&tl, "cpp", 1, RL_TL_STREAM, 1), 0);
+	memset(&p, 0, sizeof(p));
+	op = tl_op(RL_KIND_MATMUL, RL_PHASE_BACKWARD, 0);
+	p.expected_gpu_us = 100;
+	rl_timeline_add_op(&tl, &op, &p);
+	op = tl_op(RL_KIND_ALLREDUCE, RL_PHASE_BACKWARD, 1);
+	p.expected_gpu_us = 300;
+	rl_timeline_add_op(&tl, &op, &p);
+	op = tl_op(RL_KIND_POINTWISE, RL_PHASE_OPTIMIZER, 0);
+	p.expected_gpu_us = 10;
+	rl_timeline_add_op(&tl, &op, &p);
+	rl_timeline_finish(&tl);
+	l = &tl.lanes[0];
+	ck_assert_double_eq_tol(l->stall_us, 300, EPS);
+	ck_assert_double_eq_tol(l->step_us, 411, EPS);
+	ck_assert_double_eq_tol(l->exposed_us, 300, EPS);
+	ck_assert_double_eq_tol(l->hidden_us, 0, EPS);
+	rl_timeline_release(&tl);
 }
 END_TEST
 
@@ -516,6 +658,11 @@ Suite *suite_timeline(void)
 	tcase_add_test(tc, test_write_table);
 	tcase_add_test(tc, test_write_huge_host);
 	tcase_add_test(tc, test_write_json);
+	tcase_add_test(tc, test_comm_hidden);
+	tcase_add_test(tc, test_comm_stall);
+	tcase_add_test(tc, test_comm_tail);
+	tcase_add_test(tc, test_comm_graph);
+	tcase_add_test(tc, test_optimizer_waits);
 	suite_add_tcase(s, tc);
 	return s;
 }

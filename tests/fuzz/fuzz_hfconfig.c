@@ -12,7 +12,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rl_modelops_opts o = {RL_PHASE_DECODE, 3, 7, 11, RL_BF16, RL_INT4, RL_FP8E4M3, 1.0};
+	struct rl_modelops_opts o = {.phase = RL_PHASE_DECODE,
+	                             .batch = 3,
+	                             .seq = 7,
+	                             .context = 11,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_INT4,
+	                             .kv_dtype = RL_FP8E4M3,
+	                             .expert_imbalance = 1.0};
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
 	struct rl_hfconfig c;
 	struct rl_err e;

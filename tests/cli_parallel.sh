@@ -1,0 +1,193 @@
+#!/bin/sh
+# cli_parallel.sh - roofline model --tp/--pp/--dp/--ep (parallel.c,
+# modelops.c) and the communication stream of the timeline (timeline.c),
+# issue 15, items 3 and 4: figures worked out by hand (docs/parallel.md,
+# docs/timeline.md).
+. "$top_srcdir/tests/lib.sh"
+
+C70="$EX/llama3-70b.json"
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d <= 0.01 && d >= -0.01) }'; }
+# flat: $tmp/out on one line, runs of blanks as one (the summary wraps)
+flat() { tr -s '\n ' '  ' <"$tmp/out"; }
+
+# Goal: Llama-3-70B decode, --tp 8 on hgx-h100-8. Its 69,501,714,432
+# weights (tests/cli_memfit.sh) in bf16 are 139,003,428,864 bytes; each GPU
+# holds an eighth: 17,375,428,608.
+w=$((69501714432 * 2 / 8))
+check "hand: 70B bf16 / 8" test "$w" -eq 17375428608
+run model --hw hgx-h100-8 --tp 8 --context 2048 -f json "$C70"
+check "70B tp 8: runs" test "$rc" -eq 0
+check "70B tp 8: per-GPU weight bytes 1/8 of the whole" grep -q "\"weight_bytes\":$w," "$tmp/out"
+check "70B tp 8: fits one H100" grep -q '"device_bytes":85899345920,"fits":true}' "$tmp/out"
+check "70B tp 8: the layout in json" \
+	grep -q '"parallel":{"tp":8,"pp":1,"dp":1,"ep":1,"microbatches":1,"gpus":8,"nodes":1,' \
+	"$tmp/out"
+# each all-reduce: T x hidden = 8192 bf16 = 16384 B over 8 GPUs of one node:
+# 15 us + 16384 x 2 x 7/8 / 450 GB/s = 15.0637 us; 80 of each. The logits'
+# all-gather: 16032 bf16 per GPU, nccl-tests' size 8 x 32064 = 256512 B x
+# 7/8 / 450 GB/s + 15 us = 15.4988 us. 2 x 80 x 15.0637 + 15.4988 = 2425.69.
+comm=$(grep -o '"communication":{[^}]*}' "$tmp/out" | grep -o '"expected_us":[0-9.e+]*' |
+	cut -d: -f2)
+check "70B tp 8: communication 2425.69 us" near "$comm" 2425.69
+run model --hw hgx-h100-8 --tp 8 --context 2048 -f oplist "$C70"
+cp "$tmp/out" "$tmp/tp8.csv"
+check "oplist: two all-reduces per layer" \
+	test "$(grep -c '^[a-z_]*,allreduce,bf16,1x8192,.*,80,8,1$' "$tmp/tp8.csv")" -eq 2
+check "oplist: attn_allreduce right after o_proj" \
+	sh -c "grep -A1 '^o_proj,' '$tmp/tp8.csv' | tail -n 1 | grep -q '^attn_allreduce,'"
+check "oplist: mlp_allreduce right after down_proj" \
+	sh -c "grep -A1 '^down_proj,' '$tmp/tp8.csv' | tail -n 1 | grep -q '^mlp_allreduce,'"
+# q 64 / 8 heads, k and v 8 / 8: (8 + 2) x 128 = 1280; MLP 2 x 28672 / 8
+check "oplist: qkv_proj column-parallel" grep -q '^qkv_proj,matmul,bf16,1x1280x8192,' "$tmp/tp8.csv"
+check "oplist: down_proj row-parallel" grep -q '^down_proj,matmul,bf16,1x8192x3584,' "$tmp/tp8.csv"
+check "oplist: attention 8 heads, 1 KV head" \
+	grep -q '^attention,attention,bf16,1x8x1x2048x128,,,1,' "$tmp/tp8.csv"
+check "oplist: lm_head vocab-parallel" grep -q '^lm_head,matmul,bf16,1x16032x8192,' "$tmp/tp8.csv"
+check "oplist: the ranks and nodes columns" grep -q ',count,ranks,nodes$' "$tmp/tp8.csv"
+# the round trip: classify reads the list back to the same result
+run model --hw hgx-h100-8 --tp 8 --context 2048 -f csv "$C70"
+cp "$tmp/out" "$tmp/model.csv"
+run classify --hw hgx-h100-8 -f csv "$tmp/tp8.csv"
+check "oplist round trip: classify gives the same csv" \
+	sh -c "grep -q '^attn_allreduce,allreduce,' '$tmp/out' && cmp -s '$tmp/model.csv' '$tmp/out'"
+check "csv: the all-reduce at 15.06 us" near "$(csv_field "$tmp/out" attn_allreduce t_us)" 15.06
+
+# every format
+run model --hw hgx-h100-8 --tp 8 --context 2048 "$C70"
+check "table: the layout" grep -q '^parallel: tp 8 x pp 1 x dp 1 = 8 GPUs on 1 node (ep 1);' "$tmp/out"
+check "table: the communication share" grep -q '^communication: 2425.69 us in 3 collective rows, ' \
+	"$tmp/out"
+check "table: the network bound" grep -q '^  network ' "$tmp/out"
+run model --hw hgx-h100-8 --tp 8 --context 2048 -f md "$C70"
+check "md: the layout" grep -q '^parallel: tp 8 x pp 1' "$tmp/out"
+run model --hw hgx-h100-8 --tp 8 --context 2048 --timeline "$C70"
+check "timeline: the blocking all-reduces are exposed" \
+	grep -Eq '^cpp +2425.69 +0.00 +0.00 +2425.69 +0.00$' "$tmp/out"
+
+# Pipeline: tp 2 x pp 4, batch 8: 4 micro-batches of 2 sequences (default
+# pp), bubble 3 / 7 = 42.9 %, the step the last stage's x 7 / 4.
+run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 -f json "$C70"
+check "pp 4: runs" test "$rc" -eq 0
+gpu=$(grep -o '"parallel":{[^}]*}' "$tmp/out" | grep -o '"gpu_us":[0-9.e+]*' | cut -d: -f2)
+step=$(grep -o '"parallel":{[^}]*}' "$tmp/out" | grep -o '"step_us":[0-9.e+]*' | cut -d: -f2)
+check "pp 4: step = stage x (m + pp - 1) / m" \
+	sh -c "test -n '$gpu' && awk -v s='$step' -v g='$gpu' 'BEGIN { d = s / (g * 7 / 4) - 1; exit !(d <= 1e-5 && d >= -1e-5) }'"
+check "pp 4: bubble 3/7" grep -q '"bubble":0.428571' "$tmp/out"
+run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 "$C70"
+flat >"$tmp/flat"
+check "pp 4: the bubble line" grep -q 'bubble (pp - 1) / (m + pp - 1) = 42.9 %' "$tmp/flat"
+run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 -f oplist "$C70"
+# 80 / 4 = 20 layers x 4 micro-batches; 2 sequences x 8192 received per micro-batch
+check "pp 4: 20 layers x 4 micro-batches, weights once" \
+	grep -q '^gate_up,matmul,bf16,2x28672x8192,,,,bf16,,80,20,,$' "$tmp/out"
+check "pp 4: the stage's input received" grep -q '^stage_recv,sendrecv,bf16,2x8192,.*,4,,2,1$' "$tmp/out"
+check "pp 4: no embedding on the last stage" sh -c "test -s '$tmp/out' && ! grep -q '^embed,' '$tmp/out'"
+run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 8 "$C70"
+flat >"$tmp/flat"
+check "--microbatches 8: bubble 3 / 11" grep -q '= 27.3 %' "$tmp/flat"
+
+# Expert parallel: Mixtral, dp 8 x ep 8, prefill 64 x 128: one expert per
+# GPU over 8 x 1024 x 2 / 8 = 2048 tokens, the all-to-alls of 1024 x 2 tokens
+run model --hw hgx-h100-8 --dp 8 --ep 8 --batch 64 --seq 128 --phase prefill -f oplist \
+	"$EX/mixtral-8x7b.json"
+check "ep 8: one expert a GPU" grep -q '^expert_gate_up,matmul,bf16,2048x28672x4096,.*,32,32,,$' "$tmp/out"
+check "ep 8: dispatch all-to-all" grep -q '^expert_dispatch,alltoall,bf16,2048x4096,.*,32,,8,1$' "$tmp/out"
+check "ep 8: combine all-to-all" grep -q '^expert_combine,alltoall,bf16,2048x4096,.*,32,,8,1$' "$tmp/out"
+
+# Data parallel at inference: the batch divided, no collective
+run model --dp 4 --batch 8 -f oplist "$EX/llama3-8b.json"
+check "dp 4 inference: 2 sequences a GPU" grep -q '^embed,copy,bf16,2x4096,' "$tmp/out"
+check "dp 4 inference: no collective" sh -c "test -s '$tmp/out' && ! grep -q 'allreduce' '$tmp/out'"
+
+# Overlap in the timeline, on an op list worked by hand (--best-case on
+# hgx-h100-8, cpp: 3 us a launch): each pointwise row moves 3.35 GB at
+# 3350 GB/s, 1000 us; the all-reduce of 225e6 bf16 over 2 GPUs is 15 us +
+# 450 MB / 450 GB/s = 1015 us. bwd1 runs 3-1003; the gradients' all-reduce
+# (overlap=1) 1003-2018 beside bwd2 (1003-3003); the optimizer after it,
+# 3003-4003: step 4003, the 1015 us hidden.
+cat >"$tmp/ov.csv" <<'CSV'
+name,kind,dtype,shape,flops,bytes,phase,ranks,overlap,count
+bwd1,pointwise,bf16,1,0,3350000000,backward,,,1
+grad_ar,allreduce,bf16,225000000,,,backward,2,1,1
+bwd2,pointwise,bf16,1,0,3350000000,backward,,,2
+adam,pointwise,bf16,1,0,3350000000,optimizer,,,1
+CSV
+run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov.csv"
+check "overlap: step 4003 us" grep -Eq '^cpp +3.00 us +4003.00 +4000.00 +3.00 ' "$tmp/out"
+check "overlap: all hidden" grep -Eq '^cpp +1015.00 +1015.00 +1015.00 +0.00 +0.00$' "$tmp/out"
+check "overlap: the graph lane, 4000 + 5 x 0.05" grep -Eq '^graph +0.05 us +4000.25 ' "$tmp/out"
+# three times the gradients: 15 + 1350 MB / 450 GB/s = 3015 us, 1003-4018;
+# the optimizer waits for it (1015 us stalled) and runs 4018-5018
+sed 's/225000000/675000000/' "$tmp/ov.csv" >"$tmp/ov2.csv"
+run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov2.csv"
+check "stall: step 5018 us" grep -Eq '^cpp +3.00 us +5018.00 +4000.00 +1018.00 ' "$tmp/out"
+check "stall: 2000 hidden, 1015 exposed" \
+	grep -Eq '^cpp +3015.00 +3015.00 +2000.00 +1015.00 +1015.00$' "$tmp/out"
+run classify --hw hgx-h100-8 --best-case --timeline -f json "$tmp/ov2.csv"
+check "stall: json" grep -q '"comm_us":3015,"comm_overlap_us":3015,"comm_hidden_us":2000,"comm_exposed_us":1015,"comm_stall_us":1015' "$tmp/out"
+# overlap=0 (the default): the all-reduce blocks, 1003-2018, all exposed
+sed 's/,2,1,1$/,2,0,1/' "$tmp/ov.csv" >"$tmp/ov3.csv"
+run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov3.csv"
+check "blocking: step 1003 + 1015 + 3000" grep -Eq '^cpp +3.00 us +5018.00 ' "$tmp/out"
+check "blocking: all exposed" grep -Eq '^cpp +1015.00 +0.00 +0.00 +1015.00 +0.00$' "$tmp/out"
+
+# A data-parallel training step: GPT-2, dp 8 on hgx-h100-8. Its matmul
+# weights: 12 x (768 x 2304 + 768 x 768 + 2 x 768 x 3072) + 768 x 50257 =
+# 123,532,032 bf16 gradients; DDP buckets of 25 MiB = 13,107,200 of them:
+# 9 full and a last of 5,567,232. A full bucket: 15 us + 26214400 B x 7/4 /
+# 450 GB/s = 116.94 us; the last 15 + 11134464 x 7/4 / 450e3 = 58.30 us.
+run model --hw hgx-h100-8 --dp 8 --batch 64 --seq 1024 --train --timeline -f json "$EX/gpt2.json"
+check "dp train: runs" test "$rc" -eq 0
+# (json gives the bus bytes: 26214400 x 7/4 = 45875200, 11134464 x 7/4 =
+# 19485312)
+full=$(grep -o '"name":"grad_allreduce"[^}]*' "$tmp/out" | grep '"bytes":45875200,' |
+	grep -o '"count":[0-9]*' | cut -d: -f2 | awk '{ s += $1 } END { print s }')
+check "dp train: 9 full buckets" test "$full" = 9
+check "dp train: the last bucket" \
+	grep -q '"name":"grad_allreduce","kind":"allreduce","dtype":"bf16","phase":"backward","count":1,"flops":0,"bytes":19485312,' \
+	"$tmp/out"
+run model --hw hgx-h100-8 --dp 8 --batch 64 --seq 1024 --train --timeline "$EX/gpt2.json"
+# all but the last bucket hidden under backward: 9 x 116.94 = 1052.50 us
+check "dp train, one node: hidden under backward but the last bucket" \
+	grep -Eq '^cpp +1110.80 +1110.80 +1052.50 +58.30 +58.30$' "$tmp/out"
+# across two nodes on a 25 GB/s network, tp 8 x dp 2 of Llama-3-8B: the
+# all-reduce outlasts the backward pass, and the optimizer stalls
+run model --hw "$DATA/two-h100-nodes.system" --tp 8 --dp 2 --batch 2 --seq 512 --train \
+	--timeline -f json "$EX/llama3-8b.json"
+stall=$(grep -o '"cpp":{[^}]*}' "$tmp/out" | grep -o '"comm_stall_us":[0-9.e+]*' | cut -d: -f2)
+hidden=$(grep -o '"cpp":{[^}]*}' "$tmp/out" | grep -o '"comm_hidden_us":[0-9.e+]*' | cut -d: -f2)
+check "dp train, two nodes: the stall shows" awk -v s="$stall" -v h="$hidden" 'BEGIN { exit !(s > h && s > 1000) }'
+
+# the README's example: every line it shows is the program's output
+awk '$0 == "$ roofline model --hw hgx-h100-8 --tp 8 --context 2048 --timeline examples/llama3-70b.json" {
+	on = 1; next } on && /^```/ { exit } on && $0 != "..." { print }' "$top_srcdir/README.md" >"$tmp/want"
+(cd "$top_srcdir" && "$ROOFLINE" model --hw hgx-h100-8 --tp 8 --context 2048 --timeline \
+	examples/llama3-70b.json) >"$tmp/got"
+check "README: the parallel example is there" test "$(wc -l <"$tmp/want")" -gt 10
+check "README: its lines are the program's output" \
+	sh -c "grep -vxFf '$tmp/got' '$tmp/want' | { ! grep -q .; }"
+
+# errors
+expect_error "--tp 3: does not divide 64 heads" 1 '--tp 3 does not divide the 64 attention heads' \
+	model --hw hgx-h100-8 --tp 3 "$C70"
+expect_error "--tp 16 on 8 GPUs a node" 1 'tp must divide it' model --hw hgx-h100-8 --tp 16 "$C70"
+expect_error "--pp 81 > 80 layers" 1 '--pp 81 is more than the 80 layers' \
+	model --hw hgx-h100-8 --pp 81 "$C70"
+expect_error "--ep on a dense model" 1 'has no experts' model --hw hgx-h100-8 --dp 2 --ep 2 \
+	--batch 2 "$C70"
+expect_error "--ep 3 of 8 experts" 1 '--ep 3 does not divide the 8 experts' \
+	model --hw hgx-h100-8 --dp 3 --ep 3 --batch 3 "$EX/mixtral-8x7b.json"
+expect_error "--dp 3 of batch 4" 1 '--dp 3 does not divide --batch 4' \
+	model --hw hgx-h100-8 --dp 3 --batch 4 "$C70"
+expect_error "--tp on a device without interconnect" 1 \
+	'--tp 2: the device has no interconnect .*--hw hgx-h100-8' model --hw h100-pcie --tp 2 "$C70"
+expect_error "--tp 8 x --dp 4 on two nodes" 1 'need 4 nodes of 8 GPUs; two-h100-nodes has 2' \
+	model --hw "$DATA/two-h100-nodes.system" --tp 8 --dp 4 --batch 4 "$C70"
+expect_error "--tp 0" 2 "--tp: '0' is not an integer from 1" model --tp 0 "$C70"
+expect_error "--pp x" 2 "--pp: 'x' is not an integer" model --pp x "$C70"
+expect_error "--tp with --max-batch" 2 '--max-batch takes one GPU' model --tp 2 --max-batch "$C70"
+expect_error "--timeline with csv" 2 '--timeline needs' model --timeline -f csv "$C70"
+expect_error "overlap on a matmul" 1 "column 'overlap': only collective ops take it" \
+	classify "$DATA/overlap-matmul.csv"
+
+done_testing
