@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "atenmap.h"
 #include "err.h"
 #include "op.h"
 #include "step.h"
@@ -50,6 +51,8 @@ struct rl_import {
 	long long device_mem_bytes;
 	int device_ambiguous; /* the work ran on GPUs of different names */
 	enum rl_dtype fallback; /* the trace's most common floating-point dtype */
+	struct rl_aten_params params; /* a training step's parameters (AccumulateGrad) */
+	int training;         /* some row is backward or optimizer */
 };
 
 /* Builds the rows of T into *IMP (caller-owned; release with
