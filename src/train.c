@@ -346,6 +346,17 @@ static const struct pass sgd_foreach[] = {
 	{"foreach_add_params", 2, 0, 1, 1, 2},
 };
 
+/* L2 weight decay of foreach SGD and Adam (torch/optim/sgd.py and adam.py:
+ * grads = torch._foreach_add(grads, params, alpha=weight_decay)): p and g
+ * read, a new gradient list written. The fused kernels fold it in. */
+static const struct pass l2_decay = {"foreach_add_weight_decay", 1, 2, 0, 2, 2};
+
+static int has_l2(const struct rl_train_opts *o)
+{
+	return o->weight_decay && !o->fused &&
+	       (o->optimizer == RL_OPT_SGD || o->optimizer == RL_OPT_ADAM);
+}
+
 static const struct pass *passes(const struct rl_train_opts *o, size_t *n)
 {
 	switch (o->optimizer) {
@@ -385,18 +396,18 @@ int rl_train_optimizer(const struct rl_train_opts *o, const struct rl_train_para
 	if (p->params <= 0)
 		return 0;
 	wg_bytes(o, es, &w, &g);
-	for (i = 0; i < n; i++, k++) {
+	for (i = 0; i < n + (size_t)has_l2(o); i++, k++) {
 		struct rl_train_op *t = &out[k];
+		const struct pass *q = has_l2(o) ? (i == 0 ? &l2_decay : &ps[i - 1]) : &ps[i];
 
 		rl_op_init(&t->op);
 		snprintf(t->name, sizeof(t->name), "%s.%s", rl_optimizer_name(o->optimizer),
-		         ps[i].name);
+		         q->name);
 		t->op.kind = RL_KIND_POINTWISE;
 		t->op.dtype = o->state_dtype;
 		t->op.phase = RL_PHASE_OPTIMIZER;
-		t->op.launches = (uint64_t)launches(p, ps[i].depth);
-		given(t, ps[i].flops * p->params,
-		      (ps[i].w * w + ps[i].g * g + ps[i].s * s) * p->params);
+		t->op.launches = (uint64_t)launches(p, q->depth);
+		given(t, q->flops * p->params, (q->w * w + q->g * g + q->s * s) * p->params);
 	}
 	if (o->master && n > 0) { /* the updated fp32 weights copied back */
 		struct rl_train_op *t = &out[k++];
@@ -421,6 +432,8 @@ double rl_train_optimizer_bytes_per_param(const struct rl_train_opts *o, enum rl
 	wg_bytes(o, es, &w, &g);
 	for (i = 0; i < n; i++)
 		b += ps[i].w * w + ps[i].g * g + ps[i].s * s;
+	if (has_l2(o))
+		b += l2_decay.w * w + l2_decay.g * g + l2_decay.s * s;
 	if (o->master && n > 0)
 		b += 4.0 + es;
 	return b;

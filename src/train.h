@@ -50,6 +50,11 @@ struct rl_train_opts {
 	int master;                /* an fp32 master copy of 16-bit weights that
 	                            * the optimizer updates and copies back */
 	int recompute;             /* activation recomputation (checkpointing) */
+	int weight_decay;          /* L2 weight decay (SGD's and Adam's
+	                            * weight_decay > 0): the foreach step first
+	                            * adds wd x p to the gradient, a pass of its
+	                            * own; AdamW's decoupled decay is always
+	                            * there */
 	uint64_t grad_accum;       /* micro-batches per optimizer step, >= 1 */
 };
 
@@ -66,7 +71,7 @@ struct rl_train_op {
 };
 
 #define RL_TRAIN_MAX_BWD 4 /* ops one forward op expands to, at most */
-#define RL_TRAIN_MAX_OPT 10
+#define RL_TRAIN_MAX_OPT 11
 
 /* The ops that run with forward op FWD in a training step, into OUT (at
  * most 1): with autocast, the cast of its fp32 weights to its dtype before

@@ -178,6 +178,19 @@ START_TEST(optimizer_bytes)
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 20);
 	o.fused = 0;
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 32);
+	/* L2 weight decay, g' = g + wd p: p and g read, g' written, 3 x 4
+	 * more; the fused kernel folds it in; AdamW's decay is decoupled and
+	 * always counted; Adam gains the same pass */
+	o.weight_decay = 1;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 44);
+	o.fused = 1;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 20);
+	o.fused = 0;
+	o.optimizer = RL_OPT_ADAMW;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 84);
+	o.optimizer = RL_OPT_ADAM;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 88);
+	o.weight_decay = 0;
 	o.optimizer = RL_OPT_NONE;
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 0);
 }
