@@ -120,6 +120,13 @@ static void given(struct rl_train_op *t, double flops, double bytes)
 	t->op.has |= RL_HAS_FLOPS | RL_HAS_BYTES;
 }
 
+void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op)
+{
+	if (o->autocast && op->kind == RL_KIND_LAYERNORM &&
+	    (op->dtype == RL_FP16 || op->dtype == RL_BF16))
+		op->dtype = RL_FP32;
+}
+
 int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
                      struct rl_train_op *out)
 {
@@ -396,6 +403,22 @@ int rl_train_optimizer(const struct rl_train_opts *o, const struct rl_train_para
 	if (p->params <= 0)
 		return 0;
 	wg_bytes(o, es, &w, &g);
+	if (o->grad_accum > 1) {
+		/* torch/csrc/autograd/functions/accumulate_grad.h: a leaf's
+		 * gradient of a later micro-batch is added into .grad in place,
+		 * one add_ per parameter tensor: .grad and the new gradient read,
+		 * .grad written */
+		struct rl_train_op *t = &out[k++];
+
+		rl_op_init(&t->op);
+		snprintf(t->name, sizeof(t->name), "accumulate_grad");
+		t->op.kind = RL_KIND_POINTWISE;
+		t->op.dtype = g == 4.0 ? RL_FP32 : p->dtype;
+		t->op.phase = RL_PHASE_BACKWARD;
+		t->op.count = o->grad_accum - 1;
+		t->op.launches = (uint64_t)fmax(1, p->tensors);
+		given(t, p->params, 3.0 * g * p->params);
+	}
 	for (i = 0; i < n + (size_t)has_l2(o); i++, k++) {
 		struct rl_train_op *t = &out[k];
 		const struct pass *q = has_l2(o) ? (i == 0 ? &l2_decay : &ps[i - 1]) : &ps[i];

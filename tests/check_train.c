@@ -326,6 +326,64 @@ START_TEST(autocast_casts)
 }
 END_TEST
 
+/* Autocast's fp32 list: a bf16 layernorm of 64 x 1024 computes in fp32, its
+ * backward reading x and dy twice and writing dx at 4 bytes: 5 x 65,536 x 4
+ * = 1,310,720 B; without autocast it stays bf16 (655,360 B); other kinds
+ * keep their dtype. */
+START_TEST(autocast_fp32_ops)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op, mm;
+
+	rl_train_opts_init(&o);
+	shape(&op, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){64, 1024});
+	rl_train_autocast(&o, &op);
+	ck_assert_int_eq(op.dtype, RL_BF16);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 655360.0);
+	o.autocast = 1;
+	rl_train_autocast(&o, &op);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 1310720.0);
+	shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){64, 1024, 1024});
+	rl_train_autocast(&o, &mm);
+	ck_assert_int_eq(mm.dtype, RL_BF16);
+}
+END_TEST
+
+/* --grad-accum 4 over a 1024 x 1024 weight in 2 tensors (count 2): the
+ * micro-batches 2 to 4 add their gradient into .grad, one add_ per tensor:
+ * 3 x 4 x 2,097,152 = 25,165,824 B each (fp32 gradients under autocast),
+ * count 3, phase backward; then AdamW's eight passes. */
+START_TEST(grad_accum_accumulates)
+{
+	struct rl_train_opts o;
+	struct rl_train_params p;
+	struct rl_train_op out[RL_TRAIN_MAX_OPT];
+	struct rl_op a;
+
+	rl_train_opts_init(&o);
+	rl_train_params_init(&p);
+	shape(&a, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){1024, 1024, 1024});
+	a.count = 2;
+	ck_assert_int_eq(rl_train_params_add(&p, &a, NULL), 0);
+	o.autocast = 1;
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 8);
+	o.grad_accum = 4;
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 9);
+	ck_assert_str_eq(out[0].name, "accumulate_grad");
+	ck_assert_int_eq(out[0].op.phase, RL_PHASE_BACKWARD);
+	ck_assert_uint_eq(out[0].op.count, 3);
+	ck_assert_uint_eq(out[0].op.launches, 2);
+	ck_assert_double_eq(bytes_of(&out[0]), 25165824.0);
+	ck_assert_int_eq(out[1].op.phase, RL_PHASE_OPTIMIZER);
+	o.optimizer = RL_OPT_NONE; /* gradients only: still accumulated */
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 1);
+}
+END_TEST
+
 Suite *suite_train(void)
 {
 	Suite *s = suite_create("train");
@@ -338,6 +396,8 @@ Suite *suite_train(void)
 	tcase_add_test(tc, optimizer_ops);
 	tcase_add_test(tc, training_memory);
 	tcase_add_test(tc, autocast_casts);
+	tcase_add_test(tc, autocast_fp32_ops);
+	tcase_add_test(tc, grad_accum_accumulates);
 	suite_add_tcase(s, tc);
 	return s;
 }
