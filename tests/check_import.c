@@ -653,6 +653,101 @@ START_TEST(test_boundaries)
 }
 END_TEST
 
+/* A training step's wrappers and backward ops (docs/trace-import.md,
+ * "Training steps"), worked by hand. */
+START_TEST(test_map_training)
+{
+	struct rl_trace_input ln[8] = {
+		T("float", 2, (const uint64_t[]){64, 1024}), T("float", 2, (const uint64_t[]){64, 1024}),
+		S("[1024]"), T("float", 2, (const uint64_t[]){64, 1}),
+		T("float", 2, (const uint64_t[]){64, 1}), T("float", 1, (const uint64_t[]){1024}),
+		T("float", 1, (const uint64_t[]){1024}), S("[True, True, True]"),
+	};
+	/* convolution_backward(grad_output, input, weight, bias_sizes, stride,
+	 * padding, dilation, transposed, output_padding, groups, output_mask)
+	 * of docs/oplist-format.md's worked conv2d (3,699,376,128 FLOPs) */
+	struct rl_trace_input cv[11] = {
+		T("c10::Half", 4, (const uint64_t[]){32, 128, 28, 28}),
+		T("c10::Half", 4, (const uint64_t[]){32, 64, 56, 56}),
+		T("c10::Half", 4, (const uint64_t[]){128, 64, 3, 3}),
+		S("[0]"), S("[2, 2]"), S("[1, 1]"), S("[1, 1]"), S("False"), S("[0, 0]"), S("1"),
+		S("[False, True, False]"),
+	};
+	struct rl_trace_input lists[3] = {S(""), S(""), S("0.1")};
+	struct rl_trace_input adam[12];
+	struct rl_aten_params pp = {1000, 10, RL_FP32};
+	struct rl_op op;
+	int i;
+
+	ck_assert_int_eq(rl_aten_composite("autograd::engine::evaluate_function: MmBackward0"), 1);
+	ck_assert_int_eq(rl_aten_composite("MmBackward0"), 1);
+	ck_assert_int_eq(rl_aten_composite("AsStridedBackward1"), 1);
+	ck_assert_int_eq(rl_aten_composite("ScaledDotProductCudnnAttentionBackward0"), 1);
+	ck_assert_int_eq(rl_aten_composite("torch::autograd::AccumulateGrad"), 1);
+	ck_assert_int_eq(rl_aten_composite("aten::cross_entropy_loss"), 1);
+	ck_assert_int_eq(rl_aten_composite("Backward0"), 0);
+	ck_assert_int_eq(rl_aten_composite("MmBackward"), 0);
+	ck_assert_int_eq(rl_aten_composite("MmBackward0x"), 0);
+	ck_assert_int_eq(rl_aten_composite("aten::MmBackward0"), 0);
+	ck_assert_int_eq(rl_aten_backward_root("autograd::engine::evaluate_function: X"), 1);
+	ck_assert_int_eq(rl_aten_backward_root("MmBackward0"), 0);
+
+	/* layer norm's backward over 64 rows of 1024 fp32: x and dy read
+	 * twice, dx written: 5 x 65,536 x 4 = 1,310,720 B, two kernels */
+	ck_assert_int_eq(map("aten::native_layer_norm_backward", ln, 8, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_LAYERNORM);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	ck_assert_double_eq(bytes_of(&op), 1310720.0);
+	/* the weight gradient only (a first layer): the forward's FLOPs; both */
+	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_CONV2D);
+	ck_assert_double_eq(flops_of(&op), 3699376128.0);
+	cv[10] = S("[True, True, False]");
+	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 1);
+	ck_assert_double_eq(flops_of(&op), 2 * 3699376128.0);
+	cv[10] = S("[False, False, True]"); /* the bias alone: not this rule's */
+	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 0);
+
+	/* torch 2.11's lists without dims: the step's 1000 parameters in 10
+	 * tensors. lerp_(m, g, w): 2 lists read, one written: 3 x 1000 x 4 */
+	lists[0].type = lists[1].type = "TensorList";
+	ck_assert_int_eq(map("aten::_foreach_lerp_", lists, 3, &op), 0); /* unknown */
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_foreach_lerp_", lists, 3, RL_BF16, &pp, &op), 1);
+	ck_assert_uint_eq(op.dims[0], 1000);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	ck_assert_double_eq(bytes_of(&op), 12000.0);
+	/* _foreach_add_(state_steps, 1): one counter per tensor, 2 x 10 x 4 */
+	lists[1] = S("1");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_foreach_add_", lists, 2, RL_BF16, &pp, &op), 1);
+	ck_assert_uint_eq(op.dims[0], 10);
+	ck_assert_double_eq(bytes_of(&op), 80.0);
+	/* eps added to a list: all 1000 elements */
+	lists[1] = S("1e-08");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_foreach_add_", lists, 2, RL_BF16, &pp, &op), 1);
+	ck_assert_uint_eq(op.dims[0], 1000);
+	/* _fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
+	 * state_steps, lr, ..., amsgrad at 11): p, g, m, v read, p, m, v
+	 * written: 7 x 1000 x 4 = 28,000 B; with amsgrad 8 x */
+	for (i = 0; i < 12; i++)
+		adam[i] = S("0.1");
+	for (i = 0; i < 6; i++) {
+		adam[i] = S("");
+		adam[i].type = "TensorList";
+	}
+	adam[11] = S("False");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_fused_adamw_", adam, 12, RL_BF16, &pp, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 28000.0);
+	adam[11] = S("True");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_fused_adamw_", adam, 12, RL_BF16, &pp, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 32000.0);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
 	Suite *s = suite_create("import");
@@ -671,6 +766,7 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_map_gqa);
 	tcase_add_test(tc, test_map_moe);
 	tcase_add_test(tc, test_map_arange);
+	tcase_add_test(tc, test_map_training);
 	tcase_add_test(tc, test_dtypes);
 	suite_add_tcase(s, tc);
 	return s;
