@@ -1575,7 +1575,8 @@ static int do_softmax_bwd(const struct rl_trace_input *in, int n, struct rl_op *
  * left out as the static rule leaves it. */
 static int do_conv_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
 {
-	static const struct entry cv = {"convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0};
+	static const struct entry cv = {
+	    "convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0};
 	struct rl_trace_input fin[9];
 	const char *mask;
 	double f, b;
@@ -1613,7 +1614,8 @@ static int do_conv_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
 static int do_sdpa_bwd(const struct entry *e, const struct rl_trace_input *in, int n,
                        struct rl_op *op)
 {
-	struct entry fe = {"scaled_dot_product_attention", RL_KIND_ATTENTION, R_SDPA, 0, e->a - 1, 0};
+	struct entry fe = {
+	    "scaled_dot_product_attention", RL_KIND_ATTENTION, R_SDPA, 0, e->a - 1, 0};
 	struct rl_op fwd = *op;
 
 	if (n < 4 || do_sdpa(&fe, in + 1, n - 1, &fwd) < 0)
@@ -1683,8 +1685,7 @@ static uint64_t pooled(uint64_t len, long long k, long long s, long long p)
  * max_pool2d_with_indices (A = 1: int64 indices written too): a reduction
  * of kernel_size^2 elements per output element; the input read once (the
  * windows overlap in cache), the output written. */
-static int do_pool(const struct entry *e, const struct rl_trace_input *in, int n,
-                   struct rl_op *op)
+static int do_pool(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
 {
 	const struct rl_trace_input *x = tensor(in, n, 0);
 	long long k, s, p;

@@ -256,7 +256,8 @@ static void find_params(const struct rl_trace *t, struct rl_import *imp)
 		unsigned size;
 		double k = 1;
 
-		if (strcmp(rl_trace_str(t, t->ops[i].name), "torch::autograd::AccumulateGrad") != 0 ||
+		if (strcmp(rl_trace_str(t, t->ops[i].name), "torch::autograd::AccumulateGrad") !=
+		        0 ||
 		    rl_trace_op_inputs(t, &t->ops[i], in, 1) < 1 || !in[0].has_dims ||
 		    in[0].nlist > 0)
 			continue;
@@ -513,7 +514,8 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 		goto out;
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
-		uint32_t thread = r->op != NONE ? t->ops[r->op].thread : t->launches[r->launch].thread;
+		uint32_t thread =
+		    r->op != NONE ? t->ops[r->op].thread : t->launches[r->launch].thread;
 		enum rl_phase phase = RL_PHASE_FORWARD;
 
 		if (r->sorted != NONE && bwd[r->sorted])

@@ -60,7 +60,7 @@ struct rl_import {
 	int device_ambiguous; /* the work ran on GPUs of different names */
 	enum rl_dtype fallback; /* the trace's most common floating-point dtype */
 	struct rl_aten_params params; /* a training step's parameters (AccumulateGrad) */
-	int training;         /* some row is backward or optimizer */
+	int training;                 /* some row is backward or optimizer */
 };
 
 /* Builds the rows of T into *IMP (caller-owned; release with

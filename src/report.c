@@ -523,15 +523,18 @@ static void step_phases(rl_report *r, const struct rl_step *st, int md, int x)
 	int k;
 
 	if (md)
-		fprintf(r->out, "\n**Time per phase** (measured GPU time against the %sroofline)\n\n"
-		                "| phase | ops | launches | measured_us |%s roofline_us | roof %% |\n"
-		                "|---|--:|--:|--:|%s--:|--:|\n",
-		        x ? "expected time and the " : "", x ? " expected_us |" : "", x ? "--:|" : "");
+		fprintf(r->out,
+		        "\n**Time per phase** (measured GPU time against the %sroofline)\n\n"
+		        "| phase | ops | launches | measured_us |%s roofline_us | roof %% |\n"
+		        "|---|--:|--:|--:|%s--:|--:|\n",
+		        x ? "expected time and the " : "", x ? " expected_us |" : "",
+		        x ? "--:|" : "");
 	else
-		fprintf(r->out, "time per phase (measured GPU time against the %sroofline):\n"
-		                "  %-9s %5s %8s %11s%s %11s %5s\n",
-		        x ? "expected time and the " : "", "phase", "ops", "launches", "measured_us",
-		        x ? " expected_us" : "", "roofline_us", "roof%");
+		fprintf(r->out,
+		        "time per phase (measured GPU time against the %sroofline):\n"
+		        "  %-9s %5s %8s %11s%s %11s %5s\n",
+		        x ? "expected time and the " : "", "phase", "ops", "launches",
+		        "measured_us", x ? " expected_us" : "", "roofline_us", "roof%");
 	for (k = 0; k < RL_PHASE_COUNT; k++) {
 		const struct rl_step_kind *y = &st->phase[k];
 		char pct[16];
@@ -547,16 +550,17 @@ static void step_phases(rl_report *r, const struct rl_step *st, int md, int x)
 			snprintf(pct, sizeof(pct), "-");
 		if (md)
 			fprintf(r->out, "| %s | %zu | %llu | %s |%s%s%s %s | %s |\n",
-			        rl_phase_name((enum rl_phase)k), y->ops, (unsigned long long)y->launches, a,
-			        x ? " " : "", x ? e : "", x ? " |" : "", b, pct);
+			        rl_phase_name((enum rl_phase)k), y->ops,
+			        (unsigned long long)y->launches, a, x ? " " : "", x ? e : "",
+			        x ? " |" : "", b, pct);
 		else if (x)
 			fprintf(r->out, "  %-9s %5zu %8llu %11s %11s %11s %5s\n",
-			        rl_phase_name((enum rl_phase)k), y->ops, (unsigned long long)y->launches, a,
-			        e, b, pct);
+			        rl_phase_name((enum rl_phase)k), y->ops,
+			        (unsigned long long)y->launches, a, e, b, pct);
 		else
 			fprintf(r->out, "  %-9s %5zu %8llu %11s %11s %5s\n",
-			        rl_phase_name((enum rl_phase)k), y->ops, (unsigned long long)y->launches, a,
-			        b, pct);
+			        rl_phase_name((enum rl_phase)k), y->ops,
+			        (unsigned long long)y->launches, a, b, pct);
 	}
 }
 
