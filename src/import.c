@@ -412,19 +412,13 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 				inner[top[p]] = i;
 			}
 		}
-		/* backward: an op in an evaluation of the autograd engine, or on
-		 * a thread where the engine evaluates (its device threads) */
+		/* backward: an op in an evaluation of the autograd engine (not
+		 * every op of the thread it ran on: CUDA's engine runs on a device
+		 * thread of its own, but a CPU backward runs on the caller's,
+		 * beside the forward pass and the optimizer) */
 		for (i = 0; i < t->nops; i++)
 			bwd[i] = rl_aten_backward_root(rl_trace_str(t, t->ops[s[i].idx].name)) ||
 			         (parent[i] != NONE && bwd[parent[i]]);
-		for (i = 0; i < t->nops;) {
-			size_t j, any = 0;
-
-			for (j = i; j < t->nops && s[j].thread == s[i].thread; j++)
-				any |= bwd[j];
-			for (; i < j; i++)
-				bwd[i] |= (unsigned char)any;
-		}
 	}
 
 	/* correlation id -> launch */

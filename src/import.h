@@ -13,8 +13,8 @@
  * autograd engine's wrappers of a training step split alike. A row's shape
  * is read from the innermost op of its name in a chain of first children
  * (autocast records an op twice, before and after casting its inputs). Each
- * row gets its phase: backward in an evaluation of the autograd engine or on
- * its thread, optimizer in a user annotation "Optimizer.step#...", else
+ * row gets its phase: backward in an evaluation of the autograd engine,
+ * optimizer in a user annotation "Optimizer.step#...", else
  * forward; torch.optim's tensor lists, recorded without dims, take the
  * parameters that AccumulateGrad's gradients give. (Kineto's "External id"
  * is not used: in some PyTorch versions it equals the correlation id and

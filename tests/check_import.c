@@ -653,6 +653,96 @@ START_TEST(test_boundaries)
 }
 END_TEST
 
+/* Phases, all on one thread (as a CPU backward runs on the caller's): relu
+ * before the backward pass is forward; the two mm under MmBackward0 under
+ * the engine's evaluate_function are backward, each a row of its own; the
+ * _foreach_add_ in torch.optim's "Optimizer.step#SGD.step" span is
+ * optimizer, its list (recorded as []) the step's one parameter of 16 x 8
+ * (AccumulateGrad's gradient): 128 fp32 elements read and written, 1024 B;
+ * relu after the span is forward again (an annotation without 'dur' is
+ * dropped). */
+START_TEST(test_phases)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 100, \"dur\": 10, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"autograd::engine::evaluate_function: "
+		"MmBackward0\", \"pid\": 1, \"tid\": 1, \"ts\": 200, \"dur\": 40},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"MmBackward0\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 201, \"dur\": 38},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 202, \"dur\": 8, \"args\": {\"Input Dims\": [[4, 16], [16, 8]], "
+		"\"Input type\": [\"float\", \"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 220, \"dur\": 10, \"args\": {\"Input Dims\": [[16, 4], [4, 8]], "
+		"\"Input type\": [\"float\", \"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 250, \"dur\": 2, \"args\": {\"Input Dims\": [[16, 8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#SGD.step\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 300, \"dur\": 100},\n"
+		"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#SGD.step\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 500},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::_foreach_add_\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 310, \"dur\": 10, \"args\": {\"Input Dims\": [[], []], "
+		"\"Input type\": [\"TensorList\", \"Scalar\"], \"Concrete Inputs\": [\"\", \"0.1\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 500, \"dur\": 10, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 105, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 205, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 225, \"dur\": 1, \"args\": {\"correlation\": 3}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 315, \"dur\": 1, \"args\": {\"correlation\": 4}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 505, \"dur\": 1, \"args\": {\"correlation\": 5}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 600, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 610, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 620, \"dur\": 1, \"args\": {\"correlation\": 3}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 630, \"dur\": 1, \"args\": {\"correlation\": 4}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 640, \"dur\": 1, \"args\": {\"correlation\": 5}}\n"
+		"]}\n";
+	static const char *const names[] = {"relu#1", "mm#2", "mm#3", "_foreach_add_#4", "relu#5"};
+	static const enum rl_phase phases[] = {RL_PHASE_FORWARD, RL_PHASE_BACKWARD,
+	                                       RL_PHASE_BACKWARD, RL_PHASE_OPTIMIZER,
+	                                       RL_PHASE_FORWARD};
+	char path[] = "/tmp/roofline-import-XXXXXX";
+	struct rl_trace t;
+	struct rl_import imp;
+	struct rl_err e;
+	int fd = mkstemp(path), i;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_uint_eq(t.nmarks, 1);
+	ck_assert_msg(rl_import_trace(&t, &imp, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(imp.n, 5);
+	ck_assert_int_eq(imp.training, 1);
+	ck_assert_uint_eq(imp.custom, 0);
+	for (i = 0; i < 5; i++) {
+		ck_assert_str_eq(imp.ops[i].name, names[i]);
+		ck_assert_int_eq(imp.ops[i].phase, phases[i]);
+	}
+	ck_assert_double_eq(imp.params.elems, 128);
+	ck_assert_double_eq(flops_of(&imp.ops[1]), 2 * 4 * 8 * 16);
+	ck_assert_uint_eq(imp.ops[3].dims[0], 128);
+	ck_assert_double_eq(bytes_of(&imp.ops[3]), 1024);
+	rl_import_release(&imp);
+	rl_trace_release(&t);
+}
+END_TEST
+
 /* A training step's wrappers and backward ops (docs/trace-import.md,
  * "Training steps"), worked by hand. */
 START_TEST(test_map_training)
@@ -767,6 +857,7 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_map_moe);
 	tcase_add_test(tc, test_map_arange);
 	tcase_add_test(tc, test_map_training);
+	tcase_add_test(tc, test_phases);
 	tcase_add_test(tc, test_dtypes);
 	suite_add_tcase(s, tc);
 	return s;
