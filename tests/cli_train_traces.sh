@@ -60,11 +60,12 @@ todo() {
 #   (its weight gradient only); attention 4 x 32 x 12 x 197^2 x 64 =
 #   3,815,079,936 per layer. Backward 2 x (12 x 89,238,011,904 + 49,152,000)
 #   + 7,398,752,256 + 12 x 2.5 x 3,815,079,936 = 2,263,661,740,032.
-# The kernel time: bench/traces/record.py's summary of each recording, the
-# kernels' time alone (the import also counts the memsets, a few per cent).
+# The kernel time: bench/traces/record.py's summary of each recording
+# (summary.txt beside the traces), the kernels' time alone (the import also
+# counts the memsets, a few per cent).
 models="resnet18|trace_train_resnet18_b64_sgd_amp|train-resnet18.csv|B=64|--optimizer sgd --weight-decay|449296990208|5637.5
-gpt2|trace_train_gpt2_l6_b8_s512_adamw_amp|train-gpt2.csv|B=8|--optimizer adamw|1376482492416|20669.0
-vit|trace_train_vit_b16_b32_adamw_fused_amp|train-vit-b16.csv|B=32|--optimizer adamw --fused-optimizer|2263661740032|16208.0"
+gpt2|trace_train_gpt2_l6_b8_s512_adamw_amp|train-gpt2.csv|B=8|--optimizer adamw|1376482492416|20675.6
+vit|trace_train_vit_b16_b32_adamw_fused_amp|train-vit-b16.csv|B=32|--optimizer adamw --fused-optimizer|2263661740032|16254.6"
 
 echo "$models" >"$tmp/models"
 while IFS='|' read -r name trace list set opts hand kernels; do
