@@ -241,16 +241,38 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 	return 0;
 }
 
+/* One AccumulateGrad op: when it ran, its gradient's elements and dtype. */
+struct grad {
+	int64_t ts;
+	double elems;
+	int dtype; /* enum rl_dtype, or -1 when not known */
+};
+
+static int cmp_grad(const void *a, const void *b)
+{
+	const struct grad *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
 /* The parameters of a training step: one torch::autograd::AccumulateGrad
- * op per trainable parameter, its first input the gradient (the
- * parameter's dims and dtype). */
-static void find_params(const struct rl_trace *t, struct rl_import *imp)
+ * op per trainable parameter and backward pass, its first input the
+ * gradient (the parameter's dims and dtype). A trace of several steps, or of
+ * micro-batches, holds several backward passes: they are told apart by the
+ * forward and optimizer rows between them (NB times STARTS, sorted), and
+ * the largest pass gives the parameters. Returns 0 or RL_ERR_NOMEM. */
+static int find_params(const struct rl_trace *t, struct rl_import *imp, const int64_t *starts,
+                       size_t nb)
 {
 	struct rl_trace_input in[1];
-	size_t i;
-	int j;
+	struct grad *g;
+	size_t i, n = 0, pos = 0;
+	double elems = 0, tensors = 0;
+	int j, dtype = -1;
 
 	imp->params.dtype = RL_FP32;
+	if ((g = malloc((t->nops + 1) * sizeof(*g))) == NULL)
+		return RL_ERR_NOMEM;
 	for (i = 0; i < t->nops; i++) {
 		enum rl_dtype d;
 		unsigned size;
@@ -263,11 +285,36 @@ static void find_params(const struct rl_trace *t, struct rl_import *imp)
 			continue;
 		for (j = 0; j < in[0].nd; j++)
 			k *= (double)in[0].dims[j];
-		if (rl_aten_dtype(in[0].type, &d, &size) == 0)
-			imp->params.dtype = d;
-		imp->params.elems += k;
-		imp->params.tensors++;
+		g[n].ts = t->ops[i].ts_ns;
+		g[n].elems = k;
+		g[n++].dtype = rl_aten_dtype(in[0].type, &d, &size) == 0 ? (int)d : -1;
 	}
+	qsort(g, n, sizeof(*g), cmp_grad);
+	for (i = 0; i < n; i++) {
+		/* a forward or optimizer row since the previous gradient ends
+		 * its pass */
+		int boundary = 0;
+
+		while (pos < nb && starts[pos] <= g[i].ts) {
+			boundary = i > 0 && starts[pos] > g[i - 1].ts;
+			pos++;
+		}
+		if (boundary) {
+			elems = tensors = 0;
+		}
+		elems += g[i].elems;
+		tensors++;
+		if (g[i].dtype >= 0)
+			dtype = g[i].dtype;
+		if (elems > imp->params.elems) {
+			imp->params.elems = elems;
+			imp->params.tensors = tensors;
+			if (dtype >= 0)
+				imp->params.dtype = (enum rl_dtype)dtype;
+		}
+	}
+	free(g);
+	return 0;
 }
 
 /* An optimizer's span: torch.optim marks each step and zero_grad
@@ -315,7 +362,9 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	struct span *spans = NULL;
 	unsigned char *bwd = NULL;
 	size_t *inner = NULL, *top = NULL;
-	size_t nspans = 0;
+	size_t nspans = 0, nstarts = 0;
+	enum rl_phase *phases = NULL;
+	int64_t *starts = NULL;
 	struct sorted_op *s = NULL;
 	size_t *parent = NULL, *root = NULL, *hash = NULL, *launch_op = NULL, *row_of = NULL;
 	struct row *rows = NULL;
@@ -335,7 +384,6 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 		                  "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])",
 		                  t->name);
 	imp->fallback = common_dtype(t);
-	find_params(t, imp);
 	if (pick_device(t, imp) < 0)
 		goto out;
 
@@ -504,21 +552,31 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 
 	imp->ops = calloc(nrows + 1, sizeof(*imp->ops));
 	imp->names = calloc(nrows + 1, sizeof(*imp->names));
-	if (imp->ops == NULL || imp->names == NULL)
+	phases = malloc((nrows + 1) * sizeof(*phases));
+	starts = malloc((nrows + 1) * sizeof(*starts));
+	if (imp->ops == NULL || imp->names == NULL || phases == NULL || starts == NULL)
 		goto out;
+	/* each row's phase; the starts of the rows that are not backward
+	 * (rows are in order of start) part the backward passes */
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		uint32_t thread =
 		    r->op != NONE ? t->ops[r->op].thread : t->launches[r->launch].thread;
-		enum rl_phase phase = RL_PHASE_FORWARD;
 
+		phases[i] = RL_PHASE_FORWARD;
 		if (r->sorted != NONE && bwd[r->sorted])
-			phase = RL_PHASE_BACKWARD;
+			phases[i] = RL_PHASE_BACKWARD;
 		else if (in_span(spans, nspans, thread, r->ts))
-			phase = RL_PHASE_OPTIMIZER;
-		if (phase != RL_PHASE_FORWARD)
+			phases[i] = RL_PHASE_OPTIMIZER;
+		if (phases[i] != RL_PHASE_FORWARD)
 			imp->training = 1;
-		if (make_op(t, imp, r, i, phase, &imp->ops[i]) < 0)
+		if (phases[i] != RL_PHASE_BACKWARD)
+			starts[nstarts++] = r->ts;
+	}
+	if (find_params(t, imp, starts, nstarts) < 0)
+		goto out;
+	for (i = 0; i < nrows; i++) {
+		if (make_op(t, imp, &rows[i], i, phases[i], &imp->ops[i]) < 0)
 			goto out;
 		imp->n++;
 	}
@@ -531,6 +589,8 @@ out:
 	free(bwd);
 	free(inner);
 	free(top);
+	free(phases);
+	free(starts);
 	free(parent);
 	free(root);
 	free(hash);

@@ -16,7 +16,8 @@
  * row gets its phase: backward in an evaluation of the autograd engine,
  * optimizer in a user annotation "Optimizer.step#...", else
  * forward; torch.optim's tensor lists, recorded without dims, take the
- * parameters that AccumulateGrad's gradients give. (Kineto's "External id"
+ * parameters that AccumulateGrad's gradients give (one backward pass's: the
+ * forward and optimizer rows part the passes). (Kineto's "External id"
  * is not used: in some PyTorch versions it equals the correlation id and
  * links unrelated ops.)
  * The rows and their names belong to the struct rl_import.

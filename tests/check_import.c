@@ -743,6 +743,65 @@ START_TEST(test_phases)
 }
 END_TEST
 
+/* Two backward passes (two micro-batches, or two profiled steps), each
+ * accumulating the gradients of the same two parameters (16 x 8 and 8):
+ * the relu between them parts them, so the step's parameters are one
+ * pass's 136 elements in 2 tensors, not 272 in 4: the _foreach_mul_ over
+ * them moves 2 x 136 x 4 = 1088 bytes. */
+START_TEST(test_params_passes)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 100, \"dur\": 2, \"args\": {\"Input Dims\": [[16, 8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 110, \"dur\": 2, \"args\": {\"Input Dims\": [[8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 200, \"dur\": 10, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 300, \"dur\": 2, \"args\": {\"Input Dims\": [[16, 8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 310, \"dur\": 2, \"args\": {\"Input Dims\": [[8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#SGD.step\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 400, \"dur\": 100},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::_foreach_mul_\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 410, \"dur\": 10, \"args\": {\"Input Dims\": [[], []], "
+		"\"Input type\": [\"TensorList\", \"Scalar\"], \"Concrete Inputs\": [\"\", \"0.9\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 205, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 415, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 600, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 610, \"dur\": 1, \"args\": {\"correlation\": 2}}\n"
+		"]}\n";
+	char path[] = "/tmp/roofline-import-XXXXXX";
+	struct rl_trace t;
+	struct rl_import imp;
+	struct rl_err e;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_msg(rl_import_trace(&t, &imp, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(imp.n, 2);
+	ck_assert_double_eq(imp.params.elems, 136);
+	ck_assert_double_eq(imp.params.tensors, 2);
+	ck_assert_int_eq(imp.ops[1].phase, RL_PHASE_OPTIMIZER);
+	ck_assert_double_eq(bytes_of(&imp.ops[1]), 1088);
+	rl_import_release(&imp);
+	rl_trace_release(&t);
+}
+END_TEST
+
 /* A training step's wrappers and backward ops (docs/trace-import.md,
  * "Training steps"), worked by hand. */
 START_TEST(test_map_training)
@@ -858,6 +917,7 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_map_arange);
 	tcase_add_test(tc, test_map_training);
 	tcase_add_test(tc, test_phases);
+	tcase_add_test(tc, test_params_passes);
 	tcase_add_test(tc, test_dtypes);
 	suite_add_tcase(s, tc);
 	return s;
