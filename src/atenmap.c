@@ -31,7 +31,7 @@ enum rule {
 	R_SDPA_BSHD, /* q, k as [B,S,H,D]; a: slot of is_causal (or mask type) */
 	R_NORM,      /* normalised over the trailing dims named in slot a */
 	R_GROUPNORM, /* a: slot of num_groups */
-	R_BATCHNORM, /* per channel over N and the spatial dims */
+	R_BATCHNORM, /* a pointwise row; a: slot of training (-1: eval) */
 	R_INSTNORM,  /* per (sample, channel) over the spatial dims */
 	R_SOFTMAX,   /* a: slot of dim */
 	R_REDUCE,    /* a: slot of dim(s); b: 1 when a single int dim is allowed */
@@ -119,12 +119,12 @@ static const struct entry table[] = {
 	{"_fused_rms_norm", RL_KIND_LAYERNORM, R_NORM, 4, 1, 0},
 	{"group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 1, 0},
 	{"native_group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 6, 0},
-	{"batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"_batch_norm_impl_index", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"native_batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"cudnn_batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"_native_batch_norm_legit", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"_native_batch_norm_legit_no_training", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"_batch_norm_impl_index", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"native_batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"cudnn_batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"_native_batch_norm_legit", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"_native_batch_norm_legit_no_training", RL_KIND_POINTWISE, R_BATCHNORM, 0, -1, 0},
 	{"instance_norm", RL_KIND_LAYERNORM, R_INSTNORM, 0, 0, 0},
 
 	{"softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
@@ -306,8 +306,8 @@ static const struct entry table[] = {
 	{"adaptive_avg_pool2d", RL_KIND_REDUCTION, R_AVGPOOL, 0, 0, 0},
 	{"_adaptive_avg_pool2d", RL_KIND_REDUCTION, R_AVGPOOL, 0, 0, 0},
 	{"native_layer_norm_backward", RL_KIND_LAYERNORM, R_NORM_BWD, 0, 1, 2},
-	{"native_batch_norm_backward", RL_KIND_LAYERNORM, R_NORM_BWD, 0, 1, 0},
-	{"cudnn_batch_norm_backward", RL_KIND_LAYERNORM, R_NORM_BWD, 0, 0, 0},
+	{"native_batch_norm_backward", RL_KIND_POINTWISE, R_NORM_BWD, 0, 1, 0},
+	{"cudnn_batch_norm_backward", RL_KIND_POINTWISE, R_NORM_BWD, 0, 0, 0},
 	{"_softmax_backward_data", RL_KIND_SOFTMAX, R_SOFTMAX_BWD, 0, 0, 0},
 	{"_log_softmax_backward_data", RL_KIND_SOFTMAX, R_SOFTMAX_BWD, 0, 0, 0},
 	{"convolution_backward", RL_KIND_CONV2D, R_CONV_BWD, 0, 0, 0},
@@ -794,6 +794,28 @@ static int do_groupnorm(const struct entry *e, const struct rl_trace_input *in, 
 	total = numel(x->dims, x->nd);
 	/* rows of one group: (C / G) x H x W elements, N x G of them */
 	return set_rows(op, total, total / (x->dims[0] * (uint64_t)g));
+}
+
+/* Batch norm: per-channel statistics over N and the spatial dims, which
+ * PyTorch's kernels split over N x H x W (not one block per channel, as a
+ * layernorm row of C rows would be predicted): a pointwise row of the
+ * input's shape. In training (the flag at slot A) x is read twice, for the
+ * statistics and to normalise, and y written: inputs 2, 7 FLOPs per element
+ * (sum and sum of squares; (x - mean) x invstd x gamma + beta); in eval, y
+ * = a x + b from the running statistics: inputs 1, 2 FLOPs. */
+static int do_batchnorm_pw(const struct entry *e, const struct rl_trace_input *in, int n,
+                           struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	int train = e->a >= 0 && conc_true(in, n, e->a);
+
+	if (!x || x->nd < 2 || set_shape(op, x->dims, x->nd) < 0)
+		return -1;
+	op->kind = RL_KIND_POINTWISE;
+	op->inputs = train ? 2 : 1;
+	op->flops_per_element = train ? 7 : 2;
+	op->has |= RL_HAS_FPE;
+	return 0;
 }
 
 static int do_batchnorm(const struct rl_trace_input *in, int n, struct rl_op *op, int inst)
@@ -1531,14 +1553,17 @@ static int train_rule(struct rl_op *fwd, struct rl_op *op)
 }
 
 /* native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd,
- * weight, bias, output_mask), native_batch_norm_backward(grad_out, input,
- * ...) and cudnn_batch_norm_backward(input, grad_output, ...): the forward
- * norm over the input x at slot A, then the layernorm rule (the input
- * gradient and the weight gradient, each reading x and dy). */
+ * weight, bias, output_mask): the forward layer norm over the input x at
+ * slot A, then the layernorm rule (the input gradient and the weight
+ * gradient, each reading x and dy); native_batch_norm_backward(grad_out,
+ * input, ...) and cudnn_batch_norm_backward(input, grad_output, ...): the
+ * training batch norm's pointwise row, then the pointwise rule (dy and x
+ * twice read, dx, dgamma and dbeta written: 5 x N elements). */
 static int do_norm_bwd(const struct entry *e, const struct rl_trace_input *in, int n,
                        struct rl_op *op)
 {
 	static const struct entry ln = {"native_layer_norm", RL_KIND_LAYERNORM, R_NORM, 0, 1, 0};
+	static const struct entry bn = {"batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, -1, 0};
 	const struct rl_trace_input *x = tensor(in, n, e->a);
 	struct rl_op fwd = *op;
 	enum rl_dtype t;
@@ -1548,9 +1573,13 @@ static int do_norm_bwd(const struct entry *e, const struct rl_trace_input *in, i
 		return -1;
 	if (rl_aten_dtype(x->type, &t, &size) == 0)
 		fwd.dtype = t;
-	if ((e->b > 0 ? do_norm(&ln, in + e->a, n - e->a, &fwd)
-	              : do_batchnorm(in + e->a, n - e->a, &fwd, 0)) < 0)
+	if (e->b > 0 ? do_norm(&ln, in + e->a, n - e->a, &fwd) < 0
+	             : do_batchnorm_pw(&bn, in + e->a, n - e->a, &fwd) < 0)
 		return -1;
+	if (e->b == 0) { /* the training form */
+		fwd.inputs = 2;
+		fwd.flops_per_element = 7;
+	}
 	return train_rule(&fwd, op);
 }
 
@@ -1805,7 +1834,7 @@ static int apply(const struct entry *e, const struct rl_trace_input *in, int n,
 	case R_SDPA_BSHD: return do_sdpa(e, in, n, op);
 	case R_NORM: return do_norm(e, in, n, op);
 	case R_GROUPNORM: return do_groupnorm(e, in, n, op);
-	case R_BATCHNORM: return do_batchnorm(in, n, op, 0);
+	case R_BATCHNORM: return do_batchnorm_pw(e, in, n, op);
 	case R_INSTNORM: return do_batchnorm(in, n, op, 1);
 	case R_SOFTMAX: return do_softmax(e, in, n, op);
 	case R_REDUCE: return do_reduce(e, in, n, op);
