@@ -857,6 +857,39 @@ START_TEST(test_map_training)
 	cv[10] = S("[False, False, True]"); /* the bias alone: not this rule's */
 	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 0);
 
+	/* batch_norm(input, weight, bias, running_mean, running_var, training,
+	 * ...) of 2 x 4 x 8 x 8 bf16 (512 elements): in training x read twice
+	 * and y written, 3 x 512 x 2 = 3072 B, 7 x 512 FLOPs; in eval 2 x 512 x
+	 * 2 = 2048 B; its backward 5 x 512 x 2 = 5120 B, 2 x 7 x 512 FLOPs */
+	{
+		struct rl_trace_input bn[9] = {
+			T("c10::BFloat16", 4, (const uint64_t[]){2, 4, 8, 8}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			S("True"), S("0.1"), S("1e-05"), S("True"),
+		};
+		struct rl_trace_input bwd[10] = {
+			T("c10::BFloat16", 4, (const uint64_t[]){2, 4, 8, 8}),
+			T("c10::BFloat16", 4, (const uint64_t[]){2, 4, 8, 8}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			T("float", 1, (const uint64_t[]){4}), S("True"), S("1e-05"),
+			S("[True, True, True]"),
+		};
+
+		ck_assert_int_eq(map("aten::batch_norm", bn, 9, &op), 1);
+		ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+		ck_assert_double_eq(bytes_of(&op), 3072.0);
+		ck_assert_double_eq(flops_of(&op), 7 * 512.0);
+		bn[5] = S("False");
+		ck_assert_int_eq(map("aten::batch_norm", bn, 9, &op), 1);
+		ck_assert_double_eq(bytes_of(&op), 2048.0);
+		ck_assert_int_eq(map("aten::native_batch_norm_backward", bwd, 10, &op), 1);
+		ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+		ck_assert_double_eq(bytes_of(&op), 5120.0);
+		ck_assert_double_eq(flops_of(&op), 2 * 7 * 512.0);
+	}
+
 	/* torch 2.11's lists without dims: the step's 1000 parameters in 10
 	 * tensors. lerp_(m, g, w): 2 lists read, one written: 3 x 1000 x 4 */
 	lists[0].type = lists[1].type = "TensorList";
