@@ -71,6 +71,7 @@ enum rule {
 	R_AVGPOOL,   /* adaptive_avg_pool2d: output_size at slot 1 */
 	R_NLL,       /* self [N, C], target [N] */
 	R_NLL_BWD,   /* grad_output, self [N, C], target [N] */
+	R_NEW,       /* a fill of the size at slot a; b: slot of the dtype, or -1 */
 };
 
 enum { CONV_2D, CONV_CONVOLUTION, CONV_CUDNN };
@@ -216,6 +217,10 @@ static const struct entry table[] = {
 	{"dropout", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
 
 	{"fill_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+	{"zeros", RL_KIND_POINTWISE, R_NEW, 0, 0, 1},
+	{"ones", RL_KIND_POINTWISE, R_NEW, 0, 0, 1},
+	{"new_zeros", RL_KIND_POINTWISE, R_NEW, 0, 1, -1},
+	{"new_ones", RL_KIND_POINTWISE, R_NEW, 0, 1, -1},
 	{"zero_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
 	{"zeros_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
 	{"ones_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
@@ -1819,6 +1824,35 @@ static int do_nll_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
 	return 0;
 }
 
+/* zeros(size, dtype, ...), ones, and new_zeros(self, size, ...), new_ones:
+ * a fill of the size its concrete list gives, in the dtype argument's
+ * (c10::ScalarType code) or self's dtype. */
+static int do_new(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	long long sz[RL_TRACE_MAX_DIMS], code;
+	uint64_t d[RL_TRACE_MAX_DIMS];
+	enum rl_dtype t;
+	int k, i;
+
+	if ((k = conc_list(in, n, e->a, sz, RL_TRACE_MAX_DIMS)) < 0)
+		return -1;
+	for (i = 0; i < k; i++) {
+		if (sz[i] < 1)
+			return -1;
+		d[i] = (uint64_t)sz[i];
+	}
+	if (e->b >= 0 && conc_int(in, n, e->b, &code) == 0 && scalar_type_dtype(code, &t) == 0)
+		op->dtype = t;
+	else if (e->b >= 0)
+		op->dtype = RL_FP32; /* torch's default dtype */
+	if (set_shape(op, d, k) < 0)
+		return -1;
+	op->inputs = 0;
+	op->flops_per_element = 0;
+	op->has |= RL_HAS_FPE;
+	return 0;
+}
+
 static int apply(const struct entry *e, const struct rl_trace_input *in, int n,
                  const struct rl_aten_params *pp, struct rl_op *op)
 {
@@ -1873,6 +1907,7 @@ static int apply(const struct entry *e, const struct rl_trace_input *in, int n,
 	case R_AVGPOOL: return do_avgpool(in, n, op);
 	case R_NLL: return do_nll(in, n, op);
 	case R_NLL_BWD: return do_nll_bwd(in, n, op);
+	case R_NEW: return do_new(e, in, n, op);
 	}
 	return -1;
 }

@@ -890,6 +890,23 @@ START_TEST(test_map_training)
 		ck_assert_double_eq(flops_of(&op), 2 * 7 * 512.0);
 	}
 
+	/* new_zeros(self [64, 512] bf16, size [32768]): 32768 x 2 bytes
+	 * written; zeros([16], dtype 3 = int32): 64 */
+	{
+		struct rl_trace_input nz[2] = {
+			T("c10::BFloat16", 2, (const uint64_t[]){64, 512}), S("[32768]"),
+		};
+		struct rl_trace_input z[3] = {S("[16]"), S("3"), S("0")};
+
+		z[0].type = "ScalarList";
+		ck_assert_int_eq(map("aten::new_zeros", nz, 2, &op), 1);
+		ck_assert_uint_eq(op.dims[0], 32768);
+		ck_assert_double_eq(bytes_of(&op), 65536.0);
+		ck_assert_int_eq(map("aten::zeros", z, 3, &op), 1);
+		ck_assert_int_eq(op.dtype, RL_INT32);
+		ck_assert_double_eq(bytes_of(&op), 64.0);
+	}
+
 	/* torch 2.11's lists without dims: the step's 1000 parameters in 10
 	 * tensors. lerp_(m, g, w): 2 lists read, one written: 3 x 1000 x 4 */
 	lists[0].type = lists[1].type = "TensorList";
