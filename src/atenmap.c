@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formulas.h"
 #include "num.h"
+#include "train.h"
 
 enum rule {
 	R_MM,        /* A[M,K] at in[a], B[K,N] at in[a+1] -> MxNxK */
@@ -29,7 +31,7 @@ enum rule {
 	R_SDPA_BSHD, /* q, k as [B,S,H,D]; a: slot of is_causal (or mask type) */
 	R_NORM,      /* normalised over the trailing dims named in slot a */
 	R_GROUPNORM, /* a: slot of num_groups */
-	R_BATCHNORM, /* per channel over N and the spatial dims */
+	R_BATCHNORM, /* a pointwise row; a: slot of training (-1: eval) */
 	R_INSTNORM,  /* per (sample, channel) over the spatial dims */
 	R_SOFTMAX,   /* a: slot of dim */
 	R_REDUCE,    /* a: slot of dim(s); b: 1 when a single int dim is allowed */
@@ -56,6 +58,20 @@ enum rule {
 	R_SORT,      /* dim at slot 1 (or 2: sort.stable); a: 1 for argsort */
 	R_HISTC,     /* bins at slot 1 */
 	R_SCALAR,    /* one element to the host (is_nonzero, item) */
+	/* backward ops: the forward op's shape, the work of the backward
+	 * rules of train.h (docs/oplist-format.md, "Training steps") */
+	R_NORM_BWD,  /* a: the input x; b: slot of normalized_shape (0: batch norm) */
+	R_SOFTMAX_BWD, /* y at in[1], dim at slot 2 */
+	R_CONV_BWD,  /* convolution_backward: grad, input, weight, ..., output_mask */
+	R_SDPA_BWD,  /* grad_out, q, k, v, ...; a: slot of is_causal */
+	R_EMBED_BWD, /* grad [..., D], indices, num_weights at slot 2 */
+	R_SELECT_BWD, /* grad, input_sizes at slot 1 */
+	R_POOL,      /* max_pool2d: kernel, stride, padding at slots 1-3; a: writes indices */
+	R_POOL_BWD,  /* grad, self, kernel, stride, padding, dilation, ceil, indices */
+	R_AVGPOOL,   /* adaptive_avg_pool2d: output_size at slot 1 */
+	R_NLL,       /* self [N, C], target [N] */
+	R_NLL_BWD,   /* grad_output, self [N, C], target [N] */
+	R_NEW,       /* a fill of the size at slot a; b: slot of the dtype, or -1 */
 };
 
 enum { CONV_2D, CONV_CONVOLUTION, CONV_CUDNN };
@@ -104,12 +120,12 @@ static const struct entry table[] = {
 	{"_fused_rms_norm", RL_KIND_LAYERNORM, R_NORM, 4, 1, 0},
 	{"group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 1, 0},
 	{"native_group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 6, 0},
-	{"batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"_batch_norm_impl_index", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"native_batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"cudnn_batch_norm", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"_native_batch_norm_legit", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
-	{"_native_batch_norm_legit_no_training", RL_KIND_LAYERNORM, R_BATCHNORM, 0, 0, 0},
+	{"batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"_batch_norm_impl_index", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"native_batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"cudnn_batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"_native_batch_norm_legit", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
+	{"_native_batch_norm_legit_no_training", RL_KIND_POINTWISE, R_BATCHNORM, 0, -1, 0},
 	{"instance_norm", RL_KIND_LAYERNORM, R_INSTNORM, 0, 0, 0},
 
 	{"softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
@@ -201,6 +217,10 @@ static const struct entry table[] = {
 	{"dropout", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
 
 	{"fill_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
+	{"zeros", RL_KIND_POINTWISE, R_NEW, 0, 0, 1},
+	{"ones", RL_KIND_POINTWISE, R_NEW, 0, 0, 1},
+	{"new_zeros", RL_KIND_POINTWISE, R_NEW, 0, 1, -1},
+	{"new_ones", RL_KIND_POINTWISE, R_NEW, 0, 1, -1},
 	{"zero_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
 	{"zeros_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
 	{"ones_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
@@ -278,6 +298,38 @@ static const struct entry table[] = {
 	{"is_nonzero", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
 	{"item", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
 	{"_local_scalar_dense", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
+
+	/* training: the loss, pooling and the backward ops under the autograd
+	 * engine's nodes (docs/trace-import.md, "Training steps") */
+	{"nll_loss_forward", RL_KIND_REDUCTION, R_NLL, 0, 0, 0},
+	{"nll_loss", RL_KIND_REDUCTION, R_NLL, 0, 0, 0},
+	{"nll_loss_nd", RL_KIND_REDUCTION, R_NLL, 0, 0, 0},
+	{"nll_loss_backward", RL_KIND_COPY, R_NLL_BWD, 0, 0, 0},
+	{"max_pool2d", RL_KIND_REDUCTION, R_POOL, 0, 0, 0},
+	{"max_pool2d_with_indices", RL_KIND_REDUCTION, R_POOL, 0, 1, 0},
+	{"max_pool2d_with_indices_backward", RL_KIND_COPY, R_POOL_BWD, 0, 0, 0},
+	{"adaptive_avg_pool2d", RL_KIND_REDUCTION, R_AVGPOOL, 0, 0, 0},
+	{"_adaptive_avg_pool2d", RL_KIND_REDUCTION, R_AVGPOOL, 0, 0, 0},
+	{"native_layer_norm_backward", RL_KIND_LAYERNORM, R_NORM_BWD, 0, 1, 2},
+	{"native_batch_norm_backward", RL_KIND_POINTWISE, R_NORM_BWD, 0, 1, 0},
+	{"cudnn_batch_norm_backward", RL_KIND_POINTWISE, R_NORM_BWD, 0, 0, 0},
+	{"_softmax_backward_data", RL_KIND_SOFTMAX, R_SOFTMAX_BWD, 0, 0, 0},
+	{"_log_softmax_backward_data", RL_KIND_SOFTMAX, R_SOFTMAX_BWD, 0, 0, 0},
+	{"convolution_backward", RL_KIND_CONV2D, R_CONV_BWD, 0, 0, 0},
+	{"_scaled_dot_product_flash_attention_backward", RL_KIND_ATTENTION, R_SDPA_BWD, 0, 11, 0},
+	{"_scaled_dot_product_efficient_attention_backward", RL_KIND_ATTENTION, R_SDPA_BWD, 0, 11, 0},
+	{"_scaled_dot_product_cudnn_attention_backward", RL_KIND_ATTENTION, R_SDPA_BWD, 0, 14, 0},
+	{"embedding_backward", RL_KIND_COPY, R_EMBED_BWD, 0, 0, 0},
+	{"embedding_dense_backward", RL_KIND_COPY, R_EMBED_BWD, 0, 0, 0},
+	{"select_backward", RL_KIND_COPY, R_SELECT_BWD, 0, 0, 0},
+	/* pointwise gradients: dy and the saved input or output read, dx
+	 * written; the FLOPs of the forward op's (train.h's pointwise rule) */
+	{"threshold_backward", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
+	{"tanh_backward", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
+	{"sigmoid_backward", RL_KIND_POINTWISE, R_POINTWISE, 5, 0, 0},
+	{"silu_backward", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
+	{"gelu_backward", RL_KIND_POINTWISE, R_POINTWISE, 14, 0, 0},
+	{"native_dropout_backward", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
 };
 
 /* Fused ops whose children are recorded as ops of their own, each with its
@@ -285,6 +337,20 @@ static const struct entry table[] = {
 static const char *const composite[] = {
 	"_native_multi_head_attention",   /* nn.MultiheadAttention's fast path */
 	"_transformer_encoder_layer_fwd", /* nn.TransformerEncoderLayer's */
+	"cross_entropy_loss",             /* log_softmax, then nll_loss_nd */
+	"nll_loss_nd",                    /* nll_loss */
+	"nll_loss",                       /* autocast's cast to fp32, nll_loss_forward */
+};
+
+/* The autograd engine's wrappers (torch/csrc/autograd/engine.cpp and
+ * function.h record them): each evaluation of a node, the node (named after
+ * its C++ class, "MmBackward0", "ScaledDotProductCudnnAttentionBackward0")
+ * and the leaf's gradient accumulation. */
+#define EVALUATE "autograd::engine::evaluate_function: "
+static const char *const autograd_composite[] = {
+	"torch::autograd::AccumulateGrad",
+	"torch::autograd::CopySlices",
+	"torch::autograd::GraphRoot",
 };
 
 static const struct {
@@ -735,6 +801,28 @@ static int do_groupnorm(const struct entry *e, const struct rl_trace_input *in, 
 	return set_rows(op, total, total / (x->dims[0] * (uint64_t)g));
 }
 
+/* Batch norm: per-channel statistics over N and the spatial dims, which
+ * PyTorch's kernels split over N x H x W (not one block per channel, as a
+ * layernorm row of C rows would be predicted): a pointwise row of the
+ * input's shape. In training (the flag at slot A) x is read twice, for the
+ * statistics and to normalise, and y written: inputs 2, 7 FLOPs per element
+ * (sum and sum of squares; (x - mean) x invstd x gamma + beta); in eval, y
+ * = a x + b from the running statistics: inputs 1, 2 FLOPs. */
+static int do_batchnorm_pw(const struct entry *e, const struct rl_trace_input *in, int n,
+                           struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	int train = e->a >= 0 && conc_true(in, n, e->a);
+
+	if (!x || x->nd < 2 || set_shape(op, x->dims, x->nd) < 0)
+		return -1;
+	op->kind = RL_KIND_POINTWISE;
+	op->inputs = train ? 2 : 1;
+	op->flops_per_element = train ? 7 : 2;
+	op->has |= RL_HAS_FPE;
+	return 0;
+}
+
 static int do_batchnorm(const struct rl_trace_input *in, int n, struct rl_op *op, int inst)
 {
 	const struct rl_trace_input *x = tensor(in, n, 0);
@@ -1039,13 +1127,54 @@ static int do_cat(const struct entry *e, const struct rl_trace_input *in, int n,
 
 /* _foreach_*: every list argument holds N elements in all; the op reads each
  * list once and writes one. */
+/* A tensor list recorded without its tensors' dims (PyTorch 2.11 records
+ * "[]" for every TensorList argument). */
+static int unrecorded_list(const struct rl_trace_input *x)
+{
+	return x->nlist == 0 && x->type != NULL && strcmp(x->type, "TensorList") == 0;
+}
+
+/* The elements of each unrecorded list of a multi-tensor op, from the step's
+ * parameters: torch.optim's lists hold the parameters, their gradients or
+ * their state, each as many elements as the parameters, but the step
+ * counters, one per parameter tensor, which _foreach_add_(state_steps, 1)
+ * increments (torch/optim/adam.py: the fused and capturable paths keep them
+ * on the GPU). 0 when the parameters are not known. */
+static uint64_t param_list(const struct entry *e, const struct rl_trace_input *in, int n,
+                           const struct rl_aten_params *pp, struct rl_op *op)
+{
+	int step = strcmp(e->name, "_foreach_add_") == 0 && n == 2 && in[1].type != NULL &&
+	           strcmp(in[1].type, "Scalar") == 0 && in[1].concrete != NULL &&
+	           strcmp(in[1].concrete, "1") == 0;
+	double v;
+
+	if (pp == NULL || !(pp->elems >= 1))
+		return 0;
+	v = step ? pp->tensors : pp->elems;
+	if (!(v >= 1 && v < 9007199254740992.0))
+		return 0;
+	op->dtype = pp->dtype;
+	return (uint64_t)v;
+}
+
 static int do_foreach(const struct entry *e, const struct rl_trace_input *in, int n,
-                      struct rl_op *op)
+                      const struct rl_aten_params *pp, struct rl_op *op)
 {
 	uint64_t total = 0;
-	int i, lists = 0;
+	int i, lists = 0, recorded;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
+		lists += unrecorded_list(&in[i]);
+	if (lists > 0 && (total = param_list(e, in, n, pp, op)) == 0)
+		lists = 0;
+	/* torch.optim's one multi-tensor op over a repeated list is Adam's
+	 * addcmul_(exp_avg_sq, grad, grad): g is read from memory once (the
+	 * recorded GPT-2 step moves 3 lists in 271 us; 4 would be 4.83 TB/s,
+	 * beyond the H200's 4.8) */
+	if (lists == 3 && strncmp(e->name, "_foreach_addcmul", 16) == 0)
+		lists = 2;
+	recorded = total == 0;
+	for (i = 0; recorded && i < n; i++) {
 		uint64_t k;
 
 		if (in[i].nlist == 0)
@@ -1071,15 +1200,23 @@ static int do_foreach(const struct entry *e, const struct rl_trace_input *in, in
 /* _fused_adam(w)_(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
  * state_steps, ...): reads the four (five with amsgrad) lists, writes params
  * and both moments. */
-static int do_adam(const struct rl_trace_input *in, int n, struct rl_op *op)
+static int do_adam(const struct entry *e, const struct rl_trace_input *in, int n,
+                   const struct rl_aten_params *pp, struct rl_op *op)
 {
 	uint64_t total;
 	int reads = 4;
 
-	if (n < 4 || in[0].nlist == 0 || (total = list_numel(&in[0], NULL, NULL)) == 0)
+	if (n >= 4 && unrecorded_list(&in[0])) {
+		/* lists without dims: the step's parameters; amsgrad (slot 11)
+		 * adds max_exp_avg_sqs */
+		if ((total = param_list(e, in, n, pp, op)) == 0)
+			return -1;
+		reads = conc_true(in, n, 11) ? 5 : 4;
+	} else if (n < 4 || in[0].nlist == 0 || (total = list_numel(&in[0], NULL, NULL)) == 0) {
 		return -1;
-	if (n > 4 && in[4].nlist > 0)
+	} else if (n > 4 && in[4].nlist > 0) {
 		reads = 5;
+	}
 	if (set_shape(op, &total, 1) < 0)
 		return -1;
 	op->inputs = (uint64_t)reads;
@@ -1395,7 +1532,329 @@ static int do_scalar(const struct rl_trace_input *in, int n, struct rl_op *op)
 	return set_shape(op, &one, 1);
 }
 
-static int apply(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+/* ---- training: the loss, pooling, backward ops ---- */
+
+/* The backward rule of train.h applied to the forward op FWD (its shape,
+ * dtype, flops and bytes as the forward mapping gives them): OP becomes the
+ * rule's one backward op, so that a trace and a static --train expansion
+ * count a step alike. -1 when the rule gives no single op. */
+static int train_rule(struct rl_op *fwd, struct rl_op *op)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_err err;
+	int k;
+
+	rl_train_opts_init(&o);
+	fwd->name = "op";
+	fwd->count = 1;
+	k = rl_train_backward(&o, fwd, 0, out, &err);
+	if (k != 1)
+		return -1;
+	*op = out[0].op;
+	op->name = NULL;
+	op->phase = RL_PHASE_FORWARD; /* the import sets it from the trace */
+	return 0;
+}
+
+/* native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd,
+ * weight, bias, output_mask): the forward layer norm over the input x at
+ * slot A, then the layernorm rule (the input gradient and the weight
+ * gradient, each reading x and dy); native_batch_norm_backward(grad_out,
+ * input, ...) and cudnn_batch_norm_backward(input, grad_output, ...): the
+ * training batch norm's pointwise row, then the pointwise rule (dy and x
+ * twice read, dx, dgamma and dbeta written: 5 x N elements). */
+static int do_norm_bwd(const struct entry *e, const struct rl_trace_input *in, int n,
+                       struct rl_op *op)
+{
+	static const struct entry ln = {"native_layer_norm", RL_KIND_LAYERNORM, R_NORM, 0, 1, 0};
+	static const struct entry bn = {"batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, -1, 0};
+	const struct rl_trace_input *x = tensor(in, n, e->a);
+	struct rl_op fwd = *op;
+	enum rl_dtype t;
+	unsigned size;
+
+	if (!x)
+		return -1;
+	if (rl_aten_dtype(x->type, &t, &size) == 0)
+		fwd.dtype = t;
+	if (e->b > 0 ? do_norm(&ln, in + e->a, n - e->a, &fwd) < 0
+	             : do_batchnorm_pw(&bn, in + e->a, n - e->a, &fwd) < 0)
+		return -1;
+	if (e->b == 0) { /* the training form */
+		fwd.inputs = 2;
+		fwd.flops_per_element = 7;
+	}
+	return train_rule(&fwd, op);
+}
+
+/* _softmax_backward_data(grad_output, output, dim, input_dtype) and the
+ * log-softmax one: the softmax rule over the output's shape. */
+static int do_softmax_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	static const struct entry sm = {"_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0};
+	const struct rl_trace_input *y = tensor(in, n, 1);
+	struct rl_op fwd = *op;
+	enum rl_dtype t;
+	unsigned size;
+
+	if (!y || n < 3)
+		return -1;
+	if (rl_aten_dtype(y->type, &t, &size) == 0)
+		fwd.dtype = t;
+	if (do_softmax(&sm, in + 1, n - 1, &fwd) < 0)
+		return -1;
+	return train_rule(&fwd, op);
+}
+
+/* convolution_backward(grad_output, input, weight, bias_sizes, stride,
+ * padding, dilation, transposed, output_padding, groups, output_mask): the
+ * forward conv2d of input and weight; the data gradient (output_mask[0])
+ * and the weight gradient (output_mask[1]) each the forward's FLOPs and
+ * bytes (train.h's conv2d rule); the bias gradient, a reduction of dY, is
+ * left out as the static rule leaves it. */
+static int do_conv_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	static const struct entry cv = {
+	    "convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0};
+	struct rl_trace_input fin[9];
+	const char *mask;
+	double f, b;
+	int parts;
+	struct rl_err err;
+
+	if (n < 11 || !tensor(in, n, 1) || !tensor(in, n, 2))
+		return -1;
+	/* convolution(input, weight, bias, stride, padding, dilation,
+	 * transposed, output_padding, groups) */
+	fin[0] = in[1], fin[1] = in[2], fin[2] = in[3];
+	fin[3] = in[4], fin[4] = in[5], fin[5] = in[6];
+	fin[6] = in[7], fin[7] = in[8], fin[8] = in[9];
+	if (do_conv(&cv, fin, 9, op) < 0 || rl_op_work(op, &f, &b, &err) < 0)
+		return -1;
+	/* output_mask "[True, True, False]": the first two say which of
+	 * the data and weight gradients are computed */
+	mask = in[10].concrete;
+	if (mask == NULL || mask[0] != '[')
+		return -1;
+	parts = strncmp(mask, "[True,", 6) == 0;
+	if ((mask = strchr(mask, ',')) == NULL)
+		return -1;
+	parts += strncmp(mask, ", True", 6) == 0;
+	if (parts == 0)
+		return -1;
+	op->flops = parts * f;
+	op->bytes = parts * b;
+	op->has |= RL_HAS_FLOPS | RL_HAS_BYTES;
+	return 0;
+}
+
+/* The attention backwards (grad_out, query, key, value, ...): the forward
+ * attention of q and k, then the flash backward rule. */
+static int do_sdpa_bwd(const struct entry *e, const struct rl_trace_input *in, int n,
+                       struct rl_op *op)
+{
+	struct entry fe = {
+	    "scaled_dot_product_attention", RL_KIND_ATTENTION, R_SDPA, 0, e->a - 1, 0};
+	struct rl_op fwd = *op;
+
+	if (n < 4 || do_sdpa(&fe, in + 1, n - 1, &fwd) < 0)
+		return -1;
+	return train_rule(&fwd, op);
+}
+
+/* embedding_dense_backward(grad_output, indices, num_weights, padding_idx,
+ * scale_grad_by_freq): the gradient of the V x D table zeroed, the
+ * indices sorted and the T x D rows of dy added into it. Bytes: dy read,
+ * the table written, the indices read and sorted (8 bytes each, read and
+ * written twice), the rows added in. */
+static int do_embed_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *g = tensor(in, n, 0), *idx = tensor(in, n, 1);
+	long long v;
+	uint64_t t, d[2];
+	double es;
+
+	if (!g || !idx || g->nd < 1 || conc_int(in, n, 2, &v) < 0 || v < 1)
+		return -1;
+	t = numel(idx->dims, idx->nd);
+	d[0] = t;
+	d[1] = g->dims[g->nd - 1];
+	if (t == 0 || numel(g->dims, g->nd) != t * d[1] || set_shape(op, d, 2) < 0)
+		return -1;
+	es = elem_size(g, op->dtype);
+	op->bytes = (double)v * (double)d[1] * es + 2.0 * (double)t * (double)d[1] * es +
+	            4.0 * (double)t * 8.0;
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* select_backward(grad, input_sizes, dim, index): a zero tensor of the
+ * input's size written, the gradient copied into its slice. */
+static int do_select_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *g = tensor(in, n, 0);
+	long long sz[RL_TRACE_MAX_DIMS];
+	uint64_t total = 1, gn;
+	int k, i;
+	double es;
+
+	if (!g || (k = conc_list(in, n, 1, sz, RL_TRACE_MAX_DIMS)) < 1)
+		return -1;
+	for (i = 0; i < k; i++)
+		if (sz[i] < 1 || rl_mul_u64(total, (uint64_t)sz[i], &total) < 0)
+			return -1;
+	gn = numel(g->dims, g->nd);
+	if (gn == 0 || set_shape(op, &total, 1) < 0)
+		return -1;
+	es = elem_size(g, op->dtype);
+	op->bytes = (double)total * es + 2.0 * (double)gn * es;
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* The output size of a pooling window along one axis (ceil_mode off). */
+static uint64_t pooled(uint64_t len, long long k, long long s, long long p)
+{
+	long long v = (long long)len + 2 * p - k;
+
+	return k < 1 || s < 1 || p < 0 || v < 0 ? 0 : (uint64_t)(v / s + 1);
+}
+
+/* max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode) and
+ * max_pool2d_with_indices (A = 1: int64 indices written too): a reduction
+ * of kernel_size^2 elements per output element; the input read once (the
+ * windows overlap in cache), the output written. */
+static int do_pool(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long k, s, p;
+	uint64_t ho, wo, out, kk;
+	double es;
+
+	if (!x || x->nd != 4 || conc_square(in, n, 1, -1, &k) < 0 || k < 1)
+		return -1;
+	if (n > 2 && in[2].concrete != NULL && strcmp(in[2].concrete, "[]") == 0)
+		s = k; /* stride defaults to the kernel size */
+	else if (conc_square(in, n, 2, k, &s) < 0)
+		return -1;
+	if (conc_square(in, n, 3, 0, &p) < 0 || (ho = pooled(x->dims[2], k, s, p)) == 0 ||
+	    (wo = pooled(x->dims[3], k, s, p)) == 0)
+		return -1;
+	kk = (uint64_t)(k * k);
+	out = x->dims[0] * x->dims[1] * ho * wo;
+	if (set_rows(op, out * kk, kk) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	op->flops = (double)out * (double)kk;
+	op->bytes = (double)numel(x->dims, 4) * es + (double)out * (es + (e->a ? 8 : 0));
+	op->has |= RL_HAS_FLOPS | RL_HAS_BYTES;
+	return 0;
+}
+
+/* max_pool2d_with_indices_backward(grad_output, self, ..., indices): the
+ * input's gradient zeroed, then dy scattered to the indices' places. */
+static int do_pool_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *g = tensor(in, n, 0), *x = tensor(in, n, 1);
+	double es;
+	uint64_t gn;
+
+	if (!g || !x || (gn = numel(g->dims, g->nd)) == 0 || set_shape(op, x->dims, x->nd) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	op->bytes = (double)numel(x->dims, x->nd) * es + (double)gn * (2 * es + 8);
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* adaptive_avg_pool2d(self, output_size): each output element the mean of
+ * its H / oh x W / ow window; a reduction of the input to N x C x oh x ow. */
+static int do_avgpool(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0);
+	long long o[2];
+	int k;
+	uint64_t total, outs;
+
+	if (!x || x->nd != 4 || (k = conc_list(in, n, 1, o, 2)) < 1)
+		return -1;
+	if (k == 1)
+		o[1] = o[0];
+	if (o[0] < 1 || o[1] < 1)
+		return -1;
+	total = numel(x->dims, 4);
+	outs = x->dims[0] * x->dims[1] * (uint64_t)o[0] * (uint64_t)o[1];
+	return outs == 0 || total % outs != 0 ? -1 : set_rows(op, total, total / outs);
+}
+
+/* nll_loss_forward(self [N, C], target [N], weight, reduction, ignore_index)
+ * and the nll_loss wrappers: one log-probability picked per row by its
+ * target and the N of them summed; N int64 targets and N values read. */
+static int do_nll(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 0), *tg = tensor(in, n, 1);
+	uint64_t rows;
+	double es;
+
+	if (!x || !tg || x->nd < 1 || x->nd > 2 || (rows = numel(tg->dims, tg->nd)) == 0 ||
+	    (x->nd == 2 && x->dims[0] != rows))
+		return -1;
+	if (set_shape(op, &rows, 1) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	op->bytes = (double)rows * (es + 8) + es;
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* nll_loss_backward(grad_output, self [N, C], target [N], ...): the
+ * gradient of self zeroed and -1/N written at each row's target. */
+static int do_nll_bwd(const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	const struct rl_trace_input *x = tensor(in, n, 1), *tg = tensor(in, n, 2);
+	uint64_t rows;
+	double es;
+
+	if (!x || !tg || (rows = numel(tg->dims, tg->nd)) == 0 || set_shape(op, x->dims, x->nd) < 0)
+		return -1;
+	es = elem_size(x, op->dtype);
+	op->bytes = (double)numel(x->dims, x->nd) * es + (double)rows * (es + 8);
+	op->has |= RL_HAS_BYTES;
+	return 0;
+}
+
+/* zeros(size, dtype, ...), ones, and new_zeros(self, size, ...), new_ones:
+ * a fill of the size its concrete list gives, in the dtype argument's
+ * (c10::ScalarType code) or self's dtype. */
+static int do_new(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
+{
+	long long sz[RL_TRACE_MAX_DIMS], code;
+	uint64_t d[RL_TRACE_MAX_DIMS];
+	enum rl_dtype t;
+	int k, i;
+
+	if ((k = conc_list(in, n, e->a, sz, RL_TRACE_MAX_DIMS)) < 0)
+		return -1;
+	for (i = 0; i < k; i++) {
+		if (sz[i] < 1)
+			return -1;
+		d[i] = (uint64_t)sz[i];
+	}
+	if (e->b >= 0 && conc_int(in, n, e->b, &code) == 0 && scalar_type_dtype(code, &t) == 0)
+		op->dtype = t;
+	else if (e->b >= 0)
+		op->dtype = RL_FP32; /* torch's default dtype */
+	if (set_shape(op, d, k) < 0)
+		return -1;
+	op->inputs = 0;
+	op->flops_per_element = 0;
+	op->has |= RL_HAS_FPE;
+	return 0;
+}
+
+static int apply(const struct entry *e, const struct rl_trace_input *in, int n,
+                 const struct rl_aten_params *pp, struct rl_op *op)
 {
 	switch (e->rule) {
 	case R_MM: return do_mm(e, in, n, op);
@@ -1409,7 +1868,7 @@ static int apply(const struct entry *e, const struct rl_trace_input *in, int n, 
 	case R_SDPA_BSHD: return do_sdpa(e, in, n, op);
 	case R_NORM: return do_norm(e, in, n, op);
 	case R_GROUPNORM: return do_groupnorm(e, in, n, op);
-	case R_BATCHNORM: return do_batchnorm(in, n, op, 0);
+	case R_BATCHNORM: return do_batchnorm_pw(e, in, n, op);
 	case R_INSTNORM: return do_batchnorm(in, n, op, 1);
 	case R_SOFTMAX: return do_softmax(e, in, n, op);
 	case R_REDUCE: return do_reduce(e, in, n, op);
@@ -1427,8 +1886,8 @@ static int apply(const struct entry *e, const struct rl_trace_input *in, int n, 
 	case R_STACK: return do_cat(e, in, n, op);
 	case R_FOREACH:
 	case R_FOREACH_FILL:
-	case R_FOREACH_NORM: return do_foreach(e, in, n, op);
-	case R_ADAM: return do_adam(in, n, op);
+	case R_FOREACH_NORM: return do_foreach(e, in, n, pp, op);
+	case R_ADAM: return do_adam(e, in, n, pp, op);
 	case R_GROUPED_MM: return do_grouped_mm(in, n, op);
 	case R_ARANGE: return do_arange(in, n, op);
 	case R_DIFF: return do_diff(in, n, op);
@@ -1437,6 +1896,18 @@ static int apply(const struct entry *e, const struct rl_trace_input *in, int n, 
 	case R_SORT: return do_sort(e, in, n, op);
 	case R_HISTC: return do_histc(in, n, op);
 	case R_SCALAR: return do_scalar(in, n, op);
+	case R_NORM_BWD: return do_norm_bwd(e, in, n, op);
+	case R_SOFTMAX_BWD: return do_softmax_bwd(in, n, op);
+	case R_CONV_BWD: return do_conv_bwd(in, n, op);
+	case R_SDPA_BWD: return do_sdpa_bwd(e, in, n, op);
+	case R_EMBED_BWD: return do_embed_bwd(in, n, op);
+	case R_SELECT_BWD: return do_select_bwd(in, n, op);
+	case R_POOL: return do_pool(e, in, n, op);
+	case R_POOL_BWD: return do_pool_bwd(in, n, op);
+	case R_AVGPOOL: return do_avgpool(in, n, op);
+	case R_NLL: return do_nll(in, n, op);
+	case R_NLL_BWD: return do_nll_bwd(in, n, op);
+	case R_NEW: return do_new(e, in, n, op);
 	}
 	return -1;
 }
@@ -1469,6 +1940,13 @@ void rl_aten_custom(const struct rl_trace_input *in, int n, enum rl_dtype fallba
 int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
                 enum rl_dtype fallback, struct rl_op *op)
 {
+	return rl_aten_map_params(name, in, n, fallback, NULL, op);
+}
+
+int rl_aten_map_params(const char *name, const struct rl_trace_input *in, int n,
+                       enum rl_dtype fallback, const struct rl_aten_params *params,
+                       struct rl_op *op)
+{
 	const struct entry *e = NULL;
 	size_t i;
 	enum rl_dtype t;
@@ -1491,17 +1969,48 @@ int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
 		op->flops_per_element = e->fpe;
 		op->has |= RL_HAS_FPE;
 	}
-	if (apply(e, in, n, op) < 0) {
+	if (apply(e, in, n, params, op) < 0) {
 		rl_aten_custom(in, n, fallback, op);
 		return 0;
 	}
 	return 1;
 }
 
+/* A node of the autograd graph: an identifier (no "::") ending in
+ * "Backward" and a version number (MmBackward0, AsStridedBackward1). */
+static int backward_node(const char *name)
+{
+	const char *b = NULL, *p;
+
+	for (p = name; *p; p++) {
+		if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			return 0;
+		if (strncmp(p, "Backward", 8) == 0)
+			b = p;
+	}
+	if (b == NULL || b == name || b[8] == '\0')
+		return 0;
+	for (p = b + 8; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+int rl_aten_backward_root(const char *name)
+{
+	return strncmp(name, EVALUATE, sizeof(EVALUATE) - 1) == 0;
+}
+
 int rl_aten_composite(const char *name)
 {
 	size_t i;
 
+	if (rl_aten_backward_root(name) || backward_node(name))
+		return 1;
+	for (i = 0; i < sizeof(autograd_composite) / sizeof(autograd_composite[0]); i++)
+		if (strcmp(name, autograd_composite[i]) == 0)
+			return 1;
 	if (strncmp(name, "aten::", 6) != 0)
 		return 0;
 	for (i = 0; i < sizeof(composite) / sizeof(composite[0]); i++)

@@ -31,6 +31,24 @@ int rl_aten_dtype(const char *type, enum rl_dtype *out, unsigned *size);
 int rl_aten_map(const char *name, const struct rl_trace_input *in, int n,
                 enum rl_dtype fallback, struct rl_op *op);
 
+/* The parameters of a training step, as its trace records them: one
+ * torch::autograd::AccumulateGrad op per trainable parameter, with the
+ * gradient's dims and dtype. torch.optim's multi-tensor ops record their
+ * tensor lists without dims; their lists are taken to hold these. */
+struct rl_aten_params {
+	double elems;        /* parameter elements in all; 0: not known */
+	double tensors;      /* parameter tensors */
+	enum rl_dtype dtype; /* their dtype */
+};
+
+/* rl_aten_map, with PARAMS (NULL: none known) giving the size of tensor
+ * lists recorded without dims: each list of an _foreach_ op or a fused
+ * Adam(W) step holds PARAMS->elems elements of PARAMS->dtype, but the step
+ * counters (_foreach_add_(list, 1) alone: one element per tensor). */
+int rl_aten_map_params(const char *name, const struct rl_trace_input *in, int n,
+                       enum rl_dtype fallback, const struct rl_aten_params *params,
+                       struct rl_op *op);
+
 /* Makes OP a custom row from its inputs, as rl_aten_map does for an op it
  * cannot map (used when a mapped row fails the formulas' checks). */
 void rl_aten_custom(const struct rl_trace_input *in, int n, enum rl_dtype fallback,
@@ -40,8 +58,17 @@ void rl_aten_custom(const struct rl_trace_input *in, int n, enum rl_dtype fallba
  * their own, nested in it, each launching its own kernels
  * (aten::_native_multi_head_attention: the in-projection, the attention and
  * the out-projection; aten::_transformer_encoder_layer_fwd: that and the
- * norms, residual adds and feed-forward GEMMs): the import makes a row of
- * each part instead of one of the whole. 0 otherwise. */
+ * norms, residual adds and feed-forward GEMMs), or a wrapper of the autograd
+ * engine around the ATen ops of a backward step ("autograd::engine::
+ * evaluate_function: MmBackward0", the node "MmBackward0" itself,
+ * "torch::autograd::AccumulateGrad"), or the loss that calls its parts
+ * (aten::cross_entropy_loss: log_softmax and nll_loss): the import makes a
+ * row of each part instead of one of the whole. 0 otherwise. */
 int rl_aten_composite(const char *name);
+
+/* 1 when the CPU op NAME is the autograd engine's evaluation of a backward
+ * node ("autograd::engine::evaluate_function: ..."): what runs in it is
+ * backward. */
+int rl_aten_backward_root(const char *name);
 
 #endif

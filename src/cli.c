@@ -735,6 +735,7 @@ int rl_cli_train_option(struct rl_cli_train_opts *o, const char *cmd, int opt, c
 	static const char *const names[] = {
 		"--train", "--optimizer", "--fused-optimizer", "--state-dtype",
 		"--autocast", "--master-weights", "--recompute", "--grad-accum",
+		"--weight-decay",
 	};
 	struct rl_err e;
 
@@ -758,6 +759,7 @@ int rl_cli_train_option(struct rl_cli_train_opts *o, const char *cmd, int opt, c
 	case RL_OPT_AUTOCAST: o->t.autocast = 1; break;
 	case RL_OPT_MASTER_WEIGHTS: o->t.master = 1; break;
 	case RL_OPT_RECOMPUTE: o->t.recompute = 1; break;
+	case RL_OPT_WEIGHT_DECAY: o->t.weight_decay = 1; break;
 	case RL_OPT_GRAD_ACCUM:
 		if (rl_parse_u64(arg, &o->t.grad_accum, &e) < 0 || o->t.grad_accum < 1 ||
 		    o->t.grad_accum > 65536)

@@ -196,7 +196,9 @@ void rl_cli_model_release(struct rl_cli_model_opts *o);
 	"                            the optimizer updates and copies back\n" \
 	"      --recompute           activation recomputation: the repeated blocks\n" \
 	"                            (rows with count > 1) run forward again\n" \
-	"      --grad-accum N        micro-batches per optimizer step (default 1)\n"
+	"      --grad-accum N        micro-batches per optimizer step (default 1)\n" \
+	"      --weight-decay        L2 weight decay of SGD or Adam (weight_decay > 0):\n" \
+	"                            one more foreach pass, g + wd p\n"
 enum {
 	RL_OPT_TRAIN = 0x140,
 	RL_OPT_OPTIMIZER,
@@ -206,6 +208,7 @@ enum {
 	RL_OPT_MASTER_WEIGHTS,
 	RL_OPT_RECOMPUTE,
 	RL_OPT_GRAD_ACCUM,
+	RL_OPT_WEIGHT_DECAY,
 };
 #define RL_CLI_TRAIN_LONGOPTS \
 	{"train", no_argument, NULL, RL_OPT_TRAIN}, \
@@ -215,7 +218,8 @@ enum {
 	{"autocast", no_argument, NULL, RL_OPT_AUTOCAST}, \
 	{"master-weights", no_argument, NULL, RL_OPT_MASTER_WEIGHTS}, \
 	{"recompute", no_argument, NULL, RL_OPT_RECOMPUTE}, \
-	{"grad-accum", required_argument, NULL, RL_OPT_GRAD_ACCUM}
+	{"grad-accum", required_argument, NULL, RL_OPT_GRAD_ACCUM}, \
+	{"weight-decay", no_argument, NULL, RL_OPT_WEIGHT_DECAY}
 #define RL_CLI_TRAIN_CASES \
 	case RL_OPT_TRAIN: \
 	case RL_OPT_OPTIMIZER: \
@@ -224,7 +228,8 @@ enum {
 	case RL_OPT_AUTOCAST: \
 	case RL_OPT_MASTER_WEIGHTS: \
 	case RL_OPT_RECOMPUTE: \
-	case RL_OPT_GRAD_ACCUM
+	case RL_OPT_GRAD_ACCUM: \
+	case RL_OPT_WEIGHT_DECAY
 
 struct rl_cli_train_opts {
 	int train;        /* --train */

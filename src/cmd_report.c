@@ -185,6 +185,7 @@ int cmd_report(int argc, char **argv)
 	cols.input = input;
 	cols.has_measured = 1;
 	cols.has_host = 1;
+	cols.has_phase = imp.training;
 
 	if (sinks.fmt == RL_FMT_TABLE || sinks.fmt == RL_FMT_MD)
 		fprintf(out.f, "%s%zu op%s in the trace, run on %s\n%s",

@@ -44,6 +44,8 @@ static int cmp_sorted(const void *a, const void *b)
 struct row {
 	int64_t ts;
 	size_t op;     /* index into t->ops, or NONE for an orphan launch */
+	size_t sorted; /* the op's index in the sorted order, or NONE */
+	size_t inner;  /* the op whose inputs give the shape (index into t->ops) */
 	size_t launch; /* the orphan's launch index */
 	int64_t gpu_ns;
 	uint64_t launches;
@@ -188,7 +190,7 @@ static int pick_device(const struct rl_trace *t, struct rl_import *imp)
 
 /* Fills one row's op. */
 static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct row *r,
-                   size_t rowno, struct rl_op *op)
+                   size_t rowno, enum rl_phase phase, struct rl_op *op)
 {
 	struct rl_trace_input in[MAX_INPUTS];
 	const char *name;
@@ -199,8 +201,8 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 		const struct rl_trace_op *o = &t->ops[r->op];
 
 		name = rl_trace_str(t, o->name);
-		n = rl_trace_op_inputs(t, o, in, MAX_INPUTS);
-		mapped = rl_aten_map(name, in, n, imp->fallback, op);
+		n = rl_trace_op_inputs(t, &t->ops[r->inner], in, MAX_INPUTS);
+		mapped = rl_aten_map_params(name, in, n, imp->fallback, &imp->params, op);
 		if (mapped) {
 			/* the formulas have the last word on a shape */
 			double f, b;
@@ -230,6 +232,7 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 	if ((imp->names[rowno] = row_name(name, rowno + 1)) == NULL)
 		return RL_ERR_NOMEM;
 	op->name = imp->names[rowno];
+	op->phase = phase;
 	op->launches = r->launches;
 	if (r->gpu_ns > 0) {
 		op->measured_us = (double)r->gpu_ns / 1000;
@@ -238,8 +241,130 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 	return 0;
 }
 
+/* One AccumulateGrad op: when it ran, its gradient's elements and dtype. */
+struct grad {
+	int64_t ts;
+	double elems;
+	int dtype; /* enum rl_dtype, or -1 when not known */
+};
+
+static int cmp_grad(const void *a, const void *b)
+{
+	const struct grad *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* The parameters of a training step: one torch::autograd::AccumulateGrad
+ * op per trainable parameter and backward pass, its first input the
+ * gradient (the parameter's dims and dtype). A trace of several steps, or of
+ * micro-batches, holds several backward passes: they are told apart by the
+ * forward and optimizer rows between them (NB times STARTS, sorted), and
+ * the largest pass gives the parameters. Returns 0 or RL_ERR_NOMEM. */
+static int find_params(const struct rl_trace *t, struct rl_import *imp, const int64_t *starts,
+                       size_t nb)
+{
+	struct rl_trace_input in[1];
+	struct grad *g;
+	size_t i, n = 0, pos = 0;
+	double elems = 0, tensors = 0;
+	int j, dtype = -1;
+
+	imp->params.dtype = RL_FP32;
+	if ((g = malloc((t->nops + 1) * sizeof(*g))) == NULL)
+		return RL_ERR_NOMEM;
+	for (i = 0; i < t->nops; i++) {
+		enum rl_dtype d;
+		unsigned size;
+		double k = 1;
+
+		if (strcmp(rl_trace_str(t, t->ops[i].name), "torch::autograd::AccumulateGrad") !=
+		        0 ||
+		    rl_trace_op_inputs(t, &t->ops[i], in, 1) < 1 || !in[0].has_dims ||
+		    in[0].nlist > 0)
+			continue;
+		for (j = 0; j < in[0].nd; j++)
+			k *= (double)in[0].dims[j];
+		g[n].ts = t->ops[i].ts_ns;
+		g[n].elems = k;
+		g[n++].dtype = rl_aten_dtype(in[0].type, &d, &size) == 0 ? (int)d : -1;
+	}
+	qsort(g, n, sizeof(*g), cmp_grad);
+	for (i = 0; i < n; i++) {
+		/* a forward or optimizer row since the previous gradient ends
+		 * its pass */
+		int boundary = 0;
+
+		while (pos < nb && starts[pos] <= g[i].ts) {
+			boundary = i > 0 && starts[pos] > g[i - 1].ts;
+			pos++;
+		}
+		if (boundary) {
+			elems = tensors = 0;
+		}
+		elems += g[i].elems;
+		tensors++;
+		if (g[i].dtype >= 0)
+			dtype = g[i].dtype;
+		if (elems > imp->params.elems) {
+			imp->params.elems = elems;
+			imp->params.tensors = tensors;
+			if (dtype >= 0)
+				imp->params.dtype = (enum rl_dtype)dtype;
+		}
+	}
+	free(g);
+	return 0;
+}
+
+/* An optimizer's span: torch.optim marks each step and zero_grad
+ * "Optimizer.step#AdamW.step" (torch/optim/optimizer.py,
+ * profile_hook_step). */
+static int is_optimizer_mark(const char *name)
+{
+	return strncmp(name, "Optimizer.", 10) == 0;
+}
+
+struct span {
+	uint32_t thread;
+	int64_t ts, end; /* end: the latest end of the spans up to this one
+	                  * on its thread */
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* 1 when time TS on THREAD lies in one of the N spans (sorted, with the
+ * running latest end). */
+static int in_span(const struct span *sp, size_t n, uint32_t thread, int64_t ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp[mid].thread < thread || (sp[mid].thread == thread && sp[mid].ts <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && sp[lo - 1].thread == thread && sp[lo - 1].end >= ts;
+}
+
 int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_err *err)
 {
+	struct span *spans = NULL;
+	unsigned char *bwd = NULL;
+	size_t *inner = NULL, *top = NULL;
+	size_t nspans = 0, nstarts = 0;
+	enum rl_phase *phases = NULL;
+	int64_t *starts = NULL;
 	struct sorted_op *s = NULL;
 	size_t *parent = NULL, *root = NULL, *hash = NULL, *launch_op = NULL, *row_of = NULL;
 	struct row *rows = NULL;
@@ -262,11 +387,33 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	if (pick_device(t, imp) < 0)
 		goto out;
 
+	/* the optimizer's spans, thread by thread */
+	spans = malloc((t->nmarks + 1) * sizeof(*spans));
+	if (spans == NULL)
+		goto out;
+	for (i = 0; i < t->nmarks; i++) {
+		const struct rl_trace_mark *m = &t->marks[i];
+
+		if (!is_optimizer_mark(rl_trace_str(t, m->name)))
+			continue;
+		spans[nspans].thread = m->thread;
+		spans[nspans].ts = m->ts_ns;
+		spans[nspans++].end = add_ns(m->ts_ns, m->dur_ns);
+	}
+	qsort(spans, nspans, sizeof(*spans), cmp_span);
+	for (i = 1; i < nspans; i++)
+		if (spans[i].thread == spans[i - 1].thread && spans[i - 1].end > spans[i].end)
+			spans[i].end = spans[i - 1].end;
+
 	/* nesting of the CPU ops, thread by thread */
 	s = malloc((t->nops + 1) * sizeof(*s));
 	parent = malloc((t->nops + 1) * sizeof(*parent));
 	root = malloc((t->nops + 1) * sizeof(*root));
-	if (s == NULL || parent == NULL || root == NULL)
+	bwd = malloc(t->nops + 1);
+	inner = malloc((t->nops + 1) * sizeof(*inner));
+	top = malloc((t->nops + 1) * sizeof(*top));
+	if (s == NULL || parent == NULL || root == NULL || bwd == NULL || inner == NULL ||
+	    top == NULL)
 		goto out;
 	for (i = 0; i < t->nops; i++) {
 		s[i].thread = t->ops[i].thread;
@@ -298,6 +445,28 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 
 			root[i] = p == NONE || split ? i : root[p];
 		}
+		/* autocast records an op twice, nested: as called, then with its
+		 * inputs cast (aten::linear with fp32 inputs around aten::linear
+		 * with bf16 ones). A root's shape and dtype are read from the
+		 * innermost op of its name in a chain of first children. */
+		for (i = 0; i < t->nops; i++)
+			inner[i] = top[i] = i;
+		for (i = 0; i < t->nops; i++) {
+			size_t p = parent[i];
+
+			if (p != NONE && inner[top[p]] == p &&
+			    t->ops[s[p].idx].name == t->ops[s[i].idx].name) {
+				top[i] = top[p];
+				inner[top[p]] = i;
+			}
+		}
+		/* backward: an op in an evaluation of the autograd engine (not
+		 * every op of the thread it ran on: CUDA's engine runs on a device
+		 * thread of its own, but a CPU backward runs on the caller's,
+		 * beside the forward pass and the optimizer) */
+		for (i = 0; i < t->nops; i++)
+			bwd[i] = rl_aten_backward_root(rl_trace_str(t, t->ops[s[i].idx].name)) ||
+			         (parent[i] != NONE && bwd[parent[i]]);
 	}
 
 	/* correlation id -> launch */
@@ -367,6 +536,8 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 
 			row_of[key] = nrows++;
 			r->op = launch_op[l] == NONE ? NONE : s[key].idx;
+			r->sorted = launch_op[l] == NONE ? NONE : key;
+			r->inner = launch_op[l] == NONE ? NONE : s[inner[key]].idx;
 			r->launch = l;
 			r->ts = launch_op[l] == NONE ? t->launches[l].ts_ns : s[key].ts;
 			r->gpu_ns = 0;
@@ -381,10 +552,31 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 
 	imp->ops = calloc(nrows + 1, sizeof(*imp->ops));
 	imp->names = calloc(nrows + 1, sizeof(*imp->names));
-	if (imp->ops == NULL || imp->names == NULL)
+	phases = malloc((nrows + 1) * sizeof(*phases));
+	starts = malloc((nrows + 1) * sizeof(*starts));
+	if (imp->ops == NULL || imp->names == NULL || phases == NULL || starts == NULL)
+		goto out;
+	/* each row's phase; the starts of the rows that are not backward
+	 * (rows are in order of start) part the backward passes */
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		uint32_t thread =
+		    r->op != NONE ? t->ops[r->op].thread : t->launches[r->launch].thread;
+
+		phases[i] = RL_PHASE_FORWARD;
+		if (r->sorted != NONE && bwd[r->sorted])
+			phases[i] = RL_PHASE_BACKWARD;
+		else if (in_span(spans, nspans, thread, r->ts))
+			phases[i] = RL_PHASE_OPTIMIZER;
+		if (phases[i] != RL_PHASE_FORWARD)
+			imp->training = 1;
+		if (phases[i] != RL_PHASE_BACKWARD)
+			starts[nstarts++] = r->ts;
+	}
+	if (find_params(t, imp, starts, nstarts) < 0)
 		goto out;
 	for (i = 0; i < nrows; i++) {
-		if (make_op(t, imp, &rows[i], i, &imp->ops[i]) < 0)
+		if (make_op(t, imp, &rows[i], i, phases[i], &imp->ops[i]) < 0)
 			goto out;
 		imp->n++;
 	}
@@ -393,6 +585,12 @@ out:
 	if (rc < 0)
 		rl_err_set(err, rc, "out of memory");
 	free(s);
+	free(spans);
+	free(bwd);
+	free(inner);
+	free(top);
+	free(phases);
+	free(starts);
 	free(parent);
 	free(root);
 	free(hash);
@@ -466,9 +664,14 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	      "# transformer op); measured_us: its GPU time, launches: its GPU activities,\n"
 	      "# host_us: the op's own CPU time, kv_heads: K and V heads (grouped-query)\n",
 	      out);
+	if (imp->training)
+		fputs("# phase: forward, backward (under the autograd engine) or optimizer\n"
+		      "# (under torch.optim's Optimizer.step)\n",
+		      out);
 	fputs("name,kind,dtype,shape,kernel,stride,padding,groups,causal,inputs,"
-	      "flops_per_element,flops,bytes,launches,measured_us,host_us,kv_heads\n",
+	      "flops_per_element,flops,bytes,launches,measured_us,host_us,kv_heads",
 	      out);
+	fputs(imp->training ? ",phase\n" : "\n", out);
 	for (i = 0; i < imp->n; i++) {
 		const struct rl_op *op = &imp->ops[i];
 
@@ -507,6 +710,8 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 		fputc(',', out);
 		if (op->kind == RL_KIND_ATTENTION && op->kv_heads > 0)
 			fprintf(out, "%" PRIu64, op->kv_heads);
+		if (imp->training)
+			fprintf(out, ",%s", rl_phase_name(op->phase));
 		fputc('\n', out);
 	}
 	return ferror(out) ? RL_ERR_IO : 0;

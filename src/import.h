@@ -9,8 +9,17 @@
  * launches their number, host_us the op's own duration. Nested ops are folded
  * into their outermost op, but for the fused transformer ops whose parts are
  * recorded nested in them (rl_aten_composite): each part becomes a row, and
- * what the fused op launched outside its parts a row of its own. (Kineto's "External id" is not used: in some
- * PyTorch versions it equals the correlation id and links unrelated ops.)
+ * what the fused op launched outside its parts a row of its own; the
+ * autograd engine's wrappers of a training step split alike. A row's shape
+ * is read from the innermost op of its name in a chain of first children
+ * (autocast records an op twice, before and after casting its inputs). Each
+ * row gets its phase: backward in an evaluation of the autograd engine,
+ * optimizer in a user annotation "Optimizer.step#...", else
+ * forward; torch.optim's tensor lists, recorded without dims, take the
+ * parameters that AccumulateGrad's gradients give (one backward pass's: the
+ * forward and optimizer rows part the passes). (Kineto's "External id"
+ * is not used: in some PyTorch versions it equals the correlation id and
+ * links unrelated ops.)
  * The rows and their names belong to the struct rl_import.
  */
 #ifndef RL_IMPORT_H
@@ -20,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "atenmap.h"
 #include "err.h"
 #include "op.h"
 #include "step.h"
@@ -50,6 +60,8 @@ struct rl_import {
 	long long device_mem_bytes;
 	int device_ambiguous; /* the work ran on GPUs of different names */
 	enum rl_dtype fallback; /* the trace's most common floating-point dtype */
+	struct rl_aten_params params; /* a training step's parameters (AccumulateGrad) */
+	int training;                 /* some row is backward or optimizer */
 };
 
 /* Builds the rows of T into *IMP (caller-owned; release with

@@ -350,15 +350,16 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 		           rl_phase_name(op->phase));
 		return locate(pl, op, err, "");
 	}
-	n = rl_train_backward(&pl->topts, op, !pl->seen_op, bwd, err);
+	rl_train_autocast(&pl->topts, &fwd);
+	n = rl_train_backward(&pl->topts, &fwd, !pl->seen_op, bwd, err);
 	if (n >= 0)
-		n = rl_train_params_add(&pl->params, op, err) < 0 ? RL_ERR_PARSE : n;
+		n = rl_train_params_add(&pl->params, &fwd, err) < 0 ? RL_ERR_PARSE : n;
 	if (n >= 0)
-		n = rl_train_mem_add(&pl->tmem, &pl->topts, op, err) < 0 ? RL_ERR_PARSE : n;
+		n = rl_train_mem_add(&pl->tmem, &pl->topts, &fwd, err) < 0 ? RL_ERR_PARSE : n;
 	if (n < 0)
 		return locate(pl, op, err, "");
 	pl->seen_op = 1;
-	if (rl_train_forward(&pl->topts, op, &pre) == 1 && (rc = feed_train(pl, &pre, err)) < 0)
+	if (rl_train_forward(&pl->topts, &fwd, &pre) == 1 && (rc = feed_train(pl, &pre, err)) < 0)
 		return rc;
 	if ((double)op->count * (double)pl->topts.grad_accum > 9007199254740992.0) {
 		rl_err_set(err, RL_ERR_RANGE, "count %llu x --grad-accum %llu is above 2^53",

@@ -532,6 +532,55 @@ static void wrap(FILE *out, const char *text, const char *first, const char *res
 	}
 }
 
+/* A training step's time per phase, measured beside expected and roofline,
+ * in the form of the per-kind block. */
+static void step_phases(rl_report *r, const struct rl_step *st, int md, int x)
+{
+	char a[32], b[32], e[32];
+	int k;
+
+	if (md)
+		fprintf(r->out,
+		        "\n**Time per phase** (measured GPU time against the %sroofline)\n\n"
+		        "| phase | ops | launches | measured_us |%s roofline_us | roof %% |\n"
+		        "|---|--:|--:|--:|%s--:|--:|\n",
+		        x ? "expected time and the " : "", x ? " expected_us |" : "",
+		        x ? "--:|" : "");
+	else
+		fprintf(r->out,
+		        "time per phase (measured GPU time against the %sroofline):\n"
+		        "  %-9s %5s %8s %11s%s %11s %5s\n",
+		        x ? "expected time and the " : "", "phase", "ops", "launches",
+		        "measured_us", x ? " expected_us" : "", "roofline_us", "roof%");
+	for (k = 0; k < RL_PHASE_COUNT; k++) {
+		const struct rl_step_kind *y = &st->phase[k];
+		char pct[16];
+
+		if (y->ops == 0)
+			continue;
+		rl_fmt_us(a, sizeof(a), y->measured_us);
+		rl_fmt_us(b, sizeof(b), y->roofline_us);
+		rl_fmt_us(e, sizeof(e), y->expected_us);
+		if (y->measured_us > 0)
+			snprintf(pct, sizeof(pct), "%.0f", y->roofline_us / y->measured_us * 100);
+		else
+			snprintf(pct, sizeof(pct), "-");
+		if (md)
+			fprintf(r->out, "| %s | %zu | %llu | %s |%s%s%s %s | %s |\n",
+			        rl_phase_name((enum rl_phase)k), y->ops,
+			        (unsigned long long)y->launches, a, x ? " " : "", x ? e : "",
+			        x ? " |" : "", b, pct);
+		else if (x)
+			fprintf(r->out, "  %-9s %5zu %8llu %11s %11s %11s %5s\n",
+			        rl_phase_name((enum rl_phase)k), y->ops,
+			        (unsigned long long)y->launches, a, e, b, pct);
+		else
+			fprintf(r->out, "  %-9s %5zu %8llu %11s %11s %5s\n",
+			        rl_phase_name((enum rl_phase)k), y->ops,
+			        (unsigned long long)y->launches, a, b, pct);
+	}
+}
+
 /* The model-level view of a measured step (report): table and md. With
  * expected times (X), each kind's expected time beside its roofline, and
  * the recoverable time is measured - expected, the roofline's gap beside. */
@@ -604,6 +653,8 @@ static void step_text(rl_report *r, const struct rl_step *st)
 			fprintf(r->out, "  %-10s %5zu %8llu %12s %12s %6s %11s\n", name, y->ops,
 			        (unsigned long long)y->launches, a, b, pct, c);
 	}
+	if (st->phase[RL_PHASE_BACKWARD].ops + st->phase[RL_PHASE_OPTIMIZER].ops > 0)
+		step_phases(r, st, md, x);
 	if (x)
 		fprintf(r->out,
 		        md ? "\n**Top %zu op%s by recoverable time** (measured - expected; the gap "
@@ -1137,6 +1188,17 @@ static void json_step(yajl_gen g, const struct rl_step *st)
 		json_kind(g, &st->kind[k]);
 	}
 	yajl_gen_map_close(g);
+	if (st->phase[RL_PHASE_BACKWARD].ops + st->phase[RL_PHASE_OPTIMIZER].ops > 0) {
+		rl_json_str(g, "phases");
+		yajl_gen_map_open(g);
+		for (k = 0; k < RL_PHASE_COUNT; k++) {
+			if (st->phase[k].ops == 0)
+				continue;
+			rl_json_str(g, rl_phase_name((enum rl_phase)k));
+			json_kind(g, &st->phase[k]);
+		}
+		yajl_gen_map_close(g);
+	}
 	rl_json_str(g, "all");
 	json_kind(g, &st->all);
 	rl_json_str(g, "recoverable");

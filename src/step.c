@@ -110,6 +110,7 @@ int rl_step_add(struct rl_step *s, const struct rl_op *op, const struct rl_pred 
 	char *name;
 
 	add_kind(&s->kind[op->kind], op, p);
+	add_kind(&s->phase[op->phase], op, p);
 	add_kind(&s->all, op, p);
 	if (!(op->has & RL_HAS_MEASURED))
 		return 0;

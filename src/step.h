@@ -53,6 +53,8 @@ struct rl_step {
 	size_t gaps;           /* idle stretches between activities */
 	double longest_gap_us;
 	struct rl_step_kind kind[RL_KIND_COUNT];
+	struct rl_step_kind phase[RL_PHASE_COUNT]; /* a training step's forward,
+	                                            * backward and optimizer */
 	struct rl_step_kind all;
 	size_t ntop;
 	struct rl_step_top top[RL_STEP_TOP]; /* most recoverable first */

@@ -627,6 +627,30 @@ static int is_cat(const char *cat, const char *const *list)
 	return 0;
 }
 
+/* A user_annotation span: kept when it has a name, a start and a duration;
+ * otherwise dropped without a word (it only labels the ops it spans). */
+static int finish_mark(struct parser *p)
+{
+	struct rl_trace *t = p->t;
+	struct scratch *s = &p->ev;
+	const char *name = text(s, s->name);
+	struct rl_trace_mark *m;
+	int64_t ts, dur;
+
+	if (name == NULL || !s->ts || !s->dur || parse_ns(text(s, s->ts), &ts) != 0 ||
+	    parse_ns(text(s, s->dur), &dur) != 0 || dur < 0)
+		return 1;
+	if (grow((void **)&t->marks, &t->marks_cap, t->nmarks, sizeof(*t->marks)) < 0)
+		return fail(p, RL_ERR_NOMEM, "out of memory");
+	m = &t->marks[t->nmarks];
+	m->ts_ns = ts;
+	m->dur_ns = dur;
+	if (intern_name(p, name, &m->name) < 0 || thread_id(p, &m->thread) < 0)
+		return fail(p, RL_ERR_NOMEM, "out of memory");
+	t->nmarks++;
+	return 1;
+}
+
 /* The event's map has closed: keep what the join needs, or count a skip. */
 static int finish_event(struct parser *p)
 {
@@ -644,6 +668,8 @@ static int finish_event(struct parser *p)
 
 	if (cat == NULL || ph == NULL || strcmp(ph, "X") != 0)
 		return 1; /* metadata, flows, instants, counters */
+	if (strcmp(cat, "user_annotation") == 0)
+		return finish_mark(p);
 	if (strcmp(cat, "kernel") == 0)
 		gpu_kind = RL_GPU_KERNEL;
 	else if (strcmp(cat, "gpu_memset") == 0)
@@ -1187,6 +1213,7 @@ void rl_trace_release(struct rl_trace *t)
 	free(t->ops);
 	free(t->launches);
 	free(t->gpu);
+	free(t->marks);
 	free(t->pool);
 	free(t->str_off);
 	free(t->hash);

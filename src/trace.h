@@ -5,7 +5,8 @@
  * the CPU-op-to-kernel join needs is kept, in compact records: CPU ops (name,
  * thread, start, duration, encoded input arguments), runtime launch calls
  * (correlation id, thread, start) and GPU activities (kernels, memsets,
- * memcpys: correlation id, start, duration), plus the deviceProperties names.
+ * memcpys: correlation id, start, duration), user annotations (name, thread,
+ * span), plus the deviceProperties names.
  * Strings are interned; ids index rl_trace_str. Times are integer
  * nanoseconds, read exactly from the decimal microseconds of the file.
  * Numbers are read as raw text (integers beyond 64 bits are fine where they
@@ -48,6 +49,16 @@ struct rl_trace_gpu {
 	uint8_t kind;   /* enum rl_gpu_kind */
 };
 
+/* A user_annotation event: a named span a program marked on a CPU thread
+ * (torch.profiler.record_function; torch.optim marks each step
+ * "Optimizer.step#AdamW.step"). Kept apart from the CPU ops: it says which
+ * part of a step an op belongs to, never becomes a row. */
+struct rl_trace_mark {
+	uint32_t name;   /* string id */
+	uint32_t thread; /* id of the (pid, tid) pair */
+	int64_t ts_ns, dur_ns;
+};
+
 struct rl_trace_device {
 	long long id;
 	char *name;
@@ -80,6 +91,8 @@ struct rl_trace {
 	size_t ngpu;
 	struct rl_trace_device *devices;
 	size_t ndevices;
+	struct rl_trace_mark *marks;
+	size_t nmarks;
 	struct rl_trace_skips skipped;
 
 	/* internals: the string pool and the argument arena */
@@ -91,7 +104,7 @@ struct rl_trace {
 	size_t hash_cap;
 	unsigned char *arena;
 	size_t arena_len, arena_cap;
-	size_t ops_cap, launches_cap, gpu_cap, devices_cap;
+	size_t ops_cap, launches_cap, gpu_cap, devices_cap, marks_cap;
 };
 
 /* Reads the trace at PATH ("-": standard input) into *T (caller-owned,

@@ -50,6 +50,11 @@ struct rl_train_opts {
 	int master;                /* an fp32 master copy of 16-bit weights that
 	                            * the optimizer updates and copies back */
 	int recompute;             /* activation recomputation (checkpointing) */
+	int weight_decay;          /* L2 weight decay (SGD's and Adam's
+	                            * weight_decay > 0): the foreach step first
+	                            * adds wd x p to the gradient, a pass of its
+	                            * own; AdamW's decoupled decay is always
+	                            * there */
 	uint64_t grad_accum;       /* micro-batches per optimizer step, >= 1 */
 };
 
@@ -66,7 +71,13 @@ struct rl_train_op {
 };
 
 #define RL_TRAIN_MAX_BWD 4 /* ops one forward op expands to, at most */
-#define RL_TRAIN_MAX_OPT 10
+#define RL_TRAIN_MAX_OPT 11
+
+/* Under autocast (O->autocast), an op on torch.amp's CUDA fp32 list
+ * computes in fp32 whatever its inputs' dtype (aten/src/ATen/autocast_mode.cpp:
+ * layer_norm, native_layer_norm, group_norm): a layernorm row in fp16 or
+ * bf16 becomes fp32, forward and backward. Other rows keep their dtype. */
+void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op);
 
 /* The ops that run with forward op FWD in a training step, into OUT (at
  * most 1): with autocast, the cast of its fp32 weights to its dtype before
@@ -102,11 +113,15 @@ void rl_train_params_init(struct rl_train_params *p);
  * only (trainable=0). Returns 0 or RL_ERR_PARSE. */
 int rl_train_params_add(struct rl_train_params *p, const struct rl_op *fwd, struct rl_err *err);
 
-/* The optimizer step over P into OUT: with autocast, first the casts of
- * each weight gradient are part of backward (not here); then the fused
- * kernel or the foreach passes, then the master copy's write-back. Each is a
- * pointwise op with explicit FLOPs and bytes and the launches of
- * multi_tensor_apply. Returns how many (0 with none, or no parameters). */
+/* The optimizer step over P into OUT: with --grad-accum N > 1, first the
+ * accumulation of micro-batches 2 to N's weight gradients into the
+ * parameters' .grad (AccumulateGrad's add_, one kernel per parameter
+ * tensor: phase backward, count N - 1); with autocast, the casts of each
+ * weight gradient are part of backward (not here); then the fused kernel or
+ * the foreach passes (with --weight-decay, SGD's and Adam's L2 pass first),
+ * then the master copy's write-back. Each is a pointwise op with explicit
+ * FLOPs and bytes and the launches of multi_tensor_apply. Returns how many
+ * (0 with no parameters). */
 int rl_train_optimizer(const struct rl_train_opts *o, const struct rl_train_params *p,
                        struct rl_train_op *out);
 

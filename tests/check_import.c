@@ -653,6 +653,300 @@ START_TEST(test_boundaries)
 }
 END_TEST
 
+/* Phases, all on one thread (as a CPU backward runs on the caller's): relu
+ * before the backward pass is forward; the two mm under MmBackward0 under
+ * the engine's evaluate_function are backward, each a row of its own; the
+ * _foreach_add_ in torch.optim's "Optimizer.step#SGD.step" span is
+ * optimizer, its list (recorded as []) the step's one parameter of 16 x 8
+ * (AccumulateGrad's gradient): 128 fp32 elements read and written, 1024 B;
+ * relu after the span is forward again (an annotation without 'dur' is
+ * dropped). */
+START_TEST(test_phases)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 100, \"dur\": 10, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"autograd::engine::evaluate_function: "
+		"MmBackward0\", \"pid\": 1, \"tid\": 1, \"ts\": 200, \"dur\": 40},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"MmBackward0\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 201, \"dur\": 38},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 202, \"dur\": 8, \"args\": {\"Input Dims\": [[4, 16], [16, 8]], "
+		"\"Input type\": [\"float\", \"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 220, \"dur\": 10, \"args\": {\"Input Dims\": [[16, 4], [4, 8]], "
+		"\"Input type\": [\"float\", \"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 250, \"dur\": 2, \"args\": {\"Input Dims\": [[16, 8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#SGD.step\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 300, \"dur\": 100},\n"
+		"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#SGD.step\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 500},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::_foreach_add_\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 310, \"dur\": 10, \"args\": {\"Input Dims\": [[], []], "
+		"\"Input type\": [\"TensorList\", \"Scalar\"], \"Concrete Inputs\": [\"\", \"0.1\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 500, \"dur\": 10, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 105, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 205, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 225, \"dur\": 1, \"args\": {\"correlation\": 3}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 315, \"dur\": 1, \"args\": {\"correlation\": 4}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 505, \"dur\": 1, \"args\": {\"correlation\": 5}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 600, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 610, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 620, \"dur\": 1, \"args\": {\"correlation\": 3}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 630, \"dur\": 1, \"args\": {\"correlation\": 4}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 640, \"dur\": 1, \"args\": {\"correlation\": 5}}\n"
+		"]}\n";
+	static const char *const names[] = {"relu#1", "mm#2", "mm#3", "_foreach_add_#4", "relu#5"};
+	static const enum rl_phase phases[] = {RL_PHASE_FORWARD, RL_PHASE_BACKWARD,
+	                                       RL_PHASE_BACKWARD, RL_PHASE_OPTIMIZER,
+	                                       RL_PHASE_FORWARD};
+	char path[] = "/tmp/roofline-import-XXXXXX";
+	struct rl_trace t;
+	struct rl_import imp;
+	struct rl_err e;
+	int fd = mkstemp(path), i;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_uint_eq(t.nmarks, 1);
+	ck_assert_msg(rl_import_trace(&t, &imp, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(imp.n, 5);
+	ck_assert_int_eq(imp.training, 1);
+	ck_assert_uint_eq(imp.custom, 0);
+	for (i = 0; i < 5; i++) {
+		ck_assert_str_eq(imp.ops[i].name, names[i]);
+		ck_assert_int_eq(imp.ops[i].phase, phases[i]);
+	}
+	ck_assert_double_eq(imp.params.elems, 128);
+	ck_assert_double_eq(flops_of(&imp.ops[1]), 2 * 4 * 8 * 16);
+	ck_assert_uint_eq(imp.ops[3].dims[0], 128);
+	ck_assert_double_eq(bytes_of(&imp.ops[3]), 1024);
+	rl_import_release(&imp);
+	rl_trace_release(&t);
+}
+END_TEST
+
+/* Two backward passes (two micro-batches, or two profiled steps), each
+ * accumulating the gradients of the same two parameters (16 x 8 and 8):
+ * the relu between them parts them, so the step's parameters are one
+ * pass's 136 elements in 2 tensors, not 272 in 4: the _foreach_mul_ over
+ * them moves 2 x 136 x 4 = 1088 bytes. */
+START_TEST(test_params_passes)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 100, \"dur\": 2, \"args\": {\"Input Dims\": [[16, 8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 110, \"dur\": 2, \"args\": {\"Input Dims\": [[8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 200, \"dur\": 10, \"args\": {\"Input Dims\": [[4, 8]], \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 300, \"dur\": 2, \"args\": {\"Input Dims\": [[16, 8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"torch::autograd::AccumulateGrad\", "
+		"\"pid\": 1, \"tid\": 2, \"ts\": 310, \"dur\": 2, \"args\": {\"Input Dims\": [[8]], "
+		"\"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"Optimizer.step#SGD.step\", "
+		"\"pid\": 1, \"tid\": 1, \"ts\": 400, \"dur\": 100},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::_foreach_mul_\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 410, \"dur\": 10, \"args\": {\"Input Dims\": [[], []], "
+		"\"Input type\": [\"TensorList\", \"Scalar\"], \"Concrete Inputs\": [\"\", \"0.9\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 205, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 415, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 600, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 610, \"dur\": 1, \"args\": {\"correlation\": 2}}\n"
+		"]}\n";
+	char path[] = "/tmp/roofline-import-XXXXXX";
+	struct rl_trace t;
+	struct rl_import imp;
+	struct rl_err e;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_msg(rl_import_trace(&t, &imp, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(imp.n, 2);
+	ck_assert_double_eq(imp.params.elems, 136);
+	ck_assert_double_eq(imp.params.tensors, 2);
+	ck_assert_int_eq(imp.ops[1].phase, RL_PHASE_OPTIMIZER);
+	ck_assert_double_eq(bytes_of(&imp.ops[1]), 1088);
+	rl_import_release(&imp);
+	rl_trace_release(&t);
+}
+END_TEST
+
+/* A training step's wrappers and backward ops (docs/trace-import.md,
+ * "Training steps"), worked by hand. */
+START_TEST(test_map_training)
+{
+	struct rl_trace_input ln[8] = {
+		T("float", 2, (const uint64_t[]){64, 1024}), T("float", 2, (const uint64_t[]){64, 1024}),
+		S("[1024]"), T("float", 2, (const uint64_t[]){64, 1}),
+		T("float", 2, (const uint64_t[]){64, 1}), T("float", 1, (const uint64_t[]){1024}),
+		T("float", 1, (const uint64_t[]){1024}), S("[True, True, True]"),
+	};
+	/* convolution_backward(grad_output, input, weight, bias_sizes, stride,
+	 * padding, dilation, transposed, output_padding, groups, output_mask)
+	 * of docs/oplist-format.md's worked conv2d (3,699,376,128 FLOPs) */
+	struct rl_trace_input cv[11] = {
+		T("c10::Half", 4, (const uint64_t[]){32, 128, 28, 28}),
+		T("c10::Half", 4, (const uint64_t[]){32, 64, 56, 56}),
+		T("c10::Half", 4, (const uint64_t[]){128, 64, 3, 3}),
+		S("[0]"), S("[2, 2]"), S("[1, 1]"), S("[1, 1]"), S("False"), S("[0, 0]"), S("1"),
+		S("[False, True, False]"),
+	};
+	struct rl_trace_input lists[3] = {S(""), S(""), S("0.1")};
+	struct rl_trace_input adam[12];
+	struct rl_aten_params pp = {1000, 10, RL_FP32};
+	struct rl_op op;
+	int i;
+
+	ck_assert_int_eq(rl_aten_composite("autograd::engine::evaluate_function: MmBackward0"), 1);
+	ck_assert_int_eq(rl_aten_composite("MmBackward0"), 1);
+	ck_assert_int_eq(rl_aten_composite("AsStridedBackward1"), 1);
+	ck_assert_int_eq(rl_aten_composite("ScaledDotProductCudnnAttentionBackward0"), 1);
+	ck_assert_int_eq(rl_aten_composite("torch::autograd::AccumulateGrad"), 1);
+	ck_assert_int_eq(rl_aten_composite("aten::cross_entropy_loss"), 1);
+	ck_assert_int_eq(rl_aten_composite("Backward0"), 0);
+	ck_assert_int_eq(rl_aten_composite("MmBackward"), 0);
+	ck_assert_int_eq(rl_aten_composite("MmBackward0x"), 0);
+	ck_assert_int_eq(rl_aten_composite("aten::MmBackward0"), 0);
+	ck_assert_int_eq(rl_aten_backward_root("autograd::engine::evaluate_function: X"), 1);
+	ck_assert_int_eq(rl_aten_backward_root("MmBackward0"), 0);
+
+	/* layer norm's backward over 64 rows of 1024 fp32: x and dy read
+	 * twice, dx written: 5 x 65,536 x 4 = 1,310,720 B, two kernels */
+	ck_assert_int_eq(map("aten::native_layer_norm_backward", ln, 8, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_LAYERNORM);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	ck_assert_double_eq(bytes_of(&op), 1310720.0);
+	/* the weight gradient only (a first layer): the forward's FLOPs; both */
+	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_CONV2D);
+	ck_assert_double_eq(flops_of(&op), 3699376128.0);
+	cv[10] = S("[True, True, False]");
+	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 1);
+	ck_assert_double_eq(flops_of(&op), 2 * 3699376128.0);
+	cv[10] = S("[False, False, True]"); /* the bias alone: not this rule's */
+	ck_assert_int_eq(map("aten::convolution_backward", cv, 11, &op), 0);
+
+	/* batch_norm(input, weight, bias, running_mean, running_var, training,
+	 * ...) of 2 x 4 x 8 x 8 bf16 (512 elements): in training x read twice
+	 * and y written, 3 x 512 x 2 = 3072 B, 7 x 512 FLOPs; in eval 2 x 512 x
+	 * 2 = 2048 B; its backward 5 x 512 x 2 = 5120 B, 2 x 7 x 512 FLOPs */
+	{
+		struct rl_trace_input bn[9] = {
+			T("c10::BFloat16", 4, (const uint64_t[]){2, 4, 8, 8}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			S("True"), S("0.1"), S("1e-05"), S("True"),
+		};
+		struct rl_trace_input bwd[10] = {
+			T("c10::BFloat16", 4, (const uint64_t[]){2, 4, 8, 8}),
+			T("c10::BFloat16", 4, (const uint64_t[]){2, 4, 8, 8}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			T("float", 1, (const uint64_t[]){4}), T("float", 1, (const uint64_t[]){4}),
+			T("float", 1, (const uint64_t[]){4}), S("True"), S("1e-05"),
+			S("[True, True, True]"),
+		};
+
+		ck_assert_int_eq(map("aten::batch_norm", bn, 9, &op), 1);
+		ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+		ck_assert_double_eq(bytes_of(&op), 3072.0);
+		ck_assert_double_eq(flops_of(&op), 7 * 512.0);
+		bn[5] = S("False");
+		ck_assert_int_eq(map("aten::batch_norm", bn, 9, &op), 1);
+		ck_assert_double_eq(bytes_of(&op), 2048.0);
+		ck_assert_int_eq(map("aten::native_batch_norm_backward", bwd, 10, &op), 1);
+		ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+		ck_assert_double_eq(bytes_of(&op), 5120.0);
+		ck_assert_double_eq(flops_of(&op), 2 * 7 * 512.0);
+	}
+
+	/* new_zeros(self [64, 512] bf16, size [32768]): 32768 x 2 bytes
+	 * written; zeros([16], dtype 3 = int32): 64 */
+	{
+		struct rl_trace_input nz[2] = {
+			T("c10::BFloat16", 2, (const uint64_t[]){64, 512}), S("[32768]"),
+		};
+		struct rl_trace_input z[3] = {S("[16]"), S("3"), S("0")};
+
+		z[0].type = "ScalarList";
+		ck_assert_int_eq(map("aten::new_zeros", nz, 2, &op), 1);
+		ck_assert_uint_eq(op.dims[0], 32768);
+		ck_assert_double_eq(bytes_of(&op), 65536.0);
+		ck_assert_int_eq(map("aten::zeros", z, 3, &op), 1);
+		ck_assert_int_eq(op.dtype, RL_INT32);
+		ck_assert_double_eq(bytes_of(&op), 64.0);
+	}
+
+	/* torch 2.11's lists without dims: the step's 1000 parameters in 10
+	 * tensors. lerp_(m, g, w): 2 lists read, one written: 3 x 1000 x 4 */
+	lists[0].type = lists[1].type = "TensorList";
+	ck_assert_int_eq(map("aten::_foreach_lerp_", lists, 3, &op), 0); /* unknown */
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_foreach_lerp_", lists, 3, RL_BF16, &pp, &op), 1);
+	ck_assert_uint_eq(op.dims[0], 1000);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	ck_assert_double_eq(bytes_of(&op), 12000.0);
+	/* _foreach_add_(state_steps, 1): one counter per tensor, 2 x 10 x 4 */
+	lists[1] = S("1");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_foreach_add_", lists, 2, RL_BF16, &pp, &op), 1);
+	ck_assert_uint_eq(op.dims[0], 10);
+	ck_assert_double_eq(bytes_of(&op), 80.0);
+	/* eps added to a list: all 1000 elements */
+	lists[1] = S("1e-08");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_foreach_add_", lists, 2, RL_BF16, &pp, &op), 1);
+	ck_assert_uint_eq(op.dims[0], 1000);
+	/* _fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
+	 * state_steps, lr, ..., amsgrad at 11): p, g, m, v read, p, m, v
+	 * written: 7 x 1000 x 4 = 28,000 B; with amsgrad 8 x */
+	for (i = 0; i < 12; i++)
+		adam[i] = S("0.1");
+	for (i = 0; i < 6; i++) {
+		adam[i] = S("");
+		adam[i].type = "TensorList";
+	}
+	adam[11] = S("False");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_fused_adamw_", adam, 12, RL_BF16, &pp, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 28000.0);
+	adam[11] = S("True");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_aten_map_params("aten::_fused_adamw_", adam, 12, RL_BF16, &pp, &op), 1);
+	ck_assert_double_eq(bytes_of(&op), 32000.0);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
 	Suite *s = suite_create("import");
@@ -671,6 +965,9 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_map_gqa);
 	tcase_add_test(tc, test_map_moe);
 	tcase_add_test(tc, test_map_arange);
+	tcase_add_test(tc, test_map_training);
+	tcase_add_test(tc, test_phases);
+	tcase_add_test(tc, test_params_passes);
 	tcase_add_test(tc, test_dtypes);
 	suite_add_tcase(s, tc);
 	return s;

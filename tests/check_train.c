@@ -137,8 +137,8 @@ END_TEST
 
 /* The optimizer's bytes per parameter:
  * - AdamW foreach over fp32 weights, gradients and state: the passes read
- *   and write 4 w + 3 g + 14 s = 16 + 12 + 56 = 84 B; Adam (no weight
- *   decay pass) 84 - 8 = 76 B;
+ *   and write 4 w + 2 g + 14 s = 16 + 8 + 56 = 80 B (addcmul_(v, g, g)
+ *   reads g once); Adam (no weight decay pass) 80 - 8 = 72 B;
  * - fused AdamW: weight, gradient, m, v read, weight, m, v written:
  *   2 x 4 + 4 + 4 x 4 = 28 B;
  * - fused AdamW over bf16 weights with an fp32 master copy: 2 x 4 + 2 +
@@ -151,9 +151,9 @@ START_TEST(optimizer_bytes)
 	struct rl_train_opts o;
 
 	rl_train_opts_init(&o);
-	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 84);
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 80);
 	o.optimizer = RL_OPT_ADAM;
-	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 76);
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 72);
 	o.optimizer = RL_OPT_ADAMW;
 	o.fused = 1;
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 28);
@@ -164,6 +164,19 @@ START_TEST(optimizer_bytes)
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 20);
 	o.fused = 0;
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 32);
+	/* L2 weight decay, g' = g + wd p: p and g read, g' written, 3 x 4
+	 * more; the fused kernel folds it in; AdamW's decay is decoupled and
+	 * always counted; Adam gains the same pass */
+	o.weight_decay = 1;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 44);
+	o.fused = 1;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 20);
+	o.fused = 0;
+	o.optimizer = RL_OPT_ADAMW;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 80);
+	o.optimizer = RL_OPT_ADAM;
+	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 84);
+	o.weight_decay = 0;
 	o.optimizer = RL_OPT_NONE;
 	ck_assert_double_eq(rl_train_optimizer_bytes_per_param(&o, RL_FP32), 0);
 }
@@ -172,7 +185,7 @@ END_TEST
 /* Two fp32 matmuls 1024 x 1024 x 1024, count 4 and 2 (6 weight tensors of
  * 1,048,576 = 16 chunks of 65536 each): P = 6,291,456 parameters, 96
  * chunks. Fused AdamW, 4 lists: ceil(6 / 36) = 1, ceil(96 / 320) = 1: one
- * launch of 28 x P = 176,160,768 B. The foreach passes add up to 84 x P.
+ * launch of 28 x P = 176,160,768 B. The foreach passes add up to 80 x P.
  * A frozen row adds no parameter; int4 weights train frozen only. */
 START_TEST(optimizer_ops)
 {
@@ -208,7 +221,7 @@ START_TEST(optimizer_ops)
 	ck_assert_int_eq(n, 8);
 	for (i = 0; i < n; i++)
 		sum += bytes_of(&out[i]);
-	ck_assert_double_eq(sum, 84 * 6291456.0);
+	ck_assert_double_eq(sum, 80 * 6291456.0);
 	b.frozen = 0;
 	b.weight_dtype = RL_INT4;
 	b.has |= RL_HAS_WEIGHT_DTYPE;
@@ -299,6 +312,64 @@ START_TEST(autocast_casts)
 }
 END_TEST
 
+/* Autocast's fp32 list: a bf16 layernorm of 64 x 1024 computes in fp32, its
+ * backward reading x and dy twice and writing dx at 4 bytes: 5 x 65,536 x 4
+ * = 1,310,720 B; without autocast it stays bf16 (655,360 B); other kinds
+ * keep their dtype. */
+START_TEST(autocast_fp32_ops)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op, mm;
+
+	rl_train_opts_init(&o);
+	test_op_shape(&op, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){64, 1024});
+	rl_train_autocast(&o, &op);
+	ck_assert_int_eq(op.dtype, RL_BF16);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 655360.0);
+	o.autocast = 1;
+	rl_train_autocast(&o, &op);
+	ck_assert_int_eq(op.dtype, RL_FP32);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 1310720.0);
+	test_op_shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){64, 1024, 1024});
+	rl_train_autocast(&o, &mm);
+	ck_assert_int_eq(mm.dtype, RL_BF16);
+}
+END_TEST
+
+/* --grad-accum 4 over a 1024 x 1024 weight in 2 tensors (count 2): the
+ * micro-batches 2 to 4 add their gradient into .grad, one add_ per tensor:
+ * 3 x 4 x 2,097,152 = 25,165,824 B each (fp32 gradients under autocast),
+ * count 3, phase backward; then AdamW's eight passes. */
+START_TEST(grad_accum_accumulates)
+{
+	struct rl_train_opts o;
+	struct rl_train_params p;
+	struct rl_train_op out[RL_TRAIN_MAX_OPT];
+	struct rl_op a;
+
+	rl_train_opts_init(&o);
+	rl_train_params_init(&p);
+	test_op_shape(&a, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){1024, 1024, 1024});
+	a.count = 2;
+	ck_assert_int_eq(rl_train_params_add(&p, &a, NULL), 0);
+	o.autocast = 1;
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 8);
+	o.grad_accum = 4;
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 9);
+	ck_assert_str_eq(out[0].name, "accumulate_grad");
+	ck_assert_int_eq(out[0].op.phase, RL_PHASE_BACKWARD);
+	ck_assert_uint_eq(out[0].op.count, 3);
+	ck_assert_uint_eq(out[0].op.launches, 2);
+	ck_assert_double_eq(bytes_of(&out[0]), 25165824.0);
+	ck_assert_int_eq(out[1].op.phase, RL_PHASE_OPTIMIZER);
+	o.optimizer = RL_OPT_NONE; /* gradients only: still accumulated */
+	ck_assert_int_eq(rl_train_optimizer(&o, &p, out), 1);
+}
+END_TEST
+
 Suite *suite_train(void)
 {
 	Suite *s = suite_create("train");
@@ -311,6 +382,8 @@ Suite *suite_train(void)
 	tcase_add_test(tc, optimizer_ops);
 	tcase_add_test(tc, training_memory);
 	tcase_add_test(tc, autocast_casts);
+	tcase_add_test(tc, autocast_fp32_ops);
+	tcase_add_test(tc, grad_accum_accumulates);
 	suite_add_tcase(s, tc);
 	return s;
 }

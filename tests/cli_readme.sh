@@ -37,6 +37,11 @@ block 'ends with$' >"$tmp/want"
 "$ROOFLINE" classify --hw b200 --timeline "$EX/llama2-7b-decode.csv" 2>/dev/null | tail -n 7 >"$tmp/got"
 same "README: the Llama-2 decode timeline on a B200"
 
+block 'splits the step into its phases:$' >"$tmp/want"
+"$ROOFLINE" report --hw h200 "$DATA/trace_train_gpt2_l6_b8_s512_adamw_amp.json.gz" 2>/dev/null |
+	sed -n '/^time per phase/,/^  optimizer/p' >"$tmp/got"
+same "README: the GPT-2 training step's time per phase"
+
 block 'l2-mlp.csv.:$' >"$tmp/want"
 "$ROOFLINE" classify --hw h200 --runtime graph --l2 --best-case "$DATA/l2-mlp.csv" 2>/dev/null | head -n 11 >"$tmp/got"
 same "README: the L2-resident MLP block on an H200"
