@@ -460,8 +460,13 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 	size_t es = rl_dtype_size(op->dtype);
 	uint64_t last;
 
-	/* Given FLOPs or bytes replace the formula's: nothing is known of the
-	 * kernel beyond them. */
+	/* An attention row with its FLOPs and bytes given (a training step's
+	 * flash backward, train.h: five GEMMs over the forward's tiles) keeps
+	 * the attention model, which works from its shape and P's work. */
+	if (op->kind == RL_KIND_ATTENTION && (op->has & RL_HAS_SHAPE) && op->ndims >= 4)
+		return attention(e, op, p);
+	/* Other given FLOPs or bytes replace the formula's: nothing is known of
+	 * the kernel beyond them. */
 	if (op->kind == RL_KIND_CUSTOM || !(op->has & RL_HAS_SHAPE) ||
 	    (op->has & (RL_HAS_FLOPS | RL_HAS_BYTES))) {
 		struct est s = streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
