@@ -160,6 +160,8 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (rl_cli_model_resolve(&m) < 0)
 		goto out;
+	if (m.has_net)
+		rl_import_spread(&imp, m.net.gpus_per_node);
 	memset(&model, 0, sizeof(model));
 	rl_cli_pipeline_model(&m, &model);
 	if (svg != NULL) {

@@ -712,6 +712,24 @@ out:
 	return rc;
 }
 
+void rl_import_spread(struct rl_import *imp, uint64_t gpus_per_node)
+{
+	size_t i;
+
+	if (gpus_per_node == 0)
+		return;
+	for (i = 0; i < imp->n; i++) {
+		struct rl_op *op = &imp->ops[i];
+
+		if (rl_kind_is_collective(op->kind) && (op->has & RL_HAS_RANKS) &&
+		    !(op->has & RL_HAS_NODES) && op->ranks > gpus_per_node &&
+		    op->ranks % gpus_per_node == 0) {
+			op->nodes = op->ranks / gpus_per_node;
+			op->has |= RL_HAS_NODES;
+		}
+	}
+}
+
 void rl_import_release(struct rl_import *imp)
 {
 	size_t i;
@@ -765,6 +783,41 @@ static void dims(FILE *out, const uint64_t *d, int n)
 		fprintf(out, "%s%" PRIu64, i ? "x" : "", d[i]);
 }
 
+/* " RING_LL (5 rows), TREE_LL128 (1 row)\n": the NCCL kernels' algorithms
+ * and protocols, in order of first row, with their counts (the names are
+ * static strings of ncclmap.c, few and compared by address). */
+static void nccl_algos(FILE *out, const struct rl_import *imp)
+{
+	struct {
+		const char *algorithm, *protocol;
+		size_t rows;
+	} seen[64];
+	size_t i, j, n = 0;
+
+	for (i = 0; i < imp->n; i++) {
+		const struct rl_import_nccl *a = &imp->nccl[i];
+
+		if (a->algorithm == NULL)
+			continue;
+		for (j = 0; j < n; j++)
+			if (seen[j].algorithm == a->algorithm && seen[j].protocol == a->protocol)
+				break;
+		if (j == n && n == sizeof(seen) / sizeof(seen[0]))
+			continue;
+		if (j == n) {
+			seen[n].algorithm = a->algorithm;
+			seen[n].protocol = a->protocol;
+			seen[n++].rows = 0;
+		}
+		seen[j].rows++;
+	}
+	for (j = 0; j < n; j++)
+		fprintf(out, "%s %s%s%s (%zu row%s)", j > 0 ? "," : "",
+		        *seen[j].algorithm ? seen[j].algorithm : "(none named)", *seen[j].protocol ? "_" : "",
+		        seen[j].protocol, seen[j].rows, seen[j].rows == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 {
 	size_t i;
@@ -777,11 +830,13 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	      "# transformer op); measured_us: its GPU time, launches: its GPU activities,\n"
 	      "# host_us: the op's own CPU time, kv_heads: K and V heads (grouped-query)\n",
 	      out);
-	if (imp->collectives > 0)
-		fputs("# ranks: the c10d group's size, nodes: 1 (a trace does not say how the\n"
-		      "# ranks are spread over nodes), nccl_algo: the NCCL kernel's algorithm\n"
-		      "# and protocol (collective rows: NCCL kernels, docs/trace-import.md)\n",
+	if (imp->collectives > 0) {
+		fputs("# ranks: the c10d group's size; nodes: 1 (a trace does not say how the\n"
+		      "# ranks are spread over nodes); the collective rows are NCCL kernels\n"
+		      "# (docs/trace-import.md); their kernels' algorithm_protocol:\n#",
 		      out);
+		nccl_algos(out, imp);
+	}
 	if (imp->training)
 		fputs("# phase: forward, backward (under the autograd engine) or optimizer\n"
 		      "# (under torch.optim's Optimizer.step)\n",
@@ -790,7 +845,7 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	      "flops_per_element,flops,bytes,launches,measured_us,host_us,kv_heads",
 	      out);
 	if (imp->collectives > 0)
-		fputs(",ranks,nodes,nccl_algo", out);
+		fputs(",ranks,nodes", out);
 	fputs(imp->training ? ",phase\n" : "\n", out);
 	for (i = 0; i < imp->n; i++) {
 		const struct rl_op *op = &imp->ops[i];
@@ -830,16 +885,10 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 		fputc(',', out);
 		if (op->kind == RL_KIND_ATTENTION && op->kv_heads > 0)
 			fprintf(out, "%" PRIu64, op->kv_heads);
-		if (imp->collectives > 0) {
-			const char *algo = imp->nccl[i].algorithm, *proto = imp->nccl[i].protocol;
-
-			if (op->has & RL_HAS_RANKS)
-				fprintf(out, ",%" PRIu64 ",%" PRIu64 ",", op->ranks, op->nodes);
-			else
-				fputs(",,,", out);
-			if (algo != NULL)
-				fprintf(out, "%s%s%s", algo, *algo && *proto ? "_" : "", proto);
-		}
+		if (imp->collectives > 0 && (op->has & RL_HAS_RANKS))
+			fprintf(out, ",%" PRIu64 ",%" PRIu64, op->ranks, op->nodes);
+		else if (imp->collectives > 0)
+			fputs(",,", out);
 		if (imp->training)
 			fprintf(out, ",%s", rl_phase_name(op->phase));
 		fputc('\n', out);

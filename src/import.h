@@ -81,6 +81,13 @@ struct rl_import {
  * RL_ERR_NOMEM. */
 int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_err *err);
 
+/* A trace does not say how a c10d group's ranks are spread over nodes: its
+ * collective rows have nodes 1. Given the GPUs per node of the system the
+ * rows are predicted on, each row whose ranks fill more than one node and
+ * are a multiple of GPUS_PER_NODE gets ranks / GPUS_PER_NODE nodes (16
+ * ranks on 8-GPU nodes: 2). 0 changes nothing. */
+void rl_import_spread(struct rl_import *imp, uint64_t gpus_per_node);
+
 void rl_import_release(struct rl_import *imp);
 
 /* Writes the rows as op list v1 (docs/oplist-format.md) to OUT, after

@@ -1031,6 +1031,14 @@ START_TEST(test_nccl_rows)
 			ck_assert_str_eq(imp.nccl[i].protocol, want[i].proto);
 		}
 	}
+	/* on nodes of 3 GPUs nothing fills whole nodes; on nodes of 4 the
+	 * allreduce of 8 ranks spans 2, the allgather of 4 one */
+	rl_import_spread(&imp, 3);
+	ck_assert_uint_eq(imp.ops[2].nodes, 1);
+	rl_import_spread(&imp, 4);
+	ck_assert_uint_eq(imp.ops[0].nodes, 1);
+	ck_assert_uint_eq(imp.ops[2].nodes, 2);
+	ck_assert_uint_eq(imp.ops[3].nodes, 1);
 	rl_import_release(&imp);
 }
 END_TEST
