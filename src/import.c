@@ -53,6 +53,7 @@ struct row {
 	int nccl;        /* the row of an NCCL kernel: a collective */
 	uint32_t kernel; /* nccl: the first kernel's name (string id) */
 	size_t comm;     /* nccl: the op with its c10d record (index into t->ops), or NONE */
+	size_t kcomm;    /* nccl, without comm: the first kernel with a record (t->gpu), or NONE */
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -215,7 +216,9 @@ static int finish_op(struct rl_import *imp, const struct row *r, size_t rowno, e
 static int make_collective(const struct rl_trace *t, struct rl_import *imp, const struct row *r,
                            size_t rowno, enum rl_phase phase, struct rl_op *op)
 {
-	const struct rl_trace_comm *c = r->comm != NONE ? rl_trace_op_comm(t, r->comm) : NULL;
+	const struct rl_trace_comm *c = r->comm != NONE    ? rl_trace_op_comm(t, r->comm)
+	                                : r->kcomm != NONE ? rl_trace_gpu_comm(t, r->kcomm)
+	                                                   : NULL;
 	const char *kname = rl_trace_str(t, r->kernel), *coll = NULL, *dtype = NULL, *why = NULL;
 	struct rl_nccl_kernel k;
 	char name[160];
@@ -652,9 +655,15 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 			r->nccl = nccl;
 			r->kernel = g->name;
 			r->comm = comm;
+			r->kcomm = NONE;
 			if (r->op == NONE && !nccl)
 				imp->orphans++;
 		}
+		/* the record Kineto copied onto the kernel, where the join found
+		 * none around its launch */
+		if (nccl && rows[row_of[key]].comm == NONE && rows[row_of[key]].kcomm == NONE &&
+		    rl_trace_gpu_comm(t, i) != NULL)
+			rows[row_of[key]].kcomm = i;
 		rows[row_of[key]].gpu_ns = add_ns(rows[row_of[key]].gpu_ns, g->dur_ns);
 		rows[row_of[key]].launches++;
 	}

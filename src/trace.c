@@ -630,17 +630,20 @@ static int64_t comm_count(const struct scratch *s, size_t field)
 	return v != NULL && parse_u64(v, strlen(v), &x) == 0 && x <= INT64_MAX ? (int64_t)x : -1;
 }
 
-/* Keeps the collective metadata of the cpu_op about to become t->ops[nops]. */
-static int keep_comm(struct parser *p)
+/* Keeps the collective metadata of the cpu_op about to become t->ops[nops]
+ * (KERNEL 0) or of the kernel about to become t->gpu[ngpu] (KERNEL 1). */
+static int keep_comm(struct parser *p, int kernel)
 {
 	struct rl_trace *t = p->t;
 	struct scratch *s = &p->ev;
+	struct rl_trace_comm **v = kernel ? &t->kernel_comms : &t->comms;
+	size_t *n = kernel ? &t->nkernel_comms : &t->ncomms;
 	struct rl_trace_comm *c;
 
-	if (grow((void **)&t->comms, &t->comms_cap, t->ncomms, sizeof(*t->comms)) < 0)
+	if (grow((void **)v, kernel ? &t->kernel_comms_cap : &t->comms_cap, *n, sizeof(**v)) < 0)
 		return RL_ERR_NOMEM;
-	c = &t->comms[t->ncomms];
-	c->op = t->nops;
+	c = &(*v)[*n];
+	c->op = kernel ? t->ngpu : t->nops;
 	c->dtype = 0;
 	if (intern_name(p, text(s, s->comm), &c->name) < 0)
 		return RL_ERR_NOMEM;
@@ -652,23 +655,33 @@ static int keep_comm(struct parser *p)
 	c->in_nelems = comm_count(s, s->in_nelems);
 	c->out_nelems = comm_count(s, s->out_nelems);
 	c->group_size = comm_count(s, s->group_size);
-	t->ncomms++;
+	(*n)++;
 	return 0;
 }
 
-const struct rl_trace_comm *rl_trace_op_comm(const struct rl_trace *t, size_t op)
+static const struct rl_trace_comm *find_comm(const struct rl_trace_comm *v, size_t n, size_t at)
 {
-	size_t lo = 0, hi = t->ncomms;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->comms[mid].op < op)
+		if (v[mid].op < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < t->ncomms && t->comms[lo].op == op ? &t->comms[lo] : NULL;
+	return lo < n && v[lo].op == at ? &v[lo] : NULL;
+}
+
+const struct rl_trace_comm *rl_trace_op_comm(const struct rl_trace *t, size_t op)
+{
+	return find_comm(t->comms, t->ncomms, op);
+}
+
+const struct rl_trace_comm *rl_trace_gpu_comm(const struct rl_trace *t, size_t i)
+{
+	return find_comm(t->kernel_comms, t->nkernel_comms, i);
 }
 
 static int is_cat(const char *cat, const char *const *list)
@@ -771,7 +784,7 @@ static int finish_event(struct parser *p)
 		if (intern_name(p, name, &op->name) < 0 || thread_id(p, &op->thread) < 0 ||
 		    encode_inputs(p, &op->args) < 0)
 			return fail(p, RL_ERR_NOMEM, "out of memory");
-		if (s->comm != 0 && keep_comm(p) < 0)
+		if (s->comm != 0 && keep_comm(p, 0) < 0)
 			return fail(p, RL_ERR_NOMEM, "out of memory");
 		t->nops++;
 		return 1;
@@ -789,6 +802,8 @@ static int finish_event(struct parser *p)
 		const char *dv = text(s, s->device);
 
 		if (grow((void **)&t->gpu, &t->gpu_cap, t->ngpu, sizeof(*t->gpu)) < 0)
+			return fail(p, RL_ERR_NOMEM, "out of memory");
+		if (s->comm != 0 && gpu_kind == RL_GPU_KERNEL && keep_comm(p, 1) < 0)
 			return fail(p, RL_ERR_NOMEM, "out of memory");
 		g = &t->gpu[t->ngpu++];
 		g->corr = corr;
@@ -1287,6 +1302,7 @@ void rl_trace_release(struct rl_trace *t)
 	free(t->gpu);
 	free(t->marks);
 	free(t->comms);
+	free(t->kernel_comms);
 	free(t->pool);
 	free(t->str_off);
 	free(t->hash);

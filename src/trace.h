@@ -56,9 +56,11 @@ struct rl_trace_gpu {
  * as a cpu_op "record_param_comms" whose args name it and its buffers
  * (torch/csrc/profiler/util.h, kCommsName ...: "Collective name", "dtype",
  * "In msg nelems", "Out msg nelems", "Group size"). Kept for every cpu_op
- * whose args have a "Collective name" string. */
+ * whose args have a "Collective name" string, and for every kernel that has
+ * them too (Kineto copies them from the record onto the NCCL kernels it
+ * launched, libkineto's output_json.cpp). */
 struct rl_trace_comm {
-	size_t op;            /* index into ops */
+	size_t op;            /* index into ops, or into gpu (kernel_comms) */
 	uint32_t name;        /* string id of "Collective name" ("allreduce", "_allgather_base" ...) */
 	uint32_t dtype;       /* string id + 1 of "dtype" ("Float", "BFloat16" ...); 0: absent */
 	int64_t in_nelems;    /* "In msg nelems": elements of this rank's input; -1: absent */
@@ -112,6 +114,8 @@ struct rl_trace {
 	size_t nmarks;
 	struct rl_trace_comm *comms; /* in order of op */
 	size_t ncomms;
+	struct rl_trace_comm *kernel_comms; /* the kernels', in order of gpu index */
+	size_t nkernel_comms;
 	struct rl_trace_skips skipped;
 
 	/* internals: the string pool and the argument arena */
@@ -123,7 +127,7 @@ struct rl_trace {
 	size_t hash_cap;
 	unsigned char *arena;
 	size_t arena_len, arena_cap;
-	size_t ops_cap, launches_cap, gpu_cap, devices_cap, marks_cap, comms_cap;
+	size_t ops_cap, launches_cap, gpu_cap, devices_cap, marks_cap, comms_cap, kernel_comms_cap;
 };
 
 /* Reads the trace at PATH ("-": standard input) into *T (caller-owned,
@@ -142,6 +146,9 @@ const char *rl_trace_str(const struct rl_trace *t, uint32_t id);
 /* The collective metadata of T->ops[OP] (borrowed), or NULL when it has
  * none. */
 const struct rl_trace_comm *rl_trace_op_comm(const struct rl_trace *t, size_t op);
+
+/* The collective metadata of the kernel T->gpu[I] (borrowed), or NULL. */
+const struct rl_trace_comm *rl_trace_gpu_comm(const struct rl_trace *t, size_t i);
 
 /* One input of a CPU op, from args "Input Dims", "Input type" and
  * "Concrete Inputs" at the same position. */

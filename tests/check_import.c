@@ -977,8 +977,10 @@ START_TEST(test_nccl_rows)
 		/* a record without metadata (PyTorch before 2.1) */
 		{"ncclKernel_ReduceScatter_RING_SIMPLE_Sum_bf16#5", RL_KIND_CUSTOM, RL_FP32, 0, 0,
 		 20, 20, 0, RL_PHASE_FORWARD, "RING", "SIMPLE"},
-		/* a launch outside any op: the launch call's time as host_us */
-		{"ncclDevKernel_Broadcast_RING_LL#6", RL_KIND_CUSTOM, RL_FP32, 0, 0, 5, 3, 0,
+		/* a launch outside any op, the record on the kernel (as Kineto
+		 * copies it there): 4096 bf16 x 1; the launch call's time as
+		 * host_us */
+		{"ncclDevKernel_Broadcast_RING_LL#6", RL_KIND_BROADCAST, RL_BF16, 4096, 8, 5, 3, 8192,
 		 RL_PHASE_FORWARD, "RING", "LL"},
 		/* Group size 1 */
 		{"c10d::allreduce_#7", RL_KIND_CUSTOM, RL_FP32, 0, 0, 4, 30, 0, RL_PHASE_FORWARD,
@@ -994,12 +996,12 @@ START_TEST(test_nccl_rows)
 	ck_assert_uint_eq(imp.collectives, 6);
 	ck_assert_uint_eq(imp.orphans, 0); /* the NCCL launch is a collective's row */
 	ck_assert_int_eq(imp.training, 1);
-	/* custom: the copy, and three NCCL kernels */
-	ck_assert_uint_eq(imp.custom, 4);
-	ck_assert_uint_eq(imp.ncustom_names, 4);
+	/* custom: the copy, and two NCCL kernels */
+	ck_assert_uint_eq(imp.custom, 3);
+	ck_assert_uint_eq(imp.ncustom_names, 3);
 	ck_assert_str_eq(imp.custom_names[1].name,
 	                 "ncclKernel_ReduceScatter_RING_SIMPLE_Sum_bf16 (size not recorded)");
-	ck_assert_str_eq(imp.custom_names[3].name,
+	ck_assert_str_eq(imp.custom_names[2].name,
 	                 "ncclDevKernel_AllReduce_Sum_f32_TREE_LL128 (a group of one rank)");
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		const struct rl_op *op = &imp.ops[i];

@@ -418,6 +418,20 @@ START_TEST(test_comm_records)
 	ck_assert_str_eq(rl_trace_str(&t, t.gpu[0].name),
 	                 "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
 	ck_assert_str_eq(rl_trace_str(&t, t.gpu[1].name), "Memcpy DtoD (Device -> Device)");
+	/* the records on kernels: the allgather's (without dtype and group)
+	 * and the broadcast's, the sixth GPU activity */
+	ck_assert_uint_eq(t.nkernel_comms, 2);
+	c = rl_trace_gpu_comm(&t, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->in_nelems, 1048576);
+	ck_assert_int_eq(c->group_size, -1);
+	ck_assert_uint_eq(c->dtype, 0);
+	ck_assert_ptr_null(rl_trace_gpu_comm(&t, 1));
+	c = rl_trace_gpu_comm(&t, 5);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(rl_trace_str(&t, c->name), "broadcast");
+	ck_assert_int_eq(c->in_nelems, 4096);
+	ck_assert_int_eq(c->group_size, 8);
 	rl_trace_release(&t);
 }
 END_TEST

@@ -79,6 +79,8 @@ check "trace-nccl: all_to_all on SendRecv kernels" \
 	grep -q '^c10d::alltoall_base_#4,alltoall,fp16,65536,' "$tmp/h.csv"
 check "trace-nccl: no size recorded: custom, no work, its time" \
 	grep -q '^ncclKernel_ReduceScatter_RING_SIMPLE_Sum_bf16#5,custom,fp32,,,,,,,,,0,0,1,20.000,' "$tmp/h.csv"
+check "trace-nccl: a launch outside any op, its record on the kernel" \
+	grep -q '^ncclDevKernel_Broadcast_RING_LL#6,broadcast,bf16,4096,.*,8,1,forward$' "$tmp/h.csv"
 check "trace-nccl: the warning gives the reasons" \
 	grep -q 'ncclDevKernel_AllReduce_Sum_f32_TREE_LL128 (a group of one rank) (1)' "$tmp/err"
 # 16 ranks on 8-GPU nodes: 2 nodes. 1e8 B: in the node 2 x 7/8 x 1e8 B /
