@@ -50,9 +50,9 @@ static int usage(void)
 	return RL_EXIT_OK;
 }
 
-/* --hw, else the trace's device, else $ROOFLINE_HW when the trace names none. */
-static const struct rl_device *trace_device(rl_hwdb *db, const char *hw,
-                                            const struct rl_import *imp,
+/* Without --hw: the trace's device, else $ROOFLINE_HW when the trace names
+ * none. */
+static const struct rl_device *trace_device(rl_hwdb *db, const struct rl_import *imp,
                                             struct rl_device *owned)
 {
 	const struct rl_device *d;
@@ -60,8 +60,6 @@ static const struct rl_device *trace_device(rl_hwdb *db, const char *hw,
 	struct rl_gpu g;
 	char why[256];
 
-	if (hw != NULL)
-		return rl_cli_device(db, hw, owned);
 	if (imp->device_ambiguous) {
 		rl_cli_error("the trace ran on GPUs of different names: choose one with --hw");
 		return NULL;
@@ -156,9 +154,14 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (rl_cli_import(input, &imp) < 0)
 		goto out;
-	m.dev = trace_device(m.db, m.hw, &imp, &m.owned);
-	if (m.dev == NULL || rl_cli_model_resolve(&m) < 0)
+	/* --hw is resolved as everywhere (a system id or file gives its GPU and
+	 * its interconnect for the collectives); without it, the trace's GPU */
+	if (m.hw == NULL && (m.dev = trace_device(m.db, &imp, &m.owned)) == NULL)
 		goto out;
+	if (rl_cli_model_resolve(&m) < 0)
+		goto out;
+	if (m.has_net)
+		rl_import_spread(&imp, m.net.gpus_per_node);
 	memset(&model, 0, sizeof(model));
 	rl_cli_pipeline_model(&m, &model);
 	if (svg != NULL) {

@@ -17,6 +17,7 @@
 
 #include "atenmap.h"
 #include "formulas.h"
+#include "ncclmap.h"
 
 #define NONE SIZE_MAX
 #define MAX_INPUTS 32
@@ -49,6 +50,10 @@ struct row {
 	size_t launch; /* the orphan's launch index */
 	int64_t gpu_ns;
 	uint64_t launches;
+	int nccl;        /* the row of an NCCL kernel: a collective */
+	uint32_t kernel; /* nccl: the first kernel's name (string id) */
+	size_t comm;     /* nccl: the op with its c10d record (index into t->ops), or NONE */
+	size_t kcomm;    /* nccl, without comm: the first kernel with a record (t->gpu), or NONE */
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -188,6 +193,84 @@ static int pick_device(const struct rl_trace *t, struct rl_import *imp)
 	return imp->device == NULL ? RL_ERR_NOMEM : 0;
 }
 
+/* The row's measured time, launches and phase, and its name from NAME. */
+static int finish_op(struct rl_import *imp, const struct row *r, size_t rowno, enum rl_phase phase,
+                     const char *name, struct rl_op *op)
+{
+	if ((imp->names[rowno] = row_name(name, rowno + 1)) == NULL)
+		return RL_ERR_NOMEM;
+	op->name = imp->names[rowno];
+	op->phase = phase;
+	op->launches = r->launches;
+	if (r->gpu_ns > 0) {
+		op->measured_us = (double)r->gpu_ns / 1000;
+		op->has |= RL_HAS_MEASURED;
+	}
+	return 0;
+}
+
+/* Fills the row of an NCCL kernel (ncclmap.h): a collective of the c10d
+ * record's kind, size, dtype and group, named after the c10d op that issued
+ * it ("c10d::allreduce_#12"), else the record's collective name, else the
+ * kernel's; or a custom row without work, counted with the reason. */
+static int make_collective(const struct rl_trace *t, struct rl_import *imp, const struct row *r,
+                           size_t rowno, enum rl_phase phase, struct rl_op *op)
+{
+	const struct rl_trace_comm *c = r->comm != NONE    ? rl_trace_op_comm(t, r->comm)
+	                                : r->kcomm != NONE ? rl_trace_gpu_comm(t, r->kcomm)
+	                                                   : NULL;
+	const char *kname = rl_trace_str(t, r->kernel), *coll = NULL, *dtype = NULL, *why = NULL;
+	struct rl_nccl_kernel k;
+	char name[160];
+	int mapped;
+
+	rl_nccl_kernel(kname, &k);
+	if (c != NULL) {
+		coll = rl_trace_str(t, c->name);
+		dtype = c->dtype ? rl_trace_str(t, c->dtype - 1) : NULL;
+	}
+	mapped = rl_nccl_map(&k, c, coll, dtype, op, &why);
+	if (mapped) {
+		double f, b;
+
+		if (rl_op_work(op, &f, &b, NULL) < 0) {
+			rl_op_init(op);
+			rl_nccl_map(NULL, NULL, NULL, NULL, op, NULL);
+			mapped = 0;
+			why = "size out of range";
+		}
+	}
+	/* the kernel's name without its parameter list */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(kname, "("), kname);
+	imp->nccl[rowno].algorithm = k.algorithm;
+	imp->nccl[rowno].protocol = k.protocol;
+	imp->collectives++;
+	if (!mapped) {
+		char note[256];
+
+		snprintf(note, sizeof(note), "%s (%s)", name, why ? why : "not mapped");
+		if (note_custom(imp, note) < 0)
+			return RL_ERR_NOMEM;
+	}
+	if (r->op != NONE) {
+		const struct rl_trace_op *o = &t->ops[r->op];
+		const char *oname = rl_trace_str(t, o->name);
+
+		if (strncmp(oname, "c10d::", 6) == 0)
+			snprintf(name, sizeof(name), "%s", oname);
+		else if (c != NULL)
+			snprintf(name, sizeof(name), "%s", coll);
+		if (o->dur_ns > 0) {
+			op->host_us = (double)o->dur_ns / 1000;
+			op->has |= RL_HAS_HOST;
+		}
+	} else if (t->launches[r->launch].dur_ns > 0) {
+		op->host_us = (double)t->launches[r->launch].dur_ns / 1000;
+		op->has |= RL_HAS_HOST;
+	}
+	return finish_op(imp, r, rowno, phase, name, op);
+}
+
 /* Fills one row's op. */
 static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct row *r,
                    size_t rowno, enum rl_phase phase, struct rl_op *op)
@@ -197,6 +280,8 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 	int n = 0, mapped;
 
 	rl_op_init(op);
+	if (r->nccl)
+		return make_collective(t, imp, r, rowno, phase, op);
 	if (r->op != NONE) {
 		const struct rl_trace_op *o = &t->ops[r->op];
 
@@ -229,16 +314,7 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 			op->has |= RL_HAS_HOST;
 		}
 	}
-	if ((imp->names[rowno] = row_name(name, rowno + 1)) == NULL)
-		return RL_ERR_NOMEM;
-	op->name = imp->names[rowno];
-	op->phase = phase;
-	op->launches = r->launches;
-	if (r->gpu_ns > 0) {
-		op->measured_us = (double)r->gpu_ns / 1000;
-		op->has |= RL_HAS_MEASURED;
-	}
-	return 0;
+	return finish_op(imp, r, rowno, phase, name, op);
 }
 
 /* One AccumulateGrad op: when it ran, its gradient's elements and dtype. */
@@ -357,6 +433,26 @@ static int in_span(const struct span *sp, size_t n, uint32_t thread, int64_t ts)
 	return lo > 0 && sp[lo - 1].thread == thread && sp[lo - 1].end >= ts;
 }
 
+/* The op that an NCCL kernel launched in sorted op K belongs to (a sorted
+ * index): the outermost c10d op around K ("c10d::allreduce_", what the
+ * program called), else the innermost op with a c10d record
+ * ("record_param_comms"), else K. *COMM gets the innermost op with a record
+ * (an index into t->ops), or NONE. */
+static size_t nccl_op(const struct rl_trace *t, const struct sorted_op *s, const size_t *parent,
+                      size_t k, size_t *comm)
+{
+	size_t a, c10d = NONE, rec = NONE;
+
+	for (a = k; a != NONE; a = parent[a]) {
+		if (rec == NONE && rl_trace_op_comm(t, s[a].idx) != NULL)
+			rec = a;
+		if (strncmp(rl_trace_str(t, t->ops[s[a].idx].name), "c10d::", 6) == 0)
+			c10d = a;
+	}
+	*comm = rec == NONE ? NONE : s[rec].idx;
+	return c10d != NONE ? c10d : rec != NONE ? rec : k;
+}
+
 int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_err *err)
 {
 	struct span *spans = NULL;
@@ -368,7 +464,7 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	struct sorted_op *s = NULL;
 	size_t *parent = NULL, *root = NULL, *hash = NULL, *launch_op = NULL, *row_of = NULL;
 	struct row *rows = NULL;
-	size_t hcap, i, nrows = 0;
+	size_t hcap, i, nrows = 0, nkeys;
 	int rc = RL_ERR_NOMEM;
 
 	memset(imp, 0, sizeof(*imp));
@@ -488,17 +584,21 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 		launch_op[i] = NONE - 1; /* not looked up yet */
 	}
 
-	/* rows: per sorted op (its root's row), per orphan launch */
-	row_of = malloc((t->nops + t->nlaunches + 1) * sizeof(*row_of));
-	rows = malloc((t->nops + t->nlaunches + 1) * sizeof(*rows));
+	/* rows: per sorted op (its root's row), per orphan launch, per op
+	 * that issued NCCL kernels (a row of their own, apart from the
+	 * copies a collective op may launch around them) */
+	nkeys = 2 * t->nops + t->nlaunches;
+	row_of = malloc((nkeys + 1) * sizeof(*row_of));
+	rows = malloc((nkeys + 1) * sizeof(*rows));
 	imp->gpu = malloc(t->ngpu * sizeof(*imp->gpu));
 	if (row_of == NULL || rows == NULL || imp->gpu == NULL)
 		goto out;
-	for (i = 0; i < t->nops + t->nlaunches; i++)
+	for (i = 0; i < nkeys; i++)
 		row_of[i] = NONE;
 	for (i = 0; i < t->ngpu; i++) {
 		const struct rl_trace_gpu *g = &t->gpu[i];
-		size_t j = mix(g->corr) & (hcap - 1), l, key;
+		size_t j = mix(g->corr) & (hcap - 1), l, key, at, comm;
+		int nccl;
 
 		imp->gpu[imp->ngpu].start_ns = g->ts_ns;
 		imp->gpu[imp->ngpu++].end_ns = g->ts_ns + g->dur_ns;
@@ -530,21 +630,40 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 				k = parent[k];
 			launch_op[l] = k;
 		}
-		key = launch_op[l] == NONE ? t->nops + l : root[launch_op[l]];
+		nccl = g->kind == RL_GPU_KERNEL && rl_nccl_kernel(rl_trace_str(t, g->name), NULL);
+		comm = NONE;
+		if (launch_op[l] == NONE) {
+			key = t->nops + l;
+			at = NONE;
+		} else if (nccl) {
+			at = nccl_op(t, s, parent, launch_op[l], &comm);
+			key = t->nops + t->nlaunches + at;
+		} else {
+			at = key = root[launch_op[l]];
+		}
 		if (row_of[key] == NONE) {
 			struct row *r = &rows[nrows];
 
 			row_of[key] = nrows++;
-			r->op = launch_op[l] == NONE ? NONE : s[key].idx;
-			r->sorted = launch_op[l] == NONE ? NONE : key;
-			r->inner = launch_op[l] == NONE ? NONE : s[inner[key]].idx;
+			r->op = at == NONE ? NONE : s[at].idx;
+			r->sorted = at;
+			r->inner = at == NONE ? NONE : nccl ? s[at].idx : s[inner[at]].idx;
 			r->launch = l;
-			r->ts = launch_op[l] == NONE ? t->launches[l].ts_ns : s[key].ts;
+			r->ts = at == NONE ? t->launches[l].ts_ns : s[at].ts;
 			r->gpu_ns = 0;
 			r->launches = 0;
-			if (r->op == NONE)
+			r->nccl = nccl;
+			r->kernel = g->name;
+			r->comm = comm;
+			r->kcomm = NONE;
+			if (r->op == NONE && !nccl)
 				imp->orphans++;
 		}
+		/* the record Kineto copied onto the kernel, where the join found
+		 * none around its launch */
+		if (nccl && rows[row_of[key]].comm == NONE && rows[row_of[key]].kcomm == NONE &&
+		    rl_trace_gpu_comm(t, i) != NULL)
+			rows[row_of[key]].kcomm = i;
 		rows[row_of[key]].gpu_ns = add_ns(rows[row_of[key]].gpu_ns, g->dur_ns);
 		rows[row_of[key]].launches++;
 	}
@@ -552,9 +671,11 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 
 	imp->ops = calloc(nrows + 1, sizeof(*imp->ops));
 	imp->names = calloc(nrows + 1, sizeof(*imp->names));
+	imp->nccl = calloc(nrows + 1, sizeof(*imp->nccl));
 	phases = malloc((nrows + 1) * sizeof(*phases));
 	starts = malloc((nrows + 1) * sizeof(*starts));
-	if (imp->ops == NULL || imp->names == NULL || phases == NULL || starts == NULL)
+	if (imp->ops == NULL || imp->names == NULL || imp->nccl == NULL || phases == NULL ||
+	    starts == NULL)
 		goto out;
 	/* each row's phase; the starts of the rows that are not backward
 	 * (rows are in order of start) part the backward passes */
@@ -600,6 +721,24 @@ out:
 	return rc;
 }
 
+void rl_import_spread(struct rl_import *imp, uint64_t gpus_per_node)
+{
+	size_t i;
+
+	if (gpus_per_node == 0)
+		return;
+	for (i = 0; i < imp->n; i++) {
+		struct rl_op *op = &imp->ops[i];
+
+		if (rl_kind_is_collective(op->kind) && (op->has & RL_HAS_RANKS) &&
+		    !(op->has & RL_HAS_NODES) && op->ranks > gpus_per_node &&
+		    op->ranks % gpus_per_node == 0) {
+			op->nodes = op->ranks / gpus_per_node;
+			op->has |= RL_HAS_NODES;
+		}
+	}
+}
+
 void rl_import_release(struct rl_import *imp)
 {
 	size_t i;
@@ -612,6 +751,7 @@ void rl_import_release(struct rl_import *imp)
 		free(imp->custom_names[i].name);
 	free(imp->names);
 	free(imp->ops);
+	free(imp->nccl);
 	free(imp->gpu);
 	free(imp->device);
 	memset(imp, 0, sizeof(*imp));
@@ -652,6 +792,41 @@ static void dims(FILE *out, const uint64_t *d, int n)
 		fprintf(out, "%s%" PRIu64, i ? "x" : "", d[i]);
 }
 
+/* " RING_LL (5 rows), TREE_LL128 (1 row)\n": the NCCL kernels' algorithms
+ * and protocols, in order of first row, with their counts (the names are
+ * static strings of ncclmap.c, few and compared by address). */
+static void nccl_algos(FILE *out, const struct rl_import *imp)
+{
+	struct {
+		const char *algorithm, *protocol;
+		size_t rows;
+	} seen[64];
+	size_t i, j, n = 0;
+
+	for (i = 0; i < imp->n; i++) {
+		const struct rl_import_nccl *a = &imp->nccl[i];
+
+		if (a->algorithm == NULL)
+			continue;
+		for (j = 0; j < n; j++)
+			if (seen[j].algorithm == a->algorithm && seen[j].protocol == a->protocol)
+				break;
+		if (j == n && n == sizeof(seen) / sizeof(seen[0]))
+			continue;
+		if (j == n) {
+			seen[n].algorithm = a->algorithm;
+			seen[n].protocol = a->protocol;
+			seen[n++].rows = 0;
+		}
+		seen[j].rows++;
+	}
+	for (j = 0; j < n; j++)
+		fprintf(out, "%s %s%s%s (%zu row%s)", j > 0 ? "," : "",
+		        *seen[j].algorithm ? seen[j].algorithm : "(none named)", *seen[j].protocol ? "_" : "",
+		        seen[j].protocol, seen[j].rows, seen[j].rows == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 {
 	size_t i;
@@ -664,6 +839,13 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	      "# transformer op); measured_us: its GPU time, launches: its GPU activities,\n"
 	      "# host_us: the op's own CPU time, kv_heads: K and V heads (grouped-query)\n",
 	      out);
+	if (imp->collectives > 0) {
+		fputs("# ranks: the c10d group's size; nodes: 1 (a trace does not say how the\n"
+		      "# ranks are spread over nodes); the collective rows are NCCL kernels\n"
+		      "# (docs/trace-import.md); their kernels' algorithm_protocol:\n#",
+		      out);
+		nccl_algos(out, imp);
+	}
 	if (imp->training)
 		fputs("# phase: forward, backward (under the autograd engine) or optimizer\n"
 		      "# (under torch.optim's Optimizer.step)\n",
@@ -671,6 +853,8 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	fputs("name,kind,dtype,shape,kernel,stride,padding,groups,causal,inputs,"
 	      "flops_per_element,flops,bytes,launches,measured_us,host_us,kv_heads",
 	      out);
+	if (imp->collectives > 0)
+		fputs(",ranks,nodes", out);
 	fputs(imp->training ? ",phase\n" : "\n", out);
 	for (i = 0; i < imp->n; i++) {
 		const struct rl_op *op = &imp->ops[i];
@@ -710,6 +894,10 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 		fputc(',', out);
 		if (op->kind == RL_KIND_ATTENTION && op->kv_heads > 0)
 			fprintf(out, "%" PRIu64, op->kv_heads);
+		if (imp->collectives > 0 && (op->has & RL_HAS_RANKS))
+			fprintf(out, ",%" PRIu64 ",%" PRIu64, op->ranks, op->nodes);
+		else if (imp->collectives > 0)
+			fputs(",,", out);
 		if (imp->training)
 			fprintf(out, ",%s", rl_phase_name(op->phase));
 		fputc('\n', out);

@@ -17,7 +17,10 @@
  * optimizer in a user annotation "Optimizer.step#...", else
  * forward; torch.optim's tensor lists, recorded without dims, take the
  * parameters that AccumulateGrad's gradients give (one backward pass's: the
- * forward and optimizer rows part the passes). (Kineto's "External id"
+ * forward and optimizer rows part the passes). An NCCL kernel is a row of its
+ * own, a collective (ncclmap.h) whose size comes from the c10d record
+ * ("record_param_comms") it was launched in, named after the outermost c10d
+ * op around it (c10d::allreduce_). (Kineto's "External id"
  * is not used: in some PyTorch versions it equals the correlation id and
  * links unrelated ops.)
  * The rows and their names belong to the struct rl_import.
@@ -34,6 +37,12 @@
 #include "op.h"
 #include "step.h"
 #include "trace.h"
+
+/* The algorithm and protocol an NCCL kernel's name gives (ncclmap.h):
+ * static strings, "" when the name gives none; NULL on rows of other work. */
+struct rl_import_nccl {
+	const char *algorithm, *protocol;
+};
 
 /* The first few distinct names of rows kept as custom, with counts. */
 #define RL_IMPORT_CUSTOM_NAMES 6
@@ -62,6 +71,8 @@ struct rl_import {
 	enum rl_dtype fallback; /* the trace's most common floating-point dtype */
 	struct rl_aten_params params; /* a training step's parameters (AccumulateGrad) */
 	int training;                 /* some row is backward or optimizer */
+	size_t collectives;           /* rows of NCCL kernels (ncclmap.h) */
+	struct rl_import_nccl *nccl;  /* per row: its NCCL kernel's names (NULL on other rows) */
 };
 
 /* Builds the rows of T into *IMP (caller-owned; release with
@@ -69,6 +80,13 @@ struct rl_import {
  * has no GPU activity ("PATH: no GPU kernels in the trace ..."), or
  * RL_ERR_NOMEM. */
 int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_err *err);
+
+/* A trace does not say how a c10d group's ranks are spread over nodes: its
+ * collective rows have nodes 1. Given the GPUs per node of the system the
+ * rows are predicted on, each row whose ranks fill more than one node and
+ * are a multiple of GPUS_PER_NODE gets ranks / GPUS_PER_NODE nodes (16
+ * ranks on 8-GPU nodes: 2). 0 changes nothing. */
+void rl_import_spread(struct rl_import *imp, uint64_t gpus_per_node);
 
 void rl_import_release(struct rl_import *imp);
 

@@ -84,6 +84,10 @@ const char *rl_step_advice(const struct rl_op *op, const struct rl_pred *p)
 			       "weight read, or quantize the weights (fusing does not cut its traffic)";
 		return "below the memory roof: fuse with its neighbours (torch.compile) so "
 		       "fewer bytes move, or use a smaller dtype";
+	case RL_BOUND_NETWORK:
+		return "below the interconnect's bandwidth: larger buckets (DDP's "
+		       "bucket_cap_mb) amortise the latency; compare the NCCL algorithm and "
+		       "protocol (nccl_algo) with nccl-tests on the same system";
 	default:
 		return "too small to fill the GPU: fuse it into its neighbours or give each "
 		       "launch more work (a larger batch)";

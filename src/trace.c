@@ -213,6 +213,7 @@ enum key {
 	K_OTHER, K_TRACE_EVENTS, K_DEVICE_PROPERTIES, /* top level */
 	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS, /* event */
 	K_CORRELATION, K_DEVICE, K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE, /* args */
+	K_COMM_NAME, K_COMM_DTYPE, K_IN_NELEMS, K_OUT_NELEMS, K_GROUP_SIZE, /* args, c10d */
 	K_ID, K_NUM_SMS, K_TOTAL_MEM, /* deviceProperties */
 };
 
@@ -226,6 +227,7 @@ struct scratch {
 	char *buf;
 	size_t len, cap;
 	size_t name, cat, ph, pid, tid, ts, dur, corr, device; /* offset + 1, 0 = absent */
+	size_t comm, comm_dtype, in_nelems, out_nelems, group_size; /* record_param_comms */
 	uint64_t *tok; /* Input Dims as tokens: TOK_OPEN, TOK_CLOSE, numbers */
 	size_t ntok, tokcap;
 	int dims_bad;
@@ -619,6 +621,69 @@ static int encode_inputs(struct parser *p, uint64_t *at)
 	return 0;
 }
 
+/* A count of the collective metadata: a non-negative integer, else -1. */
+static int64_t comm_count(const struct scratch *s, size_t field)
+{
+	const char *v = text(s, field);
+	uint64_t x;
+
+	return v != NULL && parse_u64(v, strlen(v), &x) == 0 && x <= INT64_MAX ? (int64_t)x : -1;
+}
+
+/* Keeps the collective metadata of the cpu_op about to become t->ops[nops]
+ * (KERNEL 0) or of the kernel about to become t->gpu[ngpu] (KERNEL 1). */
+static int keep_comm(struct parser *p, int kernel)
+{
+	struct rl_trace *t = p->t;
+	struct scratch *s = &p->ev;
+	struct rl_trace_comm **v = kernel ? &t->kernel_comms : &t->comms;
+	size_t *n = kernel ? &t->nkernel_comms : &t->ncomms;
+	struct rl_trace_comm *c;
+
+	if (grow((void **)v, kernel ? &t->kernel_comms_cap : &t->comms_cap, *n, sizeof(**v)) < 0)
+		return RL_ERR_NOMEM;
+	c = &(*v)[*n];
+	c->op = kernel ? t->ngpu : t->nops;
+	c->dtype = 0;
+	if (intern_name(p, text(s, s->comm), &c->name) < 0)
+		return RL_ERR_NOMEM;
+	if (s->comm_dtype) {
+		if (intern_name(p, text(s, s->comm_dtype), &c->dtype) < 0)
+			return RL_ERR_NOMEM;
+		c->dtype++;
+	}
+	c->in_nelems = comm_count(s, s->in_nelems);
+	c->out_nelems = comm_count(s, s->out_nelems);
+	c->group_size = comm_count(s, s->group_size);
+	(*n)++;
+	return 0;
+}
+
+static const struct rl_trace_comm *find_comm(const struct rl_trace_comm *v, size_t n, size_t at)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].op < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].op == at ? &v[lo] : NULL;
+}
+
+const struct rl_trace_comm *rl_trace_op_comm(const struct rl_trace *t, size_t op)
+{
+	return find_comm(t->comms, t->ncomms, op);
+}
+
+const struct rl_trace_comm *rl_trace_gpu_comm(const struct rl_trace *t, size_t i)
+{
+	return find_comm(t->kernel_comms, t->nkernel_comms, i);
+}
+
 static int is_cat(const char *cat, const char *const *list)
 {
 	for (; *list; list++)
@@ -719,6 +784,8 @@ static int finish_event(struct parser *p)
 		if (intern_name(p, name, &op->name) < 0 || thread_id(p, &op->thread) < 0 ||
 		    encode_inputs(p, &op->args) < 0)
 			return fail(p, RL_ERR_NOMEM, "out of memory");
+		if (s->comm != 0 && keep_comm(p, 0) < 0)
+			return fail(p, RL_ERR_NOMEM, "out of memory");
 		t->nops++;
 		return 1;
 	}
@@ -736,11 +803,15 @@ static int finish_event(struct parser *p)
 
 		if (grow((void **)&t->gpu, &t->gpu_cap, t->ngpu, sizeof(*t->gpu)) < 0)
 			return fail(p, RL_ERR_NOMEM, "out of memory");
+		if (s->comm != 0 && gpu_kind == RL_GPU_KERNEL && keep_comm(p, 1) < 0)
+			return fail(p, RL_ERR_NOMEM, "out of memory");
 		g = &t->gpu[t->ngpu++];
 		g->corr = corr;
 		g->ts_ns = ts;
 		g->dur_ns = dur;
 		g->kind = (uint8_t)gpu_kind;
+		if (intern_name(p, name ? name : "", &g->name) < 0)
+			return fail(p, RL_ERR_NOMEM, "out of memory");
 		g->device = dv && parse_u64(dv, strlen(dv), &dev) == 0 && dev < INT32_MAX
 		                    ? (int32_t)dev
 		                    : -1;
@@ -767,6 +838,7 @@ static void reset_event(struct parser *p)
 
 	s->len = 0;
 	s->name = s->cat = s->ph = s->pid = s->tid = s->ts = s->dur = s->corr = s->device = 0;
+	s->comm = s->comm_dtype = s->in_nelems = s->out_nelems = s->group_size = 0;
 	s->ntok = s->ntypes = s->nconc = 0;
 	s->dims_bad = 0;
 	s->offset = offset_now(p) - 1; /* yajl has consumed the '{' */
@@ -810,6 +882,16 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 			field = &s->corr;
 		else if (p->key == K_DEVICE && !is_str)
 			field = &s->device;
+		else if (p->key == K_COMM_NAME && is_str)
+			field = &s->comm;
+		else if (p->key == K_COMM_DTYPE && is_str)
+			field = &s->comm_dtype;
+		else if (p->key == K_IN_NELEMS && !is_str)
+			field = &s->in_nelems;
+		else if (p->key == K_OUT_NELEMS && !is_str)
+			field = &s->out_nelems;
+		else if (p->key == K_GROUP_SIZE && !is_str)
+			field = &s->group_size;
 		break;
 	case W_DIMS: {
 		uint64_t d;
@@ -917,6 +999,11 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		else if (key_is(k, n, "Input Dims")) p->key = K_INPUT_DIMS;
 		else if (key_is(k, n, "Input type")) p->key = K_INPUT_TYPE;
 		else if (key_is(k, n, "Concrete Inputs")) p->key = K_CONCRETE;
+		else if (key_is(k, n, "Collective name")) p->key = K_COMM_NAME;
+		else if (key_is(k, n, "dtype")) p->key = K_COMM_DTYPE;
+		else if (key_is(k, n, "In msg nelems")) p->key = K_IN_NELEMS;
+		else if (key_is(k, n, "Out msg nelems")) p->key = K_OUT_NELEMS;
+		else if (key_is(k, n, "Group size")) p->key = K_GROUP_SIZE;
 		break;
 	case W_DEVICE:
 		if (key_is(k, n, "name")) p->key = K_NAME;
@@ -1214,6 +1301,8 @@ void rl_trace_release(struct rl_trace *t)
 	free(t->launches);
 	free(t->gpu);
 	free(t->marks);
+	free(t->comms);
+	free(t->kernel_comms);
 	free(t->pool);
 	free(t->str_off);
 	free(t->hash);

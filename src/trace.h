@@ -6,7 +6,8 @@
  * thread, start, duration, encoded input arguments), runtime launch calls
  * (correlation id, thread, start) and GPU activities (kernels, memsets,
  * memcpys: correlation id, start, duration), user annotations (name, thread,
- * span), plus the deviceProperties names.
+ * span), the collective metadata of c10d's record_param_comms ops (rl_trace_comm),
+ * plus the deviceProperties names.
  * Strings are interned; ids index rl_trace_str. Times are integer
  * nanoseconds, read exactly from the decimal microseconds of the file.
  * Numbers are read as raw text (integers beyond 64 bits are fine where they
@@ -46,7 +47,25 @@ struct rl_trace_gpu {
 	uint64_t corr;
 	int64_t ts_ns, dur_ns;
 	int32_t device; /* args.device, -1 when absent */
+	uint32_t name;  /* string id of the event's name ("" when absent): the
+	                 * kernel's, e.g. "ncclDevKernel_AllReduce_Sum_f32_RING_LL" */
 	uint8_t kind;   /* enum rl_gpu_kind */
+};
+
+/* The collective a CPU op describes: PyTorch's c10d records each collective
+ * as a cpu_op "record_param_comms" whose args name it and its buffers
+ * (torch/csrc/profiler/util.h, kCommsName ...: "Collective name", "dtype",
+ * "In msg nelems", "Out msg nelems", "Group size"). Kept for every cpu_op
+ * whose args have a "Collective name" string, and for every kernel that has
+ * them too (Kineto copies them from the record onto the NCCL kernels it
+ * launched, libkineto's output_json.cpp). */
+struct rl_trace_comm {
+	size_t op;            /* index into ops, or into gpu (kernel_comms) */
+	uint32_t name;        /* string id of "Collective name" ("allreduce", "_allgather_base" ...) */
+	uint32_t dtype;       /* string id + 1 of "dtype" ("Float", "BFloat16" ...); 0: absent */
+	int64_t in_nelems;    /* "In msg nelems": elements of this rank's input; -1: absent */
+	int64_t out_nelems;   /* "Out msg nelems"; -1: absent */
+	int64_t group_size;   /* "Group size": ranks taking part; -1: absent */
 };
 
 /* A user_annotation event: a named span a program marked on a CPU thread
@@ -93,6 +112,10 @@ struct rl_trace {
 	size_t ndevices;
 	struct rl_trace_mark *marks;
 	size_t nmarks;
+	struct rl_trace_comm *comms; /* in order of op */
+	size_t ncomms;
+	struct rl_trace_comm *kernel_comms; /* the kernels', in order of gpu index */
+	size_t nkernel_comms;
 	struct rl_trace_skips skipped;
 
 	/* internals: the string pool and the argument arena */
@@ -104,7 +127,7 @@ struct rl_trace {
 	size_t hash_cap;
 	unsigned char *arena;
 	size_t arena_len, arena_cap;
-	size_t ops_cap, launches_cap, gpu_cap, devices_cap, marks_cap;
+	size_t ops_cap, launches_cap, gpu_cap, devices_cap, marks_cap, comms_cap, kernel_comms_cap;
 };
 
 /* Reads the trace at PATH ("-": standard input) into *T (caller-owned,
@@ -119,6 +142,13 @@ void rl_trace_release(struct rl_trace *t);
 
 /* The interned string ID (borrowed, valid until rl_trace_release). */
 const char *rl_trace_str(const struct rl_trace *t, uint32_t id);
+
+/* The collective metadata of T->ops[OP] (borrowed), or NULL when it has
+ * none. */
+const struct rl_trace_comm *rl_trace_op_comm(const struct rl_trace *t, size_t op);
+
+/* The collective metadata of the kernel T->gpu[I] (borrowed), or NULL. */
+const struct rl_trace_comm *rl_trace_gpu_comm(const struct rl_trace *t, size_t i);
 
 /* One input of a CPU op, from args "Input Dims", "Input type" and
  * "Concrete Inputs" at the same position. */

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "formulas.h"
 #include "import.h"
+#include "ncclmap.h"
 #include "step.h"
 #include "trace.h"
 
@@ -947,6 +948,299 @@ START_TEST(test_map_training)
 }
 END_TEST
 
+/* NCCL kernels, on the hand-made trace-nccl.json: each value below is read
+ * off its events by eye, the bytes worked by hand from collective.h's
+ * nccl-tests factors. */
+START_TEST(test_nccl_rows)
+{
+	static const struct {
+		const char *name;
+		enum rl_kind kind;
+		enum rl_dtype dtype;
+		uint64_t elems, ranks; /* 0: a custom row */
+		double measured_us, host_us, bytes;
+		enum rl_phase phase;
+		const char *algo, *proto;
+	} want[] = {
+		/* 2^20 bf16 per rank on 4 ranks: S = 4 x 2 MiB, x 3/4 */
+		{"c10d::allgather_#1", RL_KIND_ALLGATHER, RL_BF16, 1048576, 4, 40.5, 50,
+		 4 * 2097152.0 * 3 / 4, RL_PHASE_FORWARD, "RING", "LL"},
+		/* the copy the same op launched beside its NCCL kernel */
+		{"c10d::allgather_#2", RL_KIND_CUSTOM, RL_FP32, 0, 0, 3, 50, 0, RL_PHASE_FORWARD,
+		 NULL, NULL},
+		/* 25e6 fp32 on 8 ranks, in the engine: 1e8 B x 2 x 7/8 */
+		{"c10d::allreduce_#3", RL_KIND_ALLREDUCE, RL_FP32, 25000000, 8, 250, 50, 175e6,
+		 RL_PHASE_BACKWARD, "RING", "LL"},
+		/* all_to_all run as SendRecv kernels: 65536 fp16 x 1/2 */
+		{"c10d::alltoall_base_#4", RL_KIND_ALLTOALL, RL_FP16, 65536, 2, 10, 40, 65536,
+		 RL_PHASE_FORWARD, "", ""},
+		/* a record without metadata (PyTorch before 2.1) */
+		{"ncclKernel_ReduceScatter_RING_SIMPLE_Sum_bf16#5", RL_KIND_CUSTOM, RL_FP32, 0, 0,
+		 20, 20, 0, RL_PHASE_FORWARD, "RING", "SIMPLE"},
+		/* a launch outside any op, the record on the kernel (as Kineto
+		 * copies it there): 4096 bf16 x 1; the launch call's time as
+		 * host_us */
+		{"ncclDevKernel_Broadcast_RING_LL#6", RL_KIND_BROADCAST, RL_BF16, 4096, 8, 5, 3, 8192,
+		 RL_PHASE_FORWARD, "RING", "LL"},
+		/* Group size 1 */
+		{"c10d::allreduce_#7", RL_KIND_CUSTOM, RL_FP32, 0, 0, 4, 30, 0, RL_PHASE_FORWARD,
+		 "TREE", "LL128"},
+		{"add#8", RL_KIND_POINTWISE, RL_FP32, 1024, 0, 2, 10, 3 * 4096.0, RL_PHASE_FORWARD,
+		 NULL, NULL},
+	};
+	struct rl_import imp;
+	size_t i;
+
+	import_file("trace-nccl.json", &imp);
+	ck_assert_uint_eq(imp.n, ARRAY_SIZE(want));
+	ck_assert_uint_eq(imp.collectives, 6);
+	ck_assert_uint_eq(imp.orphans, 0); /* the NCCL launch is a collective's row */
+	ck_assert_int_eq(imp.training, 1);
+	/* custom: the copy, and two NCCL kernels */
+	ck_assert_uint_eq(imp.custom, 3);
+	ck_assert_uint_eq(imp.ncustom_names, 3);
+	ck_assert_str_eq(imp.custom_names[1].name,
+	                 "ncclKernel_ReduceScatter_RING_SIMPLE_Sum_bf16 (size not recorded)");
+	ck_assert_str_eq(imp.custom_names[2].name,
+	                 "ncclDevKernel_AllReduce_Sum_f32_TREE_LL128 (a group of one rank)");
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct rl_op *op = &imp.ops[i];
+		double f, b;
+
+		ck_assert_str_eq(op->name, want[i].name);
+		ck_assert_int_eq(op->kind, want[i].kind);
+		ck_assert_int_eq(op->dtype, want[i].dtype);
+		ck_assert_double_eq_tol(op->measured_us, want[i].measured_us, 1e-9);
+		ck_assert_double_eq_tol(op->host_us, want[i].host_us, 1e-9);
+		ck_assert_int_eq(op->phase, want[i].phase);
+		ck_assert_uint_eq(op->launches, 1);
+		ck_assert_int_eq(rl_op_work(op, &f, &b, NULL), 0);
+		/* collectives have no FLOPs; the add one per element */
+		ck_assert_double_eq(f, want[i].kind == RL_KIND_POINTWISE ? 1024 : 0);
+		ck_assert_double_eq_tol(b, want[i].bytes, 1e-6);
+		if (want[i].elems > 0)
+			check_dims(op, 1, &want[i].elems);
+		if (want[i].ranks > 0) {
+			ck_assert_uint_eq(op->ranks, want[i].ranks);
+			ck_assert_uint_eq(op->nodes, 1);
+		} else {
+			ck_assert(!(op->has & RL_HAS_RANKS));
+		}
+		if (want[i].algo == NULL) {
+			ck_assert_ptr_null(imp.nccl[i].algorithm);
+		} else {
+			ck_assert_str_eq(imp.nccl[i].algorithm, want[i].algo);
+			ck_assert_str_eq(imp.nccl[i].protocol, want[i].proto);
+		}
+	}
+	/* on nodes of 3 GPUs nothing fills whole nodes; on nodes of 4 the
+	 * allreduce of 8 ranks spans 2, the allgather of 4 one */
+	rl_import_spread(&imp, 3);
+	ck_assert_uint_eq(imp.ops[2].nodes, 1);
+	rl_import_spread(&imp, 4);
+	ck_assert_uint_eq(imp.ops[0].nodes, 1);
+	ck_assert_uint_eq(imp.ops[2].nodes, 2);
+	ck_assert_uint_eq(imp.ops[3].nodes, 1);
+	rl_import_release(&imp);
+}
+END_TEST
+
+/* The HTA fixture (tests/data/trace_ddp_a100_2ranks_hta.json.gz): one DDP
+ * training step of ResNet-50 on 2 A100s. Its NCCL kernels, their durations
+ * and their records' fields, joined by the kernels' own "External id" (not
+ * the import's route) with python's json module:
+ *   Broadcast 30.975 us, broadcast 53120 Float, Group size 2
+ *   Broadcast  7.775 us, broadcast 53 Long
+ *   AllReduce 3306.963 us, allreduce 2049000 Float, and 2424.415 / 7875584,
+ *   2368.513 / 6563840, 2160.803 / 6637568, 1689.577 / 2431040.
+ * The all-reduced gradients add up to 25,557,032 elements, ResNet-50's
+ * published parameter count; the broadcast buffers are its batch norms'
+ * running means and variances (2 x 26,560 channels) and the 53 layers'
+ * num_batches_tracked. */
+START_TEST(test_nccl_ddp)
+{
+	static const uint64_t ar_elems[] = {2049000, 7875584, 6563840, 6637568, 2431040};
+	static const double ar_us[] = {3306.963, 2424.415, 2368.513, 2160.803, 1689.577};
+	struct rl_import imp;
+	size_t i, nb = 0, na = 0;
+	double params = 0;
+
+	import_file("trace_ddp_a100_2ranks_hta.json.gz", &imp);
+	ck_assert_uint_eq(imp.collectives, 7);
+	for (i = 0; i < imp.n; i++) {
+		const struct rl_op *op = &imp.ops[i];
+		double f, b;
+
+		if (!rl_kind_is_collective(op->kind))
+			continue;
+		ck_assert_uint_eq(op->ranks, 2);
+		ck_assert_uint_eq(op->nodes, 1);
+		ck_assert_str_eq(imp.nccl[i].algorithm, "RING");
+		ck_assert_str_eq(imp.nccl[i].protocol, "LL");
+		ck_assert_int_eq(rl_op_work(op, &f, &b, NULL), 0);
+		if (op->kind == RL_KIND_BROADCAST) {
+			/* DDP's buffer sync in the forward pass */
+			ck_assert_int_eq(op->phase, RL_PHASE_FORWARD);
+			ck_assert_uint_lt(nb, 2);
+			check_dims(op, 1, (const uint64_t[]){nb == 0 ? 53120 : 53});
+			ck_assert_int_eq(op->dtype, nb == 0 ? RL_FP32 : RL_INT64);
+			ck_assert_double_eq_tol(op->measured_us, nb == 0 ? 30.975 : 7.775, 1e-9);
+			ck_assert_double_eq_tol(b, nb == 0 ? 53120 * 4.0 : 53 * 8.0, 1e-9);
+			ck_assert_str_eq(op->name, nb == 0 ? "c10d::broadcast_#2" : "c10d::broadcast_#4");
+			nb++;
+		} else {
+			/* the gradient buckets, reduced in the backward pass (the
+			 * reducer's hook under AccumulateGrad); 2 ranks: bus factor 1 */
+			ck_assert_int_eq(op->kind, RL_KIND_ALLREDUCE);
+			ck_assert_int_eq(op->phase, RL_PHASE_BACKWARD);
+			ck_assert_uint_lt(na, 5);
+			ck_assert_int_eq(op->dtype, RL_FP32);
+			check_dims(op, 1, &ar_elems[na]);
+			ck_assert_double_eq_tol(op->measured_us, ar_us[na], 1e-9);
+			ck_assert_double_eq_tol(b, 4.0 * (double)ar_elems[na], 1e-9);
+			params += (double)op->dims[0];
+			na++;
+		}
+	}
+	ck_assert_uint_eq(nb, 2);
+	ck_assert_uint_eq(na, 5);
+	ck_assert_double_eq(params, 25557032);
+	rl_import_release(&imp);
+}
+END_TEST
+
+/* Kernel names of both NCCL generations, c10d's collective names and
+ * dtypes (ncclmap.h), and the rows of records missing a field. */
+START_TEST(test_nccl_names)
+{
+	static const struct {
+		const char *name;
+		int nccl;
+		enum rl_kind kind;
+		const char *algo, *proto;
+	} kernels[] = {
+		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 1,
+		 RL_KIND_ALLREDUCE, "RING", "LL"},
+		{"ncclDevKernel_AllReduce_Sum_bf16_NVLS_TREE_SIMPLE", 1, RL_KIND_ALLREDUCE,
+		 "NVLS_TREE", "SIMPLE"},
+		{"ncclDevKernel_AllReduce_Sum_bf16_NVLS_SIMPLE", 1, RL_KIND_ALLREDUCE, "NVLS", "SIMPLE"},
+		{"ncclDevKernel_AllReduce_Sum_f16_COLLNET_DIRECT_SIMPLE", 1, RL_KIND_ALLREDUCE,
+		 "COLLNET_DIRECT", "SIMPLE"},
+		{"ncclDevKernel_AllReduce_Sum_f16_COLLNET_CHAIN_LL128", 1, RL_KIND_ALLREDUCE,
+		 "COLLNET_CHAIN", "LL128"},
+		{"ncclDevKernel_AllGather_RING_LL", 1, RL_KIND_ALLGATHER, "RING", "LL"},
+		{"ncclDevKernel_AllGather_PAT_SIMPLE", 1, RL_KIND_ALLGATHER, "PAT", "SIMPLE"},
+		{"ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL128", 1, RL_KIND_REDUCESCATTER, "RING",
+		 "LL128"},
+		{"ncclDevKernel_Broadcast_RING_LL", 1, RL_KIND_BROADCAST, "RING", "LL"},
+		{"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 1, RL_KIND_SENDRECV, "",
+		 ""},
+		{"ncclDevKernel_Reduce_Sum_f32_RING_LL", 1, RL_KIND_CUSTOM, "RING", "LL"},
+		{"ncclKernel_AllReduce_TREE_LL128_Sum_half(ncclDevComm*, unsigned long, ncclWork*)", 1,
+		 RL_KIND_ALLREDUCE, "TREE", "LL128"},
+		{"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+		 1, RL_KIND_SENDRECV, "RING", "SIMPLE"},
+		{"ncclKernel_", 1, RL_KIND_CUSTOM, "", ""},
+		{"ncclDevKernel_Generic_1", 1, RL_KIND_CUSTOM, "", ""},
+		{"ncclKernel", 0, RL_KIND_CUSTOM, NULL, NULL},
+		{"void at::native::vectorized_elementwise_kernel<4>", 0, RL_KIND_CUSTOM, NULL, NULL},
+		{"nccl_allreduce", 0, RL_KIND_CUSTOM, NULL, NULL},
+	};
+	static const struct {
+		const char *name;
+		enum rl_kind kind;
+	} colls[] = {
+		{"allreduce", RL_KIND_ALLREDUCE},
+		{"allreduce_coalesced", RL_KIND_ALLREDUCE},
+		{"allgather", RL_KIND_ALLGATHER},
+		{"_allgather_base", RL_KIND_ALLGATHER},
+		{"allgather_into_tensor_coalesced", RL_KIND_ALLGATHER},
+		{"reduce_scatter", RL_KIND_REDUCESCATTER},
+		{"_reduce_scatter_base", RL_KIND_REDUCESCATTER},
+		{"reduce_scatter_tensor_coalesced", RL_KIND_REDUCESCATTER},
+		{"all_to_all", RL_KIND_ALLTOALL},
+		{"all_to_allv", RL_KIND_ALLTOALL},
+		{"broadcast", RL_KIND_BROADCAST},
+		{"_broadcast_oop", RL_KIND_BROADCAST},
+		{"send", RL_KIND_SENDRECV},
+		{"recv", RL_KIND_SENDRECV},
+		{"reduce", RL_KIND_CUSTOM},
+		{"barrier", RL_KIND_CUSTOM},
+		{"gather", RL_KIND_CUSTOM},
+		{"", RL_KIND_CUSTOM},
+	};
+	struct rl_nccl_kernel k;
+	struct rl_trace_comm c;
+	struct rl_op op;
+	enum rl_dtype dt;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kernels); i++) {
+		ck_assert_msg(rl_nccl_kernel(kernels[i].name, &k) == kernels[i].nccl, "%s",
+		              kernels[i].name);
+		if (!kernels[i].nccl)
+			continue;
+		ck_assert_msg(k.kind == kernels[i].kind, "%s", kernels[i].name);
+		ck_assert_str_eq(k.algorithm, kernels[i].algo);
+		ck_assert_str_eq(k.protocol, kernels[i].proto);
+	}
+	for (i = 0; i < ARRAY_SIZE(colls); i++)
+		ck_assert_msg(rl_nccl_coll_kind(colls[i].name) == colls[i].kind, "%s",
+		              colls[i].name);
+	ck_assert_int_eq(rl_nccl_dtype("BFloat16", &dt), 0);
+	ck_assert_int_eq(dt, RL_BF16);
+	ck_assert_int_eq(rl_nccl_dtype("Float8_e4m3fn", &dt), 0);
+	ck_assert_int_eq(dt, RL_FP8E4M3);
+	ck_assert_int_eq(rl_nccl_dtype("Byte", &dt), 0);
+	ck_assert_int_eq(dt, RL_INT8);
+	ck_assert_int_eq(rl_nccl_dtype("ComplexFloat", &dt), -1);
+	ck_assert_int_eq(rl_nccl_dtype("float", &dt), -1);
+
+	/* a recv: its buffer is the output; 1000 bf16 to the next rank */
+	rl_nccl_kernel("ncclDevKernel_SendRecv", &k);
+	memset(&c, 0, sizeof(c));
+	c.in_nelems = 0;
+	c.out_nelems = 1000;
+	c.group_size = 2;
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, &c, "recv", "BFloat16", &op, &why), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_SENDRECV);
+	ck_assert_uint_eq(op.dims[0], 1000);
+	ck_assert_double_eq(bytes_of(&op), 2000);
+	/* a barrier runs an allreduce kernel: the kernel's kind */
+	rl_nccl_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", &k);
+	c.in_nelems = 1;
+	c.out_nelems = 1;
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, &c, "barrier", "Float", &op, &why), 1);
+	ck_assert_int_eq(op.kind, RL_KIND_ALLREDUCE);
+	/* each missing field: a custom row, no work, the reason */
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, &c, "allreduce", NULL, &op, &why), 0);
+	ck_assert_str_eq(why, "dtype not recorded");
+	ck_assert_int_eq(op.kind, RL_KIND_CUSTOM);
+	ck_assert_double_eq(bytes_of(&op), 0);
+	c.group_size = -1;
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, &c, "allreduce", "Float", &op, &why), 0);
+	ck_assert_str_eq(why, "group size not recorded");
+	c.group_size = 2;
+	c.in_nelems = -1;
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, &c, "allreduce", "Float", &op, &why), 0);
+	ck_assert_str_eq(why, "size not recorded");
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, NULL, NULL, NULL, &op, &why), 0);
+	ck_assert_str_eq(why, "size not recorded");
+	rl_nccl_kernel("ncclDevKernel_Reduce_Sum_f32_RING_LL", &k);
+	c.in_nelems = 10;
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_nccl_map(&k, &c, "reduce", "Float", &op, &why), 0);
+	ck_assert_str_eq(why, "no collective kind of ours");
+}
+END_TEST
+
 Suite *suite_import(void)
 {
 	Suite *s = suite_create("import");
@@ -957,6 +1251,8 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_gpt2);
 	tcase_add_test(tc, test_boundaries);
 	tcase_add_test(tc, test_composite);
+	tcase_add_test(tc, test_nccl_rows);
+	tcase_add_test(tc, test_nccl_ddp);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mapping");
 	tcase_add_test(tc, test_map_conv);
@@ -969,6 +1265,7 @@ Suite *suite_import(void)
 	tcase_add_test(tc, test_phases);
 	tcase_add_test(tc, test_params_passes);
 	tcase_add_test(tc, test_dtypes);
+	tcase_add_test(tc, test_nccl_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -380,6 +380,62 @@ START_TEST(test_absurd_times)
 }
 END_TEST
 
+/* c10d's record_param_comms metadata and the kernels' names, read off
+ * trace-nccl.json by eye: its cpu_ops in file order are c10d::allgather_ (0),
+ * record_param_comms (1), the engine's evaluate_function (2),
+ * c10d::allreduce_ (3), record_param_comms (4), c10d::alltoall_base_ (5),
+ * record_param_comms (6), record_param_comms without arguments (7),
+ * c10d::allreduce_ (8), record_param_comms (9), aten::add (10). */
+START_TEST(test_comm_records)
+{
+	struct rl_trace t;
+	struct rl_err e;
+	const struct rl_trace_comm *c;
+
+	ck_assert_int_eq(read_trace("trace-nccl.json", &t, &e), 0);
+	ck_assert_uint_eq(t.nops, 11);
+	ck_assert_uint_eq(t.ncomms, 4); /* op 7 has no "Collective name" */
+	c = rl_trace_op_comm(&t, 1);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(rl_trace_str(&t, c->name), "_allgather_base");
+	ck_assert_uint_ne(c->dtype, 0);
+	ck_assert_str_eq(rl_trace_str(&t, c->dtype - 1), "BFloat16");
+	ck_assert_int_eq(c->in_nelems, 1048576);
+	ck_assert_int_eq(c->out_nelems, 4194304);
+	ck_assert_int_eq(c->group_size, 4);
+	c = rl_trace_op_comm(&t, 4);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->in_nelems, 25000000);
+	ck_assert_int_eq(c->group_size, 8);
+	ck_assert_str_eq(rl_trace_str(&t, rl_trace_op_comm(&t, 6)->name), "all_to_all");
+	ck_assert_int_eq(rl_trace_op_comm(&t, 9)->group_size, 1);
+	ck_assert_ptr_null(rl_trace_op_comm(&t, 0));
+	ck_assert_ptr_null(rl_trace_op_comm(&t, 7));
+	ck_assert_ptr_null(rl_trace_op_comm(&t, 10));
+	ck_assert_ptr_null(rl_trace_op_comm(&t, 11));
+	/* the GPU activities' names, kernels and the memcpy alike */
+	ck_assert_uint_eq(t.ngpu, 8);
+	ck_assert_str_eq(rl_trace_str(&t, t.gpu[0].name),
+	                 "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+	ck_assert_str_eq(rl_trace_str(&t, t.gpu[1].name), "Memcpy DtoD (Device -> Device)");
+	/* the records on kernels: the allgather's (without dtype and group)
+	 * and the broadcast's, the sixth GPU activity */
+	ck_assert_uint_eq(t.nkernel_comms, 2);
+	c = rl_trace_gpu_comm(&t, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->in_nelems, 1048576);
+	ck_assert_int_eq(c->group_size, -1);
+	ck_assert_uint_eq(c->dtype, 0);
+	ck_assert_ptr_null(rl_trace_gpu_comm(&t, 1));
+	c = rl_trace_gpu_comm(&t, 5);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(rl_trace_str(&t, c->name), "broadcast");
+	ck_assert_int_eq(c->in_nelems, 4096);
+	ck_assert_int_eq(c->group_size, 8);
+	rl_trace_release(&t);
+}
+END_TEST
+
 Suite *suite_trace(void)
 {
 	Suite *s = suite_create("trace");
@@ -388,6 +444,7 @@ Suite *suite_trace(void)
 	tcase_add_test(tc, test_records);
 	tcase_add_test(tc, test_tensor_lists);
 	tcase_add_test(tc, test_bigint_utf8);
+	tcase_add_test(tc, test_comm_records);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_missing_fields);
