@@ -104,6 +104,7 @@ int cmd_report(int argc, char **argv)
 	struct rl_pipeline_columns cols;
 	struct rl_chart_info chart_info;
 	struct rl_import imp;
+	struct rl_err e;
 	struct rl_step step;
 	struct rl_out out, svg_out;
 	rl_pipeline *pl = NULL;
@@ -195,14 +196,17 @@ int cmd_report(int argc, char **argv)
 		        sinks.fmt == RL_FMT_MD ? "Trace: " : "", imp.n, imp.n == 1 ? "" : "s",
 		        imp.device ? imp.device : "a device it does not name",
 		        sinks.fmt == RL_FMT_MD ? "\n" : "");
+	rl_err_clear(&e);
 	rc = rl_pipeline_begin(&model, &sinks, &cols, &pl);
 	for (i = 0; rc == 0 && i < imp.n; i++)
-		rc = rl_pipeline_op(pl, &imp.ops[i], NULL);
+		rc = rl_pipeline_op(pl, &imp.ops[i], &e);
 	if (rc == 0)
-		rc = rl_pipeline_end(pl, NULL);
+		rc = rl_pipeline_end(pl, &e);
 	if (rc == 0 && sinks.chart != NULL)
 		rc = rl_svg_roofline(svg_out.f, sinks.chart);
-	if (rc < 0)
+	if (rc < 0 && e.code < 0) /* located at the op: its row in the import */
+		rl_cli_error("%s", e.msg);
+	else if (rc < 0)
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
 	else if (rl_out_commit(&out) == 0 && (svg == NULL || rl_out_commit(&svg_out) == 0))
 		status = RL_EXIT_OK;

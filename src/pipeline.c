@@ -258,13 +258,16 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	return 0;
 }
 
-/* ERR, whose message has no location yet, located at OP: "INPUT:LINE: ". */
+/* ERR, whose message has no location yet, located at OP: "INPUT:LINE: ", or
+ * "INPUT: NAME: " for an op that is not a line of a file (a trace's). */
 static int locate(const rl_pipeline *pl, const struct rl_op *op, struct rl_err *err,
                   const char *prefix)
 {
 	char msg[sizeof(err->msg)];
 
 	snprintf(msg, sizeof(msg), "%s", err->msg);
+	if (op->line == 0) /* not from a file's line: a trace's op, by its name */
+		return rl_err_set(err, err->code, "%s: %s: %s%s", pl->input, op->name, prefix, msg);
 	return rl_err_set(err, err->code, "%s:%zu: %s%s", pl->input, op->line, prefix, msg);
 }
 

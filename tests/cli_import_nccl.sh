@@ -95,4 +95,11 @@ run import "$tmp/n16.json"
 check "16 ranks: the op list says 1 node (the trace does not say)" \
 	grep -q '^c10d::allreduce_#3,.*,16,1,backward$' "$tmp/out"
 
+# 12 ranks: not a whole number of hgx-h100-8's 8-GPU nodes: one error naming
+# the op (a trace's op has no line), nothing on stdout
+sed 's/"Group size": 8/"Group size": 12/' "$H" >"$tmp/n12.json"
+expect_error "12 ranks on 8-GPU nodes" 1 \
+	"^roofline: $tmp/n12.json: c10d::allreduce_#3: 12 ranks on 1 node is 12 GPUs per node, but hgx-h100-8 has 8" \
+	report --hw hgx-h100-8 "$tmp/n12.json"
+
 done_testing
