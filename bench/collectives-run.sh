@@ -7,7 +7,7 @@
 # GPU machine with a binary from bench/portable.sh, its plugin beside it:
 #   D=.devbin/coll16 OUT=/tmp/out bench/collectives-run.sh
 # D holds roofline, roofline-cuda.so, hwdb/ and tests/ (lib.sh and
-# gpu_bench_collectives.sh).
+# gpu_bench_collectives.sh). SKIP_BENCH=1: everything but the full bench.
 set -u
 D=${D:-.devbin}
 R=$D/roofline
@@ -32,12 +32,17 @@ echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH" >>"$log"
 run nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
 run nvidia-smi topo -m
 run "$R" devices
-start=$(date +%s%N)
-run "$R" bench --only collectives -f json -o "$O/bench-collectives.json"
-echo "bench --only collectives wall time: $(( ($(date +%s%N) - start) / 1000000 )) ms" >>"$log"
-"$R" bench --from "$O/bench-collectives.json" >"$O/report.txt" 2>>"$log"
-run "$R" calibrate --from "$O/bench-collectives.json" --hw hgx-h200-8 -o "$O/calibrated.system"
+if [ -z "${SKIP_BENCH:-}" ]; then
+	start=$(date +%s%N)
+	run "$R" bench --only collectives -f json -o "$O/bench-collectives.json"
+	echo "bench --only collectives wall time: $(( ($(date +%s%N) - start) / 1000000 )) ms" >>"$log"
+	"$R" bench --from "$O/bench-collectives.json" >"$O/report.txt" 2>>"$log"
+	run "$R" calibrate --from "$O/bench-collectives.json" --hw hgx-h200-8 -o "$O/calibrated.system"
+fi
 run "$R" validate --tp 2
+# the one-line answers: no NCCL, more GPUs than the machine has
+ROOFLINE_NCCL=/nonexistent/libnccl.so.2 run "$R" bench --only collectives
+run "$R" bench --only collectives --gpus 2 --quick
 ROOFLINE=$R top_srcdir=$D bash "$D/tests/gpu_bench_collectives.sh" >"$O/gpu_bench_collectives.tap" 2>&1
 echo "gpu_bench_collectives.sh: exit $?" >>"$log"
 run nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv

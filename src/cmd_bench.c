@@ -601,6 +601,9 @@ int cmd_calibrate(int argc, char **argv)
 		return rl_cli_usage("calibrate", "--id: '%s' is not a device id (letters, digits, "
 		                    "'-', '_' and '.')", id);
 
+	if (collectives && m.hw == NULL)
+		return rl_cli_usage("calibrate", "--collectives calibrates a system: give --hw "
+		                    "SYSTEM ('roofline hw systems' lists them) or --hw FILE.system");
 	if (rl_cli_model_open_db(&m) < 0)
 		return RL_EXIT_FAIL;
 	memset(&cal, 0, sizeof(cal));

@@ -39,6 +39,7 @@ expect_error "--gpus is for the collectives" 2 'gpus is for --only collectives' 
 expect_error "--gpus 0 is a usage error" 2 'gpus: expected a number of GPUs' bench --only collectives --gpus 0
 expect_error "--gpus with --from is a usage error" 2 'gpus measure; --from' bench --from "$T" --gpus 2
 expect_error "--only names the group" 2 'sweep or collectives' bench --only collective
+expect_error "calibrate --collectives needs --hw SYSTEM before it measures" 2 'collectives calibrates a system' calibrate --collectives -o "$tmp/x.system"
 expect_error "validate --tp 1: tensor parallelism needs 2 GPUs" 2 'tp 1: tensor parallelism needs 2 GPUs or more' validate --tp 1
 expect_error "validate --tp takes no op list" 2 'tp runs its own layers' validate --tp 2 "$EX/bert-base.csv"
 
