@@ -82,8 +82,9 @@ static char *source_of(const struct rl_bench *b, const struct rl_bench_entry *e,
 
 	snprintf(buf, sizeof(buf),
 	         "measured by roofline bench %s on %.10s: %s of %s %s, S = %.0f bytes, on %d "
-	         "GPUs; median of %zu samples; %s",
-	         b->version, b->date, what, e->name, e->shape, e->bytes, e->ranks, e->n, e->method);
+	         "GPUs; median of %zu sample%s; %s",
+	         b->version, b->date, what, e->name, e->shape, e->bytes, e->ranks, e->n,
+	         e->n == 1 ? "" : "s", e->method);
 	return strdup(buf);
 }
 
