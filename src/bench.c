@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const group_names[RL_BENCH_GROUP_COUNT] = {
-	"memory", "l2", "vector", "special", "gemm", "launch", "sweep",
+	"memory", "l2", "vector", "special", "gemm", "launch", "sweep", "collective",
 };
 
 const char *rl_bench_group_name(enum rl_bench_group g)

@@ -27,6 +27,8 @@ enum rl_bench_group {
 	RL_BENCH_GEMM,    /* cuBLASLt matrix products, one entry per dtype and shape */
 	RL_BENCH_LAUNCH,  /* launch overhead: enqueue, roundtrip, back-to-back, graph-node */
 	RL_BENCH_SWEEP,   /* the intensity sweep: one entry per dtype and repeat */
+	RL_BENCH_COLLECTIVE, /* NCCL collectives across the GPUs: one entry per kind,
+	                      * size and placement (collbench.h) */
 	RL_BENCH_GROUP_COUNT
 };
 
@@ -42,10 +44,13 @@ struct rl_bench_entry {
 	enum rl_bench_group group;
 	char name[RL_BENCH_NAME_MAX];     /* "copy", "fp32-fma", "gemm", "enqueue", "sweep" */
 	char dtype[RL_BENCH_DTYPE_MAX];   /* "fp32", "bf16", ...; "" when none applies */
-	char shape[RL_BENCH_SHAPE_MAX];   /* GEMM "MxNxK"; the array "268435456" elements; "" */
+	char shape[RL_BENCH_SHAPE_MAX];   /* GEMM "MxNxK"; the array "268435456" elements;
+	                                   * a collective "in-place" or "out-of-place"; "" */
 	double repeat;                    /* sweep: dependent multiplies per element; else 0 */
 	double bytes;                     /* device-memory (L2 for RL_BENCH_L2) bytes per unit;
-	                                   * a copy counts its reads and its writes */
+	                                   * a copy counts its reads and its writes; a
+	                                   * collective: nccl-tests' size S (collective.h) */
+	int ranks;                        /* a collective: the GPUs taking part; else 0 */
 	double flops;                     /* FLOPs (int8: OPs) per unit; an FMA counts 2 */
 	int check;                        /* 1: the result was verified, 0: nothing to verify,
 	                                   * -1: verification failed */

@@ -83,6 +83,11 @@ static void write_entry(yajl_gen g, const struct rl_bench_entry *e)
 	kcount(g, "repeat", e->repeat);
 	kcount(g, "bytes", e->bytes);
 	kcount(g, "flops", e->flops);
+	/* only a collective's: recordings without it read as before */
+	if (e->group == RL_BENCH_COLLECTIVE) {
+		rl_json_str(g, "ranks");
+		yajl_gen_integer(g, e->ranks);
+	}
 	rl_json_str(g, "check");
 	yajl_gen_integer(g, e->check);
 	rl_json_k7(g, "sm_clock_mhz", e->sm_clock_mhz);
@@ -224,7 +229,7 @@ static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
 	rc = get_str(r, v, where, "group", group, sizeof(group));
 	if (rc == 0 && rl_bench_group_parse(group, &e.group) < 0) {
 		snprintf(w, sizeof(w), "%s.group", where);
-		return bad(r, w, "memory, l2, vector, special, gemm, launch or sweep");
+		return bad(r, w, "memory, l2, vector, special, gemm, launch, sweep or collective");
 	}
 	if (rc == 0)
 		rc = get_str(r, v, where, "name", e.name, sizeof(e.name));
@@ -251,6 +256,20 @@ static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
 	if (c == NULL || !YAJL_IS_INTEGER(c) || (chk = (double)YAJL_GET_INTEGER(c)) < -1 || chk > 1)
 		return bad(r, w, "-1, 0 or 1");
 	e.check = (int)chk;
+	c = rl_json_member(v, "ranks");
+	snprintf(w, sizeof(w), "%s.ranks", where);
+	if (e.group == RL_BENCH_COLLECTIVE) {
+		if (c == NULL || !YAJL_IS_INTEGER(c) || YAJL_GET_INTEGER(c) < 1 ||
+		    YAJL_GET_INTEGER(c) > 1 << 20)
+			return bad(r, w, "the GPUs of a collective (an integer, 1 to 1048576)");
+		e.ranks = (int)YAJL_GET_INTEGER(c);
+		if (strcmp(e.shape, "in-place") != 0 && strcmp(e.shape, "out-of-place") != 0) {
+			snprintf(w, sizeof(w), "%s.shape", where);
+			return bad(r, w, "\"in-place\" or \"out-of-place\" (a collective)");
+		}
+	} else if (c != NULL) {
+		return bad(r, w, "no ranks outside a collective");
+	}
 	s = rl_json_member(v, "samples_us");
 	snprintf(w, sizeof(w), "%s.samples_us", where);
 	if (s == NULL || !YAJL_IS_ARRAY(s) || s->u.array.len == 0)

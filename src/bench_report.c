@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "collbench.h"
 #include "err.h"
 #include "model.h"
 #include "report.h"
@@ -152,8 +153,12 @@ static void table_header(FILE *f, const struct rl_bench *b, const struct rl_devi
 
 static void table_entries(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
 {
-	size_t i;
+	size_t i, n = 0;
 
+	for (i = 0; i < b->n; i++)
+		n += b->e[i].group != RL_BENCH_SWEEP && b->e[i].group != RL_BENCH_COLLECTIVE;
+	if (n == 0)
+		return;
 	fprintf(f, "%-7s %-12s %-7s %-15s %10s %10s %-7s %6s %10s %6s %-6s %5s %4s\n", "group",
 	        "benchmark", "dtype", "shape", "median", "best", "unit", "spread", "reference", "%",
 	        "check", "MHz", "C");
@@ -163,7 +168,7 @@ static void table_entries(FILE *f, const struct rl_bench *b, const struct rl_dev
 		double med, best, r;
 		char pct[16] = "", refs[24] = "", mhz[16] = "", temp[16] = "";
 
-		if (e->group == RL_BENCH_SWEEP)
+		if (e->group == RL_BENCH_SWEEP || e->group == RL_BENCH_COLLECTIVE)
 			continue;
 		rl_bench_stats(e, &s);
 		figures(e, &s, &med, &best);
@@ -226,12 +231,70 @@ static void table_sweep(FILE *f, const struct rl_bench *b, const struct rl_devic
 	}
 }
 
+/* The collectives: per entry nccl-tests' columns (size, time, algbw,
+ * busbw), then per kind what calibrate keeps. */
+static void table_collectives(FILE *f, const struct rl_bench *b)
+{
+	enum rl_kind k;
+	size_t i, n = 0, undefined = 0;
+
+	for (i = 0; i < b->n; i++)
+		n += b->e[i].group == RL_BENCH_COLLECTIVE;
+	if (n == 0)
+		return;
+	fprintf(f, "\ncollectives (nccl-tests' method: algbw = S / time, busbw = algbw x bus "
+	           "factor)\n");
+	fprintf(f, "%-14s %5s %-12s %-5s %13s %11s %10s %10s %6s %-6s\n", "collective", "ranks",
+	        "placement", "dtype", "S bytes", "median us", "algbw GB/s", "busbw GB/s", "factor",
+	        "check");
+	for (i = 0; i < b->n; i++) {
+		const struct rl_bench_entry *e = &b->e[i];
+		struct rl_collfig c;
+		char bus[24] = "-";
+
+		if (e->group != RL_BENCH_COLLECTIVE || rl_collbench_figures(e, &c) < 0)
+			continue;
+		if (c.factor > 0)
+			snprintf(bus, sizeof(bus), "%.5g", c.busbw_gbs);
+		else
+			undefined++;
+		fprintf(f, "%-14s %5d %-12s %-5s %13.0f %11.5g %10.5g %10s %6.4g %-6s\n", e->name,
+		        e->ranks, e->shape, e->dtype, e->bytes, c.median_us, c.algbw_gbs, bus, c.factor,
+		        check_word(e->check));
+	}
+	if (undefined > 0)
+		fprintf(f, "busbw '-': undefined on one rank (the bus factor (n-1)/n is 0: nothing "
+		           "crosses a link); algbw is the figure there. In place on one rank the\n"
+		           "output is the input: NCCL launches nothing, and the time is the host's "
+		           "call\n");
+	for (k = RL_KIND_ALLREDUCE; k <= RL_KIND_SENDRECV; k++) {
+		struct rl_collsum s;
+
+		if (rl_collbench_summary(b, k, &s, NULL) < 0)
+			continue;
+		fprintf(f, "%s on %d rank%s: ", rl_kind_name(k), s.ranks, s.ranks == 1 ? "" : "s");
+		if (s.busbw_gbs > 0)
+			fprintf(f, "busbw %.5g GB/s", s.busbw_gbs);
+		else
+			fprintf(f, "algbw %.5g GB/s (busbw undefined)", s.algbw_gbs);
+		fprintf(f, " at S = %.0f bytes (%s)", s.bytes, s.largest->shape);
+		if (s.smallest != NULL)
+			fprintf(f, "; latency %.4g us (S = %.0f, %s)", s.latency_us, s.smallest->bytes,
+			        s.smallest->shape);
+		fputc('\n', f);
+	}
+}
+
 static void table_roofs(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
 {
 	struct rl_calib c;
 	size_t i;
 
 	rl_calib_roofs(b, &c);
+	for (i = 0; i < RL_HW_NUM_COUNT && !c.present[i]; i++)
+		;
+	if (i == RL_HW_NUM_COUNT)
+		return;
 	fprintf(f, "\nroofs a calibration keeps (medians)%s\n",
 	        ref != NULL ? ", against the reference" : "");
 	for (i = 0; i < RL_HW_NUM_COUNT; i++) {
@@ -324,6 +387,7 @@ int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *r
 		table_header(f, b, ref);
 		table_entries(f, b, ref);
 		table_sweep(f, b, ref);
+		table_collectives(f, b);
 		table_roofs(f, b, ref);
 		break;
 	}

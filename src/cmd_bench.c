@@ -15,6 +15,8 @@
 #include "json.h"
 #include "bench_report.h"
 #include "calibrate.h"
+#include "calsystem.h"
+#include "hwsystem.h"
 #include "cli.h"
 #include "cuda.h"
 #include "gpubench.h"
@@ -38,7 +40,12 @@ static int bench_usage(void)
 	       "      --device N     CUDA device index (default 0)\n"
 	       "      --quick        fewer repetitions and smaller sizes: a smoke run\n"
 	       "      --only LIST    run only these groups, comma-separated: memory, pipes\n"
-	       "                     (vector and special), gemm, launch, sweep\n"
+	       "                     (vector and special), gemm, launch, sweep; or\n"
+	       "                     collectives (not run by default): NCCL all-reduce,\n"
+	       "                     all-gather, reduce-scatter, all-to-all and send/recv\n"
+	       "                     across the GPUs, 8 B to 4 GiB, algbw and busbw as\n"
+	       "                     nccl-tests reports them, each result checked\n"
+	       "      --gpus N       collectives on devices 0 to N - 1 (default: all)\n"
 	       "      --from FILE    report a recording (bench -f json) instead of measuring\n"
 	       "      --hw ID|FILE   reference device (default: the entry matching the GPU)\n"
 	       "      --hwdb DIR     device database directory\n"
@@ -75,6 +82,13 @@ static int calibrate_usage(void)
 	       "      --hw ID|FILE   the datasheet entry (default: the one matching the GPU;\n"
 	       "                     the probe's derivation when none matches)\n"
 	       "      --id ID        the new device's id (default: the datasheet's + -measured)\n"
+	       "      --collectives  measure the NCCL collectives instead (bench --only\n"
+	       "                     collectives) and write a system file: all-reduce's bus\n"
+	       "                     bandwidth and latency as intra_bandwidth_gbs and\n"
+	       "                     intra_latency_us, every kind's as nccl.KIND_busbw_gbs,\n"
+	       "                     the system's figures beside them (--hw SYSTEM needed;\n"
+	       "                     a recording of collectives given to --from does the same)\n"
+	       "      --gpus N       the collectives on devices 0 to N - 1 (default: all)\n"
 	       "      --hwdb DIR     device database directory\n"
 	       "  -h, --help         show this help and exit\n"
 	       "  -V, --version      show the version and exit\n"
@@ -100,6 +114,9 @@ static int validate_usage(void)
 	       "      --device N            CUDA device index (default 0)\n"
 	       "      --from FILE           report a recording (validate -f json) instead\n"
 	       "      --list                print the built-in op list and exit\n"
+	       "      --tp N                a tensor-parallel transformer layer on N GPUs\n"
+	       "                            (N >= 2; refused on a machine with fewer GPUs;\n"
+	       "                            the run itself is not written yet: issue 16)\n"
 	       "      --hw ID|FILE          device to predict on (default: the entry matching\n"
 	       "                            the GPU)\n"
 	       "      --roofs WHICH         measured or datasheet roofs of a calibrated --hw\n"
@@ -153,8 +170,13 @@ static const struct {
 	{"memory", rl_gpubench_memory}, {"pipes", rl_gpubench_pipes},
 	{"gemm", rl_gpubench_gemm},     {"launch", rl_gpubench_launch},
 	{"sweep", rl_gpubench_sweep},
+	/* across the machine's GPUs (--gpus): rl_gpubench_collectives */
+	{"collectives", NULL},
 };
 #define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
+#define COLLECTIVES (1u << (N_GROUPS - 1))
+/* What a run without --only measures: every group of one GPU. */
+#define DEFAULT_MASK (((1u << N_GROUPS) - 1) & ~COLLECTIVES)
 
 /* Parses --only into the bit set *MASK. */
 static int parse_only(const char *cmd, const char *list, unsigned *mask)
@@ -170,7 +192,7 @@ static int parse_only(const char *cmd, const char *list, unsigned *mask)
 				break;
 		if (i == N_GROUPS)
 			return rl_cli_usage(cmd, "--only: unknown group '%.*s' (expected memory, pipes, "
-			                    "gemm, launch or sweep)", (int)n, p);
+			                    "gemm, launch, sweep or collectives)", (int)n, p);
 		*mask |= 1u << i;
 		p += n + (p[n] == ',');
 	}
@@ -180,16 +202,22 @@ static int parse_only(const char *cmd, const char *list, unsigned *mask)
 /* Runs the groups of MASK on DEV into *B; progress on stderr. Returns 0, or
  * -1 after printing the error (the rl_cli_* convention, cli.h: a status for
  * the exit code, not an RL_ERR_*). */
-static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
+static int run_bench(int dev, int gpus, int quick, unsigned mask, struct rl_bench *b)
 {
 	struct rl_err err;
 	size_t i;
 	double t0 = seconds();
+	int version;
 
 	rl_bench_init(b);
 	snprintf(b->version, sizeof(b->version), "%s", PACKAGE_VERSION);
 	now_iso(b->date, sizeof(b->date));
 	b->quick = quick;
+	/* NCCL first: where it is missing, one line says so, GPU or not */
+	if ((mask & COLLECTIVES) && rl_gpubench_nccl_version(&version, &err) < 0) {
+		rl_cli_error("bench --only collectives: %s", err.msg);
+		return -1;
+	}
 	if (rl_cuda_query(dev, &b->gpu, &err) < 0) {
 		rl_cli_error("%s", err.msg);
 		return -1;
@@ -200,9 +228,17 @@ static int run_bench(int dev, int quick, unsigned mask, struct rl_bench *b)
 
 		if (!(mask & (1u << i)))
 			continue;
-		fprintf(stderr, "roofline: bench: %s on %s (device %d)...\n", groups[i].name,
-		        b->gpu.name, dev);
-		if (groups[i].fn(dev, quick, b, &err) < 0) {
+		if (groups[i].fn != NULL)
+			fprintf(stderr, "roofline: bench: %s on %s (device %d)...\n", groups[i].name,
+			        b->gpu.name, dev);
+		else if (gpus == 0)
+			fprintf(stderr, "roofline: bench: collectives on %s (every GPU)...\n",
+			        b->gpu.name);
+		else
+			fprintf(stderr, "roofline: bench: collectives on %s (devices 0 to %d)...\n",
+			        b->gpu.name, gpus - 1);
+		if ((groups[i].fn != NULL ? groups[i].fn(dev, quick, b, &err)
+		                          : rl_gpubench_collectives(gpus, quick, b, &err)) < 0) {
 			rl_cli_error("bench %s: %s", groups[i].name, err.msg);
 			return -1;
 		}
@@ -255,10 +291,12 @@ int cmd_bench(int argc, char **argv)
 		{"only", required_argument, NULL, 'O'},   {"from", required_argument, NULL, 'F'},
 		{"hw", required_argument, NULL, 'w'},     {"hwdb", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+		{"gpus", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *from = NULL, *hw = NULL, *hwdb = NULL, *output = NULL, *sweep = "fp32";
+	int gpus = 0, gpus_given = 0;
 	enum rl_bench_format fmt = RL_BENCH_FMT_TABLE;
 	struct rl_bench b;
 	struct rl_device owned;
@@ -266,7 +304,7 @@ int cmd_bench(int argc, char **argv)
 	struct rl_err err;
 	struct rl_out out;
 	rl_hwdb *db = NULL;
-	unsigned mask = (1u << N_GROUPS) - 1;
+	unsigned mask = DEFAULT_MASK;
 	int opt, dev = 0, quick = 0, rc, status = RL_EXIT_OK;
 
 	optind = 1;
@@ -282,6 +320,17 @@ int cmd_bench(int argc, char **argv)
 			if (parse_only("bench", optarg, &mask) != 0)
 				return RL_EXIT_USAGE;
 			break;
+		case 'G': {
+			struct rl_err e;
+			uint64_t v;
+
+			if (rl_parse_u64(optarg, &v, &e) < 0 || v < 1 || v > 64)
+				return rl_cli_usage("bench", "--gpus: expected a number of GPUs (1 to "
+				                    "64), got '%s'", optarg);
+			gpus = (int)v;
+			gpus_given = 1;
+			break;
+		}
 		case 'F': from = optarg; break;
 		case 'w': hw = optarg; break;
 		case 'D': hwdb = optarg; break;
@@ -308,8 +357,15 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (optind != argc)
 		return rl_cli_usage("bench", "unexpected argument '%s'", argv[optind]);
-	if (from != NULL && (quick || mask != (1u << N_GROUPS) - 1))
-		return rl_cli_usage("bench", "--quick and --only measure; --from reports a recording");
+	if (from != NULL && (quick || gpus_given || mask != DEFAULT_MASK))
+		return rl_cli_usage("bench", "--quick, --only and --gpus measure; --from reports a "
+		                    "recording");
+	if (gpus_given && !(mask & COLLECTIVES))
+		return rl_cli_usage("bench", "--gpus is for --only collectives (every other group "
+		                    "runs on one GPU: --device)");
+	if ((mask & COLLECTIVES) && dev != 0)
+		return rl_cli_usage("bench", "--device: the collectives run on devices 0 to N - 1 "
+		                    "(--gpus N)");
 
 	memset(&owned, 0, sizeof(owned));
 	if (from != NULL) {
@@ -319,7 +375,7 @@ int cmd_bench(int argc, char **argv)
 			rl_bench_release(&b);
 			return RL_EXIT_FAIL;
 		}
-	} else if (run_bench(dev, quick, mask, &b) < 0) {
+	} else if (run_bench(dev, gpus, quick, mask, &b) < 0) {
 		rl_bench_release(&b);
 		return RL_EXIT_FAIL;
 	}
@@ -385,6 +441,96 @@ static void print_calibration(const struct rl_device *cal, const char *path)
 	}
 }
 
+static int has_collectives(const struct rl_bench *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->e[i].group == RL_BENCH_COLLECTIVE)
+			return 1;
+	return 0;
+}
+
+static void print_system_key(const char *key, const struct rl_hwval *m, const struct rl_hwval *d)
+{
+	if (!m->present)
+		return;
+	if (d->present && d->value > 0)
+		printf("%-28s %10s %10s %6.1f%%\n", key, m->text, d->text, 100 * m->value / d->value);
+	else
+		printf("%-28s %10s %10s\n", key, m->text, "-");
+}
+
+/* The system file of a recording of collectives: against the system --hw
+ * names (an id of the database or FILE.system), to OUTPUT. Returns the exit
+ * status. */
+static int calibrate_system(const struct rl_bench *b, rl_hwdb *db, const char *hw,
+                            const char *id, const char *output)
+{
+	const struct rl_hwsystem *sys;
+	struct rl_hwsystem owned, cal;
+	struct rl_err err;
+	struct rl_out out;
+	char idbuf[256], *header = NULL;
+	int status = RL_EXIT_FAIL;
+	size_t n;
+	int k;
+
+	memset(&owned, 0, sizeof(owned));
+	memset(&cal, 0, sizeof(cal));
+	if (hw == NULL || *hw == '\0') {
+		rl_cli_error("calibrate: a recording of collectives calibrates a system: give "
+		             "--hw SYSTEM ('roofline hw systems' lists them) or --hw FILE.system");
+		return RL_EXIT_FAIL;
+	}
+	n = strlen(hw);
+	if (n > 7 && strcmp(hw + n - 7, ".system") == 0) {
+		if (rl_hwsystem_load(hw, &owned, &err) < 0) {
+			rl_cli_error("%s", err.msg);
+			return RL_EXIT_FAIL;
+		}
+		sys = &owned;
+	} else if ((sys = rl_hwdb_find_system(db, hw, &err)) == NULL) {
+		rl_cli_error("calibrate: %s (a recording of collectives calibrates a system)",
+		             err.msg);
+		return RL_EXIT_FAIL;
+	}
+	snprintf(idbuf, sizeof(idbuf), "%s-measured", sys->id);
+	if (rl_calsystem(b, sys, id != NULL ? id : idbuf, &cal, &err) < 0) {
+		rl_cli_error("calibrate: %s", err.msg);
+		goto done;
+	}
+	header = rl_calsystem_header(b, sys);
+	if (header == NULL || rl_out_open(&out, output) < 0)
+		goto done;
+	if (rl_hwsystem_write(out.f, &cal, header) < 0) {
+		rl_cli_error("%s: cannot write the system file", output);
+		rl_out_abort(&out);
+		goto done;
+	}
+	if (rl_out_commit(&out) < 0)
+		goto done;
+	printf("%s: %s\n", output, cal.name);
+	printf("%-28s %10s %10s %7s\n", "key", "measured", "datasheet", "ratio");
+	print_system_key("intra_bandwidth_gbs", &cal.num[RL_SYS_INTRA_BANDWIDTH_GBS],
+	                 &cal.datasheet[RL_SYS_INTRA_BANDWIDTH_GBS]);
+	print_system_key("intra_latency_us", &cal.num[RL_SYS_INTRA_LATENCY_US],
+	                 &cal.datasheet[RL_SYS_INTRA_LATENCY_US]);
+	for (k = 0; k < RL_SYS_NCCL_COUNT; k++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "nccl.%s_busbw_gbs",
+		         rl_kind_name((enum rl_kind)(RL_KIND_ALLREDUCE + k)));
+		print_system_key(key, &cal.nccl_busbw[k], &cal.published_busbw[k]);
+	}
+	status = RL_EXIT_OK;
+done:
+	free(header);
+	rl_hwsystem_release(&cal);
+	rl_hwsystem_release(&owned);
+	return status;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -392,10 +538,12 @@ int cmd_calibrate(int argc, char **argv)
 		{"from", required_argument, NULL, 'F'},   {"record", required_argument, NULL, 'R'},
 		{"hw", required_argument, NULL, RL_OPT_HW}, {"id", required_argument, NULL, 'I'},
 		{"hwdb", required_argument, NULL, RL_OPT_HWDB}, {"output", required_argument, NULL, 'o'},
+		{"collectives", no_argument, NULL, 'C'},  {"gpus", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *from = NULL, *record = NULL, *id = NULL;
+	int collectives = 0, gpus = 0;
 	const char *output = NULL;
 	struct rl_cli_model_opts m;
 	struct rl_bench b;
@@ -424,6 +572,18 @@ int cmd_calibrate(int argc, char **argv)
 		case RL_OPT_HWDB: rl_cli_model_option(&m, opt, optarg); break;
 		case 'I': id = optarg; break;
 		case 'o': output = optarg; break;
+		case 'C': collectives = 1; break;
+		case 'G': {
+			struct rl_err e;
+			uint64_t v;
+
+			if (rl_parse_u64(optarg, &v, &e) < 0 || v < 1 || v > 64)
+				return rl_cli_usage("calibrate", "--gpus: expected a number of GPUs (1 "
+				                    "to 64), got '%s'", optarg);
+			gpus = (int)v;
+			collectives = 1;
+			break;
+		}
 		case 'h': return calibrate_usage();
 		case 'V': return rl_cli_version();
 		case ':': return rl_cli_usage("calibrate", "option '%s' needs a value", argv[optind - 1]);
@@ -434,12 +594,16 @@ int cmd_calibrate(int argc, char **argv)
 		return rl_cli_usage("calibrate", "unexpected argument '%s'", argv[optind]);
 	if (output == NULL || strcmp(output, "-") == 0)
 		return rl_cli_usage("calibrate", "-o FILE is required (the device file to write)");
-	if (from != NULL && (quick || record != NULL))
-		return rl_cli_usage("calibrate", "--quick and --record measure; --from reads a recording");
+	if (from != NULL && (quick || record != NULL || collectives))
+		return rl_cli_usage("calibrate", "--quick, --record, --collectives and --gpus "
+		                    "measure; --from reads a recording");
 	if (id != NULL && (*id == '\0' || strpbrk(id, " \t=;#/") != NULL))
 		return rl_cli_usage("calibrate", "--id: '%s' is not a device id (letters, digits, "
 		                    "'-', '_' and '.')", id);
 
+	if (collectives && m.hw == NULL)
+		return rl_cli_usage("calibrate", "--collectives calibrates a system: give --hw "
+		                    "SYSTEM ('roofline hw systems' lists them) or --hw FILE.system");
 	if (rl_cli_model_open_db(&m) < 0)
 		return RL_EXIT_FAIL;
 	memset(&cal, 0, sizeof(cal));
@@ -448,11 +612,15 @@ int cmd_calibrate(int argc, char **argv)
 			rl_cli_error("%s", err.msg);
 			goto done;
 		}
-	} else if (run_bench(dev, quick, (1u << N_GROUPS) - 1, &b) < 0) {
+	} else if (run_bench(dev, gpus, quick, collectives ? COLLECTIVES : DEFAULT_MASK, &b) < 0) {
 		goto done;
 	}
 	if (record != NULL && save_recording(&b, record) < 0)
 		goto done;
+	if (has_collectives(&b)) {
+		status = calibrate_system(&b, m.db, m.hw, id, output);
+		goto done;
+	}
 	if (failed_checks(&b) > 0)
 		rl_cli_error("warning: the failed measurements keep their datasheet roofs");
 	ds = reference(m.db, m.hw, &b.gpu, &m.owned);
@@ -551,6 +719,7 @@ int cmd_validate(int argc, char **argv)
 		{"device", required_argument, NULL, 'd'},
 		{"from", required_argument, NULL, 'F'},
 		{"list", no_argument, NULL, 'l'},
+		{"tp", required_argument, NULL, 'T'},
 		RL_CLI_MODEL_LONGOPTS,
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -567,7 +736,7 @@ int cmd_validate(int argc, char **argv)
 	struct rl_err err;
 	struct rl_out out;
 	size_t i;
-	int opt, dev = 0, rc, status = RL_EXIT_FAIL;
+	int opt, dev = 0, rc, status = RL_EXIT_FAIL, tp = 0;
 
 	rl_cli_model_init(&m, "validate", "cpp");
 	optind = 1;
@@ -580,6 +749,19 @@ int cmd_validate(int argc, char **argv)
 			break;
 		case 'F': from = optarg; break;
 		case 'l': fputs(rl_validate_builtin(), stdout); return RL_EXIT_OK;
+		case 'T': {
+			struct rl_err e;
+			uint64_t n;
+
+			if (rl_parse_u64(optarg, &n, &e) < 0 || n > 64)
+				return rl_cli_usage("validate", "--tp: expected a number of GPUs, got "
+				                    "'%s'", optarg);
+			if (n < 2)
+				return rl_cli_usage("validate", "--tp %s: tensor parallelism needs 2 GPUs "
+				                    "or more", optarg);
+			tp = (int)n;
+			break;
+		}
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
@@ -610,6 +792,30 @@ int cmd_validate(int argc, char **argv)
 		return rl_cli_usage("validate", "unexpected argument '%s'", argv[optind]);
 	if (from != NULL && ops != NULL)
 		return rl_cli_usage("validate", "--from replays a recording, which holds its op list");
+	if (tp > 0) {
+		int ngpu = 0;
+
+		if (from != NULL || ops != NULL)
+			return rl_cli_usage("validate", "--tp runs its own layers (no op list, no "
+			                    "--from)");
+		if (rl_cuda_device_count(&ngpu, &err) < 0) {
+			rl_cli_error("validate --tp %d: %s", tp, err.msg);
+			return RL_EXIT_FAIL;
+		}
+		if (ngpu < tp) {
+			rl_cli_error("validate --tp %d: this machine has %d GPU%s; a tensor-parallel "
+			             "layer needs %d (tp needs 2 GPUs or more)",
+			             tp, ngpu, ngpu == 1 ? "" : "s", tp);
+			return RL_EXIT_FAIL;
+		}
+		/* issue 16 item 3: the layers' run across the GPUs is not written
+		 * yet; no machine with several GPUs could run it */
+		rl_cli_error("validate --tp %d: the tensor-parallel layer's run across %d GPUs is "
+		             "not implemented yet (issue 16); 'roofline model --tp %d' gives its "
+		             "prediction",
+		             tp, tp, tp);
+		return RL_EXIT_FAIL;
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	rl_errlist_init(&errs);
 	if (from != NULL) {

@@ -40,7 +40,7 @@ extern "C" {
 #include "gpu.h"
 #include "synth.h"
 
-#define RL_CUDA_PLUGIN_ABI 1
+#define RL_CUDA_PLUGIN_ABI 2
 
 /* The plugin's file name, installed in $(pkglibdir) and built in src/. */
 #define RL_CUDA_PLUGIN_NAME "roofline-cuda.so"
@@ -60,6 +60,8 @@ struct rl_cuda_plugin {
 	int (*bench_sweep)(int dev, int quick, struct rl_bench *b, struct rl_err *err);
 	int (*bench_launch)(int dev, int quick, struct rl_bench *b, struct rl_err *err);
 	int (*bench_gemm)(int dev, int quick, struct rl_bench *b, struct rl_err *err);
+	int (*bench_collectives)(int gpus, int quick, struct rl_bench *b, struct rl_err *err);
+	int (*nccl_version)(int *version, struct rl_err *err);
 	/* synth.h */
 	rl_synth_ctx *(*synth_open)(int dev, struct rl_err *err);
 	void (*synth_close)(rl_synth_ctx *c);

@@ -183,6 +183,17 @@ int rl_gpubench_gemm(int dev, int quick, struct rl_bench *b, struct rl_err *err)
 	return load(err) < 0 ? err->code : plugin->bench_gemm(dev, quick, b, err);
 }
 
+int rl_gpubench_collectives(int gpus, int quick, struct rl_bench *b, struct rl_err *err)
+{
+	return load(err) < 0 ? err->code : plugin->bench_collectives(gpus, quick, b, err);
+}
+
+int rl_gpubench_nccl_version(int *version, struct rl_err *err)
+{
+	*version = 0;
+	return load(err) < 0 ? err->code : plugin->nccl_version(version, err);
+}
+
 rl_synth_ctx *rl_synth_open(int dev, struct rl_err *err)
 {
 	return load(err) < 0 ? NULL : plugin->synth_open(dev, err);

@@ -54,6 +54,20 @@ int rl_gpubench_launch(int dev, int quick, struct rl_bench *b, struct rl_err *er
  * sample of outputs checked against a host reference. */
 int rl_gpubench_gemm(int dev, int quick, struct rl_bench *b, struct rl_err *err);
 
+/* NCCL collectives across GPUS GPUs of the machine (0: all; devices 0 to
+ * GPUS - 1) in one process (RL_BENCH_COLLECTIVE, bench_coll.cu): allreduce,
+ * allgather, reducescatter (in-place and out-of-place), alltoall and sendrecv
+ * (a ring; out-of-place), fp32, nccl-tests' size S doubling from 8 bytes to
+ * 4 GiB (QUICK: every 16th, to 2 GiB; both capped by the memory of the first
+ * GPU), each size's output checked element by element first. NCCL is loaded
+ * at run time (libnccl.so.2, or $ROOFLINE_NCCL): without it RL_ERR_UNSUPPORTED
+ * "NCCL not found (...)"; more GPUS than the machine has: RL_ERR_ARG. */
+int rl_gpubench_collectives(int gpus, int quick, struct rl_bench *b, struct rl_err *err);
+
+/* Loads NCCL (as above) and gives its version (ncclGetVersion: 22807 for
+ * 2.28.7). Needs no GPU. Returns 0 or RL_ERR_UNSUPPORTED with the reason. */
+int rl_gpubench_nccl_version(int *version, struct rl_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,8 @@ static const struct {
 };
 
 #define NCCL       "nccl."
+#define DATASHEET  "datasheet."
+#define PUBLISHED  "published."
 #define NCCL_BUSBW "_busbw_gbs"
 #define NCCL_BYTES "_bytes"
 
@@ -98,15 +100,32 @@ static int take(struct rl_kvfile *kv, struct rl_hwsystem *s, const char *key, co
 		                           "nvlink, nvswitch or pcie)",
 		                           kv->path, kv->lineno, val);
 	}
-	for (i = 0; i < RL_SYS_NUM_COUNT; i++)
-		if (strcmp(key, num_keys[i].name) == 0)
-			return set_number(kv, &s->num[i], key, val, src, num_keys[i].lo,
-			                  num_keys[i].hi, num_keys[i].integer, num_keys[i].unit,
-			                  err);
+	for (i = 0; i < RL_SYS_NUM_COUNT; i++) {
+		const char *k = key;
+		struct rl_hwval *v = &s->num[i];
+
+		if (strncmp(key, DATASHEET, sizeof(DATASHEET) - 1) == 0) {
+			k = key + sizeof(DATASHEET) - 1;
+			v = &s->datasheet[i];
+		}
+		if (strcmp(k, num_keys[i].name) == 0)
+			return set_number(kv, v, key, val, src, num_keys[i].lo, num_keys[i].hi,
+			                  num_keys[i].integer, num_keys[i].unit, err);
+	}
 	if ((i = nccl_kind(key, NCCL_BUSBW)) >= 0)
 		return set_number(kv, &s->nccl_busbw[i], key, val, src, 1e-3, 1e7, 0, "GB/s", err);
 	if ((i = nccl_kind(key, NCCL_BYTES)) >= 0)
 		return set_number(kv, &s->nccl_bytes[i], key, val, src, 1, 1e18, 1, "", err);
+	if (strncmp(key, PUBLISHED, sizeof(PUBLISHED) - 1) == 0) {
+		const char *k = key + sizeof(PUBLISHED) - 1;
+
+		if ((i = nccl_kind(k, NCCL_BUSBW)) >= 0)
+			return set_number(kv, &s->published_busbw[i], key, val, src, 1e-3, 1e7, 0,
+			                  "GB/s", err);
+		if ((i = nccl_kind(k, NCCL_BYTES)) >= 0)
+			return set_number(kv, &s->published_bytes[i], key, val, src, 1, 1e18, 1, "",
+			                  err);
+	}
 	free(src);
 	return rl_err_set(err, RL_ERR_PARSE,
 	                  "%s:%zu: unknown key '%s' (docs/hwdb-format.md lists a system's keys)",
@@ -144,6 +163,21 @@ static int check(const char *path, const struct rl_hwsystem *s, struct rl_err *e
 		                  "%s: key 'nodes' is %s, but there is no network between them "
 		                  "(network_bandwidth_gbs)",
 		                  path, s->num[RL_SYS_NODES].text);
+	for (i = 0; i < RL_SYS_NUM_COUNT; i++)
+		if (s->datasheet[i].present && !s->num[i].present)
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "%s: key '" DATASHEET "%s' without '%s' (the figure kept "
+			                  "beside a measured one)",
+			                  path, num_keys[i].name, num_keys[i].name);
+	for (i = 0; i < RL_SYS_NCCL_COUNT; i++)
+		if (s->published_busbw[i].present != s->published_bytes[i].present)
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "%s: key '" PUBLISHED NCCL "%s%s' needs '" PUBLISHED NCCL
+			                  "%s%s' (a bus bandwidth is measured at a size)",
+			                  path, rl_kind_name((enum rl_kind)(RL_KIND_ALLREDUCE + i)),
+			                  s->published_busbw[i].present ? NCCL_BUSBW : NCCL_BYTES,
+			                  rl_kind_name((enum rl_kind)(RL_KIND_ALLREDUCE + i)),
+			                  s->published_busbw[i].present ? NCCL_BYTES : NCCL_BUSBW);
 	for (i = 0; i < RL_SYS_NCCL_COUNT; i++)
 		if (s->nccl_busbw[i].present != s->nccl_bytes[i].present)
 			return rl_err_set(err, RL_ERR_PARSE,
@@ -195,11 +229,15 @@ void rl_hwsystem_release(struct rl_hwsystem *s)
 	free(s->fabric_name);
 	free(s->network);
 	free(s->path);
-	for (i = 0; i < RL_SYS_NUM_COUNT; i++)
+	for (i = 0; i < RL_SYS_NUM_COUNT; i++) {
 		release_val(&s->num[i]);
+		release_val(&s->datasheet[i]);
+	}
 	for (i = 0; i < RL_SYS_NCCL_COUNT; i++) {
 		release_val(&s->nccl_busbw[i]);
 		release_val(&s->nccl_bytes[i]);
+		release_val(&s->published_busbw[i]);
+		release_val(&s->published_bytes[i]);
 	}
 	memset(s, 0, sizeof(*s));
 }
@@ -221,17 +259,60 @@ void rl_hwsystem_each(const struct rl_hwsystem *s,
 			fn("network", s->network, NULL, user);
 		if (s->num[i].present)
 			fn(num_keys[i].name, s->num[i].text, s->num[i].source, user);
+		if (s->datasheet[i].present) {
+			snprintf(key, sizeof(key), DATASHEET "%s", num_keys[i].name);
+			fn(key, s->datasheet[i].text, s->datasheet[i].source, user);
+		}
 	}
 	for (i = 0; i < RL_SYS_NCCL_COUNT; i++) {
 		const char *k = rl_kind_name((enum rl_kind)(RL_KIND_ALLREDUCE + i));
 
-		if (!s->nccl_busbw[i].present)
-			continue;
-		snprintf(key, sizeof(key), NCCL "%s" NCCL_BUSBW, k);
-		fn(key, s->nccl_busbw[i].text, s->nccl_busbw[i].source, user);
-		snprintf(key, sizeof(key), NCCL "%s" NCCL_BYTES, k);
-		fn(key, s->nccl_bytes[i].text, s->nccl_bytes[i].source, user);
+		if (s->nccl_busbw[i].present) {
+			snprintf(key, sizeof(key), NCCL "%s" NCCL_BUSBW, k);
+			fn(key, s->nccl_busbw[i].text, s->nccl_busbw[i].source, user);
+			snprintf(key, sizeof(key), NCCL "%s" NCCL_BYTES, k);
+			fn(key, s->nccl_bytes[i].text, s->nccl_bytes[i].source, user);
+		}
+		if (s->published_busbw[i].present) {
+			snprintf(key, sizeof(key), PUBLISHED NCCL "%s" NCCL_BUSBW, k);
+			fn(key, s->published_busbw[i].text, s->published_busbw[i].source, user);
+			snprintf(key, sizeof(key), PUBLISHED NCCL "%s" NCCL_BYTES, k);
+			fn(key, s->published_bytes[i].text, s->published_bytes[i].source, user);
+		}
 	}
+}
+
+const char *rl_hwsystem_key_name(enum rl_sys_key k)
+{
+	return (unsigned)k < RL_SYS_NUM_COUNT ? num_keys[k].name : "?";
+}
+
+static void write_key(const char *key, const char *value, const char *source, void *user)
+{
+	FILE *f = user;
+
+	if (value == NULL)
+		return;
+	if (source != NULL)
+		fprintf(f, "%-21s = %-10s ; %s\n", key, value, source);
+	else
+		fprintf(f, "%-21s = %s\n", key, value);
+}
+
+int rl_hwsystem_write(FILE *f, const struct rl_hwsystem *s, const char *header)
+{
+	const char *p = header;
+
+	while (p != NULL && *p != '\0') {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "# %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (header != NULL)
+		fputc('\n', f);
+	rl_hwsystem_each(s, write_key, f);
+	return ferror(f) ? RL_ERR_IO : 0;
 }
 
 void rl_hwsystem_net(const struct rl_hwsystem *s, struct rl_net *net)

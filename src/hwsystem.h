@@ -14,6 +14,7 @@
 #define RL_HWSYSTEM_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "hwdb.h"
@@ -57,6 +58,14 @@ struct rl_hwsystem {
 	 * RL_KIND_ALLREDUCE; both or neither */
 	struct rl_hwval nccl_busbw[RL_SYS_NCCL_COUNT];
 	struct rl_hwval nccl_bytes[RL_SYS_NCCL_COUNT];
+	/* A calibrated system (roofline calibrate from a recording of
+	 * collectives, calsystem.h) keeps what it replaced beside the measured
+	 * figures: "datasheet.KEY" for a numeric key, and
+	 * "published.nccl.KIND_busbw_gbs" / "_bytes" for a published nccl-tests
+	 * figure. The model reads neither. */
+	struct rl_hwval datasheet[RL_SYS_NUM_COUNT];
+	struct rl_hwval published_busbw[RL_SYS_NCCL_COUNT];
+	struct rl_hwval published_bytes[RL_SYS_NCCL_COUNT];
 };
 
 /* Reads the system file PATH into *S (caller-owned, released with
@@ -75,6 +84,14 @@ void rl_hwsystem_each(const struct rl_hwsystem *s,
                       void (*fn)(const char *key, const char *value, const char *source,
                                  void *user),
                       void *user);
+
+/* Writes S as a system file to F: HEADER (may be NULL) as "# " comment
+ * lines, then every key of rl_hwsystem_each with its source. Returns 0 or
+ * RL_ERR_IO. */
+int rl_hwsystem_write(FILE *f, const struct rl_hwsystem *s, const char *header);
+
+/* The name of numeric key K ("intra_bandwidth_gbs"). */
+const char *rl_hwsystem_key_name(enum rl_sys_key k);
 
 /* S's interconnect into *NET (NET->name borrows S's id). */
 void rl_hwsystem_net(const struct rl_hwsystem *s, struct rl_net *net);

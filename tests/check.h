@@ -37,6 +37,7 @@ Suite *suite_collective(void);
 Suite *suite_hwsystem(void);
 Suite *suite_sweep(void);
 Suite *suite_parallel(void);
+Suite *suite_collbench(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

@@ -82,6 +82,7 @@ int main(void)
 	srunner_add_suite(sr, suite_train());
 	srunner_add_suite(sr, suite_sweep());
 	srunner_add_suite(sr, suite_parallel());
+	srunner_add_suite(sr, suite_collbench());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);

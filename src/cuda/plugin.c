@@ -24,6 +24,8 @@ const struct rl_cuda_plugin *rl_cuda_plugin(void)
 	    .bench_sweep = rl_gpubench_sweep,
 	    .bench_launch = rl_gpubench_launch,
 	    .bench_gemm = rl_gpubench_gemm,
+	    .bench_collectives = rl_gpubench_collectives,
+	    .nccl_version = rl_gpubench_nccl_version,
 	    .synth_open = rl_synth_open,
 	    .synth_close = rl_synth_close,
 	    .synth_run = rl_synth_run,

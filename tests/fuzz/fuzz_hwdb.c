@@ -142,6 +142,51 @@ static void show_nothing(const char *key, const char *value, const char *source,
 	*(size_t *)user += value != NULL ? strlen(value) : 0;
 }
 
+/* A system that loads is written back (rl_hwsystem_write, as calibrate
+ * writes a calibrated one) and must load again with the same numbers. */
+static void system_round_trip(const struct rl_hwsystem *s)
+{
+	char *buf = NULL, path[32];
+	size_t len = 0;
+	struct rl_hwsystem back;
+	struct rl_err e;
+	FILE *f = open_memstream(&buf, &len);
+	int fd, i;
+
+	if (f == NULL)
+		return;
+	if (rl_hwsystem_write(f, s, "round trip") < 0) {
+		fclose(f);
+		free(buf);
+		return;
+	}
+	fclose(f);
+	fd = fuzz_memfile((const uint8_t *)buf, len, path);
+	if (rl_hwsystem_load(path, &back, &e) < 0) {
+		fprintf(stderr, "a written system does not load again: %s\n--\n%s--\n", e.msg, buf);
+		abort();
+	}
+	for (i = 0; i < RL_SYS_NUM_COUNT; i++)
+		if (s->num[i].present != back.num[i].present ||
+		    s->num[i].value != back.num[i].value ||
+		    s->datasheet[i].present != back.datasheet[i].present ||
+		    s->datasheet[i].value != back.datasheet[i].value) {
+			fprintf(stderr, "key %s: %g written, %g read back\n",
+			        rl_hwsystem_key_name((enum rl_sys_key)i), s->num[i].value,
+			        back.num[i].value);
+			abort();
+		}
+	for (i = 0; i < RL_SYS_NCCL_COUNT; i++)
+		if (s->nccl_busbw[i].value != back.nccl_busbw[i].value ||
+		    s->published_busbw[i].value != back.published_busbw[i].value) {
+			fprintf(stderr, "nccl figure %d differs after the round trip\n", i);
+			abort();
+		}
+	rl_hwsystem_release(&back);
+	close(fd);
+	free(buf);
+}
+
 /* Every collective of 1 GiB per rank on the system's interconnect: 8 ranks on
  * one node, 16 on two. */
 static void system_ops(const struct rl_hwsystem *sys)
@@ -229,6 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rl_hwsystem_load(path, &sys, &e) == 0) {
 		system_ops(&sys);
+		system_round_trip(&sys);
 		rl_hwsystem_release(&sys);
 	}
 	close(fd);
