@@ -127,12 +127,13 @@ TABLE = {
     "_fused_rms_norm": ("layernorm", NORM, 4, 1, 0),
     "group_norm": ("layernorm", GROUPNORM, 0, 1, 0),
     "native_group_norm": ("layernorm", GROUPNORM, 0, 6, 0),
-    "batch_norm": ("layernorm", BATCHNORM, 0, 0, 0),
-    "_batch_norm_impl_index": ("layernorm", BATCHNORM, 0, 0, 0),
-    "native_batch_norm": ("layernorm", BATCHNORM, 0, 0, 0),
-    "cudnn_batch_norm": ("layernorm", BATCHNORM, 0, 0, 0),
-    "_native_batch_norm_legit": ("layernorm", BATCHNORM, 0, 0, 0),
-    "_native_batch_norm_legit_no_training": ("layernorm", BATCHNORM, 0, 0, 0),
+    # a pointwise row: a is the slot of the training flag (-1: eval)
+    "batch_norm": ("pointwise", BATCHNORM, 0, 5, 0),
+    "_batch_norm_impl_index": ("pointwise", BATCHNORM, 0, 5, 0),
+    "native_batch_norm": ("pointwise", BATCHNORM, 0, 5, 0),
+    "cudnn_batch_norm": ("pointwise", BATCHNORM, 0, 5, 0),
+    "_native_batch_norm_legit": ("pointwise", BATCHNORM, 0, 5, 0),
+    "_native_batch_norm_legit_no_training": ("pointwise", BATCHNORM, 0, -1, 0),
     "instance_norm": ("layernorm", INSTNORM, 0, 0, 0),
     "softmax": ("softmax", SOFTMAX, 0, 1, 0),
     "_softmax": ("softmax", SOFTMAX, 0, 1, 0),
@@ -471,12 +472,27 @@ def _do_groupnorm(e, a, row):
 
 
 def _do_batchnorm(a, row, inst):
+    """instance norm: N x C rows of the spatial size."""
     x = _tensor(a, 0)
     if x is None or x.dim() < 2:
         return False
     total = x.numel()
     return _set_rows(row, total, total // (x.shape[0] * x.shape[1]) if inst
                      else total // x.shape[1])
+
+
+def _do_batchnorm_pw(e, a, row):
+    """batch norm as atenmap.c's do_batchnorm_pw: a pointwise row of the
+    input's shape (its statistics are per channel over N x H x W, which
+    PyTorch's kernels split); in training x is read twice and y written
+    (inputs 2, 7 FLOPs per element), in eval y = a x + b (inputs 1, 2)."""
+    x = _tensor(a, 0)
+    if x is None or x.dim() < 2:
+        return False
+    train = e[3] >= 0 and _conc_true(a, e[3])
+    row["inputs"] = 2 if train else 1
+    row["fpe"] = 7 if train else 2
+    return _set_shape(row, x.shape)
 
 
 def _do_softmax(e, a, row):
@@ -696,7 +712,7 @@ def _apply(e, a, row, out):
     if r == GROUPNORM:
         return _do_groupnorm(e, a, row)
     if r == BATCHNORM:
-        return _do_batchnorm(a, row, False)
+        return _do_batchnorm_pw(e, a, row)
     if r == INSTNORM:
         return _do_batchnorm(a, row, True)
     if r == SOFTMAX:

@@ -27,6 +27,15 @@ if [ "$have_torch" -eq 0 ] && [ ! -f "$R/resnet50-b1.csv" ] && [ ! -f "$R/llama3
 fi
 
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# the script's ATen table is a copy of src/atenmap.c's: the two must not
+# drift (tests/torch_oplist_sync.py; python alone, no torch)
+if "$py" -c 'import re' >/dev/null 2>&1; then
+	check "torch_oplist.py's ATen table agrees with src/atenmap.c's" \
+		"$py" "$top_srcdir/tests/torch_oplist_sync.py" "$top_srcdir"
+else
+	skip "torch_oplist.py's ATen table against src/atenmap.c's" "no $py"
+fi
 # oplist NAME ARGS...: torch_oplist.py ARGS > $tmp/NAME.csv (stderr
 # $tmp/NAME.err, status $prc), then roofline classify -f csv of it into
 # $tmp/NAME.out (status $rc): every list the script writes must classify.
@@ -78,16 +87,17 @@ if [ "$have_torch" -eq 1 ]; then
 		has "$tmp/conv.csv" "convolution,conv2d,bf16,2x3x224x224,64x7x7,2,3,1,,,,,,,1"
 	check "conv: FLOPs 472055808" test "$(csv_field "$tmp/conv.out" convolution flops)" = 472055808
 
-	# conv 3x3 padding 1, eval-mode BatchNorm (a layernorm row per channel:
-	# 32 rows of 4 x 32 x 32 = 4096), ReLU, and MaxPool2d(2), which has no
+	# conv 3x3 padding 1, eval-mode BatchNorm (as src/atenmap.c maps it: a
+	# pointwise row of the input's shape, y = a x + b: 1 input, 2 FLOPs per
+	# element), ReLU, and MaxPool2d(2), which has no
 	# mapping: a custom row, flops 0, bytes = input 4 x 32 x 32 x 32 x 2 B
 	# (262,144) + output 4 x 32 x 16 x 16 x 2 B (65,536) + its int64 indices
 	# 4 x 32 x 16 x 16 x 8 B (262,144) = 589,824, named in a warning
 	oplist convbn "$M:convbn" --dtype bf16
 	check "convbn: conv2d 4x16x32x32, kernel 32x3x3, padding 1" \
 		has "$tmp/convbn.csv" "0:convolution,conv2d,bf16,4x16x32x32,32x3x3,1,1,1,,,,,,,1"
-	check "convbn: batch norm as 32 rows of 4096" \
-		has "$tmp/convbn.csv" "1:native_batch_norm,layernorm,bf16,32x4096,,,,,,,,,,,1"
+	check "convbn: eval batch norm a pointwise row, 1 input, 2 FLOPs per element" \
+		has "$tmp/convbn.csv" "1:native_batch_norm,pointwise,bf16,4x32x32x32,,,,,,,1,2,,,1"
 	check "convbn: relu pointwise 4x32x32x32" \
 		has "$tmp/convbn.csv" "2:relu,pointwise,bf16,4x32x32x32,,,,,,,1,,,,1"
 	check "convbn: max pool a custom row of 589824 bytes" \
