@@ -178,6 +178,20 @@ static const struct {
 /* What a run without --only measures: every group of one GPU. */
 #define DEFAULT_MASK (((1u << N_GROUPS) - 1) & ~COLLECTIVES)
 
+/* --gpus N of command CMD: 1 to 64 into *GPUS; 0, or a printed usage error
+ * (RL_EXIT_USAGE). */
+static int gpus_opt(const char *cmd, const char *arg, int *gpus)
+{
+	struct rl_err e;
+	uint64_t v;
+
+	if (rl_parse_u64(arg, &v, &e) < 0 || v < 1 || v > 64)
+		return rl_cli_usage(cmd, "--gpus: expected a number of GPUs (1 to 64), got '%s'",
+		                    arg);
+	*gpus = (int)v;
+	return 0;
+}
+
 /* Parses --only into the bit set *MASK. */
 static int parse_only(const char *cmd, const char *list, unsigned *mask)
 {
@@ -320,17 +334,11 @@ int cmd_bench(int argc, char **argv)
 			if (parse_only("bench", optarg, &mask) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'G': {
-			struct rl_err e;
-			uint64_t v;
-
-			if (rl_parse_u64(optarg, &v, &e) < 0 || v < 1 || v > 64)
-				return rl_cli_usage("bench", "--gpus: expected a number of GPUs (1 to "
-				                    "64), got '%s'", optarg);
-			gpus = (int)v;
+		case 'G':
+			if (gpus_opt("bench", optarg, &gpus) != 0)
+				return RL_EXIT_USAGE;
 			gpus_given = 1;
 			break;
-		}
 		case 'F': from = optarg; break;
 		case 'w': hw = optarg; break;
 		case 'D': hwdb = optarg; break;
@@ -573,17 +581,11 @@ int cmd_calibrate(int argc, char **argv)
 		case 'I': id = optarg; break;
 		case 'o': output = optarg; break;
 		case 'C': collectives = 1; break;
-		case 'G': {
-			struct rl_err e;
-			uint64_t v;
-
-			if (rl_parse_u64(optarg, &v, &e) < 0 || v < 1 || v > 64)
-				return rl_cli_usage("calibrate", "--gpus: expected a number of GPUs (1 "
-				                    "to 64), got '%s'", optarg);
-			gpus = (int)v;
+		case 'G':
+			if (gpus_opt("calibrate", optarg, &gpus) != 0)
+				return RL_EXIT_USAGE;
 			collectives = 1;
 			break;
-		}
 		case 'h': return calibrate_usage();
 		case 'V': return rl_cli_version();
 		case ':': return rl_cli_usage("calibrate", "option '%s' needs a value", argv[optind - 1]);

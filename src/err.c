@@ -60,15 +60,22 @@ int rl_errlist_add(struct rl_errlist *list, const struct rl_err *err)
 	return list->kept >= RL_ERRLIST_MAX;
 }
 
-int rl_errlist_addf(struct rl_errlist *list, int code, const char *fmt, ...)
+int rl_errlist_vaddf(struct rl_errlist *list, int code, const char *fmt, va_list ap)
 {
 	struct rl_err e;
-	va_list ap;
 
 	e.code = code;
-	va_start(ap, fmt);
 	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
-	va_end(ap);
 	rl_errlist_add(list, &e);
+	return code;
+}
+
+int rl_errlist_addf(struct rl_errlist *list, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_errlist_vaddf(list, code, fmt, ap);
+	va_end(ap);
 	return code;
 }

@@ -8,6 +8,7 @@
 #ifndef RL_ERR_H
 #define RL_ERR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 enum rl_status {
@@ -61,5 +62,9 @@ int rl_errlist_add(struct rl_errlist *list, const struct rl_err *err);
  * "return rl_errlist_addf(list, RL_ERR_PARSE, ...)" reads well. */
 int rl_errlist_addf(struct rl_errlist *list, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same with the arguments in AP. */
+int rl_errlist_vaddf(struct rl_errlist *list, int code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #endif

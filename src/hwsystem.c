@@ -291,26 +291,12 @@ static void write_key(const char *key, const char *value, const char *source, vo
 {
 	FILE *f = user;
 
-	if (value == NULL)
-		return;
-	if (source != NULL)
-		fprintf(f, "%-21s = %-10s ; %s\n", key, value, source);
-	else
-		fprintf(f, "%-21s = %s\n", key, value);
+	rl_kv_write_line(f, key, value, source, 21, 10);
 }
 
 int rl_hwsystem_write(FILE *f, const struct rl_hwsystem *s, const char *header)
 {
-	const char *p = header;
-
-	while (p != NULL && *p != '\0') {
-		size_t n = strcspn(p, "\n");
-
-		fprintf(f, "# %.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
-	if (header != NULL)
-		fputc('\n', f);
+	rl_kv_write_header(f, header);
 	rl_hwsystem_each(s, write_key, f);
 	return ferror(f) ? RL_ERR_IO : 0;
 }

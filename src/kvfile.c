@@ -206,3 +206,27 @@ int rl_kv_next(struct rl_kvfile *kv, char **key, char **val, char **src,
 	return rc;
 }
 
+void rl_kv_write_header(FILE *f, const char *header)
+{
+	const char *p = header;
+
+	while (p != NULL && *p != '\0') {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "# %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (header != NULL)
+		fputc('\n', f);
+}
+
+void rl_kv_write_line(FILE *f, const char *key, const char *value, const char *source, int keyw,
+                      int valw)
+{
+	if (value == NULL)
+		return;
+	if (source != NULL)
+		fprintf(f, "%-*s = %-*s ; %s\n", keyw, key, valw, value, source);
+	else
+		fprintf(f, "%-*s = %s\n", keyw, key, value);
+}

@@ -44,4 +44,14 @@ void rl_kv_close(struct rl_kvfile *kv);
 int rl_kv_next(struct rl_kvfile *kv, char **key, char **val, char **src,
                struct rl_err *err);
 
+/* Writes HEADER (NULL: none; several lines allowed) to F as '#' comment
+ * lines, then a blank line. */
+void rl_kv_write_header(FILE *f, const char *header);
+
+/* Writes "KEY = VALUE ; SOURCE" to F (without "; SOURCE" when SOURCE is
+ * NULL; nothing when VALUE is NULL), KEY padded to KEYW columns and, before
+ * a source, VALUE to VALW. */
+void rl_kv_write_line(FILE *f, const char *key, const char *value, const char *source, int keyw,
+                      int valw);
+
 #endif

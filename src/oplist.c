@@ -87,15 +87,12 @@ static void add_error(struct reader *r, int code, const char *fmt, ...)
 
 static void add_error(struct reader *r, int code, const char *fmt, ...)
 {
-	struct rl_err e;
 	va_list ap;
 
-	e.code = code;
 	va_start(ap, fmt);
-	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
-	va_end(ap);
 	/* A full list keeps counting, so the caller can say how many more. */
-	rl_errlist_add(r->errs, &e);
+	rl_errlist_vaddf(r->errs, code, fmt, ap);
+	va_end(ap);
 }
 
 /* libcsv's end-of-field callback: copy the field (only valid during the call). */
