@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,261 +465,41 @@ void rl_cli_model_release(struct rl_cli_model_opts *o)
 	o->has_net = 0;
 }
 
-/* ---- output files ----
- *
- * A regular file (or a new path) is written to a temporary file beside it and
- * renamed into place at the end, so it appears whole or not at all. Anything
- * else (a character device such as /dev/null, a fifo, /dev/stdout) is written
- * in place: renaming over it would replace the device node or the pipe with a
- * regular file. A symbolic link is followed, so the file it points to is
- * replaced and the link stays. A read-only file is refused (as cp does), and
- * a replaced file keeps its permission bits. SIGINT, SIGTERM and SIGHUP
- * remove the pending temporary files before the process dies. */
+/* ---- outputs (outfile.h) ---- */
 
-/* Temporary files not yet committed, for the signal handler: fixed buffers,
- * since a handler may only call async-signal-safe functions (unlink). */
-#define PENDING_MAX 4
-static char pending[PENDING_MAX][PATH_MAX];
-static volatile sig_atomic_t pending_set[PENDING_MAX];
-
-static void on_fatal_signal(int sig)
+void rl_cli_hw_input(struct rl_outfiles *outs, const char *what, const char *hw)
 {
-	int i;
-
-	for (i = 0; i < PENDING_MAX; i++)
-		if (pending_set[i])
-			unlink(pending[i]);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	/* as rl_cli_device and rl_cli_model_resolve tell a file from an id */
+	if (hw != NULL && (strchr(hw, '/') != NULL || ends_with(hw, ".device") ||
+	                   ends_with(hw, ".system")))
+		rl_outfiles_input(outs, what, hw);
 }
 
-static void install_handlers(void)
+void rl_cli_model_inputs(const struct rl_cli_model_opts *o, struct rl_outfiles *outs)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	static int done;
-	size_t i;
-
-	if (done)
-		return;
-	done = 1;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction sa, old;
-
-		/* a signal ignored by the parent (nohup) stays ignored */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_fatal_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);
-	}
+	rl_cli_hw_input(outs, o->hw != NULL ? "--hw" : "$ROOFLINE_HW", hw_spec(o->hw));
+	rl_outfiles_input(outs, "--efficiency", o->efficiency);
 }
 
-/* Remembers PATH for the handler; returns its slot or -1 (too long, or all
- * slots taken: the file is then not removed on a signal). */
-static int pending_add(const char *path)
+int rl_cli_outputs_open(struct rl_outfiles *outs)
 {
-	int i;
+	struct rl_err err;
+	int rc = rl_outfiles_open(outs, &err);
 
-	install_handlers();
-	if (strlen(path) >= PATH_MAX)
-		return -1;
-	for (i = 0; i < PENDING_MAX; i++)
-		if (!pending_set[i]) {
-			strcpy(pending[i], path);
-			pending_set[i] = 1;
-			return i;
-		}
+	if (rc == 0)
+		return RL_EXIT_OK;
+	rl_cli_error("%s", err.msg);
+	return rc == RL_ERR_ARG ? RL_EXIT_USAGE : RL_EXIT_FAIL;
+}
+
+int rl_cli_outputs_commit(struct rl_outfiles *outs)
+{
+	struct rl_err err;
+
+	if (rl_outfiles_commit(outs, &err) == 0)
+		return 0;
+	rl_cli_error("%s", err.msg);
 	return -1;
-}
-
-static void pending_remove(int slot)
-{
-	if (slot >= 0 && slot < PENDING_MAX)
-		pending_set[slot] = 0;
-}
-
-static int open_stream(struct rl_out *o, const char *path);
-
-/* A large stdio buffer: output of a million-op list is over 100 MB. */
-#define OUT_BUFFER (1 << 20)
-
-int rl_out_open(struct rl_out *o, const char *path)
-{
-	int rc = open_stream(o, path);
-
-	/* glibc ignores the size unless we hand it the buffer */
-	if (rc == 0 && (o->buf = malloc(OUT_BUFFER)) != NULL)
-		setvbuf(o->f, o->buf, _IOFBF, OUT_BUFFER);
-	return rc;
-}
-
-/* The file PATH names: PATH itself, or where its symbolic links lead. A
- * dangling link is refused (NULL, error printed). Returns a malloc'ed path. */
-static char *resolve(const char *path)
-{
-	struct stat st;
-	char *real;
-
-	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
-		return strdup(path);
-	real = realpath(path, NULL);
-	if (real == NULL)
-		rl_cli_error("cannot write '%s': a symbolic link to a missing file (%s)", path,
-		             strerror(errno));
-	return real;
-}
-
-static int open_stream(struct rl_out *o, const char *path)
-{
-	struct stat st;
-	mode_t mode;
-	int fd, exists;
-
-	memset(o, 0, sizeof(*o));
-	o->path = path;
-	o->slot = -1;
-	if (path == NULL || strcmp(path, "-") == 0) {
-		o->f = tmpfile();
-		if (o->f == NULL) {
-			rl_cli_error("cannot create a temporary file: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {
-		/* a device, a fifo, a terminal, /dev/stdout (a link to a pipe
-		 * that has no path): write in place */
-		o->f = fopen(path, "w");
-		if (o->f == NULL) {
-			rl_cli_error("cannot write '%s': %s", path, strerror(errno));
-			return -1;
-		}
-		o->in_place = 1;
-		return 0;
-	}
-	o->target = resolve(path);
-	if (o->target == NULL)
-		return -1;
-	if (exists && ((st.st_mode & 0222) == 0 || access(o->target, W_OK) != 0)) {
-		rl_cli_error("%s: not writable (mode %04o): make it writable or remove it first",
-		             path, (unsigned)(st.st_mode & 07777));
-		free(o->target);
-		o->target = NULL;
-		return -1;
-	}
-	if (exists) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode = 0666 & ~mask; /* what open() would give */
-	}
-	o->tmp_path = malloc(strlen(o->target) + 16);
-	if (o->tmp_path == NULL) {
-		free(o->target);
-		o->target = NULL;
-		return -1;
-	}
-	snprintf(o->tmp_path, strlen(o->target) + 16, "%s.tmp.XXXXXX", o->target);
-	fd = mkstemp(o->tmp_path);
-	if (fd >= 0) {
-		o->slot = pending_add(o->tmp_path);
-		/* mkstemp creates mode 0600: give it the mode of the file it
-		 * replaces, and its owner where we may (root) */
-		fchmod(fd, mode);
-		if (exists && fchown(fd, st.st_uid, st.st_gid) != 0) {
-			/* not root: the file becomes ours, as with any editor */
-		}
-	}
-	if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
-		rl_cli_error("cannot write next to '%s': %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp_path);
-			pending_remove(o->slot);
-		}
-		free(o->tmp_path);
-		o->tmp_path = NULL;
-		free(o->target);
-		o->target = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-int rl_out_commit(struct rl_out *o)
-{
-	int rc = 0;
-
-	if (o->in_place) {
-		if (fflush(o->f) != 0 || ferror(o->f)) {
-			rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
-			rc = -1;
-		}
-		if (fclose(o->f) != 0 && rc == 0) {
-			rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
-			rc = -1;
-		}
-		o->f = NULL;
-		rl_out_abort(o);
-		return rc;
-	}
-	if (o->tmp_path == NULL) {
-		char buf[65536];
-		size_t n;
-
-		rewind(o->f);
-		while ((n = fread(buf, 1, sizeof(buf), o->f)) > 0)
-			if (fwrite(buf, 1, n, stdout) != n)
-				break;
-		if (ferror(o->f) || fflush(stdout) != 0 || ferror(stdout)) {
-			rl_cli_error("cannot write the output: %s", strerror(errno));
-			rc = -1;
-		}
-		fclose(o->f);
-		o->f = NULL;
-		free(o->buf);
-		o->buf = NULL;
-		return rc;
-	}
-	if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
-		rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
-		rl_out_abort(o);
-		return -1;
-	}
-	fclose(o->f);
-	o->f = NULL;
-	if (rename(o->tmp_path, o->target) != 0) {
-		rl_cli_error("cannot write '%s': %s", o->path, strerror(errno));
-		rc = -1;
-	} else {
-		free(o->tmp_path); /* renamed: nothing left to remove */
-		o->tmp_path = NULL;
-	}
-	rl_out_abort(o);
-	return rc;
-}
-
-void rl_out_abort(struct rl_out *o)
-{
-	if (o->f != NULL)
-		fclose(o->f);
-	o->f = NULL;
-	free(o->buf);
-	o->buf = NULL;
-	if (o->tmp_path != NULL) {
-		unlink(o->tmp_path);
-		free(o->tmp_path);
-		o->tmp_path = NULL;
-	}
-	pending_remove(o->slot);
-	o->slot = -1;
-	free(o->target);
-	o->target = NULL;
-	o->in_place = 0;
 }
 
 void rl_cli_train_init(struct rl_cli_train_opts *o)

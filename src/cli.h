@@ -1,6 +1,6 @@
 /* cli.h - what the subcommands share: the command table entry, exit codes,
- * finding the device database, choosing a device and runtime, and writing
- * output whole or not at all. Only the program (not the library) links this.
+ * finding the device database, choosing a device and runtime, and opening
+ * and committing a command's outputs (outfile.h) with their errors printed. Only the program (not the library) links this.
  */
 #ifndef RL_CLI_H
 #define RL_CLI_H
@@ -13,6 +13,7 @@
 #include "gpu.h"
 #include "hwdb.h"
 #include "memfit.h"
+#include "outfile.h"
 #include "pipeline.h"
 
 enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
@@ -269,25 +270,24 @@ void rl_cli_read_errors(const struct rl_errlist *errs, const char *input, int rc
 int rl_cli_derive(rl_hwdb *db, const struct rl_gpu *g, struct rl_device *dev,
                   struct rl_xcheck *x);
 
-/* Output that appears whole or not at all: rl_out_open gives a temporary
- * stream; rl_out_commit moves it to PATH (NULL or "-": copies it to stdout);
- * rl_out_abort discards it. A PATH that is not a regular file (a device, a
- * fifo) is written in place; a symbolic link is followed; a read-only file is
- * refused; a replaced file keeps its mode. SIGINT, SIGTERM and SIGHUP remove
- * the temporary file. */
-struct rl_out {
-	FILE *f;
-	char *tmp_path; /* NULL when spooling for stdout or writing in place */
-	char *buf;      /* the stream's buffer */
-	const char *path;
-	char *target;   /* PATH with its symbolic links resolved */
-	int in_place;   /* PATH is not a regular file: written directly */
-	int slot;       /* the signal handler's record of tmp_path, or -1 */
-};
+/* HW, the value of option WHAT (--hw), declared as an input of OUTS when
+ * it names a file (a path, or a name ending in .device or .system). */
+void rl_cli_hw_input(struct rl_outfiles *outs, const char *what, const char *hw);
 
-int rl_out_open(struct rl_out *o, const char *path);
-int rl_out_commit(struct rl_out *o);
-void rl_out_abort(struct rl_out *o);
+/* The files the model options name (--hw FILE or $ROOFLINE_HW's file,
+ * --efficiency FILE), declared as inputs of OUTS: no output may replace
+ * them. */
+void rl_cli_model_inputs(const struct rl_cli_model_opts *o, struct rl_outfiles *outs);
+
+/* Opens OUTS (outfile.h: its inputs and outputs declared, nothing read
+ * yet). Returns 0, or prints the error and returns the exit status:
+ * RL_EXIT_USAGE for an output that is an input or another output,
+ * RL_EXIT_FAIL for one that cannot be written (standard output closed). */
+int rl_cli_outputs_open(struct rl_outfiles *outs);
+
+/* Commits OUTS: every output delivered, or none. Returns 0, or -1 after
+ * printing the error. */
+int rl_cli_outputs_commit(struct rl_outfiles *outs);
 
 struct rl_import;
 

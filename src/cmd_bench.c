@@ -316,7 +316,8 @@ int cmd_bench(int argc, char **argv)
 	struct rl_device owned;
 	const struct rl_device *ref = NULL;
 	struct rl_err err;
-	struct rl_out out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
 	rl_hwdb *db = NULL;
 	unsigned mask = DEFAULT_MASK;
 	int opt, dev = 0, quick = 0, rc, status = RL_EXIT_OK;
@@ -374,6 +375,13 @@ int cmd_bench(int argc, char **argv)
 	if ((mask & COLLECTIVES) && dev != 0)
 		return rl_cli_usage("bench", "--device: the collectives run on devices 0 to N - 1 "
 		                    "(--gpus N)");
+	/* checked and opened before anything is read or measured */
+	rl_outfiles_init(&outs);
+	rl_outfiles_input(&outs, "--from", from);
+	rl_cli_hw_input(&outs, "--hw", hw);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
 
 	memset(&owned, 0, sizeof(owned));
 	if (from != NULL) {
@@ -381,10 +389,12 @@ int cmd_bench(int argc, char **argv)
 		if (rc < 0) {
 			rl_cli_error("%s", err.msg);
 			rl_bench_release(&b);
+			rl_outfiles_release(&outs);
 			return RL_EXIT_FAIL;
 		}
 	} else if (run_bench(dev, gpus, quick, mask, &b) < 0) {
 		rl_bench_release(&b);
+		rl_outfiles_release(&outs);
 		return RL_EXIT_FAIL;
 	}
 	if (fmt == RL_BENCH_FMT_TABLE || fmt == RL_BENCH_FMT_CSV) {
@@ -393,18 +403,16 @@ int cmd_bench(int argc, char **argv)
 		if (ref == NULL)
 			status = RL_EXIT_FAIL;
 	}
-	if (status == RL_EXIT_OK && rl_out_open(&out, output) == 0) {
-		rc = rl_bench_report(out.f, &b, ref, fmt, sweep, &err);
+	if (status == RL_EXIT_OK) {
+		rc = rl_bench_report(out->f, &b, ref, fmt, sweep, &err);
 		if (rc < 0) {
 			rl_cli_error("%s", rc == RL_ERR_NOTFOUND ? err.msg : rl_strerror(rc));
-			rl_out_abort(&out);
 			status = RL_EXIT_FAIL;
-		} else if (rl_out_commit(&out) < 0) {
+		} else if (rl_cli_outputs_commit(&outs) < 0) {
 			status = RL_EXIT_FAIL;
 		}
-	} else {
-		status = RL_EXIT_FAIL;
 	}
+	rl_outfiles_release(&outs);
 	if (status == RL_EXIT_OK && failed_checks(&b) > 0)
 		status = RL_EXIT_FAIL;
 	rl_device_release(&owned);
@@ -413,21 +421,6 @@ int cmd_bench(int argc, char **argv)
 	return status;
 }
 
-/* Writes B as JSON to PATH, whole or not at all. Returns 0, or -1 after
- * printing the error (as run_bench). */
-static int save_recording(const struct rl_bench *b, const char *path)
-{
-	struct rl_out out;
-
-	if (rl_out_open(&out, path) < 0)
-		return -1;
-	if (rl_bench_write_json(out.f, b) < 0) {
-		rl_cli_error("%s: cannot write the recording", path);
-		rl_out_abort(&out);
-		return -1;
-	}
-	return rl_out_commit(&out);
-}
 
 static void print_calibration(const struct rl_device *cal, const char *path)
 {
@@ -470,15 +463,16 @@ static void print_system_key(const char *key, const struct rl_hwval *m, const st
 }
 
 /* The system file of a recording of collectives: against the system --hw
- * names (an id of the database or FILE.system), to OUTPUT. Returns the exit
+ * names (an id of the database or FILE.system), to OUT, the output OUTPUT
+ * of OUTS, which it commits (and the recording with it). Returns the exit
  * status. */
 static int calibrate_system(const struct rl_bench *b, rl_hwdb *db, const char *hw,
-                            const char *id, const char *output)
+                            const char *id, const char *output, struct rl_outfiles *outs,
+                            FILE *out)
 {
 	const struct rl_hwsystem *sys;
 	struct rl_hwsystem owned, cal;
 	struct rl_err err;
-	struct rl_out out;
 	char idbuf[256], *header = NULL;
 	int status = RL_EXIT_FAIL;
 	size_t n;
@@ -509,14 +503,15 @@ static int calibrate_system(const struct rl_bench *b, rl_hwdb *db, const char *h
 		goto done;
 	}
 	header = rl_calsystem_header(b, sys);
-	if (header == NULL || rl_out_open(&out, output) < 0)
-		goto done;
-	if (rl_hwsystem_write(out.f, &cal, header) < 0) {
-		rl_cli_error("%s: cannot write the system file", output);
-		rl_out_abort(&out);
+	if (header == NULL) {
+		rl_cli_error("out of memory");
 		goto done;
 	}
-	if (rl_out_commit(&out) < 0)
+	if (rl_hwsystem_write(out, &cal, header) < 0) {
+		rl_cli_error("%s: cannot write the system file", output);
+		goto done;
+	}
+	if (rl_cli_outputs_commit(outs) < 0)
 		goto done;
 	printf("%s: %s\n", output, cal.name);
 	printf("%-28s %10s %10s %7s\n", "key", "measured", "datasheet", "ratio");
@@ -559,9 +554,10 @@ int cmd_calibrate(int argc, char **argv)
 	struct rl_device cal;
 	const struct rl_device *ds;
 	struct rl_err err;
-	struct rl_out out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out, *rec = NULL;
 	char idbuf[256], *header;
-	int opt, dev = 0, quick = 0, status = RL_EXIT_FAIL;
+	int opt, rc, dev = 0, quick = 0, status = RL_EXIT_FAIL;
 	double t0 = seconds();
 
 	rl_cli_model_init(&m, "calibrate", NULL);
@@ -606,8 +602,20 @@ int cmd_calibrate(int argc, char **argv)
 	if (collectives && m.hw == NULL)
 		return rl_cli_usage("calibrate", "--collectives calibrates a system: give --hw "
 		                    "SYSTEM ('roofline hw systems' lists them) or --hw FILE.system");
-	if (rl_cli_model_open_db(&m) < 0)
+	/* both outputs checked and opened before anything is read or measured,
+	 * and committed together */
+	rl_outfiles_init(&outs);
+	rl_outfiles_input(&outs, "--from", from);
+	rl_cli_model_inputs(&m, &outs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if (record != NULL)
+		rec = rl_outfiles_add(&outs, "--record", record);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
+	if (rl_cli_model_open_db(&m) < 0) {
+		rl_outfiles_release(&outs);
 		return RL_EXIT_FAIL;
+	}
 	memset(&cal, 0, sizeof(cal));
 	if (from != NULL) {
 		if (rl_bench_read(from, &b, &err) < 0) {
@@ -617,10 +625,12 @@ int cmd_calibrate(int argc, char **argv)
 	} else if (run_bench(dev, gpus, quick, collectives ? COLLECTIVES : DEFAULT_MASK, &b) < 0) {
 		goto done;
 	}
-	if (record != NULL && save_recording(&b, record) < 0)
+	if (rec != NULL && rl_bench_write_json(rec->f, &b) < 0) {
+		rl_cli_error("%s: cannot write the recording", record);
 		goto done;
+	}
 	if (has_collectives(&b)) {
-		status = calibrate_system(&b, m.db, m.hw, id, output);
+		status = calibrate_system(&b, m.db, m.hw, id, output, &outs, out->f);
 		goto done;
 	}
 	if (failed_checks(&b) > 0)
@@ -635,14 +645,13 @@ int cmd_calibrate(int argc, char **argv)
 		goto done;
 	}
 	header = rl_calibrate_header(&b, ds);
-	if (header == NULL || rl_out_open(&out, output) < 0) {
-		free(header);
+	if (header == NULL) {
+		rl_cli_error("out of memory");
 		goto done;
 	}
-	if (rl_device_write(out.f, &cal, header) < 0) {
+	if (rl_device_write(out->f, &cal, header) < 0) {
 		rl_cli_error("%s: cannot write the device file", output);
-		rl_out_abort(&out);
-	} else if (rl_out_commit(&out) == 0) {
+	} else if (rl_cli_outputs_commit(&outs) == 0) {
 		print_calibration(&cal, output);
 		if (from == NULL)
 			fprintf(stderr, "roofline: calibrate: %.1f s in all\n", seconds() - t0);
@@ -650,6 +659,7 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	free(header);
 done:
+	rl_outfiles_release(&outs);
 	rl_device_release(&cal);
 	rl_bench_release(&b);
 	rl_cli_model_release(&m);
@@ -736,7 +746,8 @@ int cmd_validate(int argc, char **argv)
 	struct rl_model_ctx ctx;
 	struct rl_errlist errs;
 	struct rl_err err;
-	struct rl_out out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
 	size_t i;
 	int opt, dev = 0, rc, status = RL_EXIT_FAIL, tp = 0;
 
@@ -818,6 +829,14 @@ int cmd_validate(int argc, char **argv)
 		             tp, tp, tp);
 		return RL_EXIT_FAIL;
 	}
+	/* checked and opened before anything is read or measured */
+	rl_outfiles_init(&outs);
+	rl_outfiles_input(&outs, "--from", from);
+	rl_outfiles_input(&outs, "the op list", ops);
+	rl_cli_model_inputs(&m, &outs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
 	memset(&ctx, 0, sizeof(ctx));
 	rl_errlist_init(&errs);
 	if (from != NULL) {
@@ -857,15 +876,12 @@ int cmd_validate(int argc, char **argv)
 	ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	ctx.best_case = m.best_case;
 	rl_validate_eval(&v, &ctx);
-	if (rl_out_open(&out, output) < 0)
-		goto done;
-	rc = rl_validate_report(out.f, &v, ctx.dev->id, ctx.host_overhead_us, fmt);
+	rc = rl_validate_report(out->f, &v, ctx.dev->id, ctx.host_overhead_us, fmt);
 	if (rc < 0) {
 		rl_cli_error("%s", rl_strerror(rc));
-		rl_out_abort(&out);
 		goto done;
 	}
-	if (rl_out_commit(&out) < 0)
+	if (rl_cli_outputs_commit(&outs) < 0)
 		goto done;
 	status = RL_EXIT_OK;
 	for (i = 0; i < v.list.n; i++)
@@ -875,6 +891,7 @@ int cmd_validate(int argc, char **argv)
 			status = RL_EXIT_FAIL;
 		}
 done:
+	rl_outfiles_release(&outs);
 	rl_validation_release(&v);
 	rl_cli_model_release(&m);
 	return status;

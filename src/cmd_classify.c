@@ -161,25 +161,18 @@ static void warnings(const struct classify *c, const struct rl_device *dev)
 }
 
 /* --sweep: the list read into memory once, then once per value with the
- * swept name bound (sweep.h), one row per value to OUTPUT. Returns the exit
- * status. */
+ * swept name bound (sweep.h), one row per value to OUT, the output of OUTS
+ * (open; released here). Returns the exit status. */
 static int sweep(struct classify *c, struct rl_cli_model_opts *m, const struct rl_symbols *syms,
-                 const char *output)
+                 struct rl_outfiles *outs, FILE *out)
 {
 	struct rl_sweep_oplist l;
 	struct rl_pipeline_model pm;
 	struct rl_sweep_table *t = NULL;
-	struct rl_out out;
 	struct rl_err e;
 	char *text = NULL, title[512];
-	size_t i;
 	int rc, status = RL_EXIT_FAIL;
 
-	memset(&out, 0, sizeof(out));
-	for (i = 0; i < syms->n; i++)
-		if (strcmp(syms->name[i], c->sweep.name) == 0)
-			return rl_cli_usage("classify", "--sweep %s: %s is bound by --set too",
-			                    c->sweep.name, c->sweep.name);
 	if (rl_cli_model_resolve(m) < 0)
 		goto out;
 	rl_cli_pipeline_model(m, &pm);
@@ -203,12 +196,10 @@ static int sweep(struct classify *c, struct rl_cli_model_opts *m, const struct r
 	}
 	snprintf(title, sizeof(title), "%s; %s, %s runtime", l.name, m->dev->id, m->rt->id);
 	t->title = title;
-	if (rl_out_open(&out, output) < 0)
-		goto out;
-	if (rl_sweep_report_write(out.f, c->sinks.fmt, t) == 0 && rl_out_commit(&out) == 0)
+	if (rl_sweep_report_write(out, c->sinks.fmt, t) == 0 && rl_cli_outputs_commit(outs) == 0)
 		status = RL_EXIT_OK;
 out:
-	rl_out_abort(&out);
+	rl_outfiles_release(outs);
 	free(t);
 	free(text);
 	rl_cli_model_release(m);
@@ -242,14 +233,14 @@ int cmd_classify(int argc, char **argv)
 	struct rl_symbols syms;
 	struct rl_chart_info chart_info;
 	struct rl_errlist errs;
-	struct rl_out out, svg_out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out, *svg_out = NULL;
 	struct rl_ops_sink sink = {on_header, on_op, &c, &syms, rl_cli_warn_sink};
 	char scale_label[256];
 	int opt, rc, status = RL_EXIT_FAIL;
 
 	memset(&c, 0, sizeof(c));
-	memset(&out, 0, sizeof(out));
-	memset(&svg_out, 0, sizeof(svg_out));
+	rl_outfiles_init(&outs);
 	rl_cli_model_init(&m, "classify", "eager");
 	rl_cli_train_init(&tr);
 	rl_symbols_init(&syms);
@@ -322,8 +313,25 @@ int cmd_classify(int argc, char **argv)
 		c.sinks.scale = &syms;
 		c.sinks.scale_label = scale_label;
 	}
+	if (c.sweep.n > 0) {
+		size_t i;
+
+		for (i = 0; i < syms.n; i++)
+			if (strcmp(syms.name[i], c.sweep.name) == 0)
+				return rl_cli_usage("classify", "--sweep %s: %s is bound by --set too",
+				                    c.sweep.name, c.sweep.name);
+	}
+	/* what is read and written, checked and opened before anything is
+	 * read */
+	rl_outfiles_input(&outs, "the op list", c.input);
+	rl_cli_model_inputs(&m, &outs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if (svg != NULL)
+		svg_out = rl_outfiles_add(&outs, "--svg", svg);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
 	if (c.sweep.n > 0)
-		return sweep(&c, &m, &syms, output);
+		return sweep(&c, &m, &syms, &outs, out->f);
 	c.sinks.whatif = scale == NULL;
 	c.sinks.memfit = scale == NULL;
 
@@ -332,9 +340,7 @@ int cmd_classify(int argc, char **argv)
 		goto out;
 	rl_cli_pipeline_model(&m, &c.model);
 	c.model.train = tr.train ? &tr.t : NULL;
-	if (rl_out_open(&out, output) < 0)
-		goto out;
-	c.sinks.out = out.f;
+	c.sinks.out = out->f;
 	if (svg != NULL) {
 		memset(&chart_info, 0, sizeof(chart_info));
 		chart_info.dev = m.dev;
@@ -343,8 +349,10 @@ int cmd_classify(int argc, char **argv)
 		chart_info.host_kind_us = m.host_kind_us;
 		chart_info.best_case = m.best_case;
 		chart_info.source = strcmp(c.input, "-") == 0 ? "<stdin>" : c.input;
-		if (rl_chart_new(&chart_info, &c.sinks.chart) < 0 || rl_out_open(&svg_out, svg) < 0)
+		if (rl_chart_new(&chart_info, &c.sinks.chart) < 0) {
+			rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
 			goto out;
+		}
 	}
 	rc = rl_ops_read_path(c.input, &sink, &errs);
 	if (rc == 0 && c.pl == NULL)
@@ -357,7 +365,7 @@ int cmd_classify(int argc, char **argv)
 			rl_errlist_add(&errs, &e);
 	}
 	if (rc == 0 && c.sinks.chart != NULL)
-		rc = rl_svg_roofline(svg_out.f, c.sinks.chart);
+		rc = rl_svg_roofline(svg_out->f, c.sinks.chart);
 	if (rc < 0) {
 		rl_cli_read_errors(&errs, c.input, rc);
 		goto out;
@@ -365,11 +373,10 @@ int cmd_classify(int argc, char **argv)
 	warnings(&c, m.dev);
 	if (c.sinks.memfit)
 		rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
-	if (rl_out_commit(&out) == 0 && (svg == NULL || rl_out_commit(&svg_out) == 0))
+	if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
-	rl_out_abort(&out);
-	rl_out_abort(&svg_out);
+	rl_outfiles_release(&outs);
 	rl_pipeline_free(c.pl);
 	rl_chart_free(c.sinks.chart);
 	rl_cli_model_release(&m);

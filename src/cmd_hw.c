@@ -353,6 +353,16 @@ int cmd_hw(int argc, char **argv)
 	if (fmt == RL_FMT_JSON && strcmp(action, "show") != 0)
 		return rl_cli_usage("hw", "--format json is for 'hw show'");
 
+	/* what it prints goes to standard output directly: say up front that
+	 * it would be lost */
+	{
+		struct rl_err err;
+
+		if (rl_outfiles_stdout_ok(&err) < 0) {
+			rl_cli_error("%s", err.msg);
+			return RL_EXIT_FAIL;
+		}
+	}
 	db = rl_cli_open_hwdb(hwdb);
 	if (db == NULL)
 		return RL_EXIT_FAIL;

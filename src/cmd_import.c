@@ -84,8 +84,9 @@ int cmd_import(int argc, char **argv)
 	};
 	const char *output = NULL;
 	struct rl_import imp;
-	struct rl_out out;
-	int opt, status = RL_EXIT_OK;
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
+	int opt, rc, status = RL_EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
@@ -101,19 +102,23 @@ int cmd_import(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("import", optind == argc ? "no trace given"
 		                                              : "more than one trace given");
-	if (rl_cli_import(argv[optind], &imp) < 0)
-		return RL_EXIT_FAIL;
-	if (rl_out_open(&out, output) < 0) {
-		rl_import_release(&imp);
+	/* checked and opened before the trace is read */
+	rl_outfiles_init(&outs);
+	rl_outfiles_input(&outs, "the trace", argv[optind]);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
+	if (rl_cli_import(argv[optind], &imp) < 0) {
+		rl_outfiles_release(&outs);
 		return RL_EXIT_FAIL;
 	}
-	if (rl_import_write(out.f, &imp, argv[optind]) < 0) {
+	if (rl_import_write(out->f, &imp, argv[optind]) < 0) {
 		rl_cli_error("cannot write the op list");
-		rl_out_abort(&out);
 		status = RL_EXIT_FAIL;
-	} else if (rl_out_commit(&out) < 0) {
+	} else if (rl_cli_outputs_commit(&outs) < 0) {
 		status = RL_EXIT_FAIL;
 	}
+	rl_outfiles_release(&outs);
 	rl_import_release(&imp);
 	return status;
 }

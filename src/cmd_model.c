@@ -516,7 +516,8 @@ int cmd_model(int argc, char **argv)
 	struct rl_parallel_place place;
 	struct model c;
 	struct rl_errlist errs;
-	struct rl_out out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
 	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
 	struct rl_err e;
 	struct rl_sweep_spec sw;
@@ -528,7 +529,7 @@ int cmd_model(int argc, char **argv)
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
 
 	memset(&c, 0, sizeof(c));
-	memset(&out, 0, sizeof(out));
+	rl_outfiles_init(&outs);
 	memset(&mo, 0, sizeof(mo));
 	memset(&sw, 0, sizeof(sw));
 	memset(&lay, 0, sizeof(lay));
@@ -693,6 +694,13 @@ int cmd_model(int argc, char **argv)
 		mo.weight_dtype = mo.dtype;
 	if (!kvdt)
 		mo.kv_dtype = mo.dtype;
+	/* what is read and written, checked and opened before anything is
+	 * read */
+	rl_outfiles_input(&outs, "the config", argv[optind]);
+	rl_cli_model_inputs(&m, &outs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
 
 	/* From here on, every exit goes through out: */
 	if (rl_hfconfig_read(argv[optind], &cfg, &e) < 0) {
@@ -737,11 +745,9 @@ int cmd_model(int argc, char **argv)
 	}
 	if (!oplist && mo.par == NULL && rl_cli_model_resolve(&m) < 0)
 		goto out;
-	if (rl_out_open(&out, output) < 0)
-		goto out;
 	if (oplist) {
-		write_oplist(out.f, argv[optind], &mo, rows, n);
-		if (rl_out_commit(&out) == 0)
+		write_oplist(out->f, argv[optind], &mo, rows, n);
+		if (rl_cli_outputs_commit(&outs) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
@@ -757,14 +763,14 @@ int cmd_model(int argc, char **argv)
 		c.model.train = tr.train ? &tr.t : NULL;
 		if (sw.n)
 			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
-			               out.f);
+			               out->f);
 		else if (gen)
-			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
+			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out->f);
 		else
-			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);
+			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out->f);
 		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
 			rl_cli_read_errors(&errs, c.input, rc);
-		if (rc == 0 && rl_out_commit(&out) == 0)
+		if (rc == 0 && rl_cli_outputs_commit(&outs) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
@@ -790,7 +796,7 @@ int cmd_model(int argc, char **argv)
 	rl_cli_pipeline_model(&m, &c.model);
 	c.model.train = tr.train ? &tr.t : NULL;
 	c.model.parallel = mo.par;
-	c.sinks.out = out.f;
+	c.sinks.out = out->f;
 	c.sinks.whatif = 1;
 	c.sinks.memfit = 1;
 	rc = rl_ops_read(mem, c.input, &sink, &errs);
@@ -806,14 +812,14 @@ int cmd_model(int argc, char **argv)
 		goto out;
 	}
 	rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
-	if (rl_out_commit(&out) == 0)
+	if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
 	if (mem != NULL)
 		fclose(mem);
 	free(text);
 	free(listname);
-	rl_out_abort(&out);
+	rl_outfiles_release(&outs);
 	rl_pipeline_free(c.pl);
 	rl_cli_model_release(&m);
 	return status;

@@ -74,18 +74,17 @@ static int on_op(const struct rl_op *op, void *user)
 	return rc;
 }
 
-/* --sweep-table: the csv of a sweep (sweep.h) at INPUT, drawn to OUTPUT.
- * No device: the table holds what is drawn. Returns the exit status. */
-static int sweep_table(const char *input, const char *output)
+/* --sweep-table: the csv of a sweep (sweep.h) at INPUT, drawn to OUT, the
+ * output of OUTS (open; released by the caller). No device: the table holds
+ * what is drawn. Returns the exit status. */
+static int sweep_table(const char *input, struct rl_outfiles *outs, FILE *out)
 {
 	const char *name = strcmp(input, "-") == 0 ? "<stdin>" : input;
 	struct rl_sweep_table *t = malloc(sizeof(*t));
-	struct rl_out out;
 	struct rl_err e;
 	FILE *f = NULL;
 	int status = RL_EXIT_FAIL;
 
-	memset(&out, 0, sizeof(out));
 	if (t == NULL) {
 		rl_cli_error("out of memory");
 		return RL_EXIT_FAIL;
@@ -99,14 +98,11 @@ static int sweep_table(const char *input, const char *output)
 		rl_cli_error("%s", e.msg);
 		goto out;
 	}
-	if (rl_out_open(&out, output) < 0)
-		goto out;
-	if (rl_svg_sweep_table(out.f, t, name) == 0 && rl_out_commit(&out) == 0)
+	if (rl_svg_sweep_table(out, t, name) == 0 && rl_cli_outputs_commit(outs) == 0)
 		status = RL_EXIT_OK;
 out:
 	if (f != NULL && f != stdin)
 		fclose(f);
-	rl_out_abort(&out);
 	free(t);
 	return status;
 }
@@ -128,13 +124,14 @@ int cmd_plot(int argc, char **argv)
 	struct plot pl;
 	struct rl_chart_info info;
 	struct rl_errlist errs;
-	struct rl_out out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
 	struct rl_symbols syms;
 	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms, rl_cli_warn_sink};
 	int opt, rc, sweep = 0, table = 0, status = RL_EXIT_FAIL;
 
 	memset(&pl, 0, sizeof(pl));
-	memset(&out, 0, sizeof(out));
+	rl_outfiles_init(&outs);
 	rl_cli_model_init(&m, "plot", "eager");
 	rl_symbols_init(&syms);
 	optind = 1;
@@ -168,8 +165,19 @@ int cmd_plot(int argc, char **argv)
 	if (table && sweep)
 		return rl_cli_usage("plot", "--sweep (the intensity sweep of an op list) and "
 		                            "--sweep-table (a sweep's csv) do not combine");
-	if (table)
-		return sweep_table(input, output);
+	/* what is read and written, checked and opened before anything is
+	 * read */
+	rl_outfiles_input(&outs, table ? "the sweep table" : "the op list", input);
+	if (!table)
+		rl_cli_model_inputs(&m, &outs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
+	if (table) {
+		status = sweep_table(input, &outs, out->f);
+		rl_outfiles_release(&outs);
+		return status;
+	}
 
 	/* From here on, every exit goes through out: */
 	if (rl_cli_model_resolve(&m) < 0)
@@ -194,8 +202,6 @@ int cmd_plot(int argc, char **argv)
 		rl_cli_error("%s", rl_strerror(rc));
 		goto out;
 	}
-	if (rl_out_open(&out, output) < 0)
-		goto out;
 	rl_errlist_init(&errs);
 	rc = rl_ops_read_path(input, &sink, &errs);
 	if (rc == 0 && rl_chart_count(pl.chart) == 0) {
@@ -206,13 +212,13 @@ int cmd_plot(int argc, char **argv)
 		rl_errlist_add(&errs, &e);
 	}
 	if (rc == 0)
-		rc = sweep ? rl_svg_sweep(out.f, pl.chart) : rl_svg_roofline(out.f, pl.chart);
+		rc = sweep ? rl_svg_sweep(out->f, pl.chart) : rl_svg_roofline(out->f, pl.chart);
 	if (rc < 0)
 		rl_cli_read_errors(&errs, input, rc);
-	else if (rl_out_commit(&out) == 0)
+	else if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
-	rl_out_abort(&out);
+	rl_outfiles_release(&outs);
 	rl_chart_free(pl.chart);
 	rl_cli_model_release(&m);
 	return status;

@@ -84,7 +84,8 @@ int cmd_probe(int argc, char **argv)
 	struct rl_gpu gpu;
 	struct rl_device dev;
 	struct rl_xcheck x;
-	struct rl_out out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
 	struct rl_err err;
 	char origin[512], st[64];
 	rl_hwdb *db;
@@ -116,6 +117,12 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (optind != argc)
 		return rl_cli_usage("probe", "unexpected argument '%s'", argv[optind]);
+	/* checked and opened before anything is read */
+	rl_outfiles_init(&outs);
+	rl_outfiles_input(&outs, "--attrs", attrs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
 
 	if (attrs != NULL) {
 		rc = rl_gpu_load(attrs, &gpu, &err);
@@ -126,13 +133,17 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (rc < 0) {
 		rl_cli_error("%s", err.msg);
+		rl_outfiles_release(&outs);
 		return RL_EXIT_FAIL;
 	}
 	db = rl_cli_open_hwdb(hwdb);
-	if (db == NULL)
+	if (db == NULL) {
+		rl_outfiles_release(&outs);
 		return RL_EXIT_FAIL;
+	}
 	if (rl_cli_derive(db, &gpu, &dev, &x) < 0) {
 		rl_hwdb_free(db);
+		rl_outfiles_release(&outs);
 		return RL_EXIT_FAIL;
 	}
 	stamp(st, sizeof(st));
@@ -143,16 +154,12 @@ int cmd_probe(int argc, char **argv)
 	pi.x = &x;
 	pi.origin = origin;
 	pi.stamp = st;
-	rc = rl_out_open(&out, output);
-	if (rc == 0) {
-		rc = rl_probe_write(out.f, fmt, &pi);
-		if (rc < 0) {
-			rl_cli_error("%s", rl_strerror(rc));
-			rl_out_abort(&out);
-		} else {
-			rc = rl_out_commit(&out);
-		}
-	}
+	rc = rl_probe_write(out->f, fmt, &pi);
+	if (rc < 0)
+		rl_cli_error("%s", rl_strerror(rc));
+	else
+		rc = rl_cli_outputs_commit(&outs);
+	rl_outfiles_release(&outs);
 	if (rc == 0 && fmt != RL_PROBE_TABLE && fmt != RL_PROBE_JSON) {
 		size_t i;
 

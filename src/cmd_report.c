@@ -106,15 +106,15 @@ int cmd_report(int argc, char **argv)
 	struct rl_import imp;
 	struct rl_err e;
 	struct rl_step step;
-	struct rl_out out, svg_out;
+	struct rl_outfiles outs;
+	struct rl_outfile *out, *svg_out = NULL;
 	rl_pipeline *pl = NULL;
 	int opt, rc = 0, status = RL_EXIT_FAIL;
 	size_t i;
 
 	memset(&sinks, 0, sizeof(sinks));
 	memset(&imp, 0, sizeof(imp));
-	memset(&out, 0, sizeof(out));
-	memset(&svg_out, 0, sizeof(svg_out));
+	rl_outfiles_init(&outs);
 	rl_cli_model_init(&m, "report", "eager");
 	rl_step_init(&step);
 	sinks.fmt = RL_FMT_TABLE;
@@ -149,6 +149,15 @@ int cmd_report(int argc, char **argv)
 	if (sinks.timeline && sinks.fmt == RL_FMT_CSV)
 		return rl_cli_usage("report", "--timeline needs --format table, json or md "
 		                              "(csv has one row per op and no summary)");
+	/* what is read and written, checked and opened before anything is
+	 * read */
+	rl_outfiles_input(&outs, "the trace", input);
+	rl_cli_model_inputs(&m, &outs);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if (svg != NULL)
+		svg_out = rl_outfiles_add(&outs, "--svg", svg);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
 
 	/* From here on, every exit goes through out: */
 	if (rl_cli_model_open_db(&m) < 0)
@@ -177,13 +186,9 @@ int cmd_report(int argc, char **argv)
 			rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
 			goto out;
 		}
-		if (rl_out_open(&svg_out, svg) < 0)
-			goto out;
 	}
-	if (rl_out_open(&out, output) < 0)
-		goto out;
 	rl_step_timeline(&step, imp.gpu, imp.ngpu);
-	sinks.out = out.f;
+	sinks.out = out->f;
 	sinks.step = &step;
 	memset(&cols, 0, sizeof(cols));
 	cols.input = input;
@@ -192,7 +197,7 @@ int cmd_report(int argc, char **argv)
 	cols.has_phase = imp.training;
 
 	if (sinks.fmt == RL_FMT_TABLE || sinks.fmt == RL_FMT_MD)
-		fprintf(out.f, "%s%zu op%s in the trace, run on %s\n%s",
+		fprintf(out->f, "%s%zu op%s in the trace, run on %s\n%s",
 		        sinks.fmt == RL_FMT_MD ? "Trace: " : "", imp.n, imp.n == 1 ? "" : "s",
 		        imp.device ? imp.device : "a device it does not name",
 		        sinks.fmt == RL_FMT_MD ? "\n" : "");
@@ -203,16 +208,15 @@ int cmd_report(int argc, char **argv)
 	if (rc == 0)
 		rc = rl_pipeline_end(pl, &e);
 	if (rc == 0 && sinks.chart != NULL)
-		rc = rl_svg_roofline(svg_out.f, sinks.chart);
+		rc = rl_svg_roofline(svg_out->f, sinks.chart);
 	if (rc < 0 && e.code < 0) /* located at the op: its row in the import */
 		rl_cli_error("%s", e.msg);
 	else if (rc < 0)
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
-	else if (rl_out_commit(&out) == 0 && (svg == NULL || rl_out_commit(&svg_out) == 0))
+	else if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
-	rl_out_abort(&out);
-	rl_out_abort(&svg_out);
+	rl_outfiles_release(&outs);
 	rl_pipeline_free(pl);
 	rl_chart_free(sinks.chart);
 	rl_step_release(&step);

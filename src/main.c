@@ -1,6 +1,7 @@
 /* main.c - the roofline program: global options and the subcommand table. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,7 +48,7 @@ static int usage(void)
 	return RL_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	size_t i;
 
@@ -67,4 +68,26 @@ int main(int argc, char **argv)
 	if (argv[1][0] == '-')
 		return rl_cli_usage(NULL, "unknown option '%s'", argv[1]);
 	return rl_cli_usage(NULL, "unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	struct rl_err err;
+	int status, e;
+
+	/* before anything is opened: no file may take a closed descriptor 1
+	 * and receive what was meant for standard output */
+	rl_outfiles_guard_stdio();
+	status = run(argc, argv);
+	/* what was printed to standard output directly (help, tables) must
+	 * have got there too */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && status == RL_EXIT_OK) {
+		e = errno;
+		if (rl_outfiles_stdout_ok(&err) < 0)
+			rl_cli_error("%s", err.msg);
+		else
+			rl_cli_error("cannot write standard output: %s", strerror(e));
+		status = RL_EXIT_FAIL;
+	}
+	return status;
 }
