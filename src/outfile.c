@@ -463,9 +463,12 @@ static int open_one(struct rl_outfile *o, struct rl_err *err)
 	char b[RL_ERR_MSG_MAX];
 
 	if (o->kind == KIND_STREAM) {
-		/* a duplicate shares the caller's offset and O_APPEND */
-		o->fd = o->std_fd >= 0 ? fcntl(o->std_fd, F_DUPFD_CLOEXEC, 3)
-		                       : open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		/* a duplicate shares the caller's offset and O_APPEND; a fifo's
+		 * open waits for its reader, and a signal may interrupt it */
+		do
+			o->fd = o->std_fd >= 0 ? fcntl(o->std_fd, F_DUPFD_CLOEXEC, 3)
+			                       : open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		while (o->fd < 0 && errno == EINTR);
 		if (o->fd < 0)
 			return rl_err_set(err, RL_ERR_IO, "cannot write %s: %s",
 			                  o->std_fd >= 0 ? out_name(o, b, sizeof(b)) : o->path,
