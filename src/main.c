@@ -80,14 +80,15 @@ int main(int argc, char **argv)
 	rl_outfiles_guard_stdio();
 	status = run(argc, argv);
 	/* what was printed to standard output directly (help, tables) must
-	 * have got there too */
-	if ((fflush(stdout) != 0 || ferror(stdout)) && status == RL_EXIT_OK) {
+	 * have got there too; the commands' outputs went through outfile.c */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
 		e = errno;
 		if (rl_outfiles_stdout_ok(&err) < 0)
 			rl_cli_error("%s", err.msg);
 		else
 			rl_cli_error("cannot write standard output: %s", strerror(e));
-		status = RL_EXIT_FAIL;
+		if (status == RL_EXIT_OK)
+			status = RL_EXIT_FAIL;
 	}
 	return status;
 }

@@ -80,6 +80,17 @@ for c in "classify one.csv" "classify --svg chart.svg one.csv" "model $LLAMA" \
 done
 check "a closed standard output: no file made" test ! -e chart.svg
 no_temporaries "closed standard output"
+# standard output that cannot take the bytes: one message, exit 1
+if [ -c /dev/full ]; then
+	for c in "hw show h100-sxm" "classify one.csv" "--help"; do
+		# shellcheck disable=SC2086
+		"$ROOFLINE" $c >/dev/full 2>err.txt
+		rc=$?
+		check "$c >/dev/full: exit 1" test "$rc" -eq 1
+		check "$c >/dev/full: one message" test "$(grep -v warning err.txt)" = \
+			"roofline: cannot write standard output: No space left on device"
+	done
+fi
 # -o FILE does not need standard output
 "$ROOFLINE" classify -f csv -o file.csv one.csv >&- 2>err.txt
 check "-o FILE >&-: exit 0" test $? -eq 0
