@@ -167,6 +167,15 @@ run classify one.csv -o /dev/null --svg /dev/null
 check "-o /dev/null --svg /dev/null: allowed (exit 0)" test "$rc" -eq 0
 no_temporaries "two outputs"
 
+# refused before anything is read: the op list is a fifo nobody writes to,
+# whose open would wait for ever
+rm -f wait.fifo
+mkfifo wait.fifo
+timeout 5 "$ROOFLINE" classify wait.fifo -o X --svg X 2>err.txt
+check "-o X --svg X on an op list not read yet: exit 2 at once" test $? -eq 2
+timeout 5 "$ROOFLINE" classify wait.fifo >&- 2>err.txt
+check "a closed standard output, op list not read yet: exit 1 at once" test $? -eq 1
+
 # --- 11. outputs committed together ----------------------------------------
 if [ -c /dev/full ]; then
 	cp old.txt T
