@@ -99,7 +99,7 @@ check "-o FILE >&-: the csv" cmp -s ref.csv file.csv
 check "a closed standard error: the csv still written" cmp -s ref.csv stderr-closed.csv
 
 # --- 3. an output that is an input ----------------------------------------
-cp "$BERT" t.json.gz
+cat "$BERT" >t.json.gz # writable, though the source tree may not be (distcheck)
 cp t.json.gz t.orig
 one_error "import t.json.gz -o t.json.gz" 2 \
 	"^roofline: -o 't.json.gz' is also an input \(the trace 't.json.gz'\): write the output elsewhere$" \
@@ -121,15 +121,15 @@ one_error "classify --svg the op list" 2 "^roofline: --svg 'ops.csv' is also an 
 	classify ops.csv --svg ops.csv
 one_error "plot -o its op list" 2 "is also an input \(the op list" plot ops.csv -o ops.csv
 one_error "report -o its trace" 2 "is also an input \(the trace" report t.json.gz -o t.json.gz
-cp "$LLAMA" cfg.json
+cat "$LLAMA" >cfg.json
 one_error "model -o its config" 2 "is also an input \(the config 'cfg.json'\)" \
 	model cfg.json -f oplist -o cfg.json
 check "model -o its config: untouched" cmp -s "$LLAMA" cfg.json
-cp "$top_srcdir/hwdb/h100-sxm.device" dev.device
+cat "$top_srcdir/hwdb/h100-sxm.device" >dev.device
 one_error "classify -o its --hw file" 2 "is also an input \(--hw 'dev.device'\)" \
 	classify --hw dev.device ops.csv -o dev.device
 check "classify -o its --hw file: untouched" cmp -s "$top_srcdir/hwdb/h100-sxm.device" dev.device
-cp "$top_srcdir/hwdb/h200-pytorch.efficiency" e.efficiency
+cat "$top_srcdir/hwdb/h200-pytorch.efficiency" >e.efficiency
 one_error "classify -o its --efficiency file" 2 "is also an input \(--efficiency 'e.efficiency'\)" \
 	classify --efficiency e.efficiency ops.csv -o e.efficiency
 check "classify -o its --efficiency file: untouched" \
