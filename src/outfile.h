@@ -31,10 +31,10 @@
  * a later one failed cannot be taken back; no file is renamed unless every
  * stream was delivered.
  *
- * While outputs are open, every signal whose default action ends the
- * process (all but KILL and STOP, which cannot be caught, and those that
- * stop or are ignored by default) removes the temporary files not yet
- * renamed, then ends the process as it would have. A signal that is
+ * Once outputs have been opened, every signal whose default action ends
+ * the process (HUP, INT, QUIT, TERM, PIPE, ALRM, XFSZ, ... and the
+ * real-time ones; KILL cannot be caught) removes the temporary files not
+ * yet renamed, then ends the process as it would have. A signal that is
  * ignored or handled by someone else (a sanitizer's SIGSEGV) is left as it
  * is. The SIGXFSZ the kernel sends when a write passes the file size limit
  * (ulimit -f) does not end the process: the write fails with EFBIG and the
