@@ -57,6 +57,7 @@ int main(void)
 	SRunner *sr = srunner_create(suite_num());
 	int failed;
 
+	srunner_add_suite(sr, suite_err());
 	srunner_add_suite(sr, suite_formulas());
 	srunner_add_suite(sr, suite_bench());
 	srunner_add_suite(sr, suite_hwdb());
