@@ -296,7 +296,6 @@ static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
 int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err)
 {
 	struct rd r = {path, err};
-	char ebuf[256];
 	char *text;
 	yajl_val root, v;
 	size_t i;
@@ -306,12 +305,10 @@ int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err)
 	text = rl_json_slurp(path, "a bench recording", err);
 	if (text == NULL)
 		return err != NULL ? err->code : RL_ERR_IO;
-	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	root = rl_json_parse(text, path, err);
 	free(text);
-	if (root == NULL) {
-		ebuf[strcspn(ebuf, "\n")] = '\0';
-		return rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", path, ebuf);
-	}
+	if (root == NULL)
+		return RL_ERR_PARSE;
 	if (!YAJL_IS_OBJECT(root)) {
 		rc = bad(&r, "top level", "an object (a bench recording)");
 		goto out;

@@ -20,6 +20,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "gzread.h"
+#include "json.h"
 
 /* ---- string pool ---- */
 
@@ -244,6 +245,7 @@ struct parser {
 	enum where stack[MAX_DEPTH];
 	int depth;
 	long skip;    /* >0: inside a skipped container */
+	int level;    /* arrays and objects open, skipped ones too */
 	enum key key; /* the key whose value comes next */
 	int dims_depth;
 	int saw_events, saw_value;
@@ -1017,10 +1019,24 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 	return 1;
 }
 
+/* Counts a container opening: past RL_JSON_MAX_DEPTH the trace is refused,
+ * as the tree readers refuse it (json.h). yajl keeps a byte per open
+ * container: a gzipped trace of 200 million '[' (194 KB) had it grow to
+ * 200 MB before the end of the file said it was truncated. */
+static int open_level(struct parser *p)
+{
+	if (++p->level > RL_JSON_MAX_DEPTH)
+		return fail_back(p, RL_ERR_PARSE, 1, "nesting deeper than %d levels",
+		                 RL_JSON_MAX_DEPTH);
+	return 1;
+}
+
 static int cb_start_map(void *ctx)
 {
 	struct parser *p = ctx;
 
+	if (!open_level(p))
+		return 0;
 	if (p->skip > 0) {
 		p->skip++;
 		return 1;
@@ -1063,6 +1079,8 @@ static int cb_start_array(void *ctx)
 {
 	struct parser *p = ctx;
 
+	if (!open_level(p))
+		return 0;
 	if (p->skip > 0) {
 		p->skip++;
 		return 1;
@@ -1124,6 +1142,7 @@ static int cb_end(void *ctx)
 	struct parser *p = ctx;
 	enum where w;
 
+	p->level--;
 	if (p->skip > 0) {
 		p->skip--;
 		return 1;

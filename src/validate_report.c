@@ -126,7 +126,7 @@ static int get_time(yajl_val o, const char *key, double *out)
 int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errlist *errs,
                        struct rl_err *err)
 {
-	char ebuf[256], where[64];
+	char where[64];
 	char *text;
 	yajl_val root, x, res;
 	size_t i;
@@ -136,12 +136,10 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 	text = rl_json_slurp(path, "a validate recording", err);
 	if (text == NULL)
 		return err->code;
-	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	root = rl_json_parse(text, path, err);
 	free(text);
-	if (root == NULL) {
-		ebuf[strcspn(ebuf, "\n")] = '\0';
-		return rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", path, ebuf);
-	}
+	if (root == NULL)
+		return RL_ERR_PARSE;
 	x = YAJL_IS_OBJECT(root) ? rl_json_member(root, "format") : NULL;
 	if (x == NULL || !YAJL_IS_STRING(x) || strcmp(x->u.string, FORMAT) != 0) {
 		rc = bad(err, path, "format", "\"" FORMAT "\" (a file written by roofline validate -f json)");

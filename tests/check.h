@@ -13,6 +13,7 @@
 
 Suite *suite_num(void);
 Suite *suite_err(void);
+Suite *suite_json(void);
 Suite *suite_bench(void);
 Suite *suite_formulas(void);
 Suite *suite_hwdb(void);

@@ -269,6 +269,49 @@ START_TEST(test_bom)
 }
 END_TEST
 
+/* Nesting counts skipped containers too, up to RL_JSON_MAX_DEPTH (64) as
+ * the tree readers do: 63 arrays in a member beside the events (64 levels
+ * with the top object) read; 10 million, gzipped, are refused at the 64th
+ * '[' (the 65th level) without growing yajl's stack (issue 21). */
+START_TEST(test_deep_nesting)
+{
+	static const char head[] = "{\"traceEvents\": [], \"x\": ";
+	size_t big = 10000000, i;
+	char text[4096], path[32], *deep;
+	struct rl_trace t;
+	struct rl_err e;
+	int n;
+
+	n = snprintf(text, sizeof(text), "{\"x\": ");
+	for (i = 0; i < 63; i++)
+		text[n++] = '[';
+	for (i = 0; i < 63; i++)
+		text[n++] = ']';
+	text[n++] = ',';
+	small_trace(text + n, sizeof(text) - (size_t)n, "120");
+	memmove(text + n, text + n + 1, strlen(text + n)); /* small_trace's '{' */
+	temp_file(path, text, strlen(text));
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_uint_eq(t.nops, 1);
+	rl_trace_release(&t);
+
+	deep = malloc(sizeof(head) + big);
+	ck_assert_ptr_nonnull(deep);
+	memcpy(deep, head, sizeof(head) - 1);
+	memset(deep + sizeof(head) - 1, '[', big);
+	deep[sizeof(head) - 1 + big] = '\0';
+	temp_file(path, "", 0);
+	append_gzip(path, deep);
+	free(deep);
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	unlink(path);
+	/* the head is 25 bytes: the 64th '[' is byte 25 + 63 */
+	ck_assert_msg(strstr(e.msg, ": byte 88: nesting deeper than 64 levels") != NULL, "%s", e.msg);
+	rl_trace_release(&t);
+}
+END_TEST
+
 /* gzip members one after another are one stream (gzip(1) reads them so);
  * anything else after the last member is a damaged file (issue 11, 12). */
 START_TEST(test_gzip_members)
@@ -451,6 +494,7 @@ Suite *suite_trace(void)
 	tcase_add_loop_test(tc, test_errors, 0, ARRAY_SIZE(bad));
 	tcase_add_test(tc, test_garbled_offset);
 	tcase_add_test(tc, test_bom);
+	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_gzip_members);
 	tcase_add_test(tc, test_absurd_times);
 	suite_add_tcase(s, tc);

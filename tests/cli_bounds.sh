@@ -33,4 +33,30 @@ printf 'name,kind,dtype,shape\na,\302\265copy,fp32,4\n' >"$tmp/utf8.csv"
 run classify --hw h100-sxm "$tmp/utf8.csv"
 check "UTF-8 text in a message is kept" grep -q "unknown kind '$(printf '\302\265')copy'" "$tmp/err"
 
+# --- JSON nested past the cap ---------------------------------------------
+# 400,000 arrays (800 KB) crashed yajl_tree_free with SIGSEGV; 64 levels is
+# the cap (json.h). "not_crashed": no signal (139 SIGSEGV, 134 SIGABRT).
+awk 'BEGIN { for (i = 0; i < 400000; i++) printf "["; for (i = 0; i < 400000; i++) printf "]"; print "" }' \
+	>"$tmp/deep.json"
+deep() {
+	desc=$1
+	shift
+	run "$@"
+	if [ "$rc" -ne 1 ]; then
+		not_ok "$desc" "exit $rc, want 1" "$(head -n 2 "$tmp/err" | cut -c 1-200)"
+	elif [ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		not_ok "$desc" "not one message and an empty stdout" "$(head -n 2 "$tmp/err" | cut -c 1-200)"
+	elif ! grep -q "deep.json:1:65: nesting deeper than 64 levels" "$tmp/err"; then
+		not_ok "$desc" "stderr: $(head -n 2 "$tmp/err" | cut -c 1-200)"
+	else
+		ok "$desc"
+	fi
+}
+deep "model: a config.json of 400,000 nested arrays" model "$tmp/deep.json"
+deep "bench --from: a recording of 400,000 nested arrays" bench --from "$tmp/deep.json"
+deep "validate --from: a recording of 400,000 nested arrays" validate --from "$tmp/deep.json"
+deep "calibrate --from: a recording of 400,000 nested arrays" \
+	calibrate --from "$tmp/deep.json" -o "$tmp/deep.device"
+check "... and no device file written" test ! -e "$tmp/deep.device"
+
 done_testing
