@@ -68,8 +68,14 @@ void rl_json_flush(yajl_gen g, FILE *out)
 void rl_json_num7(yajl_gen g, double v)
 {
 	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%.7g", v);
+	int n;
 
+	/* "%g" writes inf and nan, which are not JSON */
+	if (!isfinite(v)) {
+		yajl_gen_null(g);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%.7g", v);
 	yajl_gen_number(g, buf, (size_t)n);
 }
 

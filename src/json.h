@@ -30,7 +30,9 @@ void rl_json_kn(yajl_gen g, const char *key, double v);
 void rl_json_ku(yajl_gen g, const char *key, uint64_t v);
 
 /* A measured value to 7 significant digits (more than a timing holds: CUDA
- * events resolve about 0.5 us), and the same after a key. */
+ * events resolve about 0.5 us), and the same after a key; null when V is
+ * not finite. No helper here writes inf or nan, which are not JSON (a
+ * recording with 'inf' could not be read back, issue 21). */
 void rl_json_num7(yajl_gen g, double v);
 void rl_json_k7(yajl_gen g, const char *key, double v);
 

@@ -1,7 +1,9 @@
 /* check_json.c - the JSON helpers: rl_json_parse's nesting cap, counted by
- * a scan that must skip brackets inside strings. */
+ * a scan that must skip brackets inside strings; numbers that are not
+ * finite written as null. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,26 @@ START_TEST(test_not_json)
 }
 END_TEST
 
+/* The writers never write inf or nan, which are not JSON: null instead. */
+START_TEST(test_no_inf)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	size_t len;
+
+	ck_assert_ptr_nonnull(g);
+	yajl_gen_map_open(g);
+	rl_json_k7(g, "a", HUGE_VAL);
+	rl_json_k7(g, "b", NAN);
+	rl_json_k7(g, "c", 1.5);
+	rl_json_kn(g, "d", -HUGE_VAL);
+	yajl_gen_map_close(g);
+	ck_assert_int_eq(yajl_gen_get_buf(g, &buf, &len), yajl_gen_status_ok);
+	ck_assert_str_eq((const char *)buf, "{\"a\":null,\"b\":null,\"c\":1.5,\"d\":null}");
+	yajl_gen_free(g);
+}
+END_TEST
+
 Suite *suite_json(void)
 {
 	Suite *s = suite_create("json");
@@ -110,6 +132,7 @@ Suite *suite_json(void)
 	tcase_add_test(tc, test_depth_huge);
 	tcase_add_test(tc, test_depth_strings);
 	tcase_add_test(tc, test_not_json);
+	tcase_add_test(tc, test_no_inf);
 	suite_add_tcase(s, tc);
 	return s;
 }

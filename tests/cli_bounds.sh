@@ -59,4 +59,35 @@ deep "calibrate --from: a recording of 400,000 nested arrays" \
 	calibrate --from "$tmp/deep.json" -o "$tmp/deep.device"
 check "... and no device file written" test ! -e "$tmp/deep.device"
 
+# --- times too small to divide by ------------------------------------------
+# A sample of 1e-300 us made 'inf GB/s' in the table and a bare inf in -f
+# json, which bench --from then refused; validate's gpu_us the same in
+# compute_fraction. The floor is 1 ns (bench.h).
+M="$top_srcdir/docs/measurements/h200-issue12-2026-12-01"
+sed 's/"samples_us": \[/"samples_us": [ 1e-300,/' "$M/bench.json" >"$tmp/tiny.json"
+expect_error "bench --from: a sample of 1e-300 us is refused, the field named" 1 \
+	"tiny.json: entries\[0\]\.samples_us\[0\]: expected a time in microseconds from 0\.001 \(1 ns\) to 3\.6e9 \(an hour\), not 1e-300" \
+	bench --from "$tmp/tiny.json"
+expect_error "bench --from -f json: the same, no JSON written" 1 "samples_us\[0\]: expected a time" \
+	bench --from "$tmp/tiny.json" -f json
+sed 's/"samples_us": \[/"samples_us": [ 0.0009,/' "$M/bench.json" >"$tmp/sub-ns.json"
+expect_error "bench --from: 0.9 ns is below the floor" 1 "samples_us\[0\]: .*, not 0\.0009" \
+	bench --from "$tmp/sub-ns.json"
+sed 's/"samples_us": \[/"samples_us": [ 0.001,/' "$M/bench.json" >"$tmp/one-ns.json"
+run bench --from "$tmp/one-ns.json" -f json
+check "bench --from: 1 ns is a time (exit 0)" test "$rc" -eq 0
+check "... and its JSON holds no inf or nan" sh -c "! grep -Eiq '(inf|nan)[,}]?$' '$tmp/out'"
+sed 's/"bytes": 2147483648,/"bytes": 1e308,/' "$M/bench.json" >"$tmp/huge-bytes.json"
+expect_error "bench --from: 1e308 bytes is not a count" 1 \
+	"entries\[0\]\.bytes: expected a whole number from 0 to 2\^53" bench --from "$tmp/huge-bytes.json"
+sed 's/"gpu_us": 549.384/"gpu_us": 1e-300/' "$DATA/validate-one.json" >"$tmp/vtiny.json"
+expect_error "validate --from: gpu_us of 1e-300 is refused, the field named" 1 \
+	"vtiny.json: results\[0\]\.gpu_us: expected a time in microseconds from 0\.001 \(1 ns\) to 3\.6e9 \(an hour\), not 1e-300" \
+	validate --from "$tmp/vtiny.json" --hw h200-sxm-measured
+expect_error "validate --from -f json: the same, no JSON written" 1 "results\[0\]\.gpu_us: expected" \
+	validate --from "$tmp/vtiny.json" --hw h200-sxm-measured -f json
+sed 's/"wall_us": 552.5153/"wall_us": 1e999/' "$DATA/validate-one.json" >"$tmp/vhuge.json"
+expect_error "validate --from: wall_us of 1e999 is refused" 1 "results\[0\]\.wall_us: expected a time" \
+	validate --from "$tmp/vhuge.json" --hw h200-sxm-measured
+
 done_testing
