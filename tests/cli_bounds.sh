@@ -90,4 +90,45 @@ sed 's/"wall_us": 552.5153/"wall_us": 1e999/' "$DATA/validate-one.json" >"$tmp/v
 expect_error "validate --from: wall_us of 1e999 is refused" 1 "results\[0\]\.wall_us: expected a time" \
 	validate --from "$tmp/vhuge.json" --hw h200-sxm-measured
 
+# --- a database holding fifos, directories and dangling links ---------------
+# Every command scans the database: a fifo named *.device, .runtime, .system
+# or .efficiency blocked them all (the scan opened it and waited for a
+# writer). Such entries are skipped (docs/hwdb-format.md); "timeout 5" turns
+# a regression into a failure rather than a hang.
+# run5 ARGS...: run, within 5 s (rc 124 when it was stopped).
+if command -v timeout >/dev/null 2>&1; then
+	run5() {
+		timeout 5 "$ROOFLINE" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+		rc=$?
+	}
+else
+	run5() { run "$@"; }
+fi
+mkdir "$tmp/db"
+cp "$top_srcdir"/hwdb/*.device "$top_srcdir"/hwdb/*.runtime "$top_srcdir"/hwdb/*.system \
+	"$top_srcdir"/hwdb/*.efficiency "$tmp/db/"
+mkfifo "$tmp/db/fifo.device" "$tmp/db/fifo.runtime" "$tmp/db/fifo.system" \
+	"$tmp/db/fifo.efficiency" "$tmp/fifo.efficiency"
+mkdir "$tmp/db/dir.device" "$tmp/db/dir.efficiency"
+ln -s nowhere.device "$tmp/db/dangling.device"
+ln -s loop.system "$tmp/db/loop.system"
+run5 hw list --hwdb "$tmp/db"
+check "hw list: a database with fifos, directories and dangling links (exit $rc)" test "$rc" -eq 0
+check "... lists its devices" grep -q '^h100-sxm ' "$tmp/out"
+run5 hw systems --hwdb "$tmp/db"
+check "hw systems: the same database (exit $rc)" test "$rc" -eq 0
+printf 'name,kind,dtype,shape\nmm,matmul,bf16,4096x4096x4096\n' >"$tmp/mm.csv"
+run5 classify --hwdb "$tmp/db" --hw h200-sxm -f csv "$tmp/mm.csv"
+check "classify: the efficiency scan skips the fifo and the directory (exit $rc)" test "$rc" -eq 0
+exp_us=$(csv_field "$tmp/out" mm expected_gpu_us)
+check "... and picks the H200's profile (an expected time: ${exp_us:-none})" \
+	awk -v v="${exp_us:-0}" 'BEGIN { exit !(v > 0) }'
+run5 classify --hw h200-sxm --efficiency "$tmp/fifo.efficiency" "$tmp/mm.csv"
+check "--efficiency FIFO (no writer): one message, exit 1 (exit $rc)" \
+	sh -c "test $rc -eq 1 && test \$(wc -l <'$tmp/err') -eq 1 && grep -q \"fifo.efficiency: an efficiency profile needs 'id'\" '$tmp/err'"
+run5 hw show "$tmp/db/fifo.device"
+check "hw show FIFO: one message, exit 1 (exit $rc)" \
+	sh -c "test $rc -eq 1 && grep -q \"fifo.device: missing key 'id'\" '$tmp/err'"
+expect_error "hw show DIRECTORY: one message" 1 "dir.device': is a directory" hw show "$tmp/db/dir.device"
+
 done_testing
