@@ -131,4 +131,51 @@ check "hw show FIFO: one message, exit 1 (exit $rc)" \
 	sh -c "test $rc -eq 1 && grep -q \"fifo.device: missing key 'id'\" '$tmp/err'"
 expect_error "hw show DIRECTORY: one message" 1 "dir.device': is a directory" hw show "$tmp/db/dir.device"
 
+# --- endless input ------------------------------------------------------------
+# plot --sweep-table - < /dev/zero grew by about 150 MB a second without end
+# (libcsv buffered the one field); the row cap (sweep.h) and the NUL check
+# refuse it at once. bounded DESC PATTERN ARGS... runs roofline on
+# /dev/zero within 5 s and, outside the sanitizer build (ASan reserves
+# terabytes of address space), 200 MiB of address space, its peak RSS
+# measured where /usr/bin/time is.
+asan=0
+ldd "$ROOFLINE" 2>/dev/null | grep -q 'libasan\|libclang_rt' && asan=1
+bounded() {
+	desc=$1 pattern=$2
+	shift 2
+	: >"$tmp/rss"
+	(
+		[ "$asan" -eq 1 ] || ulimit -v 204800
+		if [ -x /usr/bin/time ]; then
+			exec /usr/bin/time -f %M -o "$tmp/rss" timeout 5 "$ROOFLINE" "$@"
+		else
+			exec timeout 5 "$ROOFLINE" "$@"
+		fi
+	) </dev/zero >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	rss=$(tail -n 1 "$tmp/rss")
+	case $rss in *[!0-9]* | "") rss=0 ;; esac
+	if [ "$rc" -ne 1 ]; then
+		not_ok "$desc" "exit $rc, want 1" "$(head -n 2 "$tmp/err" | cut -c 1-200)"
+	elif ! grep -q -- "$pattern" "$tmp/err"; then
+		not_ok "$desc" "stderr lacks /$pattern/: $(head -n 2 "$tmp/err" | cut -c 1-200)"
+	elif [ "$rss" -gt 204800 ]; then
+		not_ok "$desc" "peak RSS $rss KiB"
+	else
+		ok "$desc (peak RSS ${rss} KiB)"
+	fi
+}
+if command -v timeout >/dev/null 2>&1; then
+	bounded "plot --sweep-table - < /dev/zero: refused at once" \
+		"<stdin>:1: NUL byte: not a sweep's csv" plot --sweep-table - -o "$tmp/zero.svg"
+	check "... and no chart written" test ! -e "$tmp/zero.svg"
+	bounded "classify - < /dev/zero (the op-list reader's line cap, for comparison)" \
+		"<stdin>:1: " classify --hw h100-sxm -
+fi
+awk 'BEGIN { printf "batch,step_us,compute_pct,memory_pct,overhead_pct,fits\n1,\""; for (i = 0; i < 40000; i++) print "y" }' \
+	>"$tmp/long-row.csv"
+expect_error "plot --sweep-table: a quoted field of 40,000 lines is a row over the cap" 1 \
+	"long-row.csv:[0-9]*: a row longer than 65536 bytes: not a sweep's csv" \
+	plot --sweep-table "$tmp/long-row.csv" -o "$tmp/long.svg"
+
 done_testing
