@@ -14,7 +14,7 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-#include "api/yajl_parse.h"
+#include <yajl/yajl_parse.h>
 #include "yajl_lex.h"
 #include "yajl_parser.h"
 #include "yajl_alloc.h"

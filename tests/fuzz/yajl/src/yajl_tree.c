@@ -20,8 +20,8 @@
 #include <errno.h>
 #include <assert.h>
 
-#include "api/yajl_tree.h"
-#include "api/yajl_parse.h"
+#include <yajl/yajl_tree.h>
+#include <yajl/yajl_parse.h>
 
 #include "yajl_parser.h"
 
@@ -143,7 +143,7 @@ static yajl_val context_pop(context_t *ctx)
     ctx->stack = stack->next;
 
     v = stack->value;
-
+    free (stack->key);
     free (stack);
 
     return (v);
@@ -443,6 +443,10 @@ yajl_val yajl_tree_parse (const char *input,
                      strlen(input));
              snprintf(error_buffer, error_buffer_size, "%s", internal_err_str);
              YA_FREE(&(handle->alloc), internal_err_str);
+        }
+        while(ctx.stack != NULL) {
+             yajl_val v = context_pop(&ctx);
+             yajl_tree_free(v);
         }
         yajl_free (handle);
         return NULL;
