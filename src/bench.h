@@ -37,6 +37,22 @@ enum rl_bench_group {
 #define RL_BENCH_SHAPE_MAX 48
 #define RL_BENCH_METHOD_MAX 320
 
+/* The sample times a recording may hold, in microseconds. The floor is 1 ns:
+ * a GPU clock cycle is 0.5 to 1 ns, CUDA events resolve 0.5 us, and the
+ * shortest sample ever recorded (a launch) is 0.23 us; below it, a time is
+ * not a measurement but a way to divide by almost nothing (1e-300 us gave
+ * 'inf GB/s', issue 21). The ceiling is an hour: bench's longest sample,
+ * a 4 GiB collective over PCIe, takes about a second. */
+#define RL_BENCH_MIN_US 1e-3
+#define RL_BENCH_MAX_US 3.6e9
+/* What messages say was expected. */
+#define RL_BENCH_TIME_RANGE "a time in microseconds from 0.001 (1 ns) to 3.6e9 (an hour)"
+
+/* The largest count (repeat, bytes, FLOPs) a recording may hold: 2^53, the
+ * integers a double keeps exactly (an 8k GEMM is 2^40 FLOPs, the largest
+ * array 2^33 bytes). */
+#define RL_BENCH_MAX_COUNT 9007199254740992.0
+
 /* One measurement. The sample times are microseconds for one unit of work:
  * one kernel (or one GEMM, one sweep pass) for the throughput groups, one
  * launch for RL_BENCH_LAUNCH. BYTES and FLOPS are what one unit does. */

@@ -40,13 +40,19 @@ yajl_gen rl_bench_json_recording(const char *format, const char *version, const 
 	return g;
 }
 
-/* Counts (bytes, FLOPs, repeats) exactly: integers below 2^53 in full. */
+/* Counts (bytes, FLOPs, repeats) exactly: integers below 2^53 in full;
+ * null for what is not finite (never inf, which is not JSON). */
 static void kcount(yajl_gen g, const char *key, double v)
 {
 	char buf[40];
-	int n = snprintf(buf, sizeof(buf), "%.17g", v);
+	int n;
 
 	rl_json_str(g, key);
+	if (!isfinite(v)) {
+		yajl_gen_null(g);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%.17g", v);
 	yajl_gen_number(g, buf, (size_t)n);
 }
 
@@ -171,18 +177,24 @@ static int get_str(struct rd *r, yajl_val obj, const char *where, const char *ke
 	return 0;
 }
 
-/* A finite number >= 0, parsed strictly from its text. */
-static int get_num(struct rd *r, yajl_val obj, const char *where, const char *key, double *out)
+/* A number from 0 to MAX, parsed strictly from its text, a whole one when
+ * WHOLE; WHAT says what was expected. */
+static int get_num(struct rd *r, yajl_val obj, const char *where, const char *key, double max,
+                   int whole, const char *what, double *out)
 {
 	yajl_val v = rl_json_member(obj, key);
 	struct rl_err e;
 	char w[96];
 
 	snprintf(w, sizeof(w), "%s.%s", where, key);
-	if (v == NULL || !YAJL_IS_NUMBER(v) || rl_parse_nonneg(v->u.number.r, out, &e) < 0)
-		return bad(r, w, "a number >= 0");
+	if (v == NULL || !YAJL_IS_NUMBER(v) || rl_parse_nonneg(v->u.number.r, out, &e) < 0 ||
+	    *out > max || (whole && *out != floor(*out)))
+		return bad(r, w, what);
 	return 0;
 }
+
+/* A count: repeats, bytes, FLOPs. */
+#define COUNT RL_BENCH_MAX_COUNT, 1, "a whole number from 0 to 2^53"
 
 int rl_bench_json_read_gpu(yajl_val gpu, const char *path, struct rl_gpu *g, struct rl_err *err)
 {
@@ -240,15 +252,18 @@ static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
 	if (rc == 0)
 		rc = get_str(r, v, where, "method", e.method, sizeof(e.method));
 	if (rc == 0)
-		rc = get_num(r, v, where, "repeat", &e.repeat);
+		rc = get_num(r, v, where, "repeat", COUNT, &e.repeat);
 	if (rc == 0)
-		rc = get_num(r, v, where, "bytes", &e.bytes);
+		rc = get_num(r, v, where, "bytes", COUNT, &e.bytes);
 	if (rc == 0)
-		rc = get_num(r, v, where, "flops", &e.flops);
+		rc = get_num(r, v, where, "flops", COUNT, &e.flops);
+	/* 0: unknown; no GPU clocks at 100 GHz or runs at 1000 C */
 	if (rc == 0)
-		rc = get_num(r, v, where, "sm_clock_mhz", &e.sm_clock_mhz);
+		rc = get_num(r, v, where, "sm_clock_mhz", 1e5, 0, "a clock in MHz from 0 to 100000",
+		             &e.sm_clock_mhz);
 	if (rc == 0)
-		rc = get_num(r, v, where, "temp_c", &e.temp_c);
+		rc = get_num(r, v, where, "temp_c", 1e3, 0, "a temperature from 0 to 1000 C",
+		             &e.temp_c);
 	if (rc < 0)
 		return rc;
 	c = rl_json_member(v, "check");
@@ -282,10 +297,12 @@ static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
 		struct rl_err e2;
 
 		if (!YAJL_IS_NUMBER(x) || rl_parse_nonneg(x->u.number.r, &us[i], &e2) < 0 ||
-		    us[i] <= 0) {
+		    us[i] < RL_BENCH_MIN_US || us[i] > RL_BENCH_MAX_US) {
 			snprintf(w, sizeof(w), "%s.samples_us[%zu]", where, i);
 			free(us);
-			return bad(r, w, "a time in microseconds above 0");
+			return rl_err_set(r->err, RL_ERR_PARSE, "%s: %s: expected %s%s%.40s", r->path, w,
+			                  RL_BENCH_TIME_RANGE, YAJL_IS_NUMBER(x) ? ", not " : "",
+			                  YAJL_IS_NUMBER(x) ? x->u.number.r : "");
 		}
 	}
 	rc = rl_bench_add(b, &e, us, s->u.array.len, r->err);
@@ -296,7 +313,6 @@ static int read_entry(struct rd *r, yajl_val v, size_t idx, struct rl_bench *b)
 int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err)
 {
 	struct rd r = {path, err};
-	char ebuf[256];
 	char *text;
 	yajl_val root, v;
 	size_t i;
@@ -306,12 +322,10 @@ int rl_bench_read(const char *path, struct rl_bench *b, struct rl_err *err)
 	text = rl_json_slurp(path, "a bench recording", err);
 	if (text == NULL)
 		return err != NULL ? err->code : RL_ERR_IO;
-	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	root = rl_json_parse(text, path, err);
 	free(text);
-	if (root == NULL) {
-		ebuf[strcspn(ebuf, "\n")] = '\0';
-		return rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", path, ebuf);
-	}
+	if (root == NULL)
+		return RL_ERR_PARSE;
 	if (!YAJL_IS_OBJECT(root)) {
 		rc = bad(&r, "top level", "an object (a bench recording)");
 		goto out;

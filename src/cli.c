@@ -29,13 +29,46 @@ void rl_cli_memfit_warning(const struct rl_memfit *m, const struct rl_device *de
 		             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
 }
 
+/* Prints the message of FMT and AP on stderr after "roofline: ", its control
+ * bytes and anything not UTF-8 escaped (rl_err_escape): messages quote data
+ * files and arguments, and a terminal must not run what they hold. */
+static void print_escaped(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+static void print_escaped(const char *fmt, va_list ap)
+{
+	char small[1024], esc_small[1024];
+	char *msg = small, *esc = esc_small;
+	va_list again;
+	int n;
+	size_t m;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (n < 0 || msg == NULL) {
+		msg = small; /* what fitted */
+		small[sizeof(small) - 1] = '\0';
+	}
+	m = rl_err_escape(esc, sizeof(esc_small), msg);
+	if (m >= sizeof(esc_small) && (esc = malloc(m + 1)) != NULL)
+		rl_err_escape(esc, m + 1, msg);
+	if (esc == NULL)
+		esc = esc_small;
+	fprintf(stderr, "roofline: %s", esc);
+	if (esc != esc_small)
+		free(esc);
+	if (msg != small)
+		free(msg);
+}
+
 void rl_cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("roofline: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_escaped(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -44,9 +77,8 @@ int rl_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("roofline: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_escaped(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'roofline %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return RL_EXIT_USAGE;

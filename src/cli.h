@@ -46,7 +46,8 @@ struct rl_cmd {
 	const char *summary;
 };
 
-/* Prints "roofline: <message>" on stderr. */
+/* Prints "roofline: <message>" on stderr, the message's control bytes and
+ * bytes that are not UTF-8 written as \xNN (rl_err_escape). */
 void rl_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* When M does not fit DEV's memory (memfit.h): "roofline: warning: the step
@@ -57,7 +58,8 @@ void rl_cli_memfit_warning(const struct rl_memfit *m, const struct rl_device *de
  * "roofline: ". */
 void rl_cli_warn_sink(const char *msg, void *user);
 
-/* Prints a usage error and the hint to run CMD --help; returns RL_EXIT_USAGE. */
+/* Prints a usage error (escaped as rl_cli_error does) and the hint to run
+ * CMD --help; returns RL_EXIT_USAGE. */
 int rl_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints "roofline VERSION" on stdout; returns RL_EXIT_OK. */

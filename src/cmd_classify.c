@@ -81,13 +81,22 @@ static int on_header(const struct rl_ops_header *h, void *user)
 	/* the first names only: a header of 100,000 columns is one line, not
 	 * 100,000 names */
 	if (h->nextra > 0) {
-		fprintf(stderr, "roofline: %s: warning: unknown column%s carried through:",
-		        h->name, h->nextra == 1 ? "" : "s");
-		for (i = 0; i < h->nextra && i < EXTRA_SHOWN; i++)
-			fprintf(stderr, "%s '%s'", i ? "," : "", h->extra_names[i]);
-		if (h->nextra > EXTRA_SHOWN)
-			fprintf(stderr, " and %zu more", h->nextra - EXTRA_SHOWN);
-		fputc('\n', stderr);
+		char *line = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&line, &len);
+
+		/* one message, so that rl_cli_error escapes the names */
+		if (m != NULL) {
+			fprintf(m, "%s: warning: unknown column%s carried through:", h->name,
+			        h->nextra == 1 ? "" : "s");
+			for (i = 0; i < h->nextra && i < EXTRA_SHOWN; i++)
+				fprintf(m, "%s '%s'", i ? "," : "", h->extra_names[i]);
+			if (h->nextra > EXTRA_SHOWN)
+				fprintf(m, " and %zu more", h->nextra - EXTRA_SHOWN);
+			if (fclose(m) == 0)
+				rl_cli_error("%s", line);
+		}
+		free(line);
 	}
 	cols.input = c->input;
 	cols.nextra = h->nextra;

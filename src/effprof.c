@@ -239,18 +239,15 @@ int rl_effprof_pick(const char *dir, const struct rl_device *d, struct rl_effpro
 		return rl_err_set(err, RL_ERR_IO, "cannot open device database '%s': %s", dir,
 		                  strerror(errno));
 	while (rc == 0 && (de = readdir(dp)) != NULL) {
-		size_t len;
 		char *path;
 		double dist;
 
 		if (!has_suffix(de->d_name, ".efficiency"))
 			continue;
-		len = strlen(dir) + strlen(de->d_name) + 2;
-		if ((path = malloc(len)) == NULL) {
-			rc = rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-			break;
-		}
-		snprintf(path, len, "%s/%s", dir, de->d_name);
+		/* a fifo, directory or dangling link of that name is skipped */
+		rc = rl_kv_scan_entry(dir, de->d_name, &path, err);
+		if (rc <= 0)
+			continue;
 		rc = rl_effprof_load(path, &cand, err);
 		free(path);
 		if (rc < 0)

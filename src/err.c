@@ -44,6 +44,65 @@ void rl_err_clear(struct rl_err *err)
 	err->msg[0] = '\0';
 }
 
+/* The length of the valid UTF-8 sequence of two to four bytes at P, or 0
+ * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n, i;
+	unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+size_t rl_err_escape(char *buf, size_t n, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = 0, w = 0;
+	int full = n == 0;
+
+	while (*p != '\0') {
+		size_t k = *p < 0x80 ? (*p >= 0x20 && *p != 0x7f) : utf8_seq(p), m;
+		const char *out = (const char *)p;
+		char esc[5];
+
+		/* U+0080..U+009F, the C1 controls, are C2 80..C2 9F */
+		if (k == 2 && p[0] == 0xc2 && p[1] <= 0x9f)
+			k = 0;
+		m = k;
+		if (k == 0) {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			out = esc;
+			m = 4;
+		}
+		/* a whole character or escape, or nothing more */
+		if (!full && w + m < n) {
+			memcpy(buf + w, out, m);
+			w += m;
+		} else {
+			full = 1;
+		}
+		len += m;
+		p += k ? k : 1;
+	}
+	if (n > 0)
+		buf[w] = '\0';
+	return len;
+}
+
 void rl_errlist_init(struct rl_errlist *list)
 {
 	list->count = 0;

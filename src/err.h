@@ -42,6 +42,18 @@ int rl_err_set(struct rl_err *err, int code, const char *fmt, ...)
 /* Clears ERR (NULL allowed). */
 void rl_err_clear(struct rl_err *err);
 
+/* Copies the text S into BUF (N bytes, N >= 1; BUF NULL when N is 0) with
+ * every byte that could drive a terminal written as "\xNN": bytes below
+ * 0x20 (newline and tab too), DEL (0x7f), bytes that are not part of a valid
+ * UTF-8 sequence (so a lone C1 control such as 0x9b, CSI, is caught), and
+ * the C1 controls U+0080..U+009F encoded in UTF-8. Valid UTF-8 text, a
+ * backslash included, is kept as it is. Messages quote data files
+ * ("unknown key '\x01\x1b[2J'"); the CLI passes every message through
+ * this before printing it. The text is cut at a whole character or escape
+ * when BUF is short, and always NUL-terminated. Returns the length the
+ * whole escaped text has, as snprintf does. */
+size_t rl_err_escape(char *buf, size_t n, const char *s);
+
 /* A bounded list of errors, so that one run of a reader can report several
  * problems at once. Messages past RL_ERRLIST_MAX are counted, not kept. */
 #define RL_ERRLIST_MAX 20

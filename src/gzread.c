@@ -184,6 +184,11 @@ long rl_gz_read(rl_gz *gz, void *buf, size_t n, struct rl_err *err)
 		}
 	}
 	gz->offset += n - s->avail_out;
+	if (gz->offset > RL_GZ_RATIO_FROM && gz->offset / RL_GZ_MAX_RATIO > gz->raw_offset)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "%s: byte %llu: %llu bytes of the file inflate to more than %d "
+		                  "times as many (a trace inflates 8 to 17 times: not a trace)",
+		                  gz->name, gz->offset, gz->raw_offset, RL_GZ_MAX_RATIO);
 	return (long)(n - s->avail_out);
 }
 

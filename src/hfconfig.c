@@ -228,16 +228,12 @@ int rl_hfconfig_parse(const char *text, const char *name, struct rl_hfconfig *cf
                       struct rl_err *err)
 {
 	struct rd r = {name, NULL, err};
-	char ebuf[256];
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	ebuf[0] = '\0';
-	r.root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
-	if (r.root == NULL) {
-		ebuf[strcspn(ebuf, "\n")] = '\0';
-		return rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", name, ebuf);
-	}
+	r.root = rl_json_parse(text, name, err);
+	if (r.root == NULL)
+		return RL_ERR_PARSE;
 	rc = read_root(&r, cfg);
 	yajl_tree_free(r.root);
 	return rc;

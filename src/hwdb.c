@@ -568,18 +568,15 @@ int rl_hwdb_open(const char *dir, rl_hwdb **out, struct rl_err *err)
 		int is_dev = has_suffix(de->d_name, ".device");
 		int is_rt = has_suffix(de->d_name, ".runtime");
 		int is_sys = has_suffix(de->d_name, ".system");
-		size_t len;
 		char *path;
 
 		if (!is_dev && !is_rt && !is_sys)
 			continue;
-		len = strlen(dir) + strlen(de->d_name) + 2;
-		path = malloc(len);
-		if (path == NULL) {
-			rc = rl_err_set(err, RL_ERR_NOMEM, "out of memory");
-			break;
-		}
-		snprintf(path, len, "%s/%s", dir, de->d_name);
+		/* a fifo, directory or dangling link of that name is skipped */
+		rc = rl_kv_scan_entry(dir, de->d_name, &path, err);
+		if (rc <= 0)
+			continue;
+		rc = 0;
 		if (is_dev) {
 			rc = grow((void **)&db->dev, db->ndev, sizeof(*db->dev), err);
 			if (rc == 0 && (rc = rl_device_load(path, &db->dev[db->ndev], err)) == 0)

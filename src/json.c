@@ -68,8 +68,14 @@ void rl_json_flush(yajl_gen g, FILE *out)
 void rl_json_num7(yajl_gen g, double v)
 {
 	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%.7g", v);
+	int n;
 
+	/* "%g" writes inf and nan, which are not JSON */
+	if (!isfinite(v)) {
+		yajl_gen_null(g);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%.7g", v);
 	yajl_gen_number(g, buf, (size_t)n);
 }
 
@@ -87,6 +93,60 @@ yajl_val rl_json_member(yajl_val obj, const char *key)
 		if (strcmp(obj->u.object.keys[i], key) == 0)
 			return obj->u.object.values[i];
 	return NULL;
+}
+
+/* Where TEXT first nests deeper than RL_JSON_MAX_DEPTH: its line and
+ * column (of bytes, from 1) in *LINE and *COL, and 1; 0 when it does not.
+ * Brackets inside strings do not count; anything else malformed is left to
+ * yajl. */
+static int too_deep(const char *text, size_t *line, size_t *col)
+{
+	const char *p, *bol = text;
+	size_t depth = 0, ln = 1;
+	int in_str = 0;
+
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '\n') {
+			ln++;
+			bol = p + 1;
+		} else if (in_str) {
+			if (*p == '\\' && p[1] != '\0')
+				p++; /* an escaped quote or backslash (never a newline) */
+			else if (*p == '"')
+				in_str = 0;
+		} else if (*p == '"') {
+			in_str = 1;
+		} else if (*p == '[' || *p == '{') {
+			if (++depth > RL_JSON_MAX_DEPTH) {
+				*line = ln;
+				*col = (size_t)(p - bol) + 1;
+				return 1;
+			}
+		} else if ((*p == ']' || *p == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+yajl_val rl_json_parse(const char *text, const char *name, struct rl_err *err)
+{
+	char ebuf[256];
+	size_t line, col;
+	yajl_val root;
+
+	if (too_deep(text, &line, &col)) {
+		rl_err_set(err, RL_ERR_PARSE, "%s:%zu:%zu: nesting deeper than %d levels", name, line,
+		           col, RL_JSON_MAX_DEPTH);
+		return NULL;
+	}
+	ebuf[0] = '\0';
+	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	if (root == NULL) {
+		ebuf[strcspn(ebuf, "\n")] = '\0';
+		rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", name, ebuf);
+	}
+	return root;
 }
 
 char *rl_json_slurp(const char *path, const char *what, struct rl_err *err)

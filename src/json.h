@@ -30,7 +30,9 @@ void rl_json_kn(yajl_gen g, const char *key, double v);
 void rl_json_ku(yajl_gen g, const char *key, uint64_t v);
 
 /* A measured value to 7 significant digits (more than a timing holds: CUDA
- * events resolve about 0.5 us), and the same after a key. */
+ * events resolve about 0.5 us), and the same after a key; null when V is
+ * not finite. No helper here writes inf or nan, which are not JSON (a
+ * recording with 'inf' could not be read back, issue 21). */
 void rl_json_num7(yajl_gen g, double v);
 void rl_json_k7(yajl_gen g, const char *key, double v);
 
@@ -39,6 +41,22 @@ void rl_json_flush(yajl_gen g, FILE *out);
 
 /* The member KEY of the object OBJ, or NULL. */
 yajl_val rl_json_member(yajl_val obj, const char *key);
+
+/* The deepest nesting of arrays and objects rl_json_parse accepts. Bench
+ * and validate recordings nest 4 levels (a recording, its entries, an
+ * entry, its derived figures), Hugging Face configs 3 to 5 (a multimodal
+ * model's text_config and its rope_scaling); 64 leaves room for any real
+ * file. A cap is needed because yajl frees its tree by recursion: 400,000
+ * nested arrays (800 KB) overflowed the stack (issue 21). */
+#define RL_JSON_MAX_DEPTH 64
+
+/* Parses TEXT (NUL-terminated), read from NAME (for messages), into a tree
+ * of yajl values, freed with yajl_tree_free. The nesting depth is checked
+ * first, by a scan that skips strings, so that no deeper tree is built:
+ * "NAME:LINE:COL: nesting deeper than 64 levels" (the bracket that went
+ * past the cap). Text yajl refuses gives "NAME: not JSON (yajl's reason)".
+ * NULL on error, RL_ERR_PARSE in ERR. */
+yajl_val rl_json_parse(const char *text, const char *name, struct rl_err *err);
 
 /* Reads all of PATH ("-": standard input), at most 64 MiB, as a
  * NUL-terminated string (malloc'ed), refusing NUL bytes; WHAT names the

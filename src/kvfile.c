@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char *trim(char *s)
 {
@@ -91,20 +94,53 @@ void rl_kv_close(struct rl_kvfile *kv)
 int rl_kv_open(struct rl_kvfile *kv, const char *path, struct rl_err *err)
 {
 	struct stat st;
+	int fd, e;
 
 	memset(kv, 0, sizeof(*kv));
 	kv->path = path;
-	kv->f = fopen(path, "r");
-	if (kv->f == NULL)
+	/* O_NONBLOCK: opening a fifo that no one writes would wait for a
+	 * writer forever (a fifo named x.device in the database blocked every
+	 * command, issue 21); this way it opens at once, and with no writer
+	 * it reads as empty. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return rl_err_set(err, RL_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
 	/* A device node such as /dev/zero or /dev/urandom never ends: only
 	 * regular files and pipes (a shell's <(...)) are read. */
-	if (fstat(fileno(kv->f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		fclose(kv->f);
-		kv->f = NULL;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		close(fd);
+		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		close(fd);
 		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path,
 		                  S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	}
+	/* reads wait for a pipe's writer, as they would have */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 ||
+	    (kv->f = fdopen(fd, "r")) == NULL) {
+		e = errno;
+		close(fd);
+		return rl_err_set(err, RL_ERR_IO, "cannot read '%s': %s", path, strerror(e));
+	}
+	return 0;
+}
+
+int rl_kv_scan_entry(const char *dir, const char *name, char **path, struct rl_err *err)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	struct stat st;
+
+	*path = malloc(len);
+	if (*path == NULL)
+		return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	snprintf(*path, len, "%s/%s", dir, name);
+	/* stat, not lstat: a link to a file is the file */
+	if (stat(*path, &st) == 0 ? S_ISREG(st.st_mode) : errno != ENOENT && errno != ELOOP)
+		return 1; /* an error other than a dangling link is rl_kv_open's to say */
+	free(*path);
+	*path = NULL;
 	return 0;
 }
 

@@ -31,10 +31,21 @@ struct rl_kvfile {
 };
 
 /* Opens PATH for reading: a regular file or a pipe (a device node such as
- * /dev/zero, or a directory, is refused). Returns 0 or RL_ERR_IO. Close with
+ * /dev/zero, or a directory, is refused). The open never blocks: a fifo
+ * with no writer reads as an empty file. Returns 0 or RL_ERR_IO. Close with
  * rl_kv_close, also after a failure. */
 int rl_kv_open(struct rl_kvfile *kv, const char *path, struct rl_err *err);
 void rl_kv_close(struct rl_kvfile *kv);
+
+/* Whether NAME, an entry of the directory DIR that a scan (the database's,
+ * the efficiency profiles') found, is a file to read: 1 with "DIR/NAME" in
+ * *PATH (malloc'ed, the caller frees) for a regular file or a link to one
+ * (and for an entry stat cannot look at for another reason, whose open
+ * will say why); 0 (*PATH NULL) for anything else, which the scan skips
+ * without a word: a fifo, socket, device node or directory, a dangling or
+ * looping link (docs/hwdb-format.md). RL_ERR_NOMEM. Nothing is opened, so
+ * nothing blocks. */
+int rl_kv_scan_entry(const char *dir, const char *name, char **path, struct rl_err *err);
 
 /* Reads the next "key = value [; source]" line. Returns 1 with *KEY and *VAL
  * (borrowed, valid until the next call) and *SRC (NULL when none, else

@@ -62,6 +62,7 @@ struct reader {
 	int sink_rc;
 	size_t lineno;      /* current physical line */
 	size_t rec_line;    /* line where the current record started */
+	size_t rec_bytes;   /* of the current record, over its lines */
 
 	/* current record: fields packed into buf, NUL-separated */
 	char *buf;
@@ -766,6 +767,18 @@ static void feed_line(struct reader *r, struct csv_parser *p, const char *s, siz
 		if ((i < n && s[i] == '#') || blank(s, n))
 			return; /* comment or blank line */
 		r->rec_line = r->lineno;
+		r->rec_bytes = 0;
+	}
+	/* a quoted field over many lines is one record that libcsv buffers
+	 * whole: capped as a line is (300 MB of one grew the reader to 300 MB) */
+	r->rec_bytes += n;
+	if (r->rec_bytes > MAX_LINE) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: a record longer than %u bytes (its quoted field opens on line "
+		          "%zu): not an op list",
+		          r->name, r->lineno, MAX_LINE, r->rec_line);
+		r->stop = 1;
+		return;
 	}
 	for (c = memchr(s, '"', n); c != NULL; c = memchr(c + 1, '"', n - (size_t)(c + 1 - s)))
 		quotes++;

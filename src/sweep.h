@@ -100,12 +100,20 @@ typedef int (*rl_sweep_step_fn)(void *user, uint64_t value, const struct rl_summ
 int rl_sweep_run(const struct rl_sweep_spec *sw, rl_sweep_step_fn step, void *user,
                  const struct rl_device *dev, struct rl_sweep_table *t);
 
+/* The longest row rl_sweep_read_csv reads, in bytes (a quoted field's
+ * newlines included): a sweep's row is 11 numbers, under 300 bytes; the
+ * cap is that of device files (RL_KV_LINE_MAX), so that no input makes the
+ * reader buffer without bound. */
+#define RL_SWEEP_LINE_MAX 65536
+
 /* Reads a sweep's csv (sweep_report.h) from F, NAME in messages, into T:
  * the first column is the swept value (its header the name); step_us,
  * compute_pct, memory_pct, overhead_pct and fits (yes or no) are needed;
  * roofline_us, a throughput column ITEMS_per_s and memory_bytes,
  * device_bytes are read when present, other columns ignored. Values are
- * increasing integers from 1; the rest finite numbers >= 0. Returns 0, or
+ * increasing integers from 1; the rest finite numbers >= 0. A NUL byte or
+ * a row longer than RL_SWEEP_LINE_MAX is refused as soon as it is read.
+ * Returns 0, or
  * RL_ERR_PARSE / RL_ERR_RANGE / RL_ERR_IO with ERR located at the line and
  * column ("sweep.csv:3: column 'step_us': ..."). */
 int rl_sweep_read_csv(FILE *f, const char *name, struct rl_sweep_table *t, struct rl_err *err);

@@ -20,6 +20,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "gzread.h"
+#include "json.h"
 
 /* ---- string pool ---- */
 
@@ -244,6 +245,10 @@ struct parser {
 	enum where stack[MAX_DEPTH];
 	int depth;
 	long skip;    /* >0: inside a skipped container */
+	int level;    /* arrays and objects open, skipped ones too */
+	/* the token being read, for the length cap (check_tokens) */
+	int tok_in_str, tok_esc;
+	size_t tok_len;
 	enum key key; /* the key whose value comes next */
 	int dims_depth;
 	int saw_events, saw_value;
@@ -1017,10 +1022,24 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 	return 1;
 }
 
+/* Counts a container opening: past RL_JSON_MAX_DEPTH the trace is refused,
+ * as the tree readers refuse it (json.h). yajl keeps a byte per open
+ * container: a gzipped trace of 200 million '[' (194 KB) had it grow to
+ * 200 MB before the end of the file said it was truncated. */
+static int open_level(struct parser *p)
+{
+	if (++p->level > RL_JSON_MAX_DEPTH)
+		return fail_back(p, RL_ERR_PARSE, 1, "nesting deeper than %d levels",
+		                 RL_JSON_MAX_DEPTH);
+	return 1;
+}
+
 static int cb_start_map(void *ctx)
 {
 	struct parser *p = ctx;
 
+	if (!open_level(p))
+		return 0;
 	if (p->skip > 0) {
 		p->skip++;
 		return 1;
@@ -1063,6 +1082,8 @@ static int cb_start_array(void *ctx)
 {
 	struct parser *p = ctx;
 
+	if (!open_level(p))
+		return 0;
 	if (p->skip > 0) {
 		p->skip++;
 		return 1;
@@ -1124,6 +1145,7 @@ static int cb_end(void *ctx)
 	struct parser *p = ctx;
 	enum where w;
 
+	p->level--;
 	if (p->skip > 0) {
 		p->skip--;
 		return 1;
@@ -1169,6 +1191,54 @@ static const yajl_callbacks callbacks = {
 	cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
 	cb_start_map, cb_key, cb_end, cb_start_array, cb_end,
 };
+
+/* The longest string or other token a trace may hold, in bytes: kernel
+ * names, the longest strings of real traces, are under 1 KB (810 bytes in
+ * the test traces). yajl copies a token that spans chunks aside and lexes
+ * it again from its start with each new chunk: a gzipped trace of one
+ * 300 MB string (290 KB) kept import busy for over ten minutes. */
+#define MAX_TOKEN (1u << 20)
+
+/* Follows the tokens of the LEN bytes at C (which start at byte p->base)
+ * and fails on one longer than MAX_TOKEN: in a string, every byte to the
+ * closing quote; outside, a run of bytes that are not white space or
+ * punctuation (a number, true, a stray word). What is malformed otherwise
+ * is left to yajl. */
+static int check_tokens(struct parser *p, const unsigned char *c, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char b = c[i];
+
+		if (p->tok_in_str) {
+			if (p->tok_esc)
+				p->tok_esc = 0;
+			else if (b == '\\')
+				p->tok_esc = 1;
+			else if (b == '"') {
+				p->tok_in_str = 0;
+				p->tok_len = 0;
+				continue;
+			}
+		} else if (b == '"') {
+			p->tok_in_str = 1;
+			p->tok_len = 0;
+			continue;
+		} else if (strchr(" \t\r\n,:[]{}", b) != NULL) {
+			p->tok_len = 0;
+			continue;
+		}
+		if (++p->tok_len > MAX_TOKEN) {
+			rl_err_set(p->err, RL_ERR_PARSE, "%s: byte %llu: a %s longer than %u bytes",
+			           p->t->name, p->base + i, p->tok_in_str ? "string" : "token",
+			           MAX_TOKEN);
+			p->failed = 1;
+			return -1;
+		}
+	}
+	return 0;
+}
 
 /* yajl's message ("parse error: premature EOF\n ...") without its framing. */
 static void yajl_message(yajl_handle h, char *buf, size_t len)
@@ -1231,6 +1301,8 @@ int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err)
 			}
 			bom = 3;
 		}
+		if (st == yajl_status_ok && len > 0 && check_tokens(&p, c, len) < 0)
+			break;
 		if (st == yajl_status_ok && len > 0)
 			st = yajl_parse(p.h, c, len);
 		if (st != yajl_status_ok)
@@ -1241,7 +1313,7 @@ int rl_trace_read(const char *path, struct rl_trace *t, struct rl_err *err)
 		rc = (int)got;
 		goto out;
 	}
-	if (st == yajl_status_ok)
+	if (st == yajl_status_ok && !p.failed)
 		st = yajl_complete_parse(p.h);
 	t->bytes = rl_gz_offset(gz);
 	if (p.failed) {

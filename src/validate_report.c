@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "bench_json.h"
 #include "json.h"
 #include "num.h"
@@ -112,21 +113,26 @@ static int bad(struct rl_err *err, const char *path, const char *where, const ch
 	return rl_err_set(err, RL_ERR_PARSE, "%s: %s: expected %s", path, where, what);
 }
 
-static int get_time(yajl_val o, const char *key, double *out)
+/* The time KEY of the result O (results[I]) into *OUT: from RL_BENCH_MIN_US
+ * to RL_BENCH_MAX_US, as a bench recording's samples (bench.h says why). */
+static int get_time(struct rl_err *err, const char *path, yajl_val o, size_t i, const char *key,
+                    double *out)
 {
 	yajl_val v = rl_json_member(o, key);
 	struct rl_err e;
 
-	return v != NULL && YAJL_IS_NUMBER(v) && rl_parse_nonneg(v->u.number.r, out, &e) == 0 &&
-	               *out > 0
-	           ? 0
-	           : -1;
+	if (v != NULL && YAJL_IS_NUMBER(v) && rl_parse_nonneg(v->u.number.r, out, &e) == 0 &&
+	    *out >= RL_BENCH_MIN_US && *out <= RL_BENCH_MAX_US)
+		return 0;
+	return rl_err_set(err, RL_ERR_PARSE, "%s: results[%zu].%s: expected %s%s%.40s", path, i, key,
+	                  RL_BENCH_TIME_RANGE, v != NULL && YAJL_IS_NUMBER(v) ? ", not " : "",
+	                  v != NULL && YAJL_IS_NUMBER(v) ? v->u.number.r : "");
 }
 
 int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errlist *errs,
                        struct rl_err *err)
 {
-	char ebuf[256], where[64];
+	char where[64];
 	char *text;
 	yajl_val root, x, res;
 	size_t i;
@@ -136,12 +142,10 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 	text = rl_json_slurp(path, "a validate recording", err);
 	if (text == NULL)
 		return err->code;
-	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	root = rl_json_parse(text, path, err);
 	free(text);
-	if (root == NULL) {
-		ebuf[strcspn(ebuf, "\n")] = '\0';
-		return rl_err_set(err, RL_ERR_PARSE, "%s: not JSON (%s)", path, ebuf);
-	}
+	if (root == NULL)
+		return RL_ERR_PARSE;
 	x = YAJL_IS_OBJECT(root) ? rl_json_member(root, "format") : NULL;
 	if (x == NULL || !YAJL_IS_STRING(x) || strcmp(x->u.string, FORMAT) != 0) {
 		rc = bad(err, path, "format", "\"" FORMAT "\" (a file written by roofline validate -f json)");
@@ -220,12 +224,19 @@ int rl_validation_read(const char *path, struct rl_validation *v, struct rl_errl
 		}
 		c = rl_json_member(o, "check");
 		l = rl_json_member(o, "launches");
-		if (get_time(o, "gpu_us", &op->m.gpu_us) < 0 ||
-		    get_time(o, "wall_us", &op->m.wall_us) < 0 || c == NULL || !YAJL_IS_INTEGER(c) ||
-		    YAJL_GET_INTEGER(c) < -1 || YAJL_GET_INTEGER(c) > 1 || l == NULL ||
-		    !YAJL_IS_INTEGER(l) || YAJL_GET_INTEGER(l) < 1 || YAJL_GET_INTEGER(l) > 1000000) {
-			rc = bad(err, path, where,
-			         "gpu_us and wall_us above 0, check -1, 0 or 1, launches >= 1");
+		if ((rc = get_time(err, path, o, i, "gpu_us", &op->m.gpu_us)) < 0 ||
+		    (rc = get_time(err, path, o, i, "wall_us", &op->m.wall_us)) < 0)
+			goto out;
+		if (c == NULL || !YAJL_IS_INTEGER(c) || YAJL_GET_INTEGER(c) < -1 ||
+		    YAJL_GET_INTEGER(c) > 1) {
+			snprintf(where, sizeof(where), "results[%zu].check", i);
+			rc = bad(err, path, where, "-1, 0 or 1");
+			goto out;
+		}
+		if (l == NULL || !YAJL_IS_INTEGER(l) || YAJL_GET_INTEGER(l) < 1 ||
+		    YAJL_GET_INTEGER(l) > 1000000) {
+			snprintf(where, sizeof(where), "results[%zu].launches", i);
+			rc = bad(err, path, where, "an integer from 1 to 1000000");
 			goto out;
 		}
 		op->m.check = (int)YAJL_GET_INTEGER(c);

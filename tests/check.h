@@ -12,6 +12,8 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 Suite *suite_num(void);
+Suite *suite_err(void);
+Suite *suite_json(void);
 Suite *suite_bench(void);
 Suite *suite_formulas(void);
 Suite *suite_hwdb(void);

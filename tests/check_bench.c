@@ -16,6 +16,7 @@
 #include "calibrate.h"
 #include "check.h"
 #include "hwdb.h"
+#include "json.h"
 #include "validate.h"
 
 static struct rl_bench_entry entry(enum rl_bench_group g, const char *name, const char *dtype,
@@ -254,6 +255,70 @@ START_TEST(json_errors)
 	remove(p);
 	ck_assert_int_eq(rl_bench_read("/nonexistent/bench.json", &r, &err), RL_ERR_IO);
 	rl_bench_release(&r);
+}
+END_TEST
+
+/* The times a recording may hold: 1 ns to an hour (bench.h). A sample of
+ * 1e-300 us is one rl_bench_add takes (it is a positive time), but its
+ * GB/s is infinite: the recording written is still JSON (null for the
+ * figure, never a bare inf) and reading it back names the sample (issue
+ * 21, item 7). */
+static const struct {
+	double us;
+	const char *refused; /* NULL: read back */
+} time_cases[] = {
+    {1e-300, "entries[0].samples_us[0]: expected a time in microseconds from 0.001 (1 ns) to "
+             "3.6e9 (an hour), not 1e-300"},
+    {0.0009, "entries[0].samples_us[0]: expected a time in microseconds from 0.001 (1 ns) to "
+             "3.6e9 (an hour), not 0.0009"},
+    {0.001, NULL},
+    {3.6e9, NULL},
+    {3.7e9, "entries[0].samples_us[0]: expected a time in microseconds from 0.001 (1 ns) to "
+            "3.6e9 (an hour), not 3.7e+09"},
+};
+
+START_TEST(json_time_bounds)
+{
+	struct rl_bench b, r;
+	struct rl_bench_entry e = entry(RL_BENCH_MEMORY, "copy", "fp32", 2147483648.0, 0);
+	struct rl_err err;
+	char path[] = "/tmp/check_bench_tb_XXXXXX";
+	yajl_val root, gbs;
+	char *text;
+	FILE *f;
+	int fd;
+
+	rl_bench_init(&b);
+	snprintf(b.version, sizeof(b.version), "0.1.0");
+	snprintf(b.date, sizeof(b.date), "2026-11-29T10:00:00Z");
+	gpu_h200(&b.gpu);
+	ck_assert_int_eq(rl_bench_add(&b, &e, &time_cases[_i].us, 1, NULL), 0);
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	ck_assert_int_eq(rl_bench_write_json(f, &b), 0);
+	fclose(f);
+	rl_bench_release(&b);
+	text = rl_json_slurp(path, "a bench recording", &err);
+	ck_assert_ptr_nonnull(text);
+	root = rl_json_parse(text, path, &err);
+	free(text);
+	ck_assert_msg(root != NULL, "not JSON: %s", err.msg);
+	gbs = rl_json_member(rl_json_member(rl_json_member(root, "entries")->u.array.values[0],
+	                                    "derived"),
+	                     "gbs_median");
+	ck_assert_ptr_nonnull(gbs);
+	/* 2^31 bytes in 1e-300 us is past DBL_MAX GB/s: null */
+	ck_assert_int_eq(YAJL_IS_NULL(gbs), time_cases[_i].us == 1e-300);
+	yajl_tree_free(root);
+	if (time_cases[_i].refused == NULL) {
+		ck_assert_msg(rl_bench_read(path, &r, &err) == 0, "%s", err.msg);
+		ck_assert_double_eq(r.e[0].us[0], time_cases[_i].us);
+	} else {
+		ck_assert_int_eq(rl_bench_read(path, &r, &err), RL_ERR_PARSE);
+		ck_assert_msg(strstr(err.msg, time_cases[_i].refused) != NULL, "%s", err.msg);
+	}
+	rl_bench_release(&r);
+	remove(path);
 }
 END_TEST
 
@@ -633,6 +698,7 @@ Suite *suite_bench(void)
 	tcase_add_test(tc, group_names);
 	tcase_add_test(tc, json_round_trip);
 	tcase_add_test(tc, json_errors);
+	tcase_add_loop_test(tc, json_time_bounds, 0, ARRAY_SIZE(time_cases));
 	tcase_add_test(tc, calibrated_device);
 	tcase_add_test(tc, calibrate_refuses_broken_figures);
 	tcase_add_test(tc, calibrate_restores_the_floor);

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "effprof.h"
+#include "kvfile.h"
 
 static rl_hwdb *db;
 
@@ -527,6 +530,70 @@ START_TEST(test_endless_file)
 }
 END_TEST
 
+/* A database directory with a device, and beside it a fifo, a directory and
+ * a dangling link named like database files: the scan skips those three
+ * without opening them (a fifo's open waited for a writer forever, issue
+ * 21; Check's 4 s timeout fails a regression), and the efficiency scan, with
+ * nothing but such entries, finds no profile. A fifo named on its own opens
+ * at once and, with no writer, reads as an empty file. */
+START_TEST(test_scan_skips_non_files)
+{
+	static const char dev[] = "id = x\nname = X\nsm_count = 1 ; a\nmem_bandwidth_gbs = 1 ; a\n"
+	                          "fp32_vector_tflops = 1 ; a\nmin_kernel_us = 1 ; a\n";
+	char dir[] = "/tmp/check_hwdb_scan_XXXXXX", path[256], *p;
+	static const char *const names[] = {"fifo.device", "fifo.runtime", "fifo.system",
+	                                    "fifo.efficiency", "dir.device", "dir.efficiency",
+	                                    "dangling.device", "x.device"};
+	struct rl_err err = {0, ""};
+	struct rl_effprof ep;
+	struct rl_device d;
+	rl_hwdb *scan;
+	FILE *f;
+	size_t i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ck_assert_int_eq(mkfifo(path, 0600), 0);
+	}
+	for (i = 4; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ck_assert_int_eq(mkdir(path, 0700), 0);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, names[6]);
+	ck_assert_int_eq(symlink("nowhere.device", path), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, names[7]);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(dev, f);
+	fclose(f);
+
+	ck_assert_int_eq(rl_kv_scan_entry(dir, "x.device", &p, &err), 1);
+	ck_assert_str_eq(p, path);
+	free(p);
+	for (i = 0; i < 7; i++) {
+		ck_assert_int_eq(rl_kv_scan_entry(dir, names[i], &p, &err), 0);
+		ck_assert_ptr_null(p);
+	}
+	ck_assert_msg(rl_hwdb_open(dir, &scan, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(rl_hwdb_device_count(scan), 1);
+	ck_assert_uint_eq(rl_hwdb_runtime_count(scan), 0);
+	ck_assert_uint_eq(rl_hwdb_system_count(scan), 0);
+	ck_assert_int_eq(rl_effprof_pick(dir, rl_hwdb_device(scan, 0), &ep, &err), RL_EP_NONE);
+	rl_hwdb_free(scan);
+
+	snprintf(path, sizeof(path), "%s/fifo.device", dir);
+	ck_assert_int_eq(rl_device_load(path, &d, &err), RL_ERR_PARSE);
+	ck_assert_msg(strstr(err.msg, "fifo.device: missing key 'id'") != NULL, "%s", err.msg);
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ck_assert_int_eq(i == 4 || i == 5 ? rmdir(path) : unlink(path), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *suite_hwdb(void)
 {
 	Suite *s = suite_create("hwdb");
@@ -551,6 +618,7 @@ Suite *suite_hwdb(void)
 	tcase_add_test(errors, test_roofs_parse);
 	tcase_add_test(errors, test_line_cap);
 	tcase_add_test(errors, test_endless_file);
+	tcase_add_test(errors, test_scan_skips_non_files);
 	suite_add_tcase(s, data);
 	suite_add_tcase(s, errors);
 	return s;

@@ -365,6 +365,31 @@ START_TEST(test_huge_line)
 }
 END_TEST
 
+/* A quoted field over many short lines is one record, capped as a line is
+ * (1 MiB): "y\n" 600,000 times after the quote on line 2 goes past it on
+ * line 524,289: 3 bytes on line 2 and 2 on each after make 1,048,577 there
+ * (issue 21). */
+START_TEST(test_huge_record)
+{
+	size_t lines = 600000, i, n;
+	char *text = malloc(32 + 2 * lines);
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_ptr_nonnull(text);
+	n = (size_t)sprintf(text, "name,kind,shape\n\"");
+	for (i = 0; i < lines; i++, n += 2)
+		memcpy(text + n, "y\n", 2);
+	text[n] = '\0';
+	ck_assert_int_eq(read_text(text, &l, &errs), RL_ERR_PARSE);
+	ck_assert_uint_eq(errs.count, 1);
+	ck_assert_str_eq(errs.msg[0], "ops.csv:524289: a record longer than 1048576 bytes (its "
+	                              "quoted field opens on line 2): not an op list");
+	rl_oplist_release(&l);
+	free(text);
+}
+END_TEST
+
 /* Issue 11, bug 8: the duplicate check compared every pair of columns, so a
  * header of 100,000 distinct columns took 21 s. Such a header is accepted
  * (all but 'name' are extra columns) and a duplicate among them is named
@@ -647,7 +672,11 @@ Suite *suite_oplist(void)
 	Suite *s = suite_create("oplist");
 	TCase *good = tcase_create("syntax");
 	TCase *errors = tcase_create("errors");
+	/* 1 MiB in one record: libcsv grows its field 128 bytes at a time, and
+	 * under AddressSanitizer every realloc copies (6 s, not 0.3) */
+	TCase *bounds = tcase_create("bounds");
 
+	tcase_set_timeout(bounds, 60);
 	tcase_add_test(good, test_syntax);
 	tcase_add_test(good, test_all_columns);
 	tcase_add_test(good, test_collective_columns);
@@ -656,6 +685,7 @@ Suite *suite_oplist(void)
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
 	tcase_add_test(errors, test_nul_mid_file);
 	tcase_add_test(errors, test_huge_line);
+	tcase_add_test(bounds, test_huge_record);
 	tcase_add_test(errors, test_many_errors);
 	tcase_add_test(errors, test_wide_header);
 	tcase_add_test(errors, test_unused_name);
@@ -663,5 +693,6 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_lookup_statuses);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
+	suite_add_tcase(s, bounds);
 	return s;
 }

@@ -431,6 +431,46 @@ START_TEST(csv_bad)
 }
 END_TEST
 
+/* A row of exactly RL_SWEEP_LINE_MAX bytes (its newline counted) reads;
+ * one byte more, or a NUL byte, is refused at once, where the line says
+ * (issue 21: /dev/zero grew without bound). The long row's extra column is
+ * an ignored one ("note"), its value filling the row. */
+START_TEST(csv_line_cap)
+{
+	static const char head[] = "B,step_us,compute_pct,memory_pct,overhead_pct,fits,note\n";
+	static const char row[] = "1,2,0,100,0,yes,";
+	static struct rl_sweep_table t;
+	size_t fill = RL_SWEEP_LINE_MAX - (sizeof(row) - 1) - 1, len;
+	char *text = malloc(sizeof(head) + RL_SWEEP_LINE_MAX + 2);
+	struct rl_err e = {0, ""};
+	FILE *f;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)sprintf(text, "%s%s", head, row);
+	memset(text + len, 'n', fill);
+	strcpy(text + len + fill, "\n");
+	f = fmemopen(text, strlen(text), "r");
+	ck_assert_msg(rl_sweep_read_csv(f, "s.csv", &t, &e) == 0, "%s", e.msg);
+	fclose(f);
+	ck_assert_uint_eq(t.n, 1);
+
+	memset(text + len, 'n', fill + 1);
+	strcpy(text + len + fill + 1, "\n");
+	f = fmemopen(text, strlen(text), "r");
+	ck_assert_int_eq(rl_sweep_read_csv(f, "s.csv", &t, &e), RL_ERR_PARSE);
+	fclose(f);
+	ck_assert_str_eq(e.msg, "s.csv:2: a row longer than 65536 bytes: not a sweep's csv");
+
+	memcpy(text, head, sizeof(head) - 1);
+	memcpy(text + sizeof(head) - 1, "1,2\0", 4);
+	f = fmemopen(text, sizeof(head) - 1 + 4, "r");
+	ck_assert_int_eq(rl_sweep_read_csv(f, "s.csv", &t, &e), RL_ERR_PARSE);
+	fclose(f);
+	ck_assert_str_eq(e.msg, "s.csv:2: NUL byte: not a sweep's csv (a text file)");
+	free(text);
+}
+END_TEST
+
 Suite *suite_sweep(void)
 {
 	Suite *s = suite_create("sweep");
@@ -446,6 +486,7 @@ Suite *suite_sweep(void)
 	tcase_add_test(tc, llama_memory);
 	tcase_add_test(tc, csv_round_trip);
 	tcase_add_loop_test(tc, csv_bad, 0, (int)(sizeof(bad_csv) / sizeof(bad_csv[0])));
+	tcase_add_test(tc, csv_line_cap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "gzread.h"
 #include "import.h"
 #include "trace.h"
 
@@ -269,6 +270,127 @@ START_TEST(test_bom)
 }
 END_TEST
 
+/* Nesting counts skipped containers too, up to RL_JSON_MAX_DEPTH (64) as
+ * the tree readers do: 63 arrays in a member beside the events (64 levels
+ * with the top object) read; 10 million, gzipped, are refused at the 64th
+ * '[' (the 65th level) without growing yajl's stack (issue 21). */
+START_TEST(test_deep_nesting)
+{
+	static const char head[] = "{\"traceEvents\": [], \"x\": ";
+	size_t big = 10000000, i;
+	char text[4096], path[32], *deep;
+	struct rl_trace t;
+	struct rl_err e;
+	int n;
+
+	n = snprintf(text, sizeof(text), "{\"x\": ");
+	for (i = 0; i < 63; i++)
+		text[n++] = '[';
+	for (i = 0; i < 63; i++)
+		text[n++] = ']';
+	text[n++] = ',';
+	small_trace(text + n, sizeof(text) - (size_t)n, "120");
+	memmove(text + n, text + n + 1, strlen(text + n)); /* small_trace's '{' */
+	temp_file(path, text, strlen(text));
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_uint_eq(t.nops, 1);
+	rl_trace_release(&t);
+
+	deep = malloc(sizeof(head) + big);
+	ck_assert_ptr_nonnull(deep);
+	memcpy(deep, head, sizeof(head) - 1);
+	memset(deep + sizeof(head) - 1, '[', big);
+	deep[sizeof(head) - 1 + big] = '\0';
+	temp_file(path, "", 0);
+	append_gzip(path, deep);
+	free(deep);
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	unlink(path);
+	/* the head is 25 bytes: the 64th '[' is byte 25 + 63 */
+	ck_assert_msg(strstr(e.msg, ": byte 88: nesting deeper than 64 levels") != NULL, "%s", e.msg);
+	rl_trace_release(&t);
+}
+END_TEST
+
+/* A string of 1 MiB reads; one byte more is refused where it goes past the
+ * cap (yajl lexes a token spanning chunks again from its start with each
+ * chunk: a 300 MB string took over ten minutes, issue 21). A number of
+ * 2 MB is a token over the cap too. */
+START_TEST(test_long_token)
+{
+	static const char head[] = "{\"traceEvents\": [], \"x\": \"";
+	size_t cap = 1u << 20, n = sizeof(head) - 1;
+	char *text = malloc(n + 2 * cap + 8), path[32];
+	struct rl_trace t;
+	struct rl_err e = {0, ""};
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, head, n);
+	memset(text + n, 'a', cap);
+	strcpy(text + n + cap, "\"}");
+	temp_file(path, "", 0);
+	append_gzip(path, text);
+	/* read whole, it is a trace without kernels: any error but the cap's */
+	rl_trace_read(path, &t, &e);
+	ck_assert_msg(strstr(e.msg, "longer than") == NULL, "%s", e.msg);
+	rl_trace_release(&t);
+	unlink(path);
+
+	strcpy(text + n + cap, "a\"}");
+	temp_file(path, "", 0);
+	append_gzip(path, text);
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	rl_trace_release(&t);
+	unlink(path);
+	/* the head is 26 bytes: the string's 1,048,577th byte is byte 26 + 1048576 */
+	ck_assert_msg(strstr(e.msg, ": byte 1048602: a string longer than 1048576 bytes") != NULL,
+	              "%s", e.msg);
+
+	n = (size_t)sprintf(text, "{\"traceEvents\": [], \"x\": ");
+	memset(text + n, '7', 2 * cap);
+	strcpy(text + n + 2 * cap, "}");
+	temp_file(path, text, strlen(text));
+	ck_assert_int_eq(rl_trace_read(path, &t, &e), RL_ERR_PARSE);
+	rl_trace_release(&t);
+	unlink(path);
+	ck_assert_msg(strstr(e.msg, "a token longer than 1048576 bytes") != NULL, "%s", e.msg);
+	free(text);
+}
+END_TEST
+
+/* A gzip stream that inflates more than 200 times past its first 64 MiB
+ * is refused: 80 MiB of blanks compress about 1000 times. rl_gz_read alone,
+ * so that the test does not wait for yajl to lex the blanks. */
+START_TEST(test_gzip_ratio)
+{
+	size_t big = 80u << 20;
+	char *blanks = malloc(big + 1), path[32], buf[1 << 16];
+	struct rl_err e;
+	rl_gz *gz;
+	long got;
+	unsigned long long total = 0;
+
+	ck_assert_ptr_nonnull(blanks);
+	memset(blanks, ' ', big);
+	blanks[big] = '\0';
+	temp_file(path, "", 0);
+	append_gzip(path, blanks);
+	free(blanks);
+	ck_assert_int_eq(rl_gz_open(path, &gz, &e), 0);
+	while ((got = rl_gz_read(gz, buf, sizeof(buf), &e)) > 0)
+		total += (unsigned long long)got;
+	rl_gz_close(gz);
+	unlink(path);
+	ck_assert_int_eq(got, RL_ERR_PARSE);
+	ck_assert_msg(strstr(e.msg, "times as many (a trace inflates 8 to 17 times: not a trace)") !=
+	                  NULL,
+	              "%s", e.msg);
+	/* stopped within a read of the 64 MiB floor */
+	ck_assert_uint_le(total, (64u << 20) + sizeof(buf));
+}
+END_TEST
+
 /* gzip members one after another are one stream (gzip(1) reads them so);
  * anything else after the last member is a damaged file (issue 11, 12). */
 START_TEST(test_gzip_members)
@@ -451,6 +573,9 @@ Suite *suite_trace(void)
 	tcase_add_loop_test(tc, test_errors, 0, ARRAY_SIZE(bad));
 	tcase_add_test(tc, test_garbled_offset);
 	tcase_add_test(tc, test_bom);
+	tcase_add_test(tc, test_deep_nesting);
+	tcase_add_test(tc, test_long_token);
+	tcase_add_test(tc, test_gzip_ratio);
 	tcase_add_test(tc, test_gzip_members);
 	tcase_add_test(tc, test_absurd_times);
 	suite_add_tcase(s, tc);

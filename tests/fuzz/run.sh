@@ -27,6 +27,14 @@ for name in "$@"; do
 	log=$out/$name.log
 	set -- -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" -artifact_prefix="$out/$name/"
 	[ -f "$dict" ] && set -- "$@" -dict="$dict"
+	# Inputs up to 1 MB for the JSON and CSV readers: libFuzzer's default
+	# (the largest seed, at least 4 KB) could not nest JSON 400,000 deep
+	# nor write an endless row (issue 21). A database directory up to 64 KB.
+	# The line formats (hwdb, attrs, symbols) keep the default.
+	case $name in
+	oplist | trace | bench | validate | hfconfig | sweep) set -- "$@" -max_len=1048576 ;;
+	hwdbscan) set -- "$@" -max_len=65536 ;;
+	esac
 	if [ "$mode" = fuzz ]; then
 		"$h" "$@" -max_total_time="$seconds" -print_final_stats=1 "$out/$name/new" "$corpus" >"$log" 2>&1
 	else
