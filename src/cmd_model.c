@@ -11,8 +11,8 @@
 #include "dtype.h"
 #include "hfconfig.h"
 #include "modelops.h"
+#include "modelstep.h"
 #include "num.h"
-#include "oplist.h"
 #include "parallel.h"
 #include "pipeline.h"
 #include "sweep.h"
@@ -93,73 +93,6 @@ static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_
 	return 0;
 }
 
-/* The rows as op list v1. */
-static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
-                         const struct rl_modelops_row *rows, int n)
-{
-	int i, fpe = 0, conv = 0, wc = 0, coll = 0;
-
-	for (i = 0; i < n; i++) {
-		if (rows[i].weight_count)
-			wc = 1;
-		if (rows[i].fpe)
-			fpe = 1;
-		if (rows[i].kernel[0])
-			conv = 1;
-	}
-	for (i = 0; i < n; i++)
-		if (rows[i].ranks)
-			coll = 1;
-	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
-	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
-	        (unsigned long long)o->batch);
-	if (o->phase == RL_PHASE_PREFILL)
-		fprintf(f, "seq %llu", (unsigned long long)o->seq);
-	else
-		fprintf(f, "context %llu", (unsigned long long)o->context);
-	if (o->par != NULL)
-		fprintf(f, "; one GPU of tp %llu, pp %llu, dp %llu, ep %llu, micro-batches %llu",
-		        (unsigned long long)o->par->lay.tp, (unsigned long long)o->par->lay.pp,
-		        (unsigned long long)o->par->lay.dp, (unsigned long long)o->par->lay.ep,
-		        (unsigned long long)o->par->lay.microbatches);
-	fputc('\n', f);
-	/* flops_per_element only where a row gives one (the Llama block's list
-	 * is unchanged); ranks and nodes with a layout's collectives */
-	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count%s%s\n",
-	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "",
-	        wc ? ",weight_count" : "", coll ? ",ranks,nodes" : "");
-	for (i = 0; i < n; i++) {
-		const struct rl_modelops_row *r = &rows[i];
-
-		fprintf(f, "%s,%s,%s,%s,", r->name, r->kind, rl_dtype_name(o->dtype), r->shape);
-		if (conv && r->kernel[0])
-			fprintf(f, "%s,%llu,", r->kernel, (unsigned long long)r->stride);
-		else if (conv)
-			fputs(",,", f);
-		if (r->inputs)
-			fprintf(f, "%u", r->inputs);
-		if (fpe && r->fpe)
-			fprintf(f, ",%u", r->fpe);
-		else if (fpe)
-			fputc(',', f);
-		fprintf(f, ",%s,", r->causal ? "1" : "");
-		if (r->kv_heads)
-			fprintf(f, "%llu", (unsigned long long)r->kv_heads);
-		fprintf(f, ",%s,%s,%llu", r->weights ? rl_dtype_name(o->weight_dtype) : "",
-		        r->kv ? rl_dtype_name(o->kv_dtype) : "", (unsigned long long)r->count);
-		if (wc && r->weight_count)
-			fprintf(f, ",%llu", (unsigned long long)r->weight_count);
-		else if (wc)
-			fputc(',', f);
-		if (coll && r->ranks)
-			fprintf(f, ",%llu,%llu", (unsigned long long)r->ranks,
-			        (unsigned long long)r->nodes);
-		else if (coll)
-			fputs(",,", f);
-		fputc('\n', f);
-	}
-}
-
 struct model {
 	const char *input; /* the op list's name in messages: "CONFIG (op list)",
 	                    * whose line N is line N of -f oplist */
@@ -169,74 +102,26 @@ struct model {
 	struct rl_errlist *errs;
 };
 
-static int on_header(const struct rl_ops_header *h, void *user)
-{
-	struct model *c = user;
-	struct rl_pipeline_columns cols;
-
-	memset(&cols, 0, sizeof(cols));
-	cols.input = c->input;
-	cols.nextra = h->nextra;
-	cols.extra_names = h->extra_names;
-	return rl_pipeline_begin(&c->model, &c->sinks, &cols, &c->pl);
-}
-
-static int on_op(const struct rl_op *op, void *user)
-{
-	struct model *c = user;
-	struct rl_err e;
-	int rc = rl_pipeline_op(c->pl, op, &e);
-
-	if (rc < 0 && e.code < 0)
-		rl_errlist_add(c->errs, &e);
-	return rc;
-}
-
-/* One step at MO->batch through a pipeline without output: C->pl holds
- * its summary and memory after. Returns 0, or a negative status with the
- * errors in C->errs or printed. */
+/* One step at MO through a pipeline without output: C->pl holds its
+ * summary and memory after. Returns 0, or a negative status with the errors
+ * in C->errs. */
 static int probe_step(struct model *c, const char *config, const struct rl_hfconfig *cfg,
                       const struct rl_modelops_opts *mo)
 {
-	struct rl_modelops_row rows[RL_MODELOPS_MAX];
-	struct rl_ops_sink sink = {on_header, on_op, c, NULL, rl_cli_warn_sink};
-	struct rl_err e;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int n, rc;
+	struct rl_modelstep st = {config, c->input, cfg, &c->model, NULL};
 
 	rl_pipeline_free(c->pl);
-	c->pl = NULL;
-	n = rl_modelops_build(cfg, mo, rows, &e);
-	if (n < 0) {
-		rl_cli_error("%s", e.msg);
-		return n;
-	}
-	f = open_memstream(&text, &len);
-	if (f == NULL)
-		return RL_ERR_NOMEM;
-	write_oplist(f, config, mo, rows, n);
-	if (fclose(f) != 0) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	f = fmemopen(text, len, "r");
-	if (f == NULL) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	rc = rl_ops_read(f, c->input, &sink, c->errs);
-	if (rc == 0 && c->pl == NULL)
-		rc = RL_ERR_PARSE;
-	if (rc == 0) {
-		rc = rl_pipeline_end(c->pl, &e);
-		if (rc < 0 && e.code < 0)
-			rl_errlist_add(c->errs, &e);
-	}
-	fclose(f);
-	free(text);
-	return rc;
+	return rl_modelstep_run(&st, mo, &c->pl, c->errs);
+}
+
+/* The errors of a step: the first only, the cause (the op list is
+ * generated: a later error would be its echo), or RL_ERR_NOMEM's. */
+static void step_errors(const struct rl_errlist *errs, const char *input, int rc)
+{
+	if (errs->kept > 0)
+		rl_cli_error("%s", errs->msg[0]);
+	else
+		rl_cli_error("%s: %s", input, rl_strerror(rc));
 }
 
 /* --max-batch: the largest batch whose step fits DEV's memory, doubling
@@ -517,12 +402,9 @@ int cmd_model(int argc, char **argv)
 	struct model c;
 	struct rl_errlist errs;
 	struct rl_out out;
-	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
 	struct rl_err e;
 	struct rl_sweep_spec sw;
-	char *text = NULL, *listname = NULL;
-	size_t len = 0;
-	FILE *mem = NULL;
+	char *listname = NULL;
 	uint64_t gen = 0;
 	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
@@ -740,21 +622,21 @@ int cmd_model(int argc, char **argv)
 	if (rl_out_open(&out, output) < 0)
 		goto out;
 	if (oplist) {
-		write_oplist(out.f, argv[optind], &mo, rows, n);
+		rl_modelstep_write(out.f, argv[optind], &mo, rows, n);
 		if (rl_out_commit(&out) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
+	listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
+	if (listname == NULL) {
+		rl_cli_error("out of memory");
+		goto out;
+	}
+	sprintf(listname, "%s (op list)", argv[optind]);
+	c.input = listname;
+	rl_cli_pipeline_model(&m, &c.model);
+	c.model.train = tr.train ? &tr.t : NULL;
 	if (maxb || gen || sw.n) {
-		listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
-		if (listname == NULL) {
-			rl_cli_error("out of memory");
-			goto out;
-		}
-		sprintf(listname, "%s (op list)", argv[optind]);
-		c.input = listname;
-		rl_cli_pipeline_model(&m, &c.model);
-		c.model.train = tr.train ? &tr.t : NULL;
 		if (sw.n)
 			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
 			               out.f);
@@ -763,55 +645,28 @@ int cmd_model(int argc, char **argv)
 		else
 			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);
 		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
-			rl_cli_read_errors(&errs, c.input, rc);
+			step_errors(&errs, c.input, rc);
 		if (rc == 0 && rl_out_commit(&out) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
-	mem = open_memstream(&text, &len);
-	if (mem == NULL) {
-		rl_cli_error("out of memory");
-		goto out;
-	}
-	write_oplist(mem, argv[optind], &mo, rows, n);
-	if (fclose(mem) != 0) {
-		mem = NULL;
-		rl_cli_error("out of memory");
-		goto out;
-	}
-	mem = fmemopen(text, len, "r");
-	listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
-	if (mem == NULL || listname == NULL) {
-		rl_cli_error("out of memory");
-		goto out;
-	}
-	sprintf(listname, "%s (op list)", argv[optind]);
-	c.input = listname;
-	rl_cli_pipeline_model(&m, &c.model);
-	c.model.train = tr.train ? &tr.t : NULL;
 	c.model.parallel = mo.par;
 	c.sinks.out = out.f;
 	c.sinks.whatif = 1;
 	c.sinks.memfit = 1;
-	rc = rl_ops_read(mem, c.input, &sink, &errs);
-	if (rc == 0 && c.pl == NULL)
-		rc = RL_ERR_PARSE;
-	if (rc == 0) {
-		rc = rl_pipeline_end(c.pl, &e);
-		if (rc < 0 && e.code < 0)
-			rl_errlist_add(&errs, &e);
+	{
+		struct rl_modelstep st = {argv[optind], c.input, &cfg, &c.model, &c.sinks};
+
+		rc = rl_modelstep_run(&st, &mo, &c.pl, &errs);
 	}
 	if (rc < 0) {
-		rl_cli_read_errors(&errs, c.input, rc);
+		step_errors(&errs, c.input, rc);
 		goto out;
 	}
 	rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
 	if (rl_out_commit(&out) == 0)
 		status = RL_EXIT_OK;
 out:
-	if (mem != NULL)
-		fclose(mem);
-	free(text);
 	free(listname);
 	rl_out_abort(&out);
 	rl_pipeline_free(c.pl);
