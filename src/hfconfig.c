@@ -232,6 +232,7 @@ int rl_hfconfig_parse(const char *text, const char *name, struct rl_hfconfig *cf
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->name = name;
 	ebuf[0] = '\0';
 	r.root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
 	if (r.root == NULL) {
