@@ -3,12 +3,14 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "dtype.h"
+#include "generate.h"
 #include "hfconfig.h"
 #include "modelops.h"
 #include "modelstep.h"
@@ -38,8 +40,9 @@ static int usage(void)
 	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
 	       "      --max-batch           print the largest batch whose step fits the\n"
 	       "                            device's memory, its step time and memory\n"
-	       "      --generate N          prefill --seq tokens, then N decode steps (the\n"
-	       "                            context growing from --seq): time to first\n"
+	       "      --generate N          N output tokens: the prefill of --seq tokens\n"
+	       "                            (the first), then N - 1 decode steps, the\n"
+	       "                            context growing from --seq: time to first\n"
 	       "                            token, time per output token, total, tokens/s\n"
 	       "      --expert-imbalance X  MoE (mixtral): the busiest expert's tokens over\n"
 	       "                            the mean, >= 1 (default 1: uniform routing)\n"
@@ -192,82 +195,134 @@ static int max_batch(struct model *c, const char *config, const struct rl_hfconf
 	return 0;
 }
 
-/* --generate N: the prefill step of MO->seq tokens at MO->batch (the time
- * to first token), then the N decode steps, the context growing from seq to
- * seq + N - 1; every decode step is evaluated (a step is a few dozen rows:
- * 2048 steps take a fraction of a second). Written to OUT as a block
- * (table, md) or an object (json). Returns 0 or a negative status. */
-static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                    struct rl_modelops_opts mo, uint64_t steps, enum rl_format fmt, FILE *out)
+/* --generate's step function (generate.h): MO at the prefill or at a
+ * decode step's context, through the pipeline. */
+struct gen {
+	struct model *c;
+	const char *config;
+	const struct rl_hfconfig *cfg;
+	struct rl_modelops_opts mo;
+};
+
+static int gen_step(void *user, int prefill, uint64_t context, struct rl_generate_times *t)
 {
+	struct gen *w = user;
 	const struct rl_summary *s;
-	double pre_x, pre_r, dec_x = 0, dec_r = 0, tot_x, tot_r, tok;
-	uint64_t i;
 	int rc;
 
-	mo.phase = RL_PHASE_PREFILL;
+	w->mo.phase = prefill ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
+	w->mo.context = prefill ? w->mo.seq : context;
+	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
+	if (rc < 0)
+		return rc;
+	s = rl_pipeline_summary(w->c->pl);
+	t->expected_us = s->total_us;
+	t->roofline_us = s->roofline_us;
+	return 0;
+}
+
+/* A time of the block in WIDTH columns, or "-" where it is not defined
+ * (the time per output token of the prefill alone). */
+static void gen_time(FILE *out, int width, double v)
+{
+	if (isnan(v))
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*.2f", width, v);
+}
+
+/* --generate N: N output tokens, the prefill of MO->seq tokens at MO->batch
+ * (the time to first token and the first token), then the N - 1 decode
+ * steps at contexts seq to seq + N - 2 (generate.h). The memory fit is the last step's, the largest
+ * context's: a warning when it does not fit DEV. Written to OUT as a block
+ * (table, md) or an object (json). Returns 0 or a negative status (printed,
+ * or in C->errs). */
+static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
+                    struct rl_modelops_opts mo, uint64_t tokens, const struct rl_device *dev,
+                    enum rl_format fmt, FILE *out)
+{
+	struct rl_generate_spec spec = {mo.batch, mo.seq, tokens, RL_MODELOPS_MAX_SIZE};
+	struct gen w = {c, config, cfg, mo};
+	struct rl_generate g;
+	struct rl_err e;
+	char range[96];
+	int rc;
+
+	/* the context is within RL_MODELOPS_MAX_SIZE (checked with the options);
+	 * the largest step first: a step too large fails before any work, and
+	 * its memory is the generation's */
+	mo.phase = tokens > 1 ? RL_PHASE_DECODE : RL_PHASE_PREFILL;
+	mo.context = tokens > 1 ? mo.seq + tokens - 2 : mo.seq;
 	rc = probe_step(c, config, cfg, &mo);
 	if (rc < 0)
 		return rc;
-	s = rl_pipeline_summary(c->pl);
-	pre_x = s->total_us;
-	pre_r = s->roofline_us;
-	mo.phase = RL_PHASE_DECODE;
-	for (i = 0; i < steps; i++) {
-		mo.context = mo.seq + i;
-		if (mo.context > RL_MODELOPS_MAX_SIZE) {
-			rl_cli_error("--generate: the context passes %u tokens", RL_MODELOPS_MAX_SIZE);
-			return RL_ERR_RANGE;
-		}
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		s = rl_pipeline_summary(c->pl);
-		dec_x += s->total_us;
-		dec_r += s->roofline_us;
-	}
-	tot_x = pre_x + dec_x;
-	tot_r = pre_r + dec_r;
-	tok = (double)mo.batch * (double)steps;
+	if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
+		rl_cli_error("warning: --generate: the %s needs %.2f GiB, over the device's %g GiB",
+		             tokens > 1 ? "last decode step" : "prefill",
+		             rl_memfit_total_bytes(rl_pipeline_memfit(c->pl)) / RL_MEMFIT_GIB,
+		             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
+	rc = rl_generate_run(&spec, gen_step, &w, &g, &e);
+	if (rc < 0)
+		return rc; /* the step's errors, in C->errs (SPEC was checked) */
+	if (g.steps > 0)
+		snprintf(range, sizeof(range), "decode at contexts %llu to %llu",
+		         (unsigned long long)g.first_context, (unsigned long long)g.last_context);
+	else
+		snprintf(range, sizeof(range), "the prefill's; no decode step");
 	if (fmt == RL_FMT_JSON) {
 		fprintf(out,
 		        "{\"generate\":{\"batch\":%llu,\"seq\":%llu,\"tokens\":%llu,"
-		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,"
-		        "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,"
+		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)tokens, g.prefill.expected_us, g.prefill.roofline_us);
+		if (g.steps > 0)
+			fprintf(out, "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,",
+			        g.per_token.expected_us, g.per_token.roofline_us);
+		else
+			fputs("\"per_token_us\":null,\"per_token_roofline_us\":null,", out);
+		fprintf(out,
 		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
 		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f}}\n",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)steps, pre_x, pre_r, dec_x / (double)steps,
-		        dec_r / (double)steps, tot_x, tot_r, tot_x > 0 ? tok / tot_x * 1e6 : 0,
-		        tot_r > 0 ? tok / tot_r * 1e6 : 0);
-	} else if (fmt == RL_FMT_MD) {
+		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
+		        g.tokens_per_s_roofline);
+		return 0;
+	}
+	if (fmt == RL_FMT_MD) {
 		fprintf(out,
-		        "Generate: batch %llu, prompt %llu tokens, %llu output tokens (decode at "
-		        "contexts %llu to %llu)\n\n"
+		        "Generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n\n"
 		        "| | expected | roofline |\n|---|---:|---:|\n"
 		        "| prefill (time to first token), us | %.2f | %.2f |\n"
-		        "| per output token (mean), us | %.2f | %.2f |\n"
+		        "| per output token (mean), us | ",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
+		        g.prefill.roofline_us);
+		gen_time(out, 0, g.per_token.expected_us);
+		fputs(" | ", out);
+		gen_time(out, 0, g.per_token.roofline_us);
+		fprintf(out,
+		        " |\n"
 		        "| total, us | %.2f | %.2f |\n"
 		        "| tokens/s | %.1f | %.1f |\n",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)steps, (unsigned long long)mo.seq,
-		        (unsigned long long)(mo.seq + steps - 1), pre_x, pre_r,
-		        dec_x / (double)steps, dec_r / (double)steps, tot_x, tot_r,
-		        tot_x > 0 ? tok / tot_x * 1e6 : 0, tot_r > 0 ? tok / tot_r * 1e6 : 0);
+		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
+		        g.tokens_per_s_roofline);
 	} else {
 		fprintf(out,
-		        "generate: batch %llu, prompt %llu tokens, %llu output tokens (decode at "
-		        "contexts %llu to %llu)\n"
+		        "generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n"
 		        "                                    expected      roofline\n"
 		        "  prefill (time to first token) %12.2f  %12.2f us\n"
-		        "  per output token (mean)       %12.2f  %12.2f us\n"
+		        "  per output token (mean)       ",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
+		        g.prefill.roofline_us);
+		gen_time(out, 12, g.per_token.expected_us);
+		fputs("  ", out);
+		gen_time(out, 12, g.per_token.roofline_us);
+		fprintf(out,
+		        " us\n"
 		        "  total                         %12.2f  %12.2f us\n"
 		        "  throughput                    %12.1f  %12.1f tokens/s\n",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)steps, (unsigned long long)mo.seq,
-		        (unsigned long long)(mo.seq + steps - 1), pre_x, pre_r,
-		        dec_x / (double)steps, dec_r / (double)steps, tot_x, tot_r,
-		        tot_x > 0 ? tok / tot_x * 1e6 : 0, tot_r > 0 ? tok / tot_r * 1e6 : 0);
+		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
+		        g.tokens_per_s_roofline);
 	}
 	return 0;
 }
@@ -569,6 +624,12 @@ int cmd_model(int argc, char **argv)
 	if (gen && (ctx || mo.phase != RL_PHASE_DECODE))
 		return rl_cli_usage("model", "--generate runs prefill then decode from --seq: "
 		                             "not with --phase prefill or --context");
+	if (gen) {
+		struct rl_generate_spec spec = {mo.batch, mo.seq, gen, RL_MODELOPS_MAX_SIZE};
+
+		if (rl_generate_check(&spec, &e) < 0)
+			return rl_cli_usage("model", "%s", e.msg);
+	}
 	if (!ctx)
 		mo.context = mo.seq;
 	if (!wdt)
@@ -641,7 +702,7 @@ int cmd_model(int argc, char **argv)
 			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
 			               out.f);
 		else if (gen)
-			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out.f);
+			rc = generate(&c, argv[optind], &cfg, mo, gen, m.dev, c.sinks.fmt, out.f);
 		else
 			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out.f);
 		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))

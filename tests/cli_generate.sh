@@ -1,0 +1,72 @@
+#!/bin/sh
+# cli_generate.sh - roofline model --generate N (issue 21, item 16): N
+# output tokens are the prefill, which yields the first, and N - 1 decode
+# steps at contexts seq to seq + N - 2 (gpt-fast's, TensorRT-LLM's and
+# vLLM's benchmarks count the tokens so). The expected values are the steps
+# run one by one (--phase prefill, --context C) and summed here.
+. "$top_srcdir/tests/lib.sh"
+
+# every run within 10 s (the goal is 5 s: a run cut off fails its check)
+if command -v timeout >/dev/null 2>&1; then T="timeout 10"; else T=; fi
+run() {
+	$T "$ROOFLINE" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+printf '{"model_type": "llama", "hidden_size": 256, "intermediate_size": 512, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2, "vocab_size": 1000}\n' >"$tmp/tiny.json"
+jnum() { grep -o "\"$2\":[-0-9.e+a-z]*" "$1" | head -n 1 | cut -d: -f2; }
+# the summary's expected (expected_us) and roofline (total_us) step times
+jsum() { grep -o '"summary":{.*' "$1" >"$tmp/sum.json"; jnum "$tmp/sum.json" "$2"; }
+near() { awk -v a="$1" -v b="$2" -v tol="${3:-1e-6}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= tol * (b < 0 ? -b : b) + 0.002) }'; }
+
+# Item 16: 64 output tokens of batch 8 after a 1024-token prompt: the
+# prefill and 63 decode steps at contexts 1024 to 1086.
+run model --runtime graph --generate 64 --seq 1024 --batch 8 -f json "$tmp/tiny.json"
+check "16: exit 0" test "$rc" -eq 0
+cp "$tmp/out" "$tmp/gen.json"
+run model --runtime graph --phase prefill --seq 1024 --batch 8 -f json "$tmp/tiny.json"
+pre=$(jsum "$tmp/out" expected_us) pre_r=$(jsum "$tmp/out" total_us)
+: >"$tmp/steps"
+c=1024
+while [ $c -le 1086 ]; do
+	"$ROOFLINE" model --runtime graph --context $c --batch 8 -f json "$tmp/tiny.json" >"$tmp/step.json"
+	echo "$(jsum "$tmp/step.json" expected_us) $(jsum "$tmp/step.json" total_us)" >>"$tmp/steps"
+	c=$((c + 1))
+done
+dec=$(awk '{ s += $1 } END { printf "%.6f", s }' "$tmp/steps")
+dec_r=$(awk '{ s += $2 } END { printf "%.6f", s }' "$tmp/steps")
+check "16: 63 decode steps summed" test "$(wc -l <"$tmp/steps")" -eq 63
+tot=$(awk -v p="$pre" -v d="$dec" 'BEGIN { printf "%.6f", p + d }')
+tot_r=$(awk -v p="$pre_r" -v d="$dec_r" 'BEGIN { printf "%.6f", p + d }')
+check "16: prefill = --phase prefill alone" near "$(jnum "$tmp/gen.json" prefill_us)" "$pre"
+check "16: total = prefill + the 63 steps ($(jnum "$tmp/gen.json" total_us), $tot)" \
+	near "$(jnum "$tmp/gen.json" total_us)" "$tot"
+check "16: roofline total = prefill + the 63 steps" \
+	near "$(jnum "$tmp/gen.json" total_roofline_us)" "$tot_r"
+check "16: per output token = the steps' mean (TPOT: (total - TTFT) / 63)" \
+	near "$(jnum "$tmp/gen.json" per_token_us)" "$(awk -v d="$dec" 'BEGIN { printf "%.6f", d / 63 }')"
+check "16: tokens/s = 8 x 64 / total" \
+	near "$(jnum "$tmp/gen.json" tokens_per_s)" "$(awk -v t="$tot" 'BEGIN { printf "%.6f", 8 * 64 / t * 1e6 }')"
+check "16: tokens/s roofline = 8 x 64 / roofline total" \
+	near "$(jnum "$tmp/gen.json" tokens_per_s_roofline)" "$(awk -v t="$tot_r" 'BEGIN { printf "%.6f", 8 * 64 / t * 1e6 }')"
+run model --runtime graph --generate 64 --seq 1024 --batch 8 "$tmp/tiny.json"
+check "16: table: decode at contexts 1024 to 1086" \
+	grep -q '^generate: batch 8, prompt 1024 tokens, 64 output tokens (decode at contexts 1024 to 1086)$' "$tmp/out"
+# N = 1: the prefill alone; no time per output token
+run model --runtime graph --generate 1 --seq 1024 --batch 8 -f json "$tmp/tiny.json"
+check "16: N 1: per_token_us null" grep -q '"per_token_us":null,"per_token_roofline_us":null,' "$tmp/out"
+check "16: N 1: total = the prefill" near "$(jnum "$tmp/out" total_us)" "$pre"
+check "16: N 1: tokens/s = 8 / the prefill" \
+	near "$(jnum "$tmp/out" tokens_per_s)" "$(awk -v t="$pre" 'BEGIN { printf "%.6f", 8 / t * 1e6 }')" 1e-5
+run model --runtime graph --generate 1 --seq 1024 --batch 8 "$tmp/tiny.json"
+check "16: N 1: table: no decode step" \
+	grep -q '^generate: batch 8, prompt 1024 tokens, 1 output token (the prefill.s; no decode step)$' "$tmp/out"
+check "16: N 1: table: per output token -" grep -Eq '^  per output token \(mean\) +- +- us$' "$tmp/out"
+run model --runtime graph --generate 1 --seq 1024 --batch 8 -f md "$tmp/tiny.json"
+check "16: N 1: md: per output token -" grep -q '^| per output token (mean), us | - | - |$' "$tmp/out"
+# N = 2: one decode step, at the prompt's length
+run model --runtime graph --generate 2 --seq 1024 --batch 8 -f json "$tmp/tiny.json"
+check "16: N 2: the one decode step at context 1024" \
+	near "$(jnum "$tmp/out" per_token_us)" "$(head -n 1 "$tmp/steps" | cut -d' ' -f1)"
+
+done_testing
