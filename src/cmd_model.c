@@ -233,7 +233,9 @@ static void gen_time(FILE *out, int width, double v)
 
 /* --generate N: N output tokens, the prefill of MO->seq tokens at MO->batch
  * (the time to first token and the first token), then the N - 1 decode
- * steps at contexts seq to seq + N - 2 (generate.h). The memory fit is the last step's, the largest
+ * steps at contexts seq to seq + N - 2 (generate.h: every step evaluated,
+ * or the steps integrated over blocks of contexts past
+ * RL_GENERATE_EXACT). The memory fit is the last step's, the largest
  * context's: a warning when it does not fit DEV. Written to OUT as a block
  * (table, md) or an object (json). Returns 0 or a negative status (printed,
  * or in C->errs). */
@@ -282,9 +284,10 @@ static int generate(struct model *c, const char *config, const struct rl_hfconfi
 			fputs("\"per_token_us\":null,\"per_token_roofline_us\":null,", out);
 		fprintf(out,
 		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
-		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f}}\n",
+		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f,"
+		        "\"steps_evaluated\":%llu,\"error_estimate\":%.3g}}\n",
 		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline);
+		        g.tokens_per_s_roofline, (unsigned long long)g.evaluated, g.error);
 		return 0;
 	}
 	if (fmt == RL_FMT_MD) {
@@ -324,6 +327,13 @@ static int generate(struct model *c, const char *config, const struct rl_hfconfi
 		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
 		        g.tokens_per_s_roofline);
 	}
+	if (g.evaluated < g.steps)
+		fprintf(out,
+		        "%s%snote: %llu decode steps, %llu of them evaluated, the others integrated "
+		        "over blocks of contexts (estimated error %.2g %%)\n",
+		        fmt == RL_FMT_MD ? "\n" : "", fmt == RL_FMT_MD ? "" : "  ",
+		        (unsigned long long)g.steps, (unsigned long long)g.evaluated,
+		        g.error * 100);
 	return 0;
 }
 

@@ -10,7 +10,25 @@
  * benchmark_serving: (total - TTFT) / (N - 1)), not defined for N = 1 (the
  * prefill alone).
  *
- * Every decode step is evaluated.
+ * Up to RL_GENERATE_EXACT decode steps, every step is evaluated. Beyond, the
+ * step time is integrated over blocks of contexts: a step's time is a
+ * piecewise smooth function of its context (attention's KV read grows
+ * linearly; tiles, waves and the host-overhead floor make kinks and small
+ * jumps), so the sum over a block [a, b) is taken as the trapezoid of its
+ * ends, (b - a)(f(a) + f(b)) / 2 - (f(b) - f(a)) / 2, which is exact where f
+ * is linear on the block. Each block's error is estimated as |fine - coarse|
+ * (the trapezoid against the two trapezoids of its halves, split near the
+ * middle at a point within a quarter of the length either side, by a hash
+ * of the block's ends, so that the samples do not keep one phase of a
+ * periodic staircase): three times the fine sum's error on a quadratic
+ * piece, at least its error on a block with one jump in it. Starting from
+ * RL_GENERATE_BLOCKS equal blocks, the block of the largest estimate is
+ * split, until the estimates sum to at most RL_GENERATE_TOL of the decode
+ * total (expected and roofline each) or RL_GENERATE_MAX_EVALS decode steps
+ * have been evaluated; the result carries the estimate. A bump narrower than
+ * a block and between its samples is not seen: no sampling sees it. Past
+ * the budget (a step function no block count resolves) the estimate says
+ * how far the sum may be off.
  */
 #ifndef RL_GENERATE_H
 #define RL_GENERATE_H
@@ -18,6 +36,11 @@
 #include <stdint.h>
 
 #include "err.h"
+
+#define RL_GENERATE_EXACT     4096u  /* decode steps evaluated one by one */
+#define RL_GENERATE_BLOCKS    64u    /* the first blocks beyond */
+#define RL_GENERATE_MAX_EVALS 4096u  /* decode steps evaluated at most, beyond */
+#define RL_GENERATE_TOL       1e-5   /* the estimated error sought, relative */
 
 /* One step's times, expected and roofline (us). */
 struct rl_generate_times {
@@ -43,6 +66,10 @@ struct rl_generate {
 	uint64_t steps;         /* decode steps: N - 1 */
 	uint64_t first_context; /* of the decode steps: seq ... */
 	uint64_t last_context;  /* ... seq + N - 2 (both 0 when steps is 0) */
+	uint64_t evaluated;     /* decode steps evaluated: steps when exact */
+	double error;           /* the estimated error of the decode sum over
+	                         * its value, the larger of expected and
+	                         * roofline (0: every step evaluated) */
 	struct rl_generate_times prefill;   /* the time to first token */
 	struct rl_generate_times decode;    /* the decode steps' sum */
 	struct rl_generate_times total;     /* prefill + decode */
@@ -58,8 +85,9 @@ struct rl_generate {
 int rl_generate_check(const struct rl_generate_spec *spec, struct rl_err *err);
 
 /* Runs SPEC (rl_generate_check first) with STEP: the prefill, then the
- * decode steps in order, into *G. Returns 0, RL_ERR_RANGE (ERR filled), or
- * the first negative status of STEP. */
+ * decode steps, every one or by blocks (above), into *G. Returns 0,
+ * RL_ERR_RANGE (ERR filled), RL_ERR_NOMEM, or the first negative status of
+ * STEP. */
 int rl_generate_run(const struct rl_generate_spec *spec, rl_generate_step_fn step, void *user,
                     struct rl_generate *g, struct rl_err *err);
 

@@ -1,9 +1,11 @@
 #!/bin/sh
-# cli_generate.sh - roofline model --generate N (issue 21, item 16): N
-# output tokens are the prefill, which yields the first, and N - 1 decode
+# cli_generate.sh - roofline model --generate N (issue 21, items 16 and 12):
+# N output tokens are the prefill, which yields the first, and N - 1 decode
 # steps at contexts seq to seq + N - 2 (gpt-fast's, TensorRT-LLM's and
-# vLLM's benchmarks count the tokens so). The expected values are the steps
-# run one by one (--phase prefill, --context C) and summed here.
+# vLLM's benchmarks count the tokens so); past a few thousand steps the
+# decode steps are integrated over blocks of contexts. The expected values
+# are the steps run one by one (--phase prefill, --context C) and summed
+# here.
 . "$top_srcdir/tests/lib.sh"
 
 # every run within 10 s (the goal is 5 s: a run cut off fails its check)
@@ -49,9 +51,11 @@ check "16: tokens/s = 8 x 64 / total" \
 	near "$(jnum "$tmp/gen.json" tokens_per_s)" "$(awk -v t="$tot" 'BEGIN { printf "%.6f", 8 * 64 / t * 1e6 }')"
 check "16: tokens/s roofline = 8 x 64 / roofline total" \
 	near "$(jnum "$tmp/gen.json" tokens_per_s_roofline)" "$(awk -v t="$tot_r" 'BEGIN { printf "%.6f", 8 * 64 / t * 1e6 }')"
+check "16: json: every step evaluated" test "$(jnum "$tmp/gen.json" steps_evaluated)" = 63
 run model --runtime graph --generate 64 --seq 1024 --batch 8 "$tmp/tiny.json"
 check "16: table: decode at contexts 1024 to 1086" \
 	grep -q '^generate: batch 8, prompt 1024 tokens, 64 output tokens (decode at contexts 1024 to 1086)$' "$tmp/out"
+check "16: table: no note when every step is evaluated" sh -c "! grep -q 'note:' '$tmp/out'"
 # N = 1: the prefill alone; no time per output token
 run model --runtime graph --generate 1 --seq 1024 --batch 8 -f json "$tmp/tiny.json"
 check "16: N 1: per_token_us null" grep -q '"per_token_us":null,"per_token_roofline_us":null,' "$tmp/out"
@@ -68,5 +72,40 @@ check "16: N 1: md: per output token -" grep -q '^| per output token (mean), us 
 run model --runtime graph --generate 2 --seq 1024 --batch 8 -f json "$tmp/tiny.json"
 check "16: N 2: the one decode step at context 1024" \
 	near "$(jnum "$tmp/out" per_token_us)" "$(head -n 1 "$tmp/steps" | cut -d' ' -f1)"
+
+# Item 12: the largest N. The context reaches seq + N - 2: at --seq 512,
+# 16777216 tokens pass 2^24, refused at once with the value and the cap.
+expect_error "12: a context past 2^24: refused, naming both" 2 \
+	"^roofline: --generate 16777216 at --seq 512: the last decode step's context 16777726 passes the largest context 16777216 \\(at most --generate 16776706 at this --seq\\)$" \
+	model --generate 16777216 "$tmp/tiny.json"
+# at --seq 2 the last context is 2^24: integrated over blocks, in seconds
+# (every step took 9 to 13 minutes); its memory (8 sequences x 2 layers x
+# K and V x 2 heads x 64 x 2 bytes = 8 KiB a token, x 2^24 = 128 GiB of KV
+# cache) is over an H100's 80 GiB
+start=$(date +%s)
+run model --hw h100-sxm --generate 16777216 --seq 2 --batch 8 "$tmp/tiny.json"
+secs=$(( $(date +%s) - start ))
+check "12: --generate 16777216 --seq 2: exit 0 within 5 s (took $secs s, exit $rc)" \
+	test "$rc" -eq 0 -a "$secs" -le 5
+check "12: contexts 2 to 16777216" grep -q '(decode at contexts 2 to 16777216)$' "$tmp/out"
+check "12: the note: blocks, how many steps evaluated, the estimate" \
+	grep -Eq '^  note: 16777215 decode steps, [0-9]+ of them evaluated, the others integrated over blocks of contexts \(estimated error [0-9.e-]+ %\)$' "$tmp/out"
+check "12: the last step's memory over the device" \
+	grep -Eq "^roofline: warning: --generate: the last decode step needs 128\\.0[0-9] GiB, over the device's 80 GiB$" "$tmp/err"
+run model --hw h100-sxm --generate 16777216 --seq 2 -f json "$tmp/tiny.json"
+cp "$tmp/out" "$tmp/big.json"
+ev=$(jnum "$tmp/out" steps_evaluated)
+check "12: json: steps_evaluated $ev of 16777215, at most 4096" test "$ev" -ge 1 -a "$ev" -le 4096
+check "12: json: error_estimate under 1e-4" \
+	awk -v e="$(jnum "$tmp/out" error_estimate)" 'BEGIN { exit !(e >= 0 && e < 1e-4) }'
+# the blocked mean decode step lies between the first and the last step
+run model --hw h100-sxm --context 2 -f json "$tmp/tiny.json"
+first=$(jsum "$tmp/out" expected_us)
+run model --hw h100-sxm --context 16777216 -f json "$tmp/tiny.json"
+last=$(jsum "$tmp/out" expected_us)
+check "12: the mean step within [first, last]" \
+	awk -v m="$(jnum "$tmp/big.json" per_token_us)" -v a="$first" -v b="$last" 'BEGIN { exit !(a < m && m < b) }'
+run model --hw h100-sxm --generate 16777216 --seq 2 -f md "$tmp/tiny.json"
+check "12: md: the note" grep -q '^note: 16777215 decode steps, ' "$tmp/out"
 
 done_testing
