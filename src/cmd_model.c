@@ -39,7 +39,8 @@ static int usage(void)
 	       "      --weight-dtype T      weights, e.g. int4 (default: --dtype)\n"
 	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
 	       "      --max-batch           print the largest batch whose step fits the\n"
-	       "                            device's memory, its step time and memory\n"
+	       "                            device's memory (at most 16777216), its step\n"
+	       "                            time and memory\n"
 	       "      --generate N          N output tokens: the prefill of --seq tokens\n"
 	       "                            (the first), then N - 1 decode steps, the\n"
 	       "                            context growing from --seq: time to first\n"
@@ -128,8 +129,10 @@ static void step_errors(const struct rl_errlist *errs, const char *input, int rc
 }
 
 /* --max-batch: the largest batch whose step fits DEV's memory, doubling
- * then bisecting (the memory grows with the batch), written as one line to
- * OUT. Returns 0 or a negative status (printed, or in C->errs). */
+ * then bisecting (the memory grows with the batch) up to the largest batch,
+ * RL_MODELOPS_MAX_SIZE, written as one line to OUT; a line that says so
+ * when that cap, not the memory, ended the search. Returns 0 or a negative
+ * status (printed, or in C->errs). */
 static int max_batch(struct model *c, const char *config, const struct rl_hfconfig *cfg,
                      struct rl_modelops_opts mo, const struct rl_device *dev, FILE *out)
 {
@@ -137,6 +140,7 @@ static int max_batch(struct model *c, const char *config, const struct rl_hfconf
 	double cap = rl_memfit_device_bytes(dev);
 	const struct rl_memfit *mem;
 	const struct rl_summary *s;
+	char why[64] = "";
 	int rc;
 
 	if (cap <= 0) {
@@ -188,9 +192,18 @@ static int max_batch(struct model *c, const char *config, const struct rl_hfconf
 		return rc;
 	s = rl_pipeline_summary(c->pl);
 	mem = rl_pipeline_memfit(c->pl);
-	fprintf(out, "max batch %llu: step %.2f us expected, %.2f us roofline; memory %.2f of "
+	/* the largest batch fits: the search, not the memory, stopped there.
+	 * The weights stay and the rest grows with the batch, at most in
+	 * proportion: the memory would allow one more when M x (B + 1) / B
+	 * fits */
+	if (lo == RL_MODELOPS_MAX_SIZE)
+		snprintf(why, sizeof(why), " (the largest batch searched%s)",
+		         rl_memfit_total_bytes(mem) * ((double)lo + 1) / (double)lo <= cap
+		             ? "; memory would allow more"
+		             : "");
+	fprintf(out, "max batch %llu%s: step %.2f us expected, %.2f us roofline; memory %.2f of "
 	             "%g GiB\n",
-	        (unsigned long long)lo, s->total_us, s->roofline_us,
+	        (unsigned long long)lo, why, s->total_us, s->roofline_us,
 	        rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
 	return 0;
 }

@@ -65,4 +65,24 @@ one_error "15: vit's num_channels and image_size" \
 one_error "15: -f oplist: the same line, no list" "^roofline: $tmp/heads.json: hidden_size 16777216, num_attention_heads" \
 	model -f oplist "$tmp/heads.json"
 
+# Item 13: --max-batch searches batches up to 2^24. A config of 8 a side at
+# context 1 fits there: weights 512 x 2 B; KV 2^24 sequences x K and V x 8
+# x 2 B = 0.5 GiB; activations, the largest op's (qkv_proj: 8 in, 24 out a
+# token, x 2 B x 2^24) = 1 GiB: 1.50 of an H200's 141 GiB. The line said
+# "max batch 16777216: ..." as if the memory had stopped it.
+printf '{"model_type": "llama", "hidden_size": 8, "intermediate_size": 8, "num_attention_heads": 1, "num_hidden_layers": 1, "vocab_size": 8}\n' >"$tmp/mini.json"
+run model --hw h200 --context 1 --max-batch "$tmp/mini.json"
+check "13: exit 0" test "$rc" -eq 0
+check "13: the cap said, and that memory would allow more" \
+	grep -Eq '^max batch 16777216 \(the largest batch searched; memory would allow more\): step [0-9.]+ us expected, [0-9.]+ us roofline; memory 1\.50 of 141 GiB$' "$tmp/out"
+# the memory's limit keeps the line as it was: the tiny config's KV cache,
+# 2 layers x K and V x 2 heads x 64 x 2 B x 512 = 512 KiB a sequence, fills
+# the 141 GiB near 141 x 2^30 / 2^19 = 288768 sequences (less the
+# activations)
+printf '{"model_type": "llama", "hidden_size": 256, "intermediate_size": 512, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2, "vocab_size": 1000}\n' >"$tmp/tiny.json"
+run model --hw h200 --max-batch "$tmp/tiny.json"
+got=$(sed -n 's/^max batch \([0-9]*\): step [0-9.]* us expected, [0-9.]* us roofline; memory 14[01]\.[0-9]* of 141 GiB$/\1/p' "$tmp/out")
+check "13: memory-bound: the line as it was, batch $got near 288768" \
+	test -n "$got" -a "${got:-0}" -le 288768 -a "${got:-0}" -ge 280000
+
 done_testing
