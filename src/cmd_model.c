@@ -128,82 +128,75 @@ static void step_errors(const struct rl_errlist *errs, const char *input, int rc
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
 }
 
-/* --max-batch: the largest batch whose step fits DEV's memory, doubling
- * then bisecting (the memory grows with the batch) up to the largest batch,
- * RL_MODELOPS_MAX_SIZE, written as one line to OUT; a line that says so
- * when that cap, not the memory, ended the search. Returns 0 or a negative
- * status (printed, or in C->errs). */
+/* --max-batch's probe (memfit.h): whether the step at BATCH fits. */
+struct fit {
+	struct model *c;
+	const char *config;
+	const struct rl_hfconfig *cfg;
+	struct rl_modelops_opts mo;
+	const struct rl_device *dev;
+};
+
+static int fit_step(void *user, uint64_t batch, int *fits)
+{
+	struct fit *w = user;
+	int rc;
+
+	w->mo.batch = batch;
+	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
+	if (rc < 0)
+		return rc;
+	*fits = rl_memfit_fits(rl_pipeline_memfit(w->c->pl), w->dev);
+	return 0;
+}
+
+/* --max-batch: the largest batch whose step fits DEV's memory
+ * (rl_memfit_max_batch) up to the largest batch, RL_MODELOPS_MAX_SIZE,
+ * written as one line to OUT; a line that says so when that cap, not the
+ * memory, ended the search. Returns 0 or a negative status (printed, or in
+ * C->errs). */
 static int max_batch(struct model *c, const char *config, const struct rl_hfconfig *cfg,
                      struct rl_modelops_opts mo, const struct rl_device *dev, FILE *out)
 {
-	uint64_t lo, hi;
+	struct fit w = {c, config, cfg, mo, dev};
 	double cap = rl_memfit_device_bytes(dev);
 	const struct rl_memfit *mem;
 	const struct rl_summary *s;
 	char why[64] = "";
+	uint64_t b;
 	int rc;
 
 	if (cap <= 0) {
 		rl_cli_error("--max-batch: %s gives no memory_gib", dev->id);
 		return RL_ERR_ARG;
 	}
-	mo.batch = 1;
-	rc = probe_step(c, config, cfg, &mo);
+	rc = rl_memfit_max_batch(fit_step, &w, RL_MODELOPS_MAX_SIZE, &b);
 	if (rc < 0)
 		return rc;
-	mem = rl_pipeline_memfit(c->pl);
-	if (!rl_memfit_fits(mem, dev)) {
-		rl_cli_error("--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
-		             rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
-		return RL_ERR_RANGE;
-	}
-	/* lo fits; hi does not, or is past the largest batch */
-	lo = 1;
-	hi = 2;
-	for (;;) {
-		if (hi > RL_MODELOPS_MAX_SIZE) {
-			hi = (uint64_t)RL_MODELOPS_MAX_SIZE + 1;
-			break;
-		}
-		mo.batch = hi;
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-			break;
-		lo = hi;
-		hi *= 2;
-	}
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		mo.batch = mid;
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		if (rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	mo.batch = lo;
+	/* the step of the answer (batch 1 when none fits) */
+	mo.batch = b > 0 ? b : 1;
 	rc = probe_step(c, config, cfg, &mo);
 	if (rc < 0)
 		return rc;
 	s = rl_pipeline_summary(c->pl);
 	mem = rl_pipeline_memfit(c->pl);
+	if (b == 0) {
+		rl_cli_error("--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
+		             rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
+		return RL_ERR_RANGE;
+	}
 	/* the largest batch fits: the search, not the memory, stopped there.
 	 * The weights stay and the rest grows with the batch, at most in
 	 * proportion: the memory would allow one more when M x (B + 1) / B
 	 * fits */
-	if (lo == RL_MODELOPS_MAX_SIZE)
+	if (b == RL_MODELOPS_MAX_SIZE)
 		snprintf(why, sizeof(why), " (the largest batch searched%s)",
-		         rl_memfit_total_bytes(mem) * ((double)lo + 1) / (double)lo <= cap
+		         rl_memfit_total_bytes(mem) * ((double)b + 1) / (double)b <= cap
 		             ? "; memory would allow more"
 		             : "");
 	fprintf(out, "max batch %llu%s: step %.2f us expected, %.2f us roofline; memory %.2f of "
 	             "%g GiB\n",
-	        (unsigned long long)lo, why, s->total_us, s->roofline_us,
+	        (unsigned long long)b, why, s->total_us, s->roofline_us,
 	        rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
 	return 0;
 }
