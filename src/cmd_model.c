@@ -622,6 +622,10 @@ int cmd_model(int argc, char **argv)
 		return rl_cli_usage("model", "--train: a training step runs over --batch x --seq "
 		                             "tokens: not with %s",
 		                    gen ? "--generate" : ctx ? "--context" : "--phase decode");
+	if (tr.train && rl_dtype_storage_only(mo.weight_dtype))
+		return rl_cli_usage("model", "--train: %s weights train frozen only: a gradient step "
+		                             "needs weights it can update (not --weight-dtype %s)",
+		                    rl_dtype_name(mo.weight_dtype), rl_dtype_name(mo.weight_dtype));
 	if (tr.train && oplist)
 		return rl_cli_usage("model", "--train expands the op list as it is classified: "
 		                             "write the forward list (-f oplist without --train) "

@@ -662,6 +662,13 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	    o->context > RL_MODELOPS_MAX_SIZE || o->batch == 0 || o->seq == 0 || o->context == 0)
 		return rl_err_set(err, RL_ERR_RANGE, "batch, seq and context must be from 1 to %u",
 		                  RL_MODELOPS_MAX_SIZE);
+	/* train.c refuses them at the first matmul, a line of the generated
+	 * list */
+	if (o->train && rl_dtype_storage_only(o->weight_dtype))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "%s weights train frozen only: a training step needs weights it "
+		                  "can update",
+		                  rl_dtype_name(o->weight_dtype));
 	if (c->encoder && o->phase != RL_PHASE_PREFILL)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "model_type %s is an encoder: --phase decode does not apply "

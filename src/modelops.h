@@ -135,7 +135,8 @@ double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens
  * come from with their values ("config.json: hidden_size 16777216 and
  * head_dim 16777216 make the step's qkv_proj (matmul ...) too large: the
  * matmul operand has more than 2^64 elements"). RL_ERR_ARG: decode of an
- * encoder; a layout the model does not divide (rl_parallel_check_model). */
+ * encoder; a training step of int4 or fp4 weights (they train frozen only);
+ * a layout the model does not divide (rl_parallel_check_model). */
 int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err);
 

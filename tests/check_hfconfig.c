@@ -374,6 +374,14 @@ START_TEST(test_build)
 	ck_assert_str_eq(row(r, n, "lm_head")->shape, "2x128256x4096");
 	ck_assert_str_eq(row(r, n, "embed")->shape, "1024x4096");
 
+	/* a training step of int4 weights: refused by the builder, not at the
+	 * generated list's first matmul (fuzz_model) */
+	o.train = 1;
+	ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "int4 weights train frozen only: a training step needs weights it "
+	                        "can update");
+	o.train = 0;
+
 	o.batch = 0;
 	ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_RANGE);
 }

@@ -85,4 +85,14 @@ got=$(sed -n 's/^max batch \([0-9]*\): step [0-9.]* us expected, [0-9.]* us roof
 check "13: memory-bound: the line as it was, batch $got near 288768" \
 	test -n "$got" -a "${got:-0}" -le 288768 -a "${got:-0}" -ge 280000
 
+# Found by fuzz_model (corpus file crash-train-fp4-weights): --train with
+# 4-bit weights failed at the first matmul of the generated list, "CONFIG
+# (op list):5: int4 weights train frozen only (trainable=0) ..."; a usage
+# error now, before the config is read
+for t in int4 fp4; do
+	expect_error "--train --weight-dtype $t: a usage error naming the option" 2 \
+		"^roofline: --train: $t weights train frozen only: a gradient step needs weights it can update \\(not --weight-dtype $t\\)$" \
+		model --train --weight-dtype $t "$EX/llama3-8b.json"
+done
+
 done_testing
