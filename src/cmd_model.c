@@ -241,8 +241,8 @@ static void gen_time(FILE *out, int width, double v)
  * (the time to first token and the first token), then the N - 1 decode
  * steps at contexts seq to seq + N - 2 (generate.h: every step evaluated,
  * or the steps integrated over blocks of contexts past
- * RL_GENERATE_EXACT). The memory fit is the last step's, the largest
- * context's: a warning when it does not fit DEV. Written to OUT as a block
+ * RL_GENERATE_EXACT). A warning when the prefill or the last decode step
+ * (the largest context) does not fit DEV's memory. Written to OUT as a block
  * (table, md) or an object (json). Returns 0 or a negative status (printed,
  * or in C->errs). */
 static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
@@ -254,21 +254,25 @@ static int generate(struct model *c, const char *config, const struct rl_hfconfi
 	struct rl_generate g;
 	struct rl_err e;
 	char range[96];
-	int rc;
+	int i, rc;
 
-	/* the context is within RL_MODELOPS_MAX_SIZE (checked with the options);
-	 * the largest step first: a step too large fails before any work, and
-	 * its memory is the generation's */
-	mo.phase = tokens > 1 ? RL_PHASE_DECODE : RL_PHASE_PREFILL;
-	mo.context = tokens > 1 ? mo.seq + tokens - 2 : mo.seq;
-	rc = probe_step(c, config, cfg, &mo);
-	if (rc < 0)
-		return rc;
-	if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-		rl_cli_error("warning: --generate: the %s needs %.2f GiB, over the device's %g GiB",
-		             tokens > 1 ? "last decode step" : "prefill",
-		             rl_memfit_total_bytes(rl_pipeline_memfit(c->pl)) / RL_MEMFIT_GIB,
-		             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
+	/* the memory: the prefill's (its activations) and the last decode
+	 * step's (the largest KV cache) bound every step's; checked first, so
+	 * that a step too large also fails before the others (the context is
+	 * within RL_MODELOPS_MAX_SIZE: checked with the options) */
+	for (i = 0; i < (tokens > 1 ? 2 : 1); i++) {
+		mo.phase = i == 0 ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
+		mo.context = i == 0 ? mo.seq : mo.seq + tokens - 2;
+		rc = probe_step(c, config, cfg, &mo);
+		if (rc < 0)
+			return rc;
+		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
+			rl_cli_error("warning: --generate: the %s needs %.2f GiB, over the device's "
+			             "%g GiB",
+			             i == 0 ? "prefill" : "last decode step",
+			             rl_memfit_total_bytes(rl_pipeline_memfit(c->pl)) / RL_MEMFIT_GIB,
+			             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
+	}
 	rc = rl_generate_run(&spec, gen_step, &w, &g, &e);
 	if (rc < 0)
 		return rc; /* the step's errors, in C->errs (SPEC was checked) */
