@@ -108,4 +108,11 @@ check "12: the mean step within [first, last]" \
 run model --hw h100-sxm --generate 16777216 --seq 2 -f md "$tmp/tiny.json"
 check "12: md: the note" grep -q '^note: 16777215 decode steps, ' "$tmp/out"
 
+# the prefill's memory too: Llama-3-70B's 130.08 GiB of bf16 weights and a
+# KV cache of 64 x 4096 tokens x 80 layers x K and V x 8 heads x 128 x 2 B =
+# 80 GiB pass an H200's 141 GiB at the prefill already
+run model --hw h200 --generate 1 --batch 64 --seq 4096 "$EX/llama3-70b.json"
+check "the prefill's memory over the device" \
+	grep -Eq "^roofline: warning: --generate: the prefill needs 2[0-9][0-9]\.[0-9]+ GiB, over the device's 141 GiB$" "$tmp/err"
+
 done_testing
