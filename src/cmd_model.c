@@ -3,16 +3,18 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "dtype.h"
+#include "generate.h"
 #include "hfconfig.h"
 #include "modelops.h"
+#include "modelstep.h"
 #include "num.h"
-#include "oplist.h"
 #include "parallel.h"
 #include "pipeline.h"
 #include "sweep.h"
@@ -37,9 +39,11 @@ static int usage(void)
 	       "      --weight-dtype T      weights, e.g. int4 (default: --dtype)\n"
 	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
 	       "      --max-batch           print the largest batch whose step fits the\n"
-	       "                            device's memory, its step time and memory\n"
-	       "      --generate N          prefill --seq tokens, then N decode steps (the\n"
-	       "                            context growing from --seq): time to first\n"
+	       "                            device's memory (at most 16777216), its step\n"
+	       "                            time and memory\n"
+	       "      --generate N          N output tokens: the prefill of --seq tokens\n"
+	       "                            (the first), then N - 1 decode steps, the\n"
+	       "                            context growing from --seq: time to first\n"
 	       "                            token, time per output token, total, tokens/s\n"
 	       "      --expert-imbalance X  MoE (mixtral): the busiest expert's tokens over\n"
 	       "                            the mean, >= 1 (default 1: uniform routing)\n"
@@ -93,73 +97,6 @@ static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_
 	return 0;
 }
 
-/* The rows as op list v1. */
-static void write_oplist(FILE *f, const char *config, const struct rl_modelops_opts *o,
-                         const struct rl_modelops_row *rows, int n)
-{
-	int i, fpe = 0, conv = 0, wc = 0, coll = 0;
-
-	for (i = 0; i < n; i++) {
-		if (rows[i].weight_count)
-			wc = 1;
-		if (rows[i].fpe)
-			fpe = 1;
-		if (rows[i].kernel[0])
-			conv = 1;
-	}
-	for (i = 0; i < n; i++)
-		if (rows[i].ranks)
-			coll = 1;
-	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
-	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
-	        (unsigned long long)o->batch);
-	if (o->phase == RL_PHASE_PREFILL)
-		fprintf(f, "seq %llu", (unsigned long long)o->seq);
-	else
-		fprintf(f, "context %llu", (unsigned long long)o->context);
-	if (o->par != NULL)
-		fprintf(f, "; one GPU of tp %llu, pp %llu, dp %llu, ep %llu, micro-batches %llu",
-		        (unsigned long long)o->par->lay.tp, (unsigned long long)o->par->lay.pp,
-		        (unsigned long long)o->par->lay.dp, (unsigned long long)o->par->lay.ep,
-		        (unsigned long long)o->par->lay.microbatches);
-	fputc('\n', f);
-	/* flops_per_element only where a row gives one (the Llama block's list
-	 * is unchanged); ranks and nodes with a layout's collectives */
-	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count%s%s\n",
-	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "",
-	        wc ? ",weight_count" : "", coll ? ",ranks,nodes" : "");
-	for (i = 0; i < n; i++) {
-		const struct rl_modelops_row *r = &rows[i];
-
-		fprintf(f, "%s,%s,%s,%s,", r->name, r->kind, rl_dtype_name(o->dtype), r->shape);
-		if (conv && r->kernel[0])
-			fprintf(f, "%s,%llu,", r->kernel, (unsigned long long)r->stride);
-		else if (conv)
-			fputs(",,", f);
-		if (r->inputs)
-			fprintf(f, "%u", r->inputs);
-		if (fpe && r->fpe)
-			fprintf(f, ",%u", r->fpe);
-		else if (fpe)
-			fputc(',', f);
-		fprintf(f, ",%s,", r->causal ? "1" : "");
-		if (r->kv_heads)
-			fprintf(f, "%llu", (unsigned long long)r->kv_heads);
-		fprintf(f, ",%s,%s,%llu", r->weights ? rl_dtype_name(o->weight_dtype) : "",
-		        r->kv ? rl_dtype_name(o->kv_dtype) : "", (unsigned long long)r->count);
-		if (wc && r->weight_count)
-			fprintf(f, ",%llu", (unsigned long long)r->weight_count);
-		else if (wc)
-			fputc(',', f);
-		if (coll && r->ranks)
-			fprintf(f, ",%llu,%llu", (unsigned long long)r->ranks,
-			        (unsigned long long)r->nodes);
-		else if (coll)
-			fputs(",,", f);
-		fputc('\n', f);
-	}
-}
-
 struct model {
 	const char *input; /* the op list's name in messages: "CONFIG (op list)",
 	                    * whose line N is line N of -f oplist */
@@ -169,221 +106,244 @@ struct model {
 	struct rl_errlist *errs;
 };
 
-static int on_header(const struct rl_ops_header *h, void *user)
-{
-	struct model *c = user;
-	struct rl_pipeline_columns cols;
-
-	memset(&cols, 0, sizeof(cols));
-	cols.input = c->input;
-	cols.nextra = h->nextra;
-	cols.extra_names = h->extra_names;
-	return rl_pipeline_begin(&c->model, &c->sinks, &cols, &c->pl);
-}
-
-static int on_op(const struct rl_op *op, void *user)
-{
-	struct model *c = user;
-	struct rl_err e;
-	int rc = rl_pipeline_op(c->pl, op, &e);
-
-	if (rc < 0 && e.code < 0)
-		rl_errlist_add(c->errs, &e);
-	return rc;
-}
-
-/* One step at MO->batch through a pipeline without output: C->pl holds
- * its summary and memory after. Returns 0, or a negative status with the
- * errors in C->errs or printed. */
+/* One step at MO through a pipeline without output: C->pl holds its
+ * summary and memory after. Returns 0, or a negative status with the errors
+ * in C->errs. */
 static int probe_step(struct model *c, const char *config, const struct rl_hfconfig *cfg,
                       const struct rl_modelops_opts *mo)
 {
-	struct rl_modelops_row rows[RL_MODELOPS_MAX];
-	struct rl_ops_sink sink = {on_header, on_op, c, NULL, rl_cli_warn_sink};
-	struct rl_err e;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int n, rc;
+	struct rl_modelstep st = {config, c->input, cfg, &c->model, NULL};
 
 	rl_pipeline_free(c->pl);
-	c->pl = NULL;
-	n = rl_modelops_build(cfg, mo, rows, &e);
-	if (n < 0) {
-		rl_cli_error("%s", e.msg);
-		return n;
-	}
-	f = open_memstream(&text, &len);
-	if (f == NULL)
-		return RL_ERR_NOMEM;
-	write_oplist(f, config, mo, rows, n);
-	if (fclose(f) != 0) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	f = fmemopen(text, len, "r");
-	if (f == NULL) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	rc = rl_ops_read(f, c->input, &sink, c->errs);
-	if (rc == 0 && c->pl == NULL)
-		rc = RL_ERR_PARSE;
-	if (rc == 0) {
-		rc = rl_pipeline_end(c->pl, &e);
-		if (rc < 0 && e.code < 0)
-			rl_errlist_add(c->errs, &e);
-	}
-	fclose(f);
-	free(text);
-	return rc;
+	return rl_modelstep_run(&st, mo, &c->pl, c->errs);
 }
 
-/* --max-batch: the largest batch whose step fits DEV's memory, doubling
- * then bisecting (the memory grows with the batch), written as one line to
- * OUT. Returns 0 or a negative status (printed, or in C->errs). */
+/* The errors of a step: the first only, the cause (the op list is
+ * generated: a later error would be its echo), or RL_ERR_NOMEM's. */
+static void step_errors(const struct rl_errlist *errs, const char *input, int rc)
+{
+	if (errs->kept > 0)
+		rl_cli_error("%s", errs->msg[0]);
+	else
+		rl_cli_error("%s: %s", input, rl_strerror(rc));
+}
+
+/* --max-batch's probe (memfit.h): whether the step at BATCH fits. */
+struct fit {
+	struct model *c;
+	const char *config;
+	const struct rl_hfconfig *cfg;
+	struct rl_modelops_opts mo;
+	const struct rl_device *dev;
+};
+
+static int fit_step(void *user, uint64_t batch, int *fits)
+{
+	struct fit *w = user;
+	int rc;
+
+	w->mo.batch = batch;
+	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
+	if (rc < 0)
+		return rc;
+	*fits = rl_memfit_fits(rl_pipeline_memfit(w->c->pl), w->dev);
+	return 0;
+}
+
+/* --max-batch: the largest batch whose step fits DEV's memory
+ * (rl_memfit_max_batch) up to the largest batch, RL_MODELOPS_MAX_SIZE,
+ * written as one line to OUT; a line that says so when that cap, not the
+ * memory, ended the search. Returns 0 or a negative status (printed, or in
+ * C->errs). */
 static int max_batch(struct model *c, const char *config, const struct rl_hfconfig *cfg,
                      struct rl_modelops_opts mo, const struct rl_device *dev, FILE *out)
 {
-	uint64_t lo, hi;
+	struct fit w = {c, config, cfg, mo, dev};
 	double cap = rl_memfit_device_bytes(dev);
 	const struct rl_memfit *mem;
 	const struct rl_summary *s;
+	char why[64] = "";
+	uint64_t b;
 	int rc;
 
 	if (cap <= 0) {
 		rl_cli_error("--max-batch: %s gives no memory_gib", dev->id);
 		return RL_ERR_ARG;
 	}
-	mo.batch = 1;
+	rc = rl_memfit_max_batch(fit_step, &w, RL_MODELOPS_MAX_SIZE, &b);
+	if (rc < 0)
+		return rc;
+	/* the step of the answer (batch 1 when none fits) */
+	mo.batch = b > 0 ? b : 1;
 	rc = probe_step(c, config, cfg, &mo);
 	if (rc < 0)
 		return rc;
+	s = rl_pipeline_summary(c->pl);
 	mem = rl_pipeline_memfit(c->pl);
-	if (!rl_memfit_fits(mem, dev)) {
+	if (b == 0) {
 		rl_cli_error("--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
 		             rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
 		return RL_ERR_RANGE;
 	}
-	/* lo fits; hi does not, or is past the largest batch */
-	lo = 1;
-	hi = 2;
-	for (;;) {
-		if (hi > RL_MODELOPS_MAX_SIZE) {
-			hi = (uint64_t)RL_MODELOPS_MAX_SIZE + 1;
-			break;
-		}
-		mo.batch = hi;
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-			break;
-		lo = hi;
-		hi *= 2;
-	}
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		mo.batch = mid;
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		if (rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	mo.batch = lo;
-	rc = probe_step(c, config, cfg, &mo);
-	if (rc < 0)
-		return rc;
-	s = rl_pipeline_summary(c->pl);
-	mem = rl_pipeline_memfit(c->pl);
-	fprintf(out, "max batch %llu: step %.2f us expected, %.2f us roofline; memory %.2f of "
+	/* the largest batch fits: the search, not the memory, stopped there.
+	 * The weights stay and the rest grows with the batch, at most in
+	 * proportion: the memory would allow one more when M x (B + 1) / B
+	 * fits */
+	if (b == RL_MODELOPS_MAX_SIZE)
+		snprintf(why, sizeof(why), " (the largest batch searched%s)",
+		         rl_memfit_total_bytes(mem) * ((double)b + 1) / (double)b <= cap
+		             ? "; memory would allow more"
+		             : "");
+	fprintf(out, "max batch %llu%s: step %.2f us expected, %.2f us roofline; memory %.2f of "
 	             "%g GiB\n",
-	        (unsigned long long)lo, s->total_us, s->roofline_us,
+	        (unsigned long long)b, why, s->total_us, s->roofline_us,
 	        rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
 	return 0;
 }
 
-/* --generate N: the prefill step of MO->seq tokens at MO->batch (the time
- * to first token), then the N decode steps, the context growing from seq to
- * seq + N - 1; every decode step is evaluated (a step is a few dozen rows:
- * 2048 steps take a fraction of a second). Written to OUT as a block
- * (table, md) or an object (json). Returns 0 or a negative status. */
-static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                    struct rl_modelops_opts mo, uint64_t steps, enum rl_format fmt, FILE *out)
+/* --generate's step function (generate.h): MO at the prefill or at a
+ * decode step's context, through the pipeline. */
+struct gen {
+	struct model *c;
+	const char *config;
+	const struct rl_hfconfig *cfg;
+	struct rl_modelops_opts mo;
+};
+
+static int gen_step(void *user, int prefill, uint64_t context, struct rl_generate_times *t)
 {
+	struct gen *w = user;
 	const struct rl_summary *s;
-	double pre_x, pre_r, dec_x = 0, dec_r = 0, tot_x, tot_r, tok;
-	uint64_t i;
 	int rc;
 
-	mo.phase = RL_PHASE_PREFILL;
-	rc = probe_step(c, config, cfg, &mo);
+	w->mo.phase = prefill ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
+	w->mo.context = prefill ? w->mo.seq : context;
+	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
 	if (rc < 0)
 		return rc;
-	s = rl_pipeline_summary(c->pl);
-	pre_x = s->total_us;
-	pre_r = s->roofline_us;
-	mo.phase = RL_PHASE_DECODE;
-	for (i = 0; i < steps; i++) {
-		mo.context = mo.seq + i;
-		if (mo.context > RL_MODELOPS_MAX_SIZE) {
-			rl_cli_error("--generate: the context passes %u tokens", RL_MODELOPS_MAX_SIZE);
-			return RL_ERR_RANGE;
-		}
+	s = rl_pipeline_summary(w->c->pl);
+	t->expected_us = s->total_us;
+	t->roofline_us = s->roofline_us;
+	return 0;
+}
+
+/* A time of the block in WIDTH columns, or "-" where it is not defined
+ * (the time per output token of the prefill alone). */
+static void gen_time(FILE *out, int width, double v)
+{
+	if (isnan(v))
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*.2f", width, v);
+}
+
+/* --generate N: N output tokens, the prefill of MO->seq tokens at MO->batch
+ * (the time to first token and the first token), then the N - 1 decode
+ * steps at contexts seq to seq + N - 2 (generate.h: every step evaluated,
+ * or the steps integrated over blocks of contexts past
+ * RL_GENERATE_EXACT). A warning when the prefill or the last decode step
+ * (the largest context) does not fit DEV's memory. Written to OUT as a block
+ * (table, md) or an object (json). Returns 0 or a negative status (printed,
+ * or in C->errs). */
+static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
+                    struct rl_modelops_opts mo, uint64_t tokens, const struct rl_device *dev,
+                    enum rl_format fmt, FILE *out)
+{
+	struct rl_generate_spec spec = {mo.batch, mo.seq, tokens, RL_MODELOPS_MAX_SIZE};
+	struct gen w = {c, config, cfg, mo};
+	struct rl_generate g;
+	struct rl_err e;
+	char range[96];
+	int i, rc;
+
+	/* the memory: the prefill's (its activations) and the last decode
+	 * step's (the largest KV cache) bound every step's; checked first, so
+	 * that a step too large also fails before the others (the context is
+	 * within RL_MODELOPS_MAX_SIZE: checked with the options) */
+	for (i = 0; i < (tokens > 1 ? 2 : 1); i++) {
+		mo.phase = i == 0 ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
+		mo.context = i == 0 ? mo.seq : mo.seq + tokens - 2;
 		rc = probe_step(c, config, cfg, &mo);
 		if (rc < 0)
 			return rc;
-		s = rl_pipeline_summary(c->pl);
-		dec_x += s->total_us;
-		dec_r += s->roofline_us;
+		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
+			rl_cli_error("warning: --generate: the %s needs %.2f GiB, over the device's "
+			             "%g GiB",
+			             i == 0 ? "prefill" : "last decode step",
+			             rl_memfit_total_bytes(rl_pipeline_memfit(c->pl)) / RL_MEMFIT_GIB,
+			             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
 	}
-	tot_x = pre_x + dec_x;
-	tot_r = pre_r + dec_r;
-	tok = (double)mo.batch * (double)steps;
+	rc = rl_generate_run(&spec, gen_step, &w, &g, &e);
+	if (rc < 0)
+		return rc; /* the step's errors, in C->errs (SPEC was checked) */
+	if (g.steps > 0)
+		snprintf(range, sizeof(range), "decode at contexts %llu to %llu",
+		         (unsigned long long)g.first_context, (unsigned long long)g.last_context);
+	else
+		snprintf(range, sizeof(range), "the prefill's; no decode step");
 	if (fmt == RL_FMT_JSON) {
 		fprintf(out,
 		        "{\"generate\":{\"batch\":%llu,\"seq\":%llu,\"tokens\":%llu,"
-		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,"
-		        "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,"
-		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
-		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f}}\n",
+		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,",
 		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)steps, pre_x, pre_r, dec_x / (double)steps,
-		        dec_r / (double)steps, tot_x, tot_r, tot_x > 0 ? tok / tot_x * 1e6 : 0,
-		        tot_r > 0 ? tok / tot_r * 1e6 : 0);
-	} else if (fmt == RL_FMT_MD) {
+		        (unsigned long long)tokens, g.prefill.expected_us, g.prefill.roofline_us);
+		if (g.steps > 0)
+			fprintf(out, "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,",
+			        g.per_token.expected_us, g.per_token.roofline_us);
+		else
+			fputs("\"per_token_us\":null,\"per_token_roofline_us\":null,", out);
 		fprintf(out,
-		        "Generate: batch %llu, prompt %llu tokens, %llu output tokens (decode at "
-		        "contexts %llu to %llu)\n\n"
+		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
+		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f,"
+		        "\"steps_evaluated\":%llu,\"error_estimate\":%.3g}}\n",
+		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
+		        g.tokens_per_s_roofline, (unsigned long long)g.evaluated, g.error);
+		return 0;
+	}
+	if (fmt == RL_FMT_MD) {
+		fprintf(out,
+		        "Generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n\n"
 		        "| | expected | roofline |\n|---|---:|---:|\n"
 		        "| prefill (time to first token), us | %.2f | %.2f |\n"
-		        "| per output token (mean), us | %.2f | %.2f |\n"
+		        "| per output token (mean), us | ",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
+		        g.prefill.roofline_us);
+		gen_time(out, 0, g.per_token.expected_us);
+		fputs(" | ", out);
+		gen_time(out, 0, g.per_token.roofline_us);
+		fprintf(out,
+		        " |\n"
 		        "| total, us | %.2f | %.2f |\n"
 		        "| tokens/s | %.1f | %.1f |\n",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)steps, (unsigned long long)mo.seq,
-		        (unsigned long long)(mo.seq + steps - 1), pre_x, pre_r,
-		        dec_x / (double)steps, dec_r / (double)steps, tot_x, tot_r,
-		        tot_x > 0 ? tok / tot_x * 1e6 : 0, tot_r > 0 ? tok / tot_r * 1e6 : 0);
+		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
+		        g.tokens_per_s_roofline);
 	} else {
 		fprintf(out,
-		        "generate: batch %llu, prompt %llu tokens, %llu output tokens (decode at "
-		        "contexts %llu to %llu)\n"
+		        "generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n"
 		        "                                    expected      roofline\n"
 		        "  prefill (time to first token) %12.2f  %12.2f us\n"
-		        "  per output token (mean)       %12.2f  %12.2f us\n"
+		        "  per output token (mean)       ",
+		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
+		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
+		        g.prefill.roofline_us);
+		gen_time(out, 12, g.per_token.expected_us);
+		fputs("  ", out);
+		gen_time(out, 12, g.per_token.roofline_us);
+		fprintf(out,
+		        " us\n"
 		        "  total                         %12.2f  %12.2f us\n"
 		        "  throughput                    %12.1f  %12.1f tokens/s\n",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)steps, (unsigned long long)mo.seq,
-		        (unsigned long long)(mo.seq + steps - 1), pre_x, pre_r,
-		        dec_x / (double)steps, dec_r / (double)steps, tot_x, tot_r,
-		        tot_x > 0 ? tok / tot_x * 1e6 : 0, tot_r > 0 ? tok / tot_r * 1e6 : 0);
+		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
+		        g.tokens_per_s_roofline);
 	}
+	if (g.evaluated < g.steps)
+		fprintf(out,
+		        "%s%snote: %llu decode steps, %llu of them evaluated, the others integrated "
+		        "over blocks of contexts (estimated error %.2g %%)\n",
+		        fmt == RL_FMT_MD ? "\n" : "", fmt == RL_FMT_MD ? "" : "  ",
+		        (unsigned long long)g.steps, (unsigned long long)g.evaluated,
+		        g.error * 100);
 	return 0;
 }
 
@@ -518,12 +478,9 @@ int cmd_model(int argc, char **argv)
 	struct rl_errlist errs;
 	struct rl_outfiles outs;
 	struct rl_outfile *out;
-	struct rl_ops_sink sink = {on_header, on_op, &c, NULL, rl_cli_warn_sink};
 	struct rl_err e;
 	struct rl_sweep_spec sw;
-	char *text = NULL, *listname = NULL;
-	size_t len = 0;
-	FILE *mem = NULL;
+	char *listname = NULL;
 	uint64_t gen = 0;
 	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
@@ -670,6 +627,10 @@ int cmd_model(int argc, char **argv)
 		return rl_cli_usage("model", "--train: a training step runs over --batch x --seq "
 		                             "tokens: not with %s",
 		                    gen ? "--generate" : ctx ? "--context" : "--phase decode");
+	if (tr.train && rl_dtype_storage_only(mo.weight_dtype))
+		return rl_cli_usage("model", "--train: %s weights train frozen only: a gradient step "
+		                             "needs weights it can update (not --weight-dtype %s)",
+		                    rl_dtype_name(mo.weight_dtype), rl_dtype_name(mo.weight_dtype));
 	if (tr.train && oplist)
 		return rl_cli_usage("model", "--train expands the op list as it is classified: "
 		                             "write the forward list (-f oplist without --train) "
@@ -688,6 +649,12 @@ int cmd_model(int argc, char **argv)
 	if (gen && (ctx || mo.phase != RL_PHASE_DECODE))
 		return rl_cli_usage("model", "--generate runs prefill then decode from --seq: "
 		                             "not with --phase prefill or --context");
+	if (gen) {
+		struct rl_generate_spec spec = {mo.batch, mo.seq, gen, RL_MODELOPS_MAX_SIZE};
+
+		if (rl_generate_check(&spec, &e) < 0)
+			return rl_cli_usage("model", "%s", e.msg);
+	}
 	if (!ctx)
 		mo.context = mo.seq;
 	if (!wdt)
@@ -746,48 +713,13 @@ int cmd_model(int argc, char **argv)
 	if (!oplist && mo.par == NULL && rl_cli_model_resolve(&m) < 0)
 		goto out;
 	if (oplist) {
-		write_oplist(out->f, argv[optind], &mo, rows, n);
+		rl_modelstep_write(out->f, argv[optind], &mo, rows, n);
 		if (rl_cli_outputs_commit(&outs) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
-	if (maxb || gen || sw.n) {
-		listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
-		if (listname == NULL) {
-			rl_cli_error("out of memory");
-			goto out;
-		}
-		sprintf(listname, "%s (op list)", argv[optind]);
-		c.input = listname;
-		rl_cli_pipeline_model(&m, &c.model);
-		c.model.train = tr.train ? &tr.t : NULL;
-		if (sw.n)
-			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
-			               out->f);
-		else if (gen)
-			rc = generate(&c, argv[optind], &cfg, mo, gen, c.sinks.fmt, out->f);
-		else
-			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out->f);
-		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
-			rl_cli_read_errors(&errs, c.input, rc);
-		if (rc == 0 && rl_cli_outputs_commit(&outs) == 0)
-			status = RL_EXIT_OK;
-		goto out;
-	}
-	mem = open_memstream(&text, &len);
-	if (mem == NULL) {
-		rl_cli_error("out of memory");
-		goto out;
-	}
-	write_oplist(mem, argv[optind], &mo, rows, n);
-	if (fclose(mem) != 0) {
-		mem = NULL;
-		rl_cli_error("out of memory");
-		goto out;
-	}
-	mem = fmemopen(text, len, "r");
 	listname = malloc(strlen(argv[optind]) + sizeof(" (op list)"));
-	if (mem == NULL || listname == NULL) {
+	if (listname == NULL) {
 		rl_cli_error("out of memory");
 		goto out;
 	}
@@ -795,29 +727,37 @@ int cmd_model(int argc, char **argv)
 	c.input = listname;
 	rl_cli_pipeline_model(&m, &c.model);
 	c.model.train = tr.train ? &tr.t : NULL;
+	if (maxb || gen || sw.n) {
+		if (sw.n)
+			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
+			               out->f);
+		else if (gen)
+			rc = generate(&c, argv[optind], &cfg, mo, gen, m.dev, c.sinks.fmt, out->f);
+		else
+			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out->f);
+		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
+			step_errors(&errs, c.input, rc);
+		if (rc == 0 && rl_cli_outputs_commit(&outs) == 0)
+			status = RL_EXIT_OK;
+		goto out;
+	}
 	c.model.parallel = mo.par;
 	c.sinks.out = out->f;
 	c.sinks.whatif = 1;
 	c.sinks.memfit = 1;
-	rc = rl_ops_read(mem, c.input, &sink, &errs);
-	if (rc == 0 && c.pl == NULL)
-		rc = RL_ERR_PARSE;
-	if (rc == 0) {
-		rc = rl_pipeline_end(c.pl, &e);
-		if (rc < 0 && e.code < 0)
-			rl_errlist_add(&errs, &e);
+	{
+		struct rl_modelstep st = {argv[optind], c.input, &cfg, &c.model, &c.sinks};
+
+		rc = rl_modelstep_run(&st, &mo, &c.pl, &errs);
 	}
 	if (rc < 0) {
-		rl_cli_read_errors(&errs, c.input, rc);
+		step_errors(&errs, c.input, rc);
 		goto out;
 	}
 	rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
 	if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
-	if (mem != NULL)
-		fclose(mem);
-	free(text);
 	free(listname);
 	rl_outfiles_release(&outs);
 	rl_pipeline_free(c.pl);

@@ -231,6 +231,7 @@ int rl_hfconfig_parse(const char *text, const char *name, struct rl_hfconfig *cf
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->name = name;
 	r.root = rl_json_parse(text, name, err);
 	if (r.root == NULL)
 		return RL_ERR_PARSE;

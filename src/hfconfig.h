@@ -27,6 +27,10 @@
 enum rl_hf_family { RL_HF_LLAMA, RL_HF_GPT2, RL_HF_BERT, RL_HF_VIT };
 
 struct rl_hfconfig {
+	const char *name;      /* the NAME given to rl_hfconfig_parse (the path
+	                        * or "<stdin>" of rl_hfconfig_read), for the
+	                        * messages of what is built from it; borrowed:
+	                        * the caller's string must outlive its use */
 	char model_type[32];   /* "llama", "mistral", "qwen2", "gpt2", "bert", "vit" */
 	enum rl_hf_family family;
 	uint64_t hidden;       /* hidden_size */

@@ -137,3 +137,43 @@ int rl_memfit_fits(const struct rl_memfit *m, const struct rl_device *dev)
 
 	return cap <= 0 || rl_memfit_total_bytes(m) <= cap;
 }
+
+int rl_memfit_max_batch(rl_memfit_batch_fn fits, void *user, uint64_t max, uint64_t *batch)
+{
+	uint64_t lo, hi;
+	int ok = 0, rc;
+
+	*batch = 0;
+	if (max < 1)
+		return 0;
+	rc = fits(user, 1, &ok);
+	if (rc < 0 || !ok)
+		return rc;
+	/* lo fits; hi does not, or is past MAX */
+	lo = 1;
+	hi = 2;
+	while (hi <= max) {
+		rc = fits(user, hi, &ok);
+		if (rc < 0)
+			return rc;
+		if (!ok)
+			break;
+		lo = hi;
+		hi = hi > max / 2 ? max + 1 : hi * 2;
+	}
+	if (hi > max)
+		hi = max + 1;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		rc = fits(user, mid, &ok);
+		if (rc < 0)
+			return rc;
+		if (ok)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*batch = lo;
+	return 0;
+}

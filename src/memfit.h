@@ -62,4 +62,17 @@ double rl_memfit_device_bytes(const struct rl_device *dev);
 /* 1 when the total fits DEV's memory (or DEV gives none), else 0. */
 int rl_memfit_fits(const struct rl_memfit *m, const struct rl_device *dev);
 
+/* Whether the step of BATCH sequences fits: sets *FITS (1 or 0) and returns
+ * 0, or returns a negative status, its errors reported by the callback's
+ * own means. */
+typedef int (*rl_memfit_batch_fn)(void *user, uint64_t batch, int *fits);
+
+/* The largest batch from 1 to MAX whose step fits (model --max-batch), by
+ * FITS: doubling from 1, then bisecting between the last batch that fit
+ * and the first that did not (the memory a step needs grows with its
+ * batch), some 2 log2(MAX) calls. Returns 0 with *BATCH that batch,
+ * 0 when batch 1 does not fit, MAX when MAX fits (the search, not the
+ * memory, stopped there); or FITS's first negative status. */
+int rl_memfit_max_batch(rl_memfit_batch_fn fits, void *user, uint64_t max, uint64_t *batch);
+
 #endif

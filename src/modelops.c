@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formulas.h"
+#include "num.h"
+#include "op.h"
+
 /* The rows so far and the layout they are one GPU's share of (every
  * degree 1 without one). */
 struct build {
@@ -16,7 +20,24 @@ struct build {
 	uint64_t layers;                     /* this GPU's: the last pipeline stage's */
 	int first;                           /* the stage holds the embedding (pp 1) */
 	const struct rl_parallel_place *par; /* NULL: one GPU */
+	int wrapped;                         /* a size product passed 2^64 - 1 ... */
+	int wrap_row;                        /* ... building this row */
 };
+
+/* A * B, or UINT64_MAX with the row being built marked when the product
+ * passes 64 bits (the step is then refused: check_rows). */
+static uint64_t mul(struct build *b, uint64_t x, uint64_t y)
+{
+	uint64_t p;
+
+	if (rl_mul_u64(x, y, &p) == 0)
+		return p;
+	if (!b->wrapped) {
+		b->wrapped = 1;
+		b->wrap_row = b->n;
+	}
+	return UINT64_MAX;
+}
 
 static struct rl_modelops_row *add(struct build *b, const char *name, const char *kind,
                                    uint64_t count)
@@ -255,10 +276,20 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
                 uint64_t T)
 {
 	uint64_t L = b->layers, E = c->experts, k = c->experts_per_tok, H = c->hidden;
-	uint64_t I = c->intermediate / b->tp, Tp = T * b->ep, Et, El, M;
-	double x = o->expert_imbalance >= 1.0 ? o->expert_imbalance : 1.0;
+	uint64_t I = c->intermediate / b->tp, Tp, Tk, Et, El, M;
+	double x = o->expert_imbalance >= 1.0 ? o->expert_imbalance : 1.0, mean;
 	struct rl_modelops_row *r;
 
+	matmul(b, "router", T, E, H, L);
+	dims2(add(b, "topk", "reduction", L), T, E);
+	r = add(b, "gather", "copy", L);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+	         (unsigned long long)k, (unsigned long long)H);
+	Tk = mul(b, T, k);
+	if (b->par != NULL)
+		collective(b, "expert_dispatch", "alltoall", Tk, H, &b->par->ep, L);
+	/* the ep GPUs' tokens pooled */
+	Tp = mul(b, T, b->ep);
 	Et = (uint64_t)llround(rl_modelops_experts_touched(E, k, Tp));
 	if (Et < 1)
 		Et = 1;
@@ -266,29 +297,21 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 		Et = E;
 	/* the busiest expert's tokens: the mean Tp k / E' scaled by the
 	 * imbalance, rounded up (at most Tp: an expert sees a token once) */
-	M = (uint64_t)ceil(x * (double)(Tp * k) / (double)Et - 1e-9);
+	mean = x * (double)mul(b, Tp, k) / (double)Et;
+	M = mean >= (double)Tp ? Tp : (uint64_t)ceil(mean - 1e-9);
 	if (M < 1)
 		M = 1;
-	if (M > Tp)
-		M = Tp;
 	/* this GPU's share of the touched experts */
 	El = (uint64_t)llround((double)Et / (double)b->ep);
 	if (El < 1)
 		El = 1;
-	matmul(b, "router", T, E, H, L);
-	dims2(add(b, "topk", "reduction", L), T, E);
-	r = add(b, "gather", "copy", L);
-	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
-	         (unsigned long long)k, (unsigned long long)H);
-	if (b->par != NULL)
-		collective(b, "expert_dispatch", "alltoall", T * k, H, &b->par->ep, L);
 	/* every expert's weights stay resident: weight_count L x E / ep */
 	matmul(b, "expert_gate_up", M, 2 * I, H, L * El)->weight_count = L * (E / b->ep);
-	pointwise(b, "expert_silu", T * k, I, 1, L);
-	pointwise(b, "expert_mul", T * k, I, 2, L);
+	pointwise(b, "expert_silu", Tk, I, 1, L);
+	pointwise(b, "expert_mul", Tk, I, 2, L);
 	matmul(b, "expert_down", M, H, I, L * El)->weight_count = L * (E / b->ep);
 	if (b->par != NULL)
-		collective(b, "expert_combine", "alltoall", T * k, H, &b->par->ep, L);
+		collective(b, "expert_combine", "alltoall", Tk, H, &b->par->ep, L);
 	r = add(b, "combine_weight", "pointwise", L);
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
 	         (unsigned long long)k, (unsigned long long)H);
@@ -313,7 +336,8 @@ static void per_microbatch(struct build *b)
 
 		if (r->weights && r->weight_count == 0)
 			r->weight_count = r->count;
-		r->count *= m;
+		if (rl_mul_u64(r->count, m, &r->count) < 0)
+			r->count = UINT64_MAX; /* past the reader's bound: check_rows */
 	}
 }
 
@@ -368,6 +392,262 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o, 
 	return b->n;
 }
 
+/* ---- a step too large: which keys and options made it so ----
+ *
+ * Every row's element counts must fit 64 bits (formulas.c) and its count
+ * the reader's 2^53. A row past them is refused here, before any op list
+ * is written, in one message naming the config's keys and the options its
+ * sizes come from: the op-list reader would report every row of the
+ * generated list that the keys make too large, at lines the user never
+ * wrote. */
+
+enum {
+	S_HIDDEN = 1 << 0,
+	S_INTER = 1 << 1,
+	S_HEADS = 1 << 2,
+	S_KVH = 1 << 3,
+	S_HDIM = 1 << 4,
+	S_VOCAB = 1 << 5,
+	S_EXPERTS = 1 << 6,
+	S_TOPK = 1 << 7,
+	S_IMAGE = 1 << 8,
+	S_PATCH = 1 << 9,
+	S_CHAN = 1 << 10,
+	S_LAYERS = 1 << 11,
+	S_BATCH = 1 << 12,
+	S_SEQ = 1 << 13,    /* the prompt's tokens (vit: the image's) */
+	S_CONTEXT = 1 << 14,
+	S_EP = 1 << 15,
+	S_MB = 1 << 16,
+	/* resolved by the step */
+	S_TOK = 1 << 17,    /* the tokens: batch, x seq at prefill */
+	S_LEN = 1 << 18,    /* attention's keys: seq at prefill, context at decode */
+	S_LOGITS = 1 << 19, /* the lm_head's rows: batch, every token in training */
+};
+
+/* The sizes each row's shape is made of, by row name (every family's). */
+static const struct {
+	const char *row;
+	unsigned from;
+} row_sources[] = {
+	{"embed", S_HIDDEN | S_TOK},
+	{"pos_embed", S_HIDDEN | S_TOK},
+	{"embed_add", S_HIDDEN | S_TOK},
+	{"embed_norm", S_HIDDEN | S_TOK},
+	{"stage_recv", S_HIDDEN | S_TOK},
+	{"attn_norm", S_HIDDEN | S_TOK},
+	{"mlp_norm", S_HIDDEN | S_TOK},
+	{"final_norm", S_HIDDEN | S_TOK},
+	{"ln_1", S_HIDDEN | S_TOK},
+	{"ln_2", S_HIDDEN | S_TOK},
+	{"ln_f", S_HIDDEN | S_TOK},
+	{"ffn_norm", S_HIDDEN | S_TOK},
+	{"attn_residual", S_HIDDEN | S_TOK},
+	{"mlp_residual", S_HIDDEN | S_TOK},
+	{"ffn_residual", S_HIDDEN | S_TOK},
+	{"attn_allreduce", S_HIDDEN | S_TOK},
+	{"mlp_allreduce", S_HIDDEN | S_TOK},
+	{"ffn_allreduce", S_HIDDEN | S_TOK},
+	{"moe_allreduce", S_HIDDEN | S_TOK},
+	{"qkv_proj", S_HIDDEN | S_HEADS | S_KVH | S_HDIM | S_TOK},
+	{"qkv_bias", S_HEADS | S_KVH | S_HDIM | S_TOK},
+	{"o_proj", S_HIDDEN | S_HEADS | S_HDIM | S_TOK},
+	{"attention", S_HEADS | S_KVH | S_HDIM | S_BATCH | S_LEN},
+	{"qkv", S_HIDDEN | S_TOK},
+	{"c_attn", S_HIDDEN | S_TOK},
+	{"c_attn_bias", S_HIDDEN | S_TOK},
+	{"attn_proj", S_HIDDEN | S_TOK},
+	{"attn_proj_bias", S_HIDDEN | S_TOK},
+	{"attn_out", S_HIDDEN | S_TOK},
+	{"attn_out_bias", S_HIDDEN | S_TOK},
+	{"mlp_proj_bias", S_HIDDEN | S_TOK},
+	{"ffn_out_bias", S_HIDDEN | S_TOK},
+	{"gate_up", S_HIDDEN | S_INTER | S_TOK},
+	{"down_proj", S_HIDDEN | S_INTER | S_TOK},
+	{"c_fc", S_HIDDEN | S_INTER | S_TOK},
+	{"mlp_proj", S_HIDDEN | S_INTER | S_TOK},
+	{"ffn_in", S_HIDDEN | S_INTER | S_TOK},
+	{"ffn_out", S_HIDDEN | S_INTER | S_TOK},
+	{"silu", S_INTER | S_TOK},
+	{"mul", S_INTER | S_TOK},
+	{"gelu", S_INTER | S_TOK},
+	{"c_fc_bias", S_INTER | S_TOK},
+	{"ffn_in_bias", S_INTER | S_TOK},
+	{"lm_head", S_HIDDEN | S_VOCAB | S_LOGITS},
+	{"lm_head_allgather", S_VOCAB | S_LOGITS},
+	{"loss", S_VOCAB | S_TOK},
+	{"loss_allreduce", S_TOK},
+	{"router", S_HIDDEN | S_EXPERTS | S_TOK},
+	{"topk", S_EXPERTS | S_TOK},
+	{"gather", S_HIDDEN | S_TOPK | S_TOK},
+	{"expert_dispatch", S_HIDDEN | S_TOPK | S_TOK},
+	{"expert_combine", S_HIDDEN | S_TOPK | S_TOK},
+	{"combine_weight", S_HIDDEN | S_TOPK | S_TOK},
+	{"combine_sum", S_HIDDEN | S_TOPK | S_TOK},
+	{"expert_gate_up", S_HIDDEN | S_INTER | S_EXPERTS | S_TOPK | S_TOK | S_EP},
+	{"expert_down", S_HIDDEN | S_INTER | S_EXPERTS | S_TOPK | S_TOK | S_EP},
+	{"expert_silu", S_INTER | S_TOPK | S_TOK},
+	{"expert_mul", S_INTER | S_TOPK | S_TOK},
+	{"patch_embed", S_HIDDEN | S_BATCH | S_CHAN | S_IMAGE | S_PATCH},
+	{"pooler", S_HIDDEN | S_BATCH},
+	{"pooler_tanh", S_HIDDEN | S_BATCH},
+};
+
+int rl_modelops_row_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(row_sources) / sizeof(row_sources[0]); i++)
+		if (strcmp(row_sources[i].row, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* FROM's sizes resolved to the keys of C's family and the options of O. */
+static unsigned resolve(unsigned from, const struct rl_hfconfig *c,
+                        const struct rl_modelops_opts *o)
+{
+	int prefill = o->phase == RL_PHASE_PREFILL || c->encoder;
+
+	if (from & S_LOGITS)
+		from |= o->train ? S_TOK : S_BATCH;
+	if (from & S_TOK)
+		from |= S_BATCH | (prefill ? S_SEQ : 0);
+	if (from & S_LEN)
+		from |= prefill ? S_SEQ : S_CONTEXT;
+	/* a head_dim not given is hidden / heads */
+	if ((from & S_HDIM) && (c->family != RL_HF_LLAMA || c->head_dim == c->hidden / c->heads))
+		from = (from & ~(unsigned)S_HDIM) | S_HIDDEN | S_HEADS;
+	if (c->family != RL_HF_LLAMA || c->kv_heads == c->heads)
+		from &= ~(unsigned)S_KVH;
+	if ((from & S_SEQ) && c->family == RL_HF_VIT)
+		from = (from & ~(unsigned)S_SEQ) | S_IMAGE | S_PATCH;
+	return from & ((unsigned)S_TOK - 1);
+}
+
+/* Appends to BUF the sizes of FROM over 1 (a factor of 1 makes nothing too
+ * large), "a, b and c"; returns how many. */
+static int name_sources(char *buf, size_t len, unsigned from, const struct rl_hfconfig *c,
+                        const struct rl_modelops_opts *o)
+{
+	int gpt2 = c->family == RL_HF_GPT2;
+	const struct rl_parallel_place *par = o->par;
+	const struct {
+		unsigned bit;
+		const char *name;
+		uint64_t v;
+	} s[] = {
+		{S_HIDDEN, gpt2 ? "n_embd" : "hidden_size", c->hidden},
+		{S_INTER, gpt2 ? "n_inner" : "intermediate_size", c->intermediate},
+		{S_HEADS, gpt2 ? "n_head" : "num_attention_heads", c->heads},
+		{S_KVH, "num_key_value_heads", c->kv_heads},
+		{S_HDIM, "head_dim", c->head_dim},
+		{S_VOCAB, "vocab_size", c->vocab},
+		{S_EXPERTS, "num_local_experts", c->experts},
+		{S_TOPK, "num_experts_per_tok", c->experts_per_tok},
+		{S_IMAGE, "image_size", c->image},
+		{S_PATCH, "patch_size", c->patch},
+		{S_CHAN, "num_channels", c->channels},
+		{S_LAYERS, gpt2 ? "n_layer" : "num_hidden_layers", c->layers},
+		{S_BATCH, "--batch", o->batch},
+		{S_SEQ, "--seq", o->seq},
+		{S_CONTEXT, "context", o->context},
+		{S_EP, "--ep", par != NULL ? par->lay.ep : 1},
+		{S_MB, "--microbatches", par != NULL ? par->lay.microbatches : 1},
+	};
+	size_t i, used = strlen(buf);
+	int n = 0, total = 0;
+
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		if ((from & s[i].bit) && s[i].v > 1)
+			total++;
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		if (!(from & s[i].bit) || s[i].v < 2)
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %llu",
+			                         n == 1 ? "" : n == total ? " and " : ", ", s[i].name,
+			                         (unsigned long long)s[i].v);
+	}
+	return n;
+}
+
+/* The largest count the reader takes (oplist.c: where double precision
+ * stops counting exactly). */
+#define MAX_COUNT (1ull << 53)
+
+/* The message of row R, too large for WHY ("the matmul operand has more
+ * than 2^64 elements"): what made it so, first. */
+static int too_large(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                     const struct rl_modelops_row *r, unsigned from, const char *why,
+                     struct rl_err *err)
+{
+	char keys[320];
+	size_t i;
+	int n;
+
+	keys[0] = '\0';
+	for (i = 0; i < sizeof(row_sources) / sizeof(row_sources[0]); i++)
+		if (strcmp(row_sources[i].row, r->name) == 0)
+			from |= row_sources[i].from;
+	n = name_sources(keys, sizeof(keys), resolve(from, c, o), c, o);
+	return rl_err_set(err, RL_ERR_RANGE, "%s: %s%s the step's %s (%s %s) too large: %s",
+	                  c->name != NULL ? c->name : "config", keys,
+	                  n == 0 ? "the sizes make" : n == 1 ? " makes" : " make", r->name, r->kind,
+	                  r->shape, why);
+}
+
+/* Checks ROWS (N) as the op-list reader will: element counts within 64
+ * bits, counts within 2^53. */
+static int check_rows(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                      const struct build *b, struct rl_err *err)
+{
+	int i;
+
+	if (b->wrapped)
+		return too_large(c, o, &b->rows[b->wrap_row], 0, "a size passes 2^64 - 1", err);
+	for (i = 0; i < b->n; i++) {
+		const struct rl_modelops_row *r = &b->rows[i];
+		struct rl_op op;
+		struct rl_err e;
+		double f, by;
+
+		if (r->count > MAX_COUNT || r->weight_count > MAX_COUNT)
+			return too_large(c, o, r, S_LAYERS | S_EXPERTS | S_EP | S_MB,
+			                 "it runs more than 2^53 times", err);
+		rl_op_init(&op);
+		if (rl_kind_parse(r->kind, &op.kind) < 0 ||
+		    rl_parse_dims(r->shape, op.dims, RL_MAX_DIMS, &op.ndims, &e) < 0)
+			continue; /* the reader names it */
+		op.has |= RL_HAS_SHAPE;
+		op.dtype = o->dtype;
+		op.causal = r->causal;
+		op.kv_heads = r->kv_heads;
+		if (r->inputs)
+			op.inputs = r->inputs;
+		if (r->kernel[0]) {
+			int nk;
+
+			if (rl_parse_dims(r->kernel, op.kernel, 3, &nk, &e) < 0 || nk != 3)
+				continue;
+			op.has |= RL_HAS_KERNEL;
+			op.stride = r->stride;
+		}
+		if (r->ranks) {
+			op.ranks = r->ranks;
+			op.nodes = r->nodes;
+			op.has |= RL_HAS_RANKS | RL_HAS_NODES;
+		}
+		e.code = 0;
+		/* a shape error but a size's is the reader's to name, at its line */
+		if (rl_op_work(&op, &f, &by, &e) == RL_ERR_RANGE)
+			return too_large(c, o, r, 0,
+			                 strncmp(e.msg, "shape: ", 7) == 0 ? e.msg + 7 : e.msg, err);
+	}
+	return 0;
+}
+
 int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err)
 {
@@ -382,6 +662,13 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	    o->context > RL_MODELOPS_MAX_SIZE || o->batch == 0 || o->seq == 0 || o->context == 0)
 		return rl_err_set(err, RL_ERR_RANGE, "batch, seq and context must be from 1 to %u",
 		                  RL_MODELOPS_MAX_SIZE);
+	/* train.c refuses them at the first matmul, a line of the generated
+	 * list */
+	if (o->train && rl_dtype_storage_only(o->weight_dtype))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "%s weights train frozen only: a training step needs weights it "
+		                  "can update",
+		                  rl_dtype_name(o->weight_dtype));
 	if (c->encoder && o->phase != RL_PHASE_PREFILL)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "model_type %s is an encoder: --phase decode does not apply "
@@ -409,7 +696,8 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		mo.batch = par->micro_batch;
 	}
 	n = build(c, &mo, &b);
-	if (n >= 0)
-		per_microbatch(&b);
-	return n;
+	if (n < 0)
+		return n;
+	per_microbatch(&b);
+	return check_rows(c, o, &b, err) < 0 ? RL_ERR_RANGE : n;
 }

@@ -128,10 +128,20 @@ struct rl_modelops_row {
 double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens);
 
 /* Fills ROWS (RL_MODELOPS_MAX of them) with the step's op list; returns the
- * number of rows, or RL_ERR_RANGE (a size of 0 or past 2^24) or RL_ERR_ARG
- * (decode of an encoder; a layout the model does not divide:
- * rl_parallel_check_model) with ERR filled. */
+ * number of rows, or RL_ERR_RANGE or RL_ERR_ARG with ERR filled.
+ * RL_ERR_RANGE: a size of 0 or past 2^24, or a row the op-list reader would
+ * refuse for its size (an element count past 2^64, a count past 2^53): one
+ * message, CFG->name first, naming the keys and options the row's sizes
+ * come from with their values ("config.json: hidden_size 16777216 and
+ * head_dim 16777216 make the step's qkv_proj (matmul ...) too large: the
+ * matmul operand has more than 2^64 elements"). RL_ERR_ARG: decode of an
+ * encoder; a training step of int4 or fp4 weights (they train frozen only);
+ * a layout the model does not divide (rl_parallel_check_model). */
 int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err);
+
+/* 1 when NAME is a row the builder makes whose sizes it can name in a
+ * message (every row should be: the tests check), else 0. */
+int rl_modelops_row_known(const char *name);
 
 #endif

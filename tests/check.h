@@ -41,6 +41,7 @@ Suite *suite_sweep(void);
 Suite *suite_parallel(void);
 Suite *suite_collbench(void);
 Suite *suite_outfile(void);
+Suite *suite_generate(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

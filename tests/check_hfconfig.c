@@ -374,8 +374,157 @@ START_TEST(test_build)
 	ck_assert_str_eq(row(r, n, "lm_head")->shape, "2x128256x4096");
 	ck_assert_str_eq(row(r, n, "embed")->shape, "1024x4096");
 
+	/* a training step of int4 weights: refused by the builder, not at the
+	 * generated list's first matmul (fuzz_model) */
+	o.train = 1;
+	ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "int4 weights train frozen only: a training step needs weights it "
+	                        "can update");
+	o.train = 0;
+
 	o.batch = 0;
 	ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_RANGE);
+}
+END_TEST
+
+/* Issue 21, item 15: a config whose step is too large is one message naming
+ * the config and the keys (and options) its overflowing row is made of, not
+ * an error per row of the generated op list. The products are worked out by
+ * hand below each case. */
+START_TEST(test_too_large)
+{
+	static const struct {
+		const char *json;
+		int prefill;
+		uint64_t batch, seq;
+		const char *msg;
+	} cases[] = {
+		/* qkv_proj K x N = 2^24 x (2^24 + 2) x 2^24 > 2^64 */
+		{"{\"model_type\":\"llama\",\"hidden_size\":16777216,\"intermediate_size\":8,"
+		 "\"num_attention_heads\":16777216,\"num_hidden_layers\":2,\"vocab_size\":8,"
+		 "\"num_key_value_heads\":1,\"head_dim\":16777216}",
+		 0, 1, 1,
+		 "c.json: hidden_size 16777216, num_attention_heads 16777216 and head_dim 16777216 "
+		 "make the step's qkv_proj (matmul 1x281475010265088x16777216) too large: the matmul "
+		 "operand has more than 2^64 elements"},
+		/* the prefill's embed: 2^24 x 2^24 tokens x hidden 2^24 */
+		{"{\"model_type\":\"llama\",\"hidden_size\":16777216,\"intermediate_size\":8,"
+		 "\"num_attention_heads\":1,\"num_hidden_layers\":2,\"vocab_size\":8}",
+		 1, 16777216, 16777216,
+		 "c.json: hidden_size 16777216, --batch 16777216 and --seq 16777216 make the step's "
+		 "embed (copy 281474976710656x16777216) too large: the tensor has more than 2^64 "
+		 "elements"},
+		/* the decode's attention: K and V, B x Hkv x C x D = 2^24 x 2^12 x
+		 * 2^12 x 2^24 = 2^72 (qkv_proj before it fits: C = M x N = 2^24 x
+		 * 3 x 2^12 x 2^24 = 3 x 2^60) */
+		{"{\"model_type\":\"llama\",\"hidden_size\":4096,\"intermediate_size\":8,"
+		 "\"num_attention_heads\":4096,\"num_hidden_layers\":2,\"vocab_size\":8,"
+		 "\"head_dim\":16777216}",
+		 0, 16777216, 4096,
+		 "c.json: num_attention_heads 4096, head_dim 16777216, --batch 16777216 and context "
+		 "4096 make the step's attention (attention 16777216x4096x1x4096x16777216) too large: "
+		 "the attention tensor has more than 2^64 elements"},
+		/* gpt2's c_fc at prefill: 2^20 tokens x n_inner 2^24 x n_embd 2^24:
+		 * B = K x N = 2^48 fits, A = M x K = 2^44, C = M x N = 2^44: fits; the
+		 * lm_head's vocab 2^24 x n_embd 2^24 fits; 3 x 2^24 x 2^24 fits. With
+		 * 2^24 x 2^24 tokens, M x K = 2^72: embed first */
+		{"{\"model_type\":\"gpt2\",\"n_embd\":16777216,\"n_head\":1,\"n_layer\":1,"
+		 "\"vocab_size\":8,\"n_positions\":8,\"n_inner\":8}",
+		 1, 16777216, 16777216,
+		 "c.json: n_embd 16777216, --batch 16777216 and --seq 16777216 make the step's "
+		 "embed (copy 281474976710656x16777216) too large: the tensor has more than 2^64 "
+		 "elements"},
+		/* mixtral's gather at decode: B x k x H = 2^24 x 2^24 x 2^24 */
+		{"{\"model_type\":\"mixtral\",\"hidden_size\":16777216,\"intermediate_size\":8,"
+		 "\"num_attention_heads\":1,\"num_hidden_layers\":1,\"vocab_size\":8,"
+		 "\"num_local_experts\":16777216,\"num_experts_per_tok\":16777216}",
+		 0, 16777216, 1,
+		 "c.json: hidden_size 16777216, num_experts_per_tok 16777216 and --batch 16777216 "
+		 "make the step's gather (copy 16777216x16777216x16777216) too large: the tensor "
+		 "has more than 2^64 elements"},
+		/* vit's patch conv: B x C x image^2 = 2^24 x 2^24 x 2^24 (image 4096;
+		 * the keys first, then the options) */
+		{"{\"model_type\":\"vit\",\"hidden_size\":8,\"num_attention_heads\":1,"
+		 "\"num_hidden_layers\":1,\"intermediate_size\":8,\"image_size\":4096,"
+		 "\"patch_size\":4096,\"num_channels\":16777216}",
+		 1, 16777216, 1,
+		 "c.json: hidden_size 8, image_size 4096, patch_size 4096, num_channels 16777216 and "
+		 "--batch 16777216 make the step's patch_embed (conv2d 16777216x16777216x4096x4096) too large: the "
+		 "conv2d input has more than 2^64 elements"},
+	};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct rl_modelops_opts o = {.phase = cases[i].prefill ? RL_PHASE_PREFILL
+		                                                       : RL_PHASE_DECODE,
+		                             .batch = cases[i].batch,
+		                             .seq = cases[i].seq,
+		                             .context = cases[i].seq,
+		                             .dtype = RL_BF16,
+		                             .weight_dtype = RL_BF16,
+		                             .kv_dtype = RL_BF16,
+		                             .expert_imbalance = 1.0};
+
+		ck_assert_int_eq(parse(cases[i].json, &c, &e), 0);
+		ck_assert_int_eq(rl_modelops_build(&c, &o, r, &e), RL_ERR_RANGE);
+		ck_assert_str_eq(e.msg, cases[i].msg);
+	}
+}
+END_TEST
+
+/* Every row the builder makes, in every family, phase, training and layout,
+ * is one whose sizes a too-large message can name. */
+START_TEST(test_rows_named)
+{
+	static const char *const configs[] = {"llama3-8b", "qwen2-7b", "mixtral-8x7b", "gpt2",
+	                                      "bert-base", "vit-b16"};
+	static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
+	static const struct rl_parallel lays[] = {
+		{1, 1, 1, 1, 0, 0}, {2, 1, 1, 1, 0, 0}, {1, 2, 1, 1, 0, 0}, {1, 1, 1, 2, 0, 0}};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_parallel_place p;
+	struct rl_hfconfig c;
+	struct rl_err e;
+	char path[256];
+	size_t i, l;
+	int phase, train, n, j;
+
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
+		snprintf(path, sizeof(path), "%s/%s.json", RL_EXAMPLES, configs[i]);
+		ck_assert_int_eq(rl_hfconfig_read(path, &c, &e), 0);
+		for (l = 0; l < ARRAY_SIZE(lays); l++)
+			for (phase = 0; phase < 2; phase++)
+				for (train = 0; train < 2; train++) {
+					struct rl_modelops_opts o = {
+						.phase = phase ? RL_PHASE_PREFILL : RL_PHASE_DECODE,
+						.batch = 4,
+						.seq = 16,
+						.context = 16,
+						.dtype = RL_BF16,
+						.weight_dtype = RL_BF16,
+						.kv_dtype = RL_BF16,
+						.train = train};
+
+					if ((c.encoder && !phase) || (train && !phase))
+						continue;
+					if (l > 0) {
+						if (rl_parallel_check_model(&lays[l], &c, &e) < 0)
+							continue;
+						ck_assert_int_eq(rl_parallel_place(&lays[l], 4, c.layers,
+						                                   train, &net, &p, &e),
+						                 0);
+						o.par = &p;
+					}
+					n = rl_modelops_build(&c, &o, r, &e);
+					ck_assert_int_gt(n, 0);
+					for (j = 0; j < n; j++)
+						ck_assert_msg(rl_modelops_row_known(r[j].name),
+						              "%s: row %s", configs[i], r[j].name);
+				}
+	}
 }
 END_TEST
 
@@ -391,6 +540,8 @@ Suite *suite_hfconfig(void)
 	tcase_add_test(tc, test_build);
 	tcase_add_test(tc, test_gpt2);
 	tcase_add_test(tc, test_encoders);
+	tcase_add_test(tc, test_too_large);
+	tcase_add_test(tc, test_rows_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -168,6 +168,61 @@ START_TEST(invalid_op)
 }
 END_TEST
 
+/* --max-batch's search (rl_memfit_max_batch) over a step of 1000 + 7 B
+ * bytes: against 1000 + 7 x 300 bytes the largest batch is 300, found in
+ * the doubling to 512 (10 calls) and the bisection between 256 and 512 (8
+ * calls); against more than 1000 + 7 x 2^24 the cap itself (25 calls: the
+ * search, not the memory, stopped); below 1007 none. */
+struct search {
+	double cap;
+	unsigned calls;
+	uint64_t fail_at; /* a callback error at this batch (0: none) */
+};
+
+static int search_fits(void *user, uint64_t b, int *fits)
+{
+	struct search *s = user;
+
+	s->calls++;
+	if (b == s->fail_at)
+		return RL_ERR_RANGE;
+	*fits = 1000 + 7 * (double)b <= s->cap;
+	return 0;
+}
+
+START_TEST(max_batch_search)
+{
+	struct search s = {1000 + 7 * 300, 0, 0};
+	uint64_t b;
+
+	ck_assert_int_eq(rl_memfit_max_batch(search_fits, &s, 1u << 24, &b), 0);
+	ck_assert_uint_eq(b, 300);
+	ck_assert_uint_eq(s.calls, 18);
+	/* everything fits: the cap, 1 and 2 ... 2^24 probed */
+	s.cap = 1e30;
+	s.calls = 0;
+	ck_assert_int_eq(rl_memfit_max_batch(search_fits, &s, 1u << 24, &b), 0);
+	ck_assert_uint_eq(b, 1u << 24);
+	ck_assert_uint_eq(s.calls, 25);
+	/* a cap that is no power of two: 1, 2, 4, then 5 */
+	s.calls = 0;
+	ck_assert_int_eq(rl_memfit_max_batch(search_fits, &s, 5, &b), 0);
+	ck_assert_uint_eq(b, 5);
+	ck_assert_uint_eq(s.calls, 4);
+	s.cap = 1000 + 7 * 3;
+	ck_assert_int_eq(rl_memfit_max_batch(search_fits, &s, 5, &b), 0);
+	ck_assert_uint_eq(b, 3);
+	/* batch 1 does not fit */
+	s.cap = 1006;
+	ck_assert_int_eq(rl_memfit_max_batch(search_fits, &s, 1u << 24, &b), 0);
+	ck_assert_uint_eq(b, 0);
+	/* the callback's error stops the search */
+	s.cap = 1e30;
+	s.fail_at = 64;
+	ck_assert_int_eq(rl_memfit_max_batch(search_fits, &s, 1u << 24, &b), RL_ERR_RANGE);
+}
+END_TEST
+
 Suite *suite_memfit(void)
 {
 	Suite *s = suite_create("memfit");
@@ -180,6 +235,7 @@ Suite *suite_memfit(void)
 	tcase_add_test(tc, step_totals);
 	tcase_add_test(tc, weight_count_resident);
 	tcase_add_test(tc, invalid_op);
+	tcase_add_test(tc, max_batch_search);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -90,17 +90,18 @@ expect_error "missing key" 1 "^roofline: $tmp/noint.json: key 'intermediate_size
 expect_error "--dtype int4" 2 "storage type only" model --dtype int4 "$C8"
 expect_error "--phase train" 2 "unknown phase 'train'" model --phase train "$C8"
 expect_error "--batch 0" 2 "--batch: '0' is not an integer from 1 to 16777216" model --batch 0 "$C8"
-# a step too large for the op list's formulas: the error names the line of
-# -f oplist (1 comment, 2 header, 3 embed, 4 attn_norm, 5 qkv_proj, 6
-# attention: 2^24 x 64 heads x 2^24 x 2^24 scores pass 2^64)
-expect_error "too large a prefill names the op list's line" 1 \
-	"^roofline: $C70 \\(op list\\):6: shape: the attention tensor has more than 2\\^64 elements$" \
+# a step too large for the op list's formulas: one line naming the config
+# and the sizes of the first row past 2^64 elements (attention: 2^24 x 64
+# heads x 2^24 x 2^24 scores); more cases in tests/cli_model_limits.sh
+expect_error "too large a prefill names the config's keys" 1 \
+	"^roofline: $C70: .*--batch 16777216 and --seq 16777216 make the step's attention .* too large: the attention tensor has more than 2\\^64 elements$" \
 	model --phase prefill --batch 16777216 --seq 16777216 "$C70"
 
 # --generate: a tiny hand-made config (2 layers, hidden 256, GQA 4 over 2).
-# The prefill is the step of --phase prefill run alone; the mean decode step
-# lies between the first (context = seq) and the last (seq + N - 1) run
-# alone; tokens/s = batch x N / total.
+# N output tokens: the prefill (the step of --phase prefill run alone) and
+# N - 1 decode steps, whose mean lies between the first (context = seq) and
+# the last (seq + N - 2) run alone; tokens/s = batch x N / total
+# (tests/cli_generate.sh sums the steps one by one).
 printf '{"model_type": "llama", "hidden_size": 256, "intermediate_size": 512, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2, "vocab_size": 1000}\n' >"$tmp/tiny.json"
 jnum() { grep -o "\"$2\":[-0-9.e+]*" "$1" | head -n 1 | cut -d: -f2; }
 # the summary's field (the rows come before it)
@@ -112,7 +113,7 @@ run model --runtime graph --phase prefill --seq 1024 --batch 8 -f json "$tmp/tin
 pre=$(jsum "$tmp/out" expected_us) pre_r=$(jsum "$tmp/out" total_us)
 run model --runtime graph --context 1024 --batch 8 -f json "$tmp/tiny.json"
 first=$(jsum "$tmp/out" expected_us)
-run model --runtime graph --context 1087 --batch 8 -f json "$tmp/tiny.json"
+run model --runtime graph --context 1086 --batch 8 -f json "$tmp/tiny.json"
 last=$(jsum "$tmp/out" expected_us)
 g_pre=$(jnum "$tmp/gen.json" prefill_us) g_pre_r=$(jnum "$tmp/gen.json" prefill_roofline_us)
 g_tok=$(jnum "$tmp/gen.json" per_token_us) g_tot=$(jnum "$tmp/gen.json" total_us)
@@ -122,11 +123,11 @@ check "generate: prefill = --phase prefill alone ($g_pre, $pre)" near "$g_pre" "
 check "generate: prefill roofline = --phase prefill alone" near "$g_pre_r" "$pre_r"
 check "generate: mean decode $g_tok within [$first, $last]" \
 	awk -v m="$g_tok" -v a="$first" -v b="$last" 'BEGIN { exit !(m >= a - 0.001 && m <= b + 0.001 && a < b) }'
-check "generate: total = prefill + 64 x mean decode" near "$g_tot" "$(awk -v p="$g_pre" -v t="$g_tok" 'BEGIN { printf "%.4f", p + 64 * t }')"
+check "generate: total = prefill + 63 x mean decode" near "$g_tot" "$(awk -v p="$g_pre" -v t="$g_tok" 'BEGIN { printf "%.4f", p + 63 * t }')"
 check "generate: tokens/s = 8 x 64 / total" near "$g_tps" "$(awk -v t="$g_tot" 'BEGIN { printf "%.4f", 8 * 64 / t * 1e6 }')"
 run model --runtime graph --generate 64 --seq 1024 --batch 8 "$tmp/tiny.json"
 check "generate table: time to first token line" grep -q '^  prefill (time to first token) ' "$tmp/out"
-check "generate table: contexts 1024 to 1087" grep -q 'decode at contexts 1024 to 1087' "$tmp/out"
+check "generate table: contexts 1024 to 1086" grep -q 'decode at contexts 1024 to 1086' "$tmp/out"
 run model --generate 64 -f md "$tmp/tiny.json"
 check "generate md: tokens/s row" grep -q '^| tokens/s | ' "$tmp/out"
 expect_error "--generate with csv" 2 "not with -f csv" model --generate 4 -f csv "$tmp/tiny.json"

@@ -1,0 +1,46 @@
+/* modelstep.h - one step of a Hugging Face config, as op list text and
+ * through the pipeline (roofline model).
+ *
+ * Layer 4: the rows of modelops.c are written as op list v1 (the text of
+ * "roofline model -f oplist") and read back through the op-list reader into
+ * a pipeline, so that a step that model predicts is exactly what classify
+ * makes of its -f oplist. Prints nothing.
+ */
+#ifndef RL_MODELSTEP_H
+#define RL_MODELSTEP_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "hfconfig.h"
+#include "modelops.h"
+#include "pipeline.h"
+
+/* Writes ROWS (N of them, from rl_modelops_build with O) to F as op list
+ * v1: a comment line naming CONFIG and the step, the header, one line per
+ * row (row i on line i + 3). */
+void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,
+                        const struct rl_modelops_row *rows, int n);
+
+/* What a step runs on. Borrowed: must outlive the calls. */
+struct rl_modelstep {
+	const char *config;                    /* the config's name in the list's
+	                                        * comment line */
+	const char *input;                     /* the list's name in messages, e.g.
+	                                        * "CONFIG (op list)": its line N is
+	                                        * line N of -f oplist */
+	const struct rl_hfconfig *cfg;
+	const struct rl_pipeline_model *model;
+	const struct rl_pipeline_sinks *sinks; /* NULL: no sink (no output) */
+};
+
+/* Builds step MO of S->cfg and feeds it through a new pipeline on S->model
+ * and S->sinks, up to rl_pipeline_end. Returns 0 with *PL the pipeline
+ * (summary and memory fit complete; free it with rl_pipeline_free), or a
+ * negative status with *PL NULL: the build's error (rl_modelops_build), the
+ * reader's or the pipeline's in ERRS (the first of them is the cause), or
+ * RL_ERR_NOMEM with ERRS possibly empty. */
+int rl_modelstep_run(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
+                     rl_pipeline **pl, struct rl_errlist *errs);
+
+#endif
