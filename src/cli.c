@@ -524,6 +524,15 @@ int rl_cli_outputs_open(struct rl_outfiles *outs)
 	return rc == RL_ERR_ARG ? RL_EXIT_USAGE : RL_EXIT_FAIL;
 }
 
+void rl_cli_run_errors(struct rl_outfiles *outs, const struct rl_errlist *errs,
+                       const char *input, int rc)
+{
+	if (rc == RL_ERR_IO && errs->count == 0 && rl_outfiles_failed(outs))
+		rl_cli_outputs_commit(outs); /* fails, naming the output */
+	else
+		rl_cli_read_errors(errs, input, rc);
+}
+
 int rl_cli_outputs_commit(struct rl_outfiles *outs)
 {
 	struct rl_err err;

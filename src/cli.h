@@ -291,6 +291,13 @@ int rl_cli_outputs_open(struct rl_outfiles *outs);
  * printing the error. */
 int rl_cli_outputs_commit(struct rl_outfiles *outs);
 
+/* The errors of a run that failed with RC reading INPUT into OUTS: when a
+ * write to an output failed (RL_ERR_IO, no reader error), that output and
+ * why, once (a full disk, ulimit -f); else ERRS as rl_cli_read_errors
+ * prints them. */
+void rl_cli_run_errors(struct rl_outfiles *outs, const struct rl_errlist *errs,
+                       const char *input, int rc);
+
 struct rl_import;
 
 /* Reads and imports the trace PATH into *IMP (released by the caller with

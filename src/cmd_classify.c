@@ -376,7 +376,7 @@ int cmd_classify(int argc, char **argv)
 	if (rc == 0 && c.sinks.chart != NULL)
 		rc = rl_svg_roofline(svg_out->f, c.sinks.chart);
 	if (rc < 0) {
-		rl_cli_read_errors(&errs, c.input, rc);
+		rl_cli_run_errors(&outs, &errs, c.input, rc);
 		goto out;
 	}
 	warnings(&c, m.dev);

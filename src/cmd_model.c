@@ -750,6 +750,10 @@ int cmd_model(int argc, char **argv)
 
 		rc = rl_modelstep_run(&st, &mo, &c.pl, &errs);
 	}
+	if (rc == RL_ERR_IO && errs.count == 0 && rl_outfiles_failed(&outs)) {
+		rl_cli_outputs_commit(&outs); /* fails, naming the output */
+		goto out;
+	}
 	if (rc < 0) {
 		step_errors(&errs, c.input, rc);
 		goto out;

@@ -214,7 +214,7 @@ int cmd_plot(int argc, char **argv)
 	if (rc == 0)
 		rc = sweep ? rl_svg_sweep(out->f, pl.chart) : rl_svg_roofline(out->f, pl.chart);
 	if (rc < 0)
-		rl_cli_read_errors(&errs, input, rc);
+		rl_cli_run_errors(&outs, &errs, input, rc);
 	else if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:

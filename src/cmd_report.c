@@ -209,7 +209,9 @@ int cmd_report(int argc, char **argv)
 		rc = rl_pipeline_end(pl, &e);
 	if (rc == 0 && sinks.chart != NULL)
 		rc = rl_svg_roofline(svg_out->f, sinks.chart);
-	if (rc < 0 && e.code < 0) /* located at the op: its row in the import */
+	if (rc == RL_ERR_IO && e.code >= 0 && rl_outfiles_failed(&outs))
+		rl_cli_outputs_commit(&outs); /* fails, naming the output */
+	else if (rc < 0 && e.code < 0) /* located at the op: its row in the import */
 		rl_cli_error("%s", e.msg);
 	else if (rc < 0)
 		rl_cli_error("%s: %s", input, rl_strerror(rc));

@@ -648,6 +648,16 @@ static int rename_into_place(struct rl_outfile *o, struct rl_err *err)
 	return 0;
 }
 
+int rl_outfiles_failed(const struct rl_outfiles *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->out[i].errnum != 0 || (s->out[i].f != NULL && ferror(s->out[i].f)))
+			return 1;
+	return 0;
+}
+
 int rl_outfiles_commit(struct rl_outfiles *s, struct rl_err *err)
 {
 	size_t i;

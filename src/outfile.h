@@ -114,6 +114,11 @@ int rl_outfiles_open(struct rl_outfiles *s, struct rl_err *err);
  * the file size limit says so). Either way S is closed after: release it. */
 int rl_outfiles_commit(struct rl_outfiles *s, struct rl_err *err);
 
+/* Whether a write to one of S's outputs has failed already (a full disk,
+ * the file size limit, a closed pipe): then a run that stopped with
+ * RL_ERR_IO stopped for that output, and rl_outfiles_commit names it. */
+int rl_outfiles_failed(const struct rl_outfiles *s);
+
 /* Closes S, removing every temporary file not renamed: what was not
  * committed is dropped and the old targets stay as they were. Accepts S
  * in any state after rl_outfiles_init. */

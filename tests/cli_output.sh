@@ -206,6 +206,23 @@ check "ulimit -f: big.out untouched" cmp -s old.txt big.out
 (ulimit -f 2 && exec "$ROOFLINE" classify -f csv "$EX/bert-base.csv") >big.stdout 2>err.txt
 check "ulimit -f, standard output: exit 1" test $? -eq 1
 check "ulimit -f, standard output: nothing written" test ! -s big.stdout
+# the same while the op list is still being read: rows are written as they
+# are predicted, so the write fails mid-list (40,000 rows of about 150
+# bytes of csv each, 6 MB, past a limit of 64 blocks): the message names the
+# output, not the op list being read
+awk 'BEGIN { print "name,kind,dtype,shape"; for (i = 0; i < 40000; i++) printf "op%d,pointwise,bf16,4096x%d\n", i, 1024 + i % 7 }' >long.csv
+cp old.txt big.out
+(ulimit -f 64 && exec "$ROOFLINE" classify -f csv -o big.out long.csv) 2>err.txt
+check "ulimit -f mid-list: exit 1" test $? -eq 1
+check "ulimit -f mid-list: one message naming the output" \
+	test "$(cat err.txt)" = "roofline: cannot write 'big.out': File too large (past the file size limit, ulimit -f)"
+check "ulimit -f mid-list: big.out untouched" cmp -s old.txt big.out
+# model's step streams its rows too (1,943 bytes of csv, past one block)
+(ulimit -f 1 && exec "$ROOFLINE" model -f csv -o big.out "$EX/llama3-8b.json") 2>err.txt
+check "ulimit -f, model: exit 1" test $? -eq 1
+check "ulimit -f, model: one message naming the output" \
+	test "$(cat err.txt)" = "roofline: cannot write 'big.out': File too large (past the file size limit, ulimit -f)"
+check "ulimit -f, model: big.out untouched" cmp -s old.txt big.out
 no_temporaries "the file size limit"
 
 # A signal while the output is pending: classify has created sig.out's
