@@ -8,22 +8,26 @@
 #       log is OUTDIR/NAME.log
 #   run.sh regress SRCDIR OUTDIR - NAME...     run each committed corpus once
 #
-# Prints one line per harness; exits 1 when any harness failed (a crash, a
-# leak, a timeout, an input over the memory limit).
+# FUZZ_JOBS=N in the environment runs N harnesses at a time (default 1),
+# for a machine with cores to spare: every harness still gets SECONDS.
+#
+# Prints one line per harness, in the order given; exits 1 when any harness
+# failed (a crash, a leak, a timeout, an input over the memory limit).
 set -u
 mode=$1 srcdir=$2 out=$3 seconds=$4
 shift 4
-: "${FUZZ_TIMEOUT:=10}" "${FUZZ_RSS_MB:=2048}"
+: "${FUZZ_TIMEOUT:=10}" "${FUZZ_RSS_MB:=2048}" "${FUZZ_JOBS:=1}"
 # halt on the first report; a leak is a failure like a crash
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
-failed=0
-for name in "$@"; do
+# one NAME: runs harness NAME, prints its line; returns 1 when it failed
+one() {
+	name=$1
 	h=tests/fuzz/fuzz_$name
 	corpus=$srcdir/tests/fuzz/corpus/$name
 	dict=$srcdir/tests/fuzz/$name.dict
-	mkdir -p "$out/$name/new" || exit 1
+	mkdir -p "$out/$name/new" || return 1
 	log=$out/$name.log
 	set -- -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" -artifact_prefix="$out/$name/"
 	[ -f "$dict" ] && set -- "$@" -dict="$dict"
@@ -53,9 +57,33 @@ for name in "$@"; do
 	if [ $rc -eq 0 ]; then
 		echo "fuzz_$name: ok: $summary"
 	else
-		failed=1
 		echo "fuzz_$name: FAILED (exit $rc): $summary; see $log"
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|artifact_prefix|Test unit written)' "$log" | head -n 8
+		return 1
 	fi
+}
+
+failed=0
+if [ "$FUZZ_JOBS" -le 1 ]; then
+	for n in "$@"; do
+		one "$n" || failed=1
+	done
+	exit $failed
+fi
+# N at a time, each one's line to OUTDIR/NAME.line, printed in order
+mkdir -p "$out" || exit 1
+running=0
+for n in "$@"; do
+	(one "$n" >"$out/$n.line" 2>&1; echo $? >"$out/$n.rc") &
+	running=$((running + 1))
+	if [ "$running" -ge "$FUZZ_JOBS" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+for n in "$@"; do
+	cat "$out/$n.line"
+	[ "$(cat "$out/$n.rc" 2>/dev/null)" = 0 ] || failed=1
 done
 exit $failed
