@@ -51,8 +51,8 @@ one() {
 		done_=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 | sed 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*//')
 		summary="${runs:-?} runs, ${done_:-no DONE line}"
 	else
-		n=$(ls "$corpus" | wc -l)
-		summary="$n corpus files replayed"
+		files=$(ls "$corpus" | wc -l)
+		summary="$files corpus files replayed"
 	fi
 	if [ $rc -eq 0 ]; then
 		echo "fuzz_$name: ok: $summary"
