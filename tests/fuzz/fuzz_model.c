@@ -213,6 +213,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rl_dtype_storage_only(tr.state_dtype))
 			tr.state_dtype = RL_FP32;
 		tr.grad_accum = 1 + (o[10] >> 4);
+		/* int4 or fp4 weights train frozen only: the command's usage
+		 * error, before the step is built (the builder refuses it too, with
+		 * RL_ERR_ARG: tests/cli_model_limits.sh) */
+		if (rl_dtype_storage_only(mo.weight_dtype))
+			goto out;
 	}
 	memset(&lay, 0, sizeof(lay));
 	if (layout) {
