@@ -106,6 +106,11 @@ struct rl_op {
 	size_t line;              /* line of the op list, 0 when not from a file */
 	const char *const *extra; /* carried-through cells, one per extra column */
 	const char *fuse;         /* fusion group (fusion.h), NULL when not given */
+	int nperm;                /* copy: dims in perm, 0 when not given */
+	unsigned char perm[RL_MAX_DIMS]; /* copy: the input's dim at each output
+	                                  * dim (x.permute(...).contiguous()) */
+	int grouped;              /* matmul BxMxNxK: 1 runs the B problems as one
+	                           * grouped GEMM (torch._grouped_mm) */
 };
 
 /* Sets OP to the defaults of an op with no optional column given. */
