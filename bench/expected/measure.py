@@ -468,7 +468,8 @@ def add_grouped(split, family, name, e, t, n, k, bmm=False):
         return first_working(lambda: torch._grouped_mm(a, b, offs=offs, out_dtype=BF),
                              lambda: torch._grouped_mm(a, b, offs=offs),
                              lambda: torch._grouped_mm(a, bc, offs=offs))
-    i26_op(split, family, name, "matmul", "bf16", shape_str(e, t, n, k), make)
+    i26_op(split, family, name, "matmul", "bf16", shape_str(e, t, n, k), make,
+           **({} if bmm else {"grouped": 1}))
 
 
 def add_int4_wo(split, family, name, m, n, k, group=128):
@@ -788,7 +789,7 @@ def main():
         print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0),
               "ops", len(ROWS), flush=True)
     cols = ["name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups", "causal",
-            "inputs", "flops_per_element", "perm", "weight_dtype", "weight_group", "measured_us",
+            "inputs", "flops_per_element", "perm", "weight_dtype", "weight_group", "grouped", "measured_us",
             "event_us", "graph_us", "eager_us", "family", "split", "kernels"]
     failed_path = out[:-4] + "-failed.csv" if out.endswith(".csv") else out + "-failed.csv"
     t_start = time.time()
@@ -832,7 +833,7 @@ def main():
                         c.get("kernel", ""), c.get("stride", ""), c.get("padding", ""),
                         c.get("groups", ""), c.get("causal", ""), c.get("inputs", ""),
                         c.get("flops_per_element", ""), c.get("perm", ""), c.get("weight_dtype", ""),
-                        c.get("weight_group", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
+                        c.get("weight_group", ""), c.get("grouped", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
                         r["family"], split, kn])
             fh.flush()
             if not dry:
