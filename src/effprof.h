@@ -73,6 +73,8 @@ enum rl_ep_key {
 	RL_EP_COPY_PERM_SECTORS,   /* permuted copy: gathered sectors per us per SM */
 	RL_EP_DW_TAPS,             /* depthwise conv: filter taps per us per SM */
 	RL_EP_DW_PIXELS,           /* depthwise conv: input tile pixels per us per SM */
+	RL_EP_DW_STAGE_US,         /* depthwise conv: a CTA's staging before its taps */
+	RL_EP_DW_TAP_US,           /* depthwise conv: each tap of the serial chain */
 	RL_EP_CONV_GROUPED,        /* grouped conv: of the GEMM model over padded tiles */
 	RL_EP_GEMM_TF32,           /* tile efficiencies' factor by dtype; 0: not measured */
 	RL_EP_GEMM_INT8,

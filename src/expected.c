@@ -532,14 +532,21 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
 	 * staged input pixels, ((Ho - 1) x stride + R) x ((Wo - 1) x stride + S)
 	 * per plane, at another (docs/measurements/h200-issue26-2026-12-02:
 	 * ConvNeXt's 7x7 and MobileNet's 3x3 at 5 to 12 TFLOP/s, a sixth of the
-	 * fp32 pipe at most). */
+	 * fp32 pipe at most). Small ones do not go below a floor that grows with
+	 * the filter, not with the outputs (4 x 768 x 7 x 7 in 12.7 us, 8 x 1024
+	 * x 7 x 7 at 3x3 in 5.7: docs/measurements/h200-issue26-fresh-2026-12-02):
+	 * each CTA stages its tile (a round trip to memory and a barrier) before
+	 * it takes the taps one after another, an accumulation that a few
+	 * outputs per thread cannot hide; in series with the rates above, since
+	 * the CTAs run in lockstep phases. */
 	if (op->groups > 1 && op->groups == d[1] && op->kernel[0] == d[1]) {
 		double planes = (double)d[0] * c, r = (double)op->kernel[1], t = (double)op->kernel[2];
 		double hp = (ho - 1) * (double)op->stride + r, wp = (wo - 1) * (double)op->stride + t;
 
 		s = streaming(e, p, ep(e, RL_EP_MEM_CONV));
 		s.t_compute = planes * (ho * wo * r * t / ep(e, RL_EP_DW_TAPS) + hp * wp / ep(e, RL_EP_DW_PIXELS)) /
-		              (e->sms * e->clock_scale);
+		                      (e->sms * e->clock_scale) +
+		              (ep(e, RL_EP_DW_STAGE_US) + r * t * ep(e, RL_EP_DW_TAP_US)) / e->clock_scale;
 		s.note = "depthwise convolution: a stencil on the CUDA cores, tap by tap";
 		return s;
 	}

@@ -351,6 +351,13 @@ START_TEST(test_depthwise)
 	op.groups = 4;
 	op.padding = 1;
 	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 1.576, 1e-6);
+	/* the serial phase in series: staging 0.5 us, then 9 taps of 0.1 us:
+	 * 1 + 1.576 + 0.5 + 0.9 */
+	prof.num[RL_EP_DW_STAGE_US].value = 0.5;
+	prof.num[RL_EP_DW_TAP_US].value = 0.1;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 1.576 + 1.4, 1e-6);
+	prof.num[RL_EP_DW_STAGE_US].value = 0;
+	prof.num[RL_EP_DW_TAP_US].value = 0;
 }
 END_TEST
 
