@@ -26,6 +26,7 @@ void rl_expected_roofline(struct rl_pred *p)
 	p->expected_us = p->t_us;
 	p->expected_bound = p->bound;
 	p->expected_note = NULL;
+	p->expected_assumed = 0;
 }
 
 /* What one kernel's model found: its work terms (compute side, memory
@@ -467,7 +468,8 @@ static struct est tinygemm(const struct env *e, const struct rl_pred *p)
 
 	s.t_memory = p->bytes / (e->bw * ep(e, RL_EP_MEM_INT4));
 	s.t_compute = s.t_memory + p->flops / (peak(e, RL_PIPE_BF16_TENSOR, 1) * ep(e, RL_EP_GEMM_INT4));
-	s.note = "int4 weight-only (tinygemm): the weights dequantised, then the MMAs, in series";
+	s.note = "int4 weight-only, assumed PyTorch's tinygemm (torch._weight_int4pack_mm): the "
+	         "weights dequantised, then the MMAs, in series";
 	return s;
 }
 
@@ -776,10 +778,18 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 	if (rl_kind_is_collective(op->kind) || !env_init(&e, ctx))
 		return;
 	p->expected_note = unmeasured(&e, op);
-	if (p->expected_note != NULL)
+	if (p->expected_note != NULL) {
+		p->expected_assumed = 1;
 		return;
+	}
 	s = estimate(&e, op, p);
 	finish(&e, ctx, p, &s, fmax(s.t_compute, s.t_memory), (double)op->launches);
+	/* int4 weights: tinygemm is what torch._weight_int4pack_mm runs, not
+	 * what every int4 stack does (Marlin-style kernels stay near the weight
+	 * stream at batches where tinygemm is compute-bound): say so */
+	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4 &&
+	    op->kind == RL_KIND_MATMUL)
+		p->expected_assumed = 1;
 }
 
 void rl_expected_fused(const struct rl_model_ctx *ctx, struct rl_pred *p)

@@ -381,14 +381,19 @@ START_TEST(test_quantised)
 	p = predict(&op);
 	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 18.956288, 1e-6);
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "tinygemm"));
+	ck_assert_int_eq(p.expected_assumed, 1); /* the kernel assumed, said */
 	op.weight_dtype = RL_INT8;
 	p = predict(&op);
 	ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "no measured kernel"));
+	ck_assert_int_eq(p.expected_assumed, 1);
 	make_op(&op, RL_KIND_MATMUL, RL_FP8E4M3, d, 3);
 	p = predict(&op);
 	ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "no measured"));
+	ck_assert_int_eq(p.expected_assumed, 1);
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3); /* bf16: nothing assumed */
+	ck_assert_int_eq(predict(&op).expected_assumed, 0);
 }
 END_TEST
 
