@@ -732,6 +732,41 @@ static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct r
 		p->expected_note = "kernel latency: too little work to fill the GPU";
 }
 
+/* SDPA's backend by dtype and head dim, and the backends the profile has not
+ * measured (NULL: a measured one). PyTorch's select_sdp_backend tries its
+ * backends in priority order, cuDNN first on sm90 with cuDNN above 9.15
+ * (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp@001f694:
+ * check_prefer_cudnn_attention, priority_order), then flash, the
+ * memory-efficient kernel and the math fallback. cuDNN and flash take fp16
+ * and bf16 only (check_dtypes_low_precision, check_dtypes_flash_attention),
+ * head dims up to 256 (check_head_dim_size_flash; cuDNN's limit is
+ * check_cudnn_tensor_shapes', a multiple of 8); the memory-efficient kernel
+ * takes fp32 too, any head dim that is a multiple of the GEMM alignment, 8
+ * elements for half types and 4 for fp32 (check_head_dim_size_mem_efficient,
+ * minimum_gemm_alignment); else the math path, a matmul, a softmax and a
+ * matmul. On the H200 with PyTorch 2.11 and cuDNN 9.19 the profiles showed
+ * cuDNN's sm90 kernel for bf16/fp16 at head dims 64 to 256, with or without
+ * a float mask, fmha_cutlassF_bf16_aligned_32x128_gmem_sm80 at head dim 512
+ * and fmha_cutlassF_f32 for fp32 (docs/measurements/h200-issue26-2026-12-02,
+ * h200-issue26-fresh-2026-12-02). The attention model's rates are cuDNN's
+ * (half types) and the fp32 memory-efficient kernel's; the others have no
+ * measured rate. */
+static const char *sdpa_unmeasured(const struct rl_op *op)
+{
+	uint64_t hd = op->dims[op->ndims - 1];
+	int half = op->dtype == RL_BF16 || op->dtype == RL_FP16;
+
+	if (half && hd % 8 == 0 && hd > 256)
+		return "SDPA's memory-efficient backend (head dim over 256: no cuDNN or flash "
+		       "kernel), not measured in the efficiency profile; expected = roofline";
+	if ((half && hd % 8 != 0) || (op->dtype == RL_FP32 && hd % 4 != 0) ||
+	    (!half && op->dtype != RL_FP32))
+		return "SDPA's math backend (a matmul, a softmax and a matmul: no fused kernel for "
+		       "this dtype or head dim), not measured in the efficiency profile; "
+		       "expected = roofline";
+	return NULL;
+}
+
 /* Why the profile has no measured kernel for OP's quantised dtypes, or NULL:
  * such an op gets the roofline as its expected time and this note, rather
  * than the efficiency of bf16's kernels, which does not carry to quantised
@@ -764,6 +799,8 @@ static const char *unmeasured(const struct env *e, const struct rl_op *op)
 	     op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 || op->dtype == RL_INT8))
 		return "no measured attention kernel for this dtype or KV cache in the efficiency "
 		       "profile; expected = roofline";
+	if (op->kind == RL_KIND_ATTENTION && (op->has & RL_HAS_SHAPE) && op->ndims >= 4)
+		return sdpa_unmeasured(op);
 	return NULL;
 }
 

@@ -361,6 +361,46 @@ START_TEST(test_depthwise)
 }
 END_TEST
 
+/* SDPA's backend by dtype and head dim (sdp_utils.cpp's rules): bf16 at
+ * head dim 512 goes to the memory-efficient kernel and bf16 at 100 (not a
+ * multiple of 8) or fp32 at 66 (not of 4) to the math path, none measured:
+ * the roofline and a note naming the backend; bf16 at 128 (cuDNN) and fp32
+ * at 64 (the fp32 memory-efficient kernel) keep their model. */
+START_TEST(test_sdpa_backend)
+{
+	static const struct {
+		enum rl_dtype dt;
+		uint64_t hd;
+		const char *note; /* NULL: a measured backend */
+	} cases[] = {
+	        {RL_BF16, 512, "memory-efficient backend"},
+	        {RL_FP16, 100, "math backend"},
+	        {RL_FP32, 66, "math backend"},
+	        {RL_BF16, 128, NULL},
+	        {RL_FP32, 64, NULL},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t d[4] = {1, 2, 256, cases[i].hd};
+		struct rl_op op;
+		struct rl_pred p;
+
+		make_op(&op, RL_KIND_ATTENTION, cases[i].dt, d, 4);
+		p = predict(&op);
+		if (cases[i].note != NULL) {
+			ck_assert_ptr_nonnull(p.expected_note);
+			ck_assert_ptr_nonnull(strstr(p.expected_note, cases[i].note));
+			ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
+			ck_assert_int_eq(p.expected_assumed, 1);
+		} else {
+			ck_assert(p.expected_note == NULL || strstr(p.expected_note, "backend") == NULL);
+			ck_assert_int_eq(p.expected_assumed, 0);
+		}
+	}
+}
+END_TEST
+
 /* int4 weights under bf16 (tinygemm), 1 x 1024 x 1024, a scale per 128
  * weights: bytes 2 x (1024 + 1024) + 1024^2 / 2 + 2 x 1024^2 / 128 =
  * 544768 at mem.int4_tinygemm = 0.25 of 1e6 bytes/us = 2.179072 us, then
@@ -478,6 +518,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_bound_overhead);
 	tcase_add_test(tc, test_permuted_copy);
 	tcase_add_test(tc, test_depthwise);
+	tcase_add_test(tc, test_sdpa_backend);
 	tcase_add_test(tc, test_quantised);
 	tcase_add_test(tc, test_profile_errors);
 	tcase_add_test(tc, test_pick);
