@@ -301,8 +301,8 @@ static void list_runtimes(const rl_hwdb *db, enum rl_format fmt)
 			if (fmt == RL_FMT_CSV)
 				runtime_row(rt, v, rl_host_key_name((int)k));
 			else
-				printf("         %-9s %6s us  source: %s\n", rl_host_key_name((int)k),
-				       v->text, v->source);
+				printf("         %-9s %6s us  source: %s\n",
+				       rl_host_key_name((int)k), v->text, v->source);
 		}
 	}
 }

@@ -546,9 +546,12 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
 		double hp = (ho - 1) * (double)op->stride + r, wp = (wo - 1) * (double)op->stride + t;
 
 		s = streaming(e, p, ep(e, RL_EP_MEM_CONV));
-		s.t_compute = planes * (ho * wo * r * t / ep(e, RL_EP_DW_TAPS) + hp * wp / ep(e, RL_EP_DW_PIXELS)) /
-		                      (e->sms * e->clock_scale) +
-		              (ep(e, RL_EP_DW_STAGE_US) + r * t * ep(e, RL_EP_DW_TAP_US)) / e->clock_scale;
+		s.t_compute =
+		    planes *
+		        (ho * wo * r * t / ep(e, RL_EP_DW_TAPS) +
+		         hp * wp / ep(e, RL_EP_DW_PIXELS)) /
+		        (e->sms * e->clock_scale) +
+		    (ep(e, RL_EP_DW_STAGE_US) + r * t * ep(e, RL_EP_DW_TAP_US)) / e->clock_scale;
 		s.note = "depthwise convolution: a stencil on the CUDA cores, tap by tap";
 		return s;
 	}

@@ -113,10 +113,10 @@ struct rl_pred {
 	enum rl_bound expected_bound;
 	const char *expected_note; /* what sets the expected time beyond the
 	                            * roofline, or NULL (a static string) */
-	int expected_assumed;     /* 1: expected_note says which kernel a
-	                           * quantised path is assumed to run, or that
-	                           * the profile measured none (expected = the
-	                           * roofline); the table repeats it below */
+	int expected_assumed;      /* 1: expected_note says which kernel a
+	                            * quantised path is assumed to run, or that
+	                            * the profile measured none (expected = the
+	                            * roofline); the table repeats it below */
 	int rw_known;             /* 1: bytes_read and bytes_written are the
 	                           * formulas' split (rl_op_rw); 0: not known */
 	/* Collectives (0 for other ops): their time on the interconnect and its
