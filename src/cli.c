@@ -462,9 +462,9 @@ int rl_cli_model_runtime(struct rl_cli_model_opts *o)
 	}
 	if (!o->overridden)
 		o->host_overhead_us = o->rt->host_overhead_us.value;
-	for (k = 0; k < RL_KIND_COUNT; k++)
-		o->host_kind_us[k] = o->overridden ? o->host_overhead_us
-		                                   : rl_runtime_host_us(o->rt, (enum rl_kind)k);
+	for (k = 0; k < RL_HOST_KEY_COUNT; k++)
+		o->host_kind_us[k] =
+		    o->overridden ? o->host_overhead_us : rl_runtime_host_us(o->rt, k);
 	return 0;
 }
 

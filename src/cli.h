@@ -121,9 +121,10 @@ struct rl_cli_model_opts {
 	const char *runtime;  /* --runtime */
 	int overridden;       /* --host-overhead-us was given */
 	double host_overhead_us; /* its value, else the runtime's once resolved */
-	double host_kind_us[RL_KIND_COUNT]; /* resolved: per kind, the runtime's
-	                                     * (rl_runtime_host_us), or every one
-	                                     * --host-overhead-us */
+	double host_kind_us[RL_HOST_KEY_COUNT]; /* resolved: per host key (op
+	                                         * kind or path, op.h), the
+	                                         * runtime's (rl_runtime_host_us),
+	                                         * or every one --host-overhead-us */
 	const char *efficiency; /* --efficiency FILE: the expected times' profile */
 	/* resolved: the efficiency profile of the expected times (effprof.h),
 	 * valid when eff_match is not RL_EP_NONE, and a line saying where the

@@ -293,16 +293,16 @@ static void list_runtimes(const rl_hwdb *db, enum rl_format fmt)
 		else
 			printf("%-8s %6s us  %s\n         source: %s\n", rt->id,
 			       rt->host_overhead_us.text, rt->name, rt->host_overhead_us.source);
-		for (k = 0; k < RL_KIND_COUNT; k++) {
+		for (k = 0; k < RL_HOST_KEY_COUNT; k++) {
 			const struct rl_hwval *v = &rt->host_kind_us[k];
 
 			if (!v->present)
 				continue;
 			if (fmt == RL_FMT_CSV)
-				runtime_row(rt, v, rl_kind_name((enum rl_kind)k));
+				runtime_row(rt, v, rl_host_key_name((int)k));
 			else
-				printf("         %-9s %6s us  source: %s\n", rl_kind_name((enum rl_kind)k),
-				       v->text, v->source);
+				printf("         %-9s %6s us  source: %s\n",
+				       rl_host_key_name((int)k), v->text, v->source);
 		}
 	}
 }

@@ -42,6 +42,20 @@ static const struct key keys[RL_EP_ROW_FIRST] = {
 	[RL_EP_ATTN_DECODE_CTA_GBS] = {"attention.decode_cta_gbs", 0.01, 1e6},
 	[RL_EP_CONV] = {"conv.implicit_gemm", 0.01, 1.5},
 	[RL_EP_CONV_UNALIGNED] = {"conv.unaligned", 0.001, 1.5},
+	[RL_EP_COPY_PERM_ELEMS] = {"copy.perm.sm_elems_per_us", 0.01, 1e9},
+	[RL_EP_COPY_PERM_SECTORS] = {"copy.perm.sm_sectors_per_us", 0.01, 1e9},
+	[RL_EP_DW_TAPS] = {"conv.depthwise.sm_taps_per_us", 0.01, 1e12},
+	[RL_EP_DW_PIXELS] = {"conv.depthwise.sm_pixels_per_us", 0.01, 1e12},
+	[RL_EP_DW_STAGE_US] = {"conv.depthwise.stage_us", 0, 100},
+	[RL_EP_DW_TAP_US] = {"conv.depthwise.tap_us", 0, 10},
+	[RL_EP_CONV_GROUPED] = {"conv.grouped", 0.001, 1.5},
+	[RL_EP_GEMM_TF32] = {"gemm.tf32", 0, 2},
+	[RL_EP_GEMM_INT8] = {"gemm.int8", 0, 2},
+	[RL_EP_GEMM_FP8] = {"gemm.fp8", 0, 2},
+	[RL_EP_MEM_GROUPED] = {"mem.grouped_gemm", 0.01, 1.5},
+	[RL_EP_GEMM_INT4] = {"gemm.int4_tinygemm", 0, 1.5},
+	[RL_EP_MEM_INT4] = {"mem.int4_tinygemm", 0.01, 1.5},
+	[RL_EP_ATTN_VECTOR] = {"attention.vector", 0.01, 1.5},
 };
 
 static const char *const path_names[RL_EP_PATH_COUNT] = {

@@ -69,6 +69,20 @@ enum rl_ep_key {
 	RL_EP_ATTN_DECODE_CTA_GBS, /* decode: GB/s one (batch, head) CTA streams */
 	RL_EP_CONV,                /* implicit GEMM against the GEMM model */
 	RL_EP_CONV_UNALIGNED,      /* channels not a multiple of 16 bytes */
+	RL_EP_COPY_PERM_ELEMS,     /* permuted copy: elements per us per SM */
+	RL_EP_COPY_PERM_SECTORS,   /* permuted copy: gathered sectors per us per SM */
+	RL_EP_DW_TAPS,             /* depthwise conv: filter taps per us per SM */
+	RL_EP_DW_PIXELS,           /* depthwise conv: input tile pixels per us per SM */
+	RL_EP_DW_STAGE_US,         /* depthwise conv: a CTA's staging before its taps */
+	RL_EP_DW_TAP_US,           /* depthwise conv: each tap of the serial chain */
+	RL_EP_CONV_GROUPED,        /* grouped conv: of the GEMM model over padded tiles */
+	RL_EP_GEMM_TF32,           /* tile efficiencies' factor by dtype; 0: not measured */
+	RL_EP_GEMM_INT8,
+	RL_EP_GEMM_FP8,
+	RL_EP_MEM_GROUPED,         /* grouped GEMM: of the datasheet bandwidth */
+	RL_EP_GEMM_INT4,           /* int4 weight-only (tinygemm): of the bf16 peak */
+	RL_EP_MEM_INT4,            /* int4 weight-only: its weight stream's bandwidth */
+	RL_EP_ATTN_VECTOR,         /* attention on the CUDA cores (fp32): of the fp32 peak */
 	RL_EP_ROW_FIRST,           /* then RL_EP_PATH_COUNT x RL_EP_ROW_COUNT */
 	RL_EP_KEY_COUNT = RL_EP_ROW_FIRST + RL_EP_PATH_COUNT * RL_EP_ROW_COUNT
 };

@@ -26,6 +26,7 @@ void rl_expected_roofline(struct rl_pred *p)
 	p->expected_us = p->t_us;
 	p->expected_bound = p->bound;
 	p->expected_note = NULL;
+	p->expected_assumed = 0;
 }
 
 /* What one kernel's model found: its work terms (compute side, memory
@@ -168,6 +169,14 @@ static struct est rows_kernel(const struct env *e, const struct rl_op *op,
 	double per_sm = fmax(1, floor(ep(e, RL_EP_ROW(path, RL_EP_ROW_SLOTS))));
 	double t_rows;
 
+	/* The warp softmax keeps a row in registers padded to the next power of
+	 * two, 32 lanes x WARP_ITERATIONS (PersistentSoftmax.cuh, log2_elements
+	 * and WARP_ITERATIONS): its lanes work on the padding too, so a row of 49
+	 * costs what one of 64 does, 100 what 128 does (rows of 49, 64 and 100:
+	 * 0.139, 0.137 and 0.215 ns per row, h200-issue26-2026-12-02). */
+	if (path == RL_EP_SOFTMAX_WARP || path == RL_EP_SOFTMAX_WARP2)
+		last = pow(2, ceil(log2(last)));
+
 	if (path >= RL_EP_REDUCTION_NARROW && rows < 4 * e->sms) {
 		double pieces = fmax(1, fmin(floor(last / 16384), ceil(4 * e->sms / rows)));
 
@@ -188,6 +197,83 @@ static struct est rows_kernel(const struct env *e, const struct rl_op *op,
 	} else if (path == RL_EP_REDUCTION_NARROW) {
 		s.note = "rows shorter than a warp: idle lanes";
 	}
+	return s;
+}
+
+/* ---- permuted copies ------------------------------------------------------ */
+
+/* The 32-byte sectors of the input that one warp's 32 consecutive output
+ * elements read, for a copy of OP's shape (the input's) into the order of
+ * its perm: the output's dim j is the input's dim perm[j]. */
+static double perm_sectors_per_warp(const struct rl_op *op, size_t es)
+{
+	double in_stride[RL_MAX_DIMS], sectors[32];
+	double n = elements(op), lanes = fmin(32, n);
+	int i, j, k, count = 0;
+
+	in_stride[op->ndims - 1] = 1;
+	for (i = op->ndims - 2; i >= 0; i--)
+		in_stride[i] = in_stride[i + 1] * (double)op->dims[i + 1];
+	for (i = 0; i < (int)lanes; i++) {
+		double rest = i, off = 0, sector;
+
+		for (j = op->nperm - 1; j >= 0; j--) {
+			double size = (double)op->dims[op->perm[j]];
+
+			off += fmod(rest, size) * in_stride[op->perm[j]];
+			rest = floor(rest / size);
+		}
+		sector = floor(off * (double)es / 32);
+		for (k = 0; k < count && sectors[k] != sector; k++)
+			;
+		if (k == count)
+			sectors[count++] = sector;
+	}
+	return count;
+}
+
+/* Whether OP's perm keeps the order of the dims longer than 1 (a copy of
+ * contiguous memory: PyTorch's memcpy path). */
+static int perm_is_identity(const struct rl_op *op)
+{
+	int j, last = -1;
+
+	for (j = 0; j < op->nperm; j++) {
+		if (op->dims[op->perm[j]] == 1)
+			continue;
+		if (op->perm[j] < last)
+			return 0;
+		last = op->perm[j];
+	}
+	return 1;
+}
+
+/* x.permute(...).contiguous(), x.t().contiguous(): PyTorch copies with its
+ * generic elementwise kernel, one element per thread at a time through an
+ * offset calculator, no shared-memory tiling (aten/src/ATen/native/cuda/
+ * Copy.cu copy_kernel_cuda -> gpu_kernel, CUDALoops.cuh elementwise_kernel;
+ * elementwise_kernel<128, 4> and <128, 2> in the H200 profiles of
+ * docs/measurements/h200-issue26-2026-12-02). The writes are coalesced; the
+ * reads gather: a warp's 32 output elements touch as many 32-byte sectors of
+ * the input as their offsets fall in (perm_sectors_per_warp), 32 for a
+ * transpose, 2 for a bf16 copy that keeps the last dim. The kernel's time is
+ * the largest of its elements at the offset calculator's rate, its gathered
+ * sectors at the load path's rate (both per SM, at the profile's clock) and
+ * its bytes at the streaming fraction. */
+static struct est permuted_copy(const struct env *e, const struct rl_op *op,
+                                const struct rl_pred *p)
+{
+	struct est s = streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	double n = elements(op);
+	double sectors = n / 32 * perm_sectors_per_warp(op, rl_dtype_size(op->dtype));
+
+	if (perm_is_identity(op))
+		return s;
+	s.t_compute = fmax(n / ep(e, RL_EP_COPY_PERM_ELEMS), sectors / ep(e, RL_EP_COPY_PERM_SECTORS)) /
+	              (e->sms * e->clock_scale);
+	if (s.t_compute > s.t_memory)
+		s.note = "permuted copy: an element per thread through an offset calculator, "
+		         "the reads gathered";
 	return s;
 }
 
@@ -222,6 +308,7 @@ static double tile_eff(const struct env *e, enum tile_class c)
 struct gemm_search {
 	const struct env *e;
 	double batch, m, n, k, c_bytes, epi, fallback;
+	int grouped; /* one grouped kernel over the batch: no split over K */
 	double rate[THIN + 1]; /* FLOP/us of one CTA slot, by tile class */
 	double best;
 	struct est s;
@@ -241,7 +328,7 @@ static void tile_try(struct gemm_search *g, double tm, double tn)
 	double nt = g->batch * ceil(g->m / tm) * ceil(g->n / tn);
 	double split = 1, units, waves, t_main, extra = 0, t;
 
-	if (nt < slots && g->fallback <= 0)
+	if (nt < slots && g->fallback <= 0 && !g->grouped)
 		split = fmax(1, fmin(fmin(floor(slots / nt), floor(g->k / 256)), 16));
 	units = nt * split;
 	waves = ceil(units / slots);
@@ -286,7 +373,8 @@ static double wave_loss(const struct gemm_search *g, double tm, double tn)
  * tiles at that fraction of the peak and the smaller ones as much below it
  * as the fast kernels' are, and no split over K. */
 static struct est gemm(const struct env *e, double batch, double m, double n, double k,
-                       double es, double pk, double mem_bytes, double mem_eff, double fallback)
+                       double es, double pk, double mem_bytes, double mem_eff, double fallback,
+                       int grouped)
 {
 	static const int sides[] = {128, 256};
 	static const int standard[][2] = {{256, 128}, {192, 192}, {128, 128}, {64, 64},
@@ -305,6 +393,7 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 	g.c_bytes = batch * m * n * es;
 	g.epi = ep(e, RL_EP_GEMM_EPILOGUE) / e->bw;
 	g.fallback = fallback;
+	g.grouped = grouped;
 	for (c = LARGE; c <= THIN; c++)
 		g.rate[c] = pk / (e->sms * (c == LARGE || c == MEDIUM ? 1 : 2)) *
 		            tile_eff(e, (enum tile_class)c) *
@@ -329,7 +418,7 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 			}
 	/* the thin tiles are for a side under 128 (GEMVs, decode): the H200
 	 * profiles show cuBLAS picking them only there */
-	if (m < 128 || n < 128)
+	if ((m < 128 || n < 128) && !grouped)
 		for (i = 0; i < sizeof(thin) / sizeof(thin[0]); i++) {
 			tile_try(&g, thin[i][0], thin[i][1]);
 			tile_try(&g, thin[i][1], thin[i][0]);
@@ -348,6 +437,42 @@ static double align_eff(const struct env *e, int a)
 	return a >= 4 ? ep(e, RL_EP_GEMM_ALIGN4) : ep(e, RL_EP_GEMM_ALIGN2);
 }
 
+/* What the profile measured of a tensor pipe's GEMMs beyond bf16 and fp16:
+ * a factor on the tile efficiencies (the kernels differ: tf32 runs
+ * sm90_xmma_gemm_..._tf32 and, small, cutlass_80 s1688gemm; int8, through
+ * torch._int_mm, CUTLASS's sm80 i16832gemm_s8 kernels, mma.sync and no
+ * wgmma; fp8 e4m3, through torch._scaled_mm, nvjet_sm90_qqtst; all in
+ * docs/measurements/h200-issue26-2026-12-02). 0: not measured. */
+static double dtype_factor(const struct env *e, const struct rl_op *op)
+{
+	switch (op->dtype) {
+	case RL_TF32: return ep(e, RL_EP_GEMM_TF32);
+	case RL_INT8: return ep(e, RL_EP_GEMM_INT8);
+	case RL_FP8E4M3: return ep(e, RL_EP_GEMM_FP8);
+	case RL_FP8E5M2: return 0; /* no e5m2 GEMM measured */
+	default: return 1;
+	}
+}
+
+/* int4 weights under bf16 activations: PyTorch's tinygemm kernel
+ * (torch._weight_int4pack_mm, aten/src/ATen/native/cuda/int4mm.cu,
+ * tinygemm_m16n8k16_chunk_kernel) dequantises each weight tile in
+ * registers and then runs its m16n8k16 MMAs, one after the other within a
+ * warp: the weight stream (at its own fraction of the bandwidth) and the MMAs
+ * (at their fraction of the bf16 peak) add. On the H200 the MMA side is
+ * about 29 TFLOP/s, from 16 rows up linear in M (1024 x 4096 x 4096: 1181
+ * us), and one row streams the weights at about 1.8 TB/s. */
+static struct est tinygemm(const struct env *e, const struct rl_pred *p)
+{
+	struct est s = {0, 0, 1, NULL};
+
+	s.t_memory = p->bytes / (e->bw * ep(e, RL_EP_MEM_INT4));
+	s.t_compute = s.t_memory + p->flops / (peak(e, RL_PIPE_BF16_TENSOR, 1) * ep(e, RL_EP_GEMM_INT4));
+	s.note = "int4 weight-only, assumed PyTorch's tinygemm (torch._weight_int4pack_mm): the "
+	         "weights dequantised, then the MMAs, in series";
+	return s;
+}
+
 static struct est matmul(const struct env *e, const struct rl_op *op, const struct rl_pred *p)
 {
 	const uint64_t *d = op->dims;
@@ -363,11 +488,27 @@ static struct est matmul(const struct env *e, const struct rl_op *op, const stru
 		s.t_compute = pk > 0 ? p->flops / (pk * ep(e, RL_EP_GEMM_VECTOR)) : 0;
 		return s;
 	}
+	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4)
+		return tinygemm(e, p);
+	pk *= dtype_factor(e, op);
 	a = align_bytes(d[1] * (uint64_t)es);
 	if (align_bytes(d[2] * (uint64_t)es) < a)
 		a = align_bytes(d[2] * (uint64_t)es);
+	/* A grouped GEMM (torch._grouped_mm: at::cuda::detail::
+	 * prepare_grouped_gemm_data, then CUTLASS 3's grouped kernel, two
+	 * kernels): the experts' tiles in one launch, no split over K nor GEMV
+	 * tiles, and its weight stream slower than cuBLAS's batched kernel (8
+	 * experts x 32 tokens x 28672 x 4096: 673 us against bmm's 428). */
+	if (op->grouped) {
+		s = gemm(e, batch, (double)d[0], (double)d[1], (double)d[2], es, pk, p->bytes,
+		         ep(e, RL_EP_MEM_GROUPED), 0, 1);
+		s.kernels = 2;
+		if (s.t_memory >= s.t_compute)
+			s.note = "grouped GEMM: the experts' weights streamed by CUTLASS's grouped kernel";
+		return s;
+	}
 	s = gemm(e, batch, (double)d[0], (double)d[1], (double)d[2], es, pk, p->bytes,
-	         ep(e, RL_EP_MEM_GEMM), a < 16 ? align_eff(e, a) : 0);
+	         ep(e, RL_EP_MEM_GEMM), a < 16 ? align_eff(e, a) : 0, 0);
 	if (a < 16)
 		s.note = "N or K not a multiple of 16 bytes: a slow fallback GEMM kernel";
 	return s;
@@ -386,15 +527,54 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
 	struct est s;
 
 	/* Depthwise: a channel's filter over its own plane, no reduction over
-	 * channels to feed a tensor core: a streaming kernel. */
+	 * channels to feed a tensor core. cuDNN's kernel on the H200
+	 * (conv2d_c1_k1_nhwc_specialized, channels-last) stages an input tile
+	 * with its halo in shared memory and computes the outputs tap by tap on
+	 * the CUDA cores: the taps (outputs x R x S) at one rate per SM and the
+	 * staged input pixels, ((Ho - 1) x stride + R) x ((Wo - 1) x stride + S)
+	 * per plane, at another (docs/measurements/h200-issue26-2026-12-02:
+	 * ConvNeXt's 7x7 and MobileNet's 3x3 at 5 to 12 TFLOP/s, a sixth of the
+	 * fp32 pipe at most). Small ones do not go below a floor that grows with
+	 * the filter, not with the outputs (4 x 768 x 7 x 7 in 12.7 us, 8 x 1024
+	 * x 7 x 7 at 3x3 in 5.7: docs/measurements/h200-issue26-fresh-2026-12-02):
+	 * each CTA stages its tile (a round trip to memory and a barrier) before
+	 * it takes the taps one after another, an accumulation that a few
+	 * outputs per thread cannot hide; in series with the rates above, since
+	 * the CTAs run in lockstep phases. */
 	if (op->groups > 1 && op->groups == d[1] && op->kernel[0] == d[1]) {
+		double planes = (double)d[0] * c, r = (double)op->kernel[1], t = (double)op->kernel[2];
+		double hp = (ho - 1) * (double)op->stride + r, wp = (wo - 1) * (double)op->stride + t;
+
 		s = streaming(e, p, ep(e, RL_EP_MEM_CONV));
-		s.note = "depthwise convolution: a memory-bound stencil";
+		s.t_compute =
+		    planes *
+		        (ho * wo * r * t / ep(e, RL_EP_DW_TAPS) +
+		         hp * wp / ep(e, RL_EP_DW_PIXELS)) /
+		        (e->sms * e->clock_scale) +
+		    (ep(e, RL_EP_DW_STAGE_US) + r * t * ep(e, RL_EP_DW_TAP_US)) / e->clock_scale;
+		s.note = "depthwise convolution: a stencil on the CUDA cores, tap by tap";
 		return s;
 	}
 	if (!rl_pipe_is_tensor(p->pipe)) {
 		s = streaming(e, p, ep(e, RL_EP_MEM_GEMM));
 		s.t_compute = pk > 0 ? p->flops / (pk * ep(e, RL_EP_GEMM_VECTOR)) : 0;
+		return s;
+	}
+	/* Grouped (ResNeXt's 32 groups): cuDNN runs each group as its own
+	 * implicit GEMM with tiles of at least 32 output channels and K steps of
+	 * 32 (sm80/sm90_xmma_fprop_implicit_gemm_..._tilesize64x64x64, 128x32x32,
+	 * 256x64x32 in the H200 profiles): a group of K / g channels fills a
+	 * tile of ceil(K / g / 32) x 32, its reduction (C / g) x R x S is padded
+	 * to a multiple of 32, and those padded GEMMs run at the grouped kernels'
+	 * fraction of the GEMM model. */
+	if (op->groups > 1) {
+		double kp = ceil(k / g / 32) * 32, rp = ceil(c / g * (double)op->kernel[1] *
+		                                             (double)op->kernel[2] / 32) * 32;
+
+		s = gemm(e, g, (double)d[0] * ho * wo, kp, rp, es, pk * ep(e, RL_EP_CONV_GROUPED), p->bytes,
+		         ep(e, RL_EP_MEM_GEMM), 0, 1);
+		if (kp > k / g || s.t_compute > s.t_memory)
+			s.note = "grouped convolution: each group's GEMM padded to whole tiles";
 		return s;
 	}
 	/* channels-last: the GEMM's K runs over C (contiguous), its N over K */
@@ -404,8 +584,8 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
 		s.note = "channels not a multiple of 16 bytes: the input is padded, a slow kernel";
 		return s;
 	}
-	s = gemm(e, g, (double)d[0] * ho * wo, k / g, c / g * (double)op->kernel[1] * (double)op->kernel[2],
-	         es, pk * ep(e, RL_EP_CONV), p->bytes, ep(e, RL_EP_MEM_GEMM), 0);
+	s = gemm(e, 1, (double)d[0] * ho * wo, k, c * (double)op->kernel[1] * (double)op->kernel[2],
+	         es, pk * ep(e, RL_EP_CONV), p->bytes, ep(e, RL_EP_MEM_GEMM), 0, 0);
 	return s;
 }
 
@@ -428,8 +608,11 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 	double pk = peak(e, p->pipe, 1);
 	struct est s = streaming(e, p, ep(e, RL_EP_MEM_ATTENTION));
 
+	/* fp32: no flash kernel; SDPA picks the memory-efficient one
+	 * (fmha_cutlassF_f32_aligned_64x64_rf_sm80 on the H200), on the CUDA
+	 * cores */
 	if (!rl_pipe_is_tensor(p->pipe) || pk <= 0) {
-		s.t_compute = pk > 0 ? p->flops / (pk * ep(e, RL_EP_GEMM_VECTOR)) : 0;
+		s.t_compute = pk > 0 ? p->flops / (pk * ep(e, RL_EP_ATTN_VECTOR)) : 0;
 		return s;
 	}
 	f = fmin(fmax((hd - 64) / 64, 0), 1);
@@ -496,7 +679,11 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 	}
 	case RL_KIND_REDUCTION:
 		return rows_kernel(e, op, p, reduction_path(last), ep(e, RL_EP_MEM_REDUCTION));
-	default: /* pointwise, copy */
+	case RL_KIND_COPY:
+		if (op->nperm > 0)
+			return permuted_copy(e, op, p);
+		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	default: /* pointwise */
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 	}
 }
@@ -548,6 +735,78 @@ static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct r
 		p->expected_note = "kernel latency: too little work to fill the GPU";
 }
 
+/* SDPA's backend by dtype and head dim, and the backends the profile has not
+ * measured (NULL: a measured one). PyTorch's select_sdp_backend tries its
+ * backends in priority order, cuDNN first on sm90 with cuDNN above 9.15
+ * (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp@001f694:
+ * check_prefer_cudnn_attention, priority_order), then flash, the
+ * memory-efficient kernel and the math fallback. cuDNN and flash take fp16
+ * and bf16 only (check_dtypes_low_precision, check_dtypes_flash_attention),
+ * head dims up to 256 (check_head_dim_size_flash; cuDNN's limit is
+ * check_cudnn_tensor_shapes', a multiple of 8); the memory-efficient kernel
+ * takes fp32 too, any head dim that is a multiple of the GEMM alignment, 8
+ * elements for half types and 4 for fp32 (check_head_dim_size_mem_efficient,
+ * minimum_gemm_alignment); else the math path, a matmul, a softmax and a
+ * matmul. On the H200 with PyTorch 2.11 and cuDNN 9.19 the profiles showed
+ * cuDNN's sm90 kernel for bf16/fp16 at head dims 64 to 256, with or without
+ * a float mask, fmha_cutlassF_bf16_aligned_32x128_gmem_sm80 at head dim 512
+ * and fmha_cutlassF_f32 for fp32 (docs/measurements/h200-issue26-2026-12-02,
+ * h200-issue26-fresh-2026-12-02). The attention model's rates are cuDNN's
+ * (half types) and the fp32 memory-efficient kernel's; the others have no
+ * measured rate. */
+static const char *sdpa_unmeasured(const struct rl_op *op)
+{
+	uint64_t hd = op->dims[op->ndims - 1];
+	int half = op->dtype == RL_BF16 || op->dtype == RL_FP16;
+
+	if (half && hd % 8 == 0 && hd > 256)
+		return "SDPA's memory-efficient backend (head dim over 256: no cuDNN or flash "
+		       "kernel), not measured in the efficiency profile; expected = roofline";
+	if ((half && hd % 8 != 0) || (op->dtype == RL_FP32 && hd % 4 != 0) ||
+	    (!half && op->dtype != RL_FP32))
+		return "SDPA's math backend (a matmul, a softmax and a matmul: no fused kernel for "
+		       "this dtype or head dim), not measured in the efficiency profile; "
+		       "expected = roofline";
+	return NULL;
+}
+
+/* Why the profile has no measured kernel for OP's quantised dtypes, or NULL:
+ * such an op gets the roofline as its expected time and this note, rather
+ * than the efficiency of bf16's kernels, which does not carry to quantised
+ * ones (issue 26: fp8 serving at 0.66 to 0.87, int8 and int4 weight-only
+ * decode at 0.64 to 0.82 of published times with bf16's fractions). */
+static const char *unmeasured(const struct env *e, const struct rl_op *op)
+{
+	int wq = (op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype != op->dtype;
+
+	if (op->kind == RL_KIND_MATMUL) {
+		if (wq && !(op->weight_dtype == RL_INT4 && op->dtype == RL_BF16))
+			return "no measured kernel for these weights: only int4 weights under bf16 "
+			       "(tinygemm) are in the efficiency profile; expected = roofline";
+		if (wq && ep(e, RL_EP_GEMM_INT4) <= 0)
+			return "no measured kernel for int4 weights in the efficiency profile; "
+			       "expected = roofline";
+		if (!wq && dtype_factor(e, op) <= 0)
+			return op->dtype == RL_FP8E5M2
+			               ? "no measured fp8e5m2 GEMM in the efficiency profile; expected = roofline"
+			               : "no measured GEMM of this dtype in the efficiency profile; "
+			                 "expected = roofline";
+	}
+	if (op->kind == RL_KIND_CONV2D &&
+	    (wq || op->dtype == RL_INT8 || op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 ||
+	     op->dtype == RL_TF32))
+		return "no measured convolution of this dtype in the efficiency profile; "
+		       "expected = roofline";
+	if (op->kind == RL_KIND_ATTENTION &&
+	    (((op->has & RL_HAS_KV_DTYPE) && op->kv_dtype != op->dtype) ||
+	     op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 || op->dtype == RL_INT8))
+		return "no measured attention kernel for this dtype or KV cache in the efficiency "
+		       "profile; expected = roofline";
+	if (op->kind == RL_KIND_ATTENTION && (op->has & RL_HAS_SHAPE) && op->ndims >= 4)
+		return sdpa_unmeasured(op);
+	return NULL;
+}
+
 void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct rl_pred *p)
 {
 	struct env e;
@@ -558,8 +817,19 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 	 * measures collectives yet (docs/expected.md). */
 	if (rl_kind_is_collective(op->kind) || !env_init(&e, ctx))
 		return;
+	p->expected_note = unmeasured(&e, op);
+	if (p->expected_note != NULL) {
+		p->expected_assumed = 1;
+		return;
+	}
 	s = estimate(&e, op, p);
 	finish(&e, ctx, p, &s, fmax(s.t_compute, s.t_memory), (double)op->launches);
+	/* int4 weights: tinygemm is what torch._weight_int4pack_mm runs, not
+	 * what every int4 stack does (Marlin-style kernels stay near the weight
+	 * stream at batches where tinygemm is compute-bound): say so */
+	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4 &&
+	    op->kind == RL_KIND_MATMUL)
+		p->expected_assumed = 1;
 }
 
 void rl_expected_fused(const struct rl_model_ctx *ctx, struct rl_pred *p)

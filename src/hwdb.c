@@ -395,12 +395,14 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d)
 /* The prefix of a runtime's per-kind host cost. */
 #define HOST_KIND "host_overhead_us."
 
-double rl_runtime_host_us(const struct rl_runtime *rt, enum rl_kind k)
+double rl_runtime_host_us(const struct rl_runtime *rt, int k)
 {
 	if (k == RL_KIND_FUSED)
 		k = RL_KIND_POINTWISE;
-	if ((unsigned)k < RL_KIND_COUNT && rt->host_kind_us[k].present)
+	if (k >= 0 && k < RL_HOST_KEY_COUNT && rt->host_kind_us[k].present)
 		return rt->host_kind_us[k].value;
+	if (k >= RL_KIND_COUNT && k < RL_HOST_KEY_COUNT) /* a path: its kind's */
+		return rl_runtime_host_us(rt, (int)rl_host_key_kind(k));
 	return rt->host_overhead_us.value;
 }
 
@@ -423,17 +425,17 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 		         strncmp(key, HOST_KIND, sizeof(HOST_KIND) - 1) == 0) {
 			struct rl_hwval *v = &rt->host_overhead_us;
 			struct rl_err e;
-			enum rl_kind k;
+			int k;
 
-			if (key[sizeof(HOST_KIND) - 2] == '.') /* host_overhead_us.KIND */
-				v = rl_kind_parse(key + sizeof(HOST_KIND) - 1, &k) == 0
+			if (key[sizeof(HOST_KIND) - 2] == '.') /* host_overhead_us.KEY */
+				v = rl_host_key_parse(key + sizeof(HOST_KIND) - 1, &k) == 0
 				            ? &rt->host_kind_us[k]
 				            : NULL;
 			if (v == NULL) {
 				free(src);
 				rc = rl_err_set(err, RL_ERR_PARSE,
 				                "%s:%zu: unknown key '%s' (expected host_overhead_us.KIND, "
-				                "KIND one of %s)",
+				                "KIND one of %s, or host_overhead_us.matmul.fp8)",
 				                path, kv.lineno, key, rl_kind_expected());
 			} else {
 				rc = rl_hwval_set(&kv, v, key, val, src, err);
@@ -472,7 +474,7 @@ void rl_runtime_release(struct rl_runtime *rt)
 	free(rt->path);
 	free(rt->host_overhead_us.text);
 	free(rt->host_overhead_us.source);
-	for (i = 0; i < RL_KIND_COUNT; i++) {
+	for (i = 0; i < RL_HOST_KEY_COUNT; i++) {
 		free(rt->host_kind_us[i].text);
 		free(rt->host_kind_us[i].source);
 	}

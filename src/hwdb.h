@@ -75,9 +75,10 @@ struct rl_runtime {
 	char *id, *name;
 	char *path;
 	struct rl_hwval host_overhead_us; /* the default of every kind */
-	/* "host_overhead_us.KIND": the host cost of an op of that kind, where
-	 * the profile knows it (present), else the default applies */
-	struct rl_hwval host_kind_us[RL_KIND_COUNT];
+	/* "host_overhead_us.KEY": the host cost of an op of that kind or path
+	 * (enum rl_host_key, op.h), where the profile knows it (present); else
+	 * a path's kind's, else the default */
+	struct rl_hwval host_kind_us[RL_HOST_KEY_COUNT];
 };
 
 /* The numeric device keys in documentation order (docs/hwdb-format.md):
@@ -151,10 +152,12 @@ double rl_device_peak_flops(const struct rl_device *d, enum rl_pipe p);
 /* Peak device-memory bandwidth in bytes/s. */
 double rl_device_bandwidth_bytes_per_s(const struct rl_device *d);
 
-/* The host cost per launched kernel (us) of an op of kind K under RT: its
- * host_overhead_us.K where the profile has one, else host_overhead_us. A
- * fusion group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */
-double rl_runtime_host_us(const struct rl_runtime *rt, enum rl_kind k);
+/* The host cost per launched kernel (us) of an op of host key K (an op kind,
+ * or a path of one: enum rl_host_key, op.h) under RT: its
+ * host_overhead_us.K where the profile has one, else a path's kind's, else
+ * host_overhead_us. A fusion group (RL_KIND_FUSED) is one elementwise
+ * kernel: pointwise's. */
+double rl_runtime_host_us(const struct rl_runtime *rt, int k);
 
 /* Reads the runtime profile PATH into *RT: id, name, host_overhead_us
  * (required) and host_overhead_us.KIND for any op kind (rl_kind_name: not

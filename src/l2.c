@@ -72,7 +72,7 @@ void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct 
 	 * the memory would). */
 	p->t_memory_us =
 	    fmin(p->t_memory_us, rl_l2_memory_us(p->bytes, prev, t->bandwidth, p->bandwidth));
-	rl_pred_times(p, ctx, op->kind, 1);
+	rl_pred_times(p, ctx, rl_op_host_key(op), 1);
 	rl_expected_l2(ctx, p, e_gpu_dram_us, t_gpu_dram_us, note);
 	if (p->flops > 0)
 		p->attainable_flops = fmin(p->peak_flops, p->flops / (p->t_memory_us * 1e-6));

@@ -101,16 +101,15 @@ double rl_model_bandwidth(const struct rl_device *d, double read, double written
 	return (read + written) / t;
 }
 
-double rl_model_host_us(const struct rl_model_ctx *ctx, enum rl_kind k)
+double rl_model_host_us(const struct rl_model_ctx *ctx, int k)
 {
 	if (k == RL_KIND_FUSED)
 		k = RL_KIND_POINTWISE;
-	return ctx->host_kind_us != NULL && (unsigned)k < RL_KIND_COUNT ? ctx->host_kind_us[k]
-	                                                                : ctx->host_overhead_us;
+	return ctx->host_kind_us != NULL && k >= 0 && k < RL_HOST_KEY_COUNT ? ctx->host_kind_us[k]
+	                                                                    : ctx->host_overhead_us;
 }
 
-void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, enum rl_kind kind,
-                   double launches)
+void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, int kind, double launches)
 {
 	double t_ovh;
 
@@ -222,7 +221,7 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 		if (rc < 0)
 			return rc;
 	}
-	rl_pred_times(p, ctx, op->kind, launches);
+	rl_pred_times(p, ctx, rl_op_host_key(op), launches);
 	/* Bounded inputs (op list, device files) keep this finite; a caller
 	 * that builds ops by hand still gets an error, never an inf total. */
 	if (!isfinite(p->t_us * (double)op->count) || !isfinite(p->flops * (double)op->count) ||

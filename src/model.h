@@ -64,8 +64,10 @@ struct rl_effprof;
 struct rl_model_ctx {
 	const struct rl_device *dev;
 	double host_overhead_us;     /* per launched kernel: the default */
-	const double *host_kind_us;  /* [RL_KIND_COUNT]: per launched kernel of each
-	                              * kind; NULL: host_overhead_us for every kind */
+	const double *host_kind_us;  /* [RL_HOST_KEY_COUNT]: per launched kernel
+	                              * of each host key (op kind or path,
+	                              * op.h); NULL: host_overhead_us for every
+	                              * kind */
 	const struct rl_effprof *eff; /* the efficiency profile of the expected
 	                               * times (effprof.h); NULL: first principles
 	                               * only */
@@ -111,6 +113,10 @@ struct rl_pred {
 	enum rl_bound expected_bound;
 	const char *expected_note; /* what sets the expected time beyond the
 	                            * roofline, or NULL (a static string) */
+	int expected_assumed;      /* 1: expected_note says which kernel a
+	                            * quantised path is assumed to run, or that
+	                            * the profile measured none (expected = the
+	                            * roofline); the table repeats it below */
 	int rw_known;             /* 1: bytes_read and bytes_written are the
 	                           * formulas' split (rl_op_rw); 0: not known */
 	/* Collectives (0 for other ops): their time on the interconnect and its
@@ -127,16 +133,16 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err);
 
 /* Given P's t_compute_us and t_memory_us, sets the host and launch terms for
- * LAUNCHES kernels of kind KIND on CTX (the host cost of that kind:
- * rl_model_host_us), t_gpu_us, t_us and the bound, as rl_predict does. For
+ * LAUNCHES kernels of host key KIND (an op kind, or rl_op_host_key's path)
+ * on CTX (the host cost of that key: rl_model_host_us), t_gpu_us, t_us and
+ * the bound, as rl_predict does. For
  * predictions assembled elsewhere (a fused group, an L2-resident op). */
-void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, enum rl_kind kind,
-                   double launches);
+void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, int kind, double launches);
 
-/* The host cost (us) of one launched kernel of kind K on CTX:
+/* The host cost (us) of one launched kernel of host key K (op.h) on CTX:
  * ctx->host_kind_us[K], or ctx->host_overhead_us without the array. A
  * fusion group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */
-double rl_model_host_us(const struct rl_model_ctx *ctx, enum rl_kind k);
+double rl_model_host_us(const struct rl_model_ctx *ctx, int k);
 
 /* The effective memory bandwidth (bytes/s) on D of a kernel that reads READ
  * bytes and writes WRITTEN: (READ + WRITTEN) / (READ / read bandwidth +

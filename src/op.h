@@ -106,10 +106,42 @@ struct rl_op {
 	size_t line;              /* line of the op list, 0 when not from a file */
 	const char *const *extra; /* carried-through cells, one per extra column */
 	const char *fuse;         /* fusion group (fusion.h), NULL when not given */
+	int nperm;                /* copy: dims in perm, 0 when not given */
+	unsigned char perm[RL_MAX_DIMS]; /* copy: the input's dim at each output
+	                                  * dim (x.permute(...).contiguous()) */
+	int grouped;              /* matmul BxMxNxK: 1 runs the B problems as one
+	                           * grouped GEMM (torch._grouped_mm) */
 };
 
 /* Sets OP to the defaults of an op with no optional column given. */
 void rl_op_init(struct rl_op *op);
+
+/* The keys of a runtime's host cost per op (host_overhead_us.KEY,
+ * docs/hwdb-format.md): every op kind (its enum rl_kind value), then the
+ * paths of a kind whose ATen entry point costs the host more than the
+ * kind's: an fp8 matmul is torch._scaled_mm, which sets up its cuBLASLt
+ * call on every call (43 us against torch.mm's 12.7 on the H200 host of
+ * docs/measurements/h200-issue26-2026-12-02). A path's cost defaults to
+ * its kind's. */
+enum rl_host_key {
+	RL_HOST_MATMUL_FP8 = RL_KIND_COUNT, /* "matmul.fp8" */
+	RL_HOST_KEY_COUNT
+};
+
+/* The host key of OP: RL_HOST_MATMUL_FP8 for a matmul of an fp8 dtype,
+ * else OP's kind. */
+int rl_op_host_key(const struct rl_op *op);
+
+/* The kind a host key refines (RL_KIND_MATMUL for RL_HOST_MATMUL_FP8; a
+ * kind for itself). */
+enum rl_kind rl_host_key_kind(int key);
+
+/* A host key's name ("matmul", "matmul.fp8"), or NULL out of range. */
+const char *rl_host_key_name(int key);
+
+/* Looks NAME up ("softmax", "matmul.fp8"); returns 0 and sets *OUT, or
+ * RL_ERR_PARSE. */
+int rl_host_key_parse(const char *name, int *out);
 
 /* Canonical name of a kind ("matmul"). */
 const char *rl_kind_name(enum rl_kind k);

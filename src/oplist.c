@@ -41,6 +41,8 @@ enum col {
 	COL_RANKS,
 	COL_NODES,
 	COL_OVERLAP,
+	COL_PERM,
+	COL_GROUPED,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -51,7 +53,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
-	"ranks", "nodes", "overlap",
+	"ranks", "nodes", "overlap", "perm", "grouped",
 };
 
 struct reader {
@@ -408,7 +410,7 @@ static int cell_number(struct reader *r, const char *col, const char *s, double 
 	(1u << RL_KIND_ALLREDUCE | 1u << RL_KIND_ALLGATHER | 1u << RL_KIND_REDUCESCATTER |   \
 	 1u << RL_KIND_ALLTOALL | 1u << RL_KIND_BROADCAST | 1u << RL_KIND_SENDRECV)
 
-static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
+static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 {
 	static const struct {
 		enum col col;
@@ -427,6 +429,8 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 		{COL_WEIGHT_COUNT, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_TRAINABLE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
 		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
+		{COL_PERM, 1u << RL_KIND_COPY, "copy"},
+		{COL_GROUPED, 1u << RL_KIND_MATMUL, "matmul"},
 		{COL_RANKS, COLLECTIVES, "collective"},
 		{COL_NODES, COLLECTIVES, "collective"},
 		{COL_OVERLAP, COLLECTIVES, "collective"},
@@ -438,7 +442,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 	size_t i;
 
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if ((given & (1u << rules[i].col)) && !(rules[i].kinds & (1u << k))) {
+		if ((given & ((uint64_t)1 << rules[i].col)) && !(rules[i].kinds & (1u << k))) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': only %s ops take it, not %s",
 			          r->name, r->rec_line, col_names[rules[i].col], rules[i].which,
 			          rl_kind_name(k));
@@ -448,12 +452,58 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, unsigned given)
 	return 0;
 }
 
+/* The 'perm' cell S of OP (after its shape): the input's dims in the
+ * output's order, joined by 'x' (x.permute(0, 2, 1, 3) is 0x2x1x3), each of
+ * 0 to ndims - 1 once. */
+static int parse_perm(struct reader *r, const char *s, struct rl_op *op)
+{
+	unsigned seen = 0;
+	const char *c = s;
+	int n = 0, i;
+
+	for (;;) {
+		if (*c < '0' || *c > '9' || (c[1] >= '0' && c[1] <= '9') || n == RL_MAX_DIMS)
+			break;
+		op->perm[n++] = (unsigned char)(*c - '0');
+		c++;
+		if (*c == '\0') {
+			c = NULL;
+			break;
+		}
+		if (*c++ != 'x')
+			break;
+	}
+	if (c != NULL) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'perm': '%s' is not a permutation of dims (expected the "
+		          "input's dims in the output's order, e.g. 0x2x1x3)",
+		          r->name, r->rec_line, s);
+		return RL_ERR_PARSE;
+	}
+	if (!(op->has & RL_HAS_SHAPE) || n != op->ndims) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: column 'perm': '%s' has %d dims, the shape %d",
+		          r->name, r->rec_line, s, n, op->ndims);
+		return RL_ERR_PARSE;
+	}
+	for (i = 0; i < n; i++) {
+		if (op->perm[i] >= n || (seen & (1u << op->perm[i]))) {
+			add_error(r, RL_ERR_PARSE,
+			          "%s:%zu: column 'perm': '%s' is not a permutation of 0 to %d",
+			          r->name, r->rec_line, s, n - 1);
+			return RL_ERR_PARSE;
+		}
+		seen |= 1u << op->perm[i];
+	}
+	op->nperm = n;
+	return 0;
+}
+
 /* Fills OP from the current record. Returns 0, or the status (RL_ERR_PARSE,
  * RL_ERR_RANGE) of the error it recorded. */
 static int do_row(struct reader *r, struct rl_op *op)
 {
-	const char *kernel = NULL;
-	unsigned given = 0; /* bit per enum col: a non-empty cell */
+	const char *kernel = NULL, *perm = NULL;
+	uint64_t given = 0; /* bit per enum col: a non-empty cell */
 	size_t i;
 	int rc;
 
@@ -482,7 +532,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 		if (*s == '\0' && r->col[i] != COL_NAME)
 			continue; /* empty cell: the default */
 		if (r->col[i] != COL_EXTRA)
-			given |= 1u << r->col[i];
+			given |= (uint64_t)1 << r->col[i];
 		switch (r->col[i]) {
 		case COL_NAME:
 			if (*s == '\0') {
@@ -599,6 +649,8 @@ static int do_row(struct reader *r, struct rl_op *op)
 			op->has |= RL_HAS_NODES;
 			break;
 		case COL_OVERLAP: rc = cell_bool(r, cn, s, &op->overlap); break;
+		case COL_PERM: perm = s; break;
+		case COL_GROUPED: rc = cell_bool(r, cn, s, &op->grouped); break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:
@@ -653,7 +705,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 	rc = check_kind_columns(r, op->kind, given);
 	if (rc < 0)
 		return rc;
-	if ((given & (1u << COL_WEIGHT_GROUP)) && !(given & (1u << COL_WEIGHT_DTYPE))) {
+	if ((given & ((uint64_t)1 << COL_WEIGHT_GROUP)) && !(given & ((uint64_t)1 << COL_WEIGHT_DTYPE))) {
 		add_error(r, RL_ERR_PARSE,
 		          "%s:%zu: column 'weight_group': needs a weight_dtype (the scales belong to "
 		          "quantised weights)",
@@ -671,6 +723,14 @@ static int do_row(struct reader *r, struct rl_op *op)
 			return RL_ERR_PARSE;
 		}
 		op->has |= RL_HAS_KERNEL;
+	}
+	if (perm != NULL && parse_perm(r, perm, op) < 0)
+		return RL_ERR_PARSE;
+	if (op->grouped && op->ndims != 4) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'grouped': needs a shape BxMxNxK (B groups of M rows each)",
+		          r->name, r->rec_line);
+		return RL_ERR_PARSE;
 	}
 	for (i = 0; i < r->nextra; i++)
 		r->extra_vals[i] = field(r, r->extra_index[i]);

@@ -27,6 +27,9 @@
 /* After the name of an L2-resident op in table and md output. */
 #define L2_MARK "^"
 
+/* The most distinct quantised-path notes a table's footnote lists. */
+#define RL_REPORT_QNOTES 8
+
 struct rl_report {
 	FILE *out;
 	enum rl_format fmt;
@@ -35,6 +38,10 @@ struct rl_report {
 	enum rl_pipe fb_wanted[RL_PIPE_COUNT], fb_used[RL_PIPE_COUNT];
 	size_t nfb;
 	size_t bound_differs; /* rows marked DIFF_MARK */
+	/* distinct notes of quantised paths (rl_pred.expected_assumed) and
+	 * their ops, for the footnote */
+	const char *qnote[RL_REPORT_QNOTES];
+	size_t qnote_ops[RL_REPORT_QNOTES], nq;
 	int has_measured; /* info.has_measured, info.has_host */
 	int has_host;
 	char *line; /* the csv or table row being built */
@@ -936,6 +943,13 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	if (r->bound_differs > 0)
 		fprintf(r->out, "%s the roofline bound differs (--best-case shows it)\n", DIFF_MARK);
 	l2_note(r, s);
+	/* a quantised path's kernel, or its lack of one, as json's
+	 * expected_note says it */
+	for (i = 0; x && i < r->nq; i++) {
+		snprintf(line, sizeof(line), "expected, %zu op%s: %s", r->qnote_ops[i],
+		         r->qnote_ops[i] == 1 ? "" : "s", r->qnote[i]);
+		wrap(r->out, line, "", "  ");
+	}
 	if (r->info.step != NULL) {
 		step_text(r, r->info.step);
 		error_text(r, s);
@@ -1403,10 +1417,29 @@ static void note_fallback(rl_report *r, const struct rl_pred *p)
 	}
 }
 
+/* Counts P's quantised-path note (a static string: one pointer per note). */
+static void note_quantised(rl_report *r, const struct rl_pred *p)
+{
+	size_t i;
+
+	if (!p->expected_assumed || p->expected_note == NULL)
+		return;
+	for (i = 0; i < r->nq; i++)
+		if (r->qnote[i] == p->expected_note) {
+			r->qnote_ops[i]++;
+			return;
+		}
+	if (r->nq < RL_REPORT_QNOTES) {
+		r->qnote[r->nq] = p->expected_note;
+		r->qnote_ops[r->nq++] = 1;
+	}
+}
+
 int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
 	if (p->fallback)
 		note_fallback(r, p);
+	note_quantised(r, p);
 	switch (r->fmt) {
 	case RL_FMT_CSV: csv_row(r, op, p); break;
 	case RL_FMT_JSON: json_row(r, op, p); break;

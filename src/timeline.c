@@ -49,7 +49,7 @@ int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_
 	l->runtime = name;
 	l->mode = mode;
 	l->host_overhead_us = host_overhead_us;
-	for (k = 0; k < RL_KIND_COUNT; k++)
+	for (k = 0; k < RL_HOST_KEY_COUNT; k++)
 		l->host_kind_us[k] = host_overhead_us;
 	l->selected = selected != 0;
 	return 0;
@@ -59,7 +59,7 @@ void rl_tl_lane_kinds(struct rl_tl_lane *l, const double *kind_us)
 {
 	size_t k;
 
-	for (k = 0; kind_us != NULL && k < RL_KIND_COUNT; k++)
+	for (k = 0; kind_us != NULL && k < RL_HOST_KEY_COUNT; k++)
 		l->host_kind_us[k] = kind_us[k];
 	if (kind_us != NULL)
 		l->host_kind_us[RL_KIND_FUSED] = kind_us[RL_KIND_POINTWISE];
@@ -69,8 +69,9 @@ int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
                              const struct rl_runtime *selected, double selected_host_us,
                              const double *selected_kind_us)
 {
-	double kind_us[RL_KIND_COUNT];
-	size_t i, k;
+	double kind_us[RL_HOST_KEY_COUNT];
+	size_t i;
+	int k;
 
 	for (i = 0; i < rl_hwdb_runtime_count(db); i++) {
 		const struct rl_runtime *r = rl_hwdb_runtime(db, i);
@@ -81,8 +82,8 @@ int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
 
 		if (rc < 0)
 			return rc;
-		for (k = 0; k < RL_KIND_COUNT; k++)
-			kind_us[k] = rl_runtime_host_us(r, (enum rl_kind)k);
+		for (k = 0; k < RL_HOST_KEY_COUNT; k++)
+			kind_us[k] = rl_runtime_host_us(r, k);
 		rl_tl_lane_kinds(&tl->lanes[tl->nlanes - 1],
 		                 r == selected ? selected_kind_us : kind_us);
 	}
@@ -184,7 +185,7 @@ void rl_timeline_add_op(struct rl_timeline *tl, const struct rl_op *op, const st
 	 * equal share. */
 	for (i = 0; i < tl->nlanes; i++) {
 		struct rl_tl_lane *l = &tl->lanes[i];
-		double h = l->host_kind_us[op->kind];
+		double h = l->host_kind_us[rl_op_host_key(op)];
 
 		if (l->mode == RL_TL_RECORDED && (op->has & RL_HAS_HOST))
 			h = op->host_us / launches;

@@ -42,9 +42,10 @@ struct rl_tl_lane {
 	enum rl_tl_mode mode;
 	int selected;            /* 1 for the runtime the report is for */
 	double host_overhead_us; /* host cost per kernel (graph: per node) */
-	double host_kind_us[RL_KIND_COUNT]; /* the same for a kernel of each op
-	                                     * kind: the runtime's per-kind costs,
-	                                     * else host_overhead_us */
+	double host_kind_us[RL_HOST_KEY_COUNT]; /* the same for a kernel of each
+	                                         * host key (op kind or path,
+	                                         * op.h): the runtime's costs,
+	                                         * else host_overhead_us */
 	double kernels;          /* kernels issued so far */
 	double host_us;          /* host clock: when the last kernel was issued */
 	double gpu_end_us;       /* GPU clock: when the last kernel ends */
@@ -95,8 +96,8 @@ int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_
 /* The id of the RL_TL_RECORDED lane. */
 #define RL_TL_RECORDED_ID "recorded"
 
-/* Sets LANE's host cost per kernel of each op kind to KIND_US[kind]
- * (RL_KIND_COUNT values; NULL leaves them); a fusion group's kernel costs
+/* Sets LANE's host cost per kernel of each host key to KIND_US[key]
+ * (RL_HOST_KEY_COUNT values; NULL leaves them); a fusion group's kernel costs
  * what a pointwise one does. */
 void rl_tl_lane_kinds(struct rl_tl_lane *lane, const double *kind_us);
 

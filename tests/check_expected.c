@@ -303,6 +303,140 @@ START_TEST(test_bound_overhead)
 }
 END_TEST
 
+/* Issue 26's terms, worked by hand on unit.device (4 SMs, 1e6 bytes/us,
+ * bf16 tensor 1e6 FLOP/us) with the rates of the test set low enough to
+ * show. A permuted copy: x.t().contiguous() of 64 x 64 bf16 (4096
+ * elements): a warp's 32 output elements read input offsets 64 apart, 128
+ * bytes, each its own 32-byte sector: 32 sectors a warp, 4096 in all, at
+ * 1000 per us per SM on 4 SMs = 1.024 us (elements at 1e6 per us per SM:
+ * 0.001 us; bytes 2 x 4096 x 2 at 0.5 x 1e6 bytes/us: 0.032768 us): 1 us of
+ * latency + 1.024. Perm 0x1 keeps the order: a plain copy, 1 + 0.032768.
+ * 2 x 64 x 64, perm 1x0x2 keeps the last dim: a warp reads 32 consecutive
+ * bf16, 64 bytes, 2 sectors; 8192 / 32 x 2 = 512 sectors / 4000 per us =
+ * 0.128 us (bytes 0.065536): 1 + 0.128. */
+START_TEST(test_permuted_copy)
+{
+	uint64_t d[3] = {64, 64, 0}, d3[3] = {2, 64, 64};
+	struct rl_op op;
+
+	prof.num[RL_EP_COPY_PERM_SECTORS].value = 1000;
+	prof.num[RL_EP_COPY_PERM_ELEMS].value = 1e6;
+	make_op(&op, RL_KIND_COPY, RL_BF16, d, 2);
+	op.nperm = 2, op.perm[0] = 1, op.perm[1] = 0;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 1.024, 1e-6);
+	ck_assert_ptr_nonnull(strstr(predict(&op).expected_note, "permuted copy"));
+	op.perm[0] = 0, op.perm[1] = 1;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 0.032768, 1e-6);
+	make_op(&op, RL_KIND_COPY, RL_BF16, d3, 3);
+	op.nperm = 3, op.perm[0] = 1, op.perm[1] = 0, op.perm[2] = 2;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 0.128, 1e-6);
+}
+END_TEST
+
+/* A depthwise 3x3 convolution, bf16, 1 x 4 x 8 x 8, pad 1: 4 planes of
+ * 8 x 8 outputs x 9 taps = 576 taps at 1000 per us per SM, and the staged
+ * input (7 + 3) x (7 + 3) = 100 pixels at 100 per us per SM, per plane:
+ * 4 x (0.576 + 1) / 4 SMs = 1.576 us, over its 1096 bytes at mem.conv = 1
+ * (0.001096 us): 1 + 1.576. */
+START_TEST(test_depthwise)
+{
+	uint64_t d[4] = {1, 4, 8, 8};
+	struct rl_op op;
+
+	prof.num[RL_EP_DW_TAPS].value = 1000;
+	prof.num[RL_EP_DW_PIXELS].value = 100;
+	make_op(&op, RL_KIND_CONV2D, RL_BF16, d, 4);
+	op.has |= RL_HAS_KERNEL;
+	op.kernel[0] = 4, op.kernel[1] = 3, op.kernel[2] = 3;
+	op.groups = 4;
+	op.padding = 1;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 1.576, 1e-6);
+	/* the serial phase in series: staging 0.5 us, then 9 taps of 0.1 us:
+	 * 1 + 1.576 + 0.5 + 0.9 */
+	prof.num[RL_EP_DW_STAGE_US].value = 0.5;
+	prof.num[RL_EP_DW_TAP_US].value = 0.1;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 1.576 + 1.4, 1e-6);
+	prof.num[RL_EP_DW_STAGE_US].value = 0;
+	prof.num[RL_EP_DW_TAP_US].value = 0;
+}
+END_TEST
+
+/* SDPA's backend by dtype and head dim (sdp_utils.cpp's rules): bf16 at
+ * head dim 512 goes to the memory-efficient kernel and bf16 at 100 (not a
+ * multiple of 8) or fp32 at 66 (not of 4) to the math path, none measured:
+ * the roofline and a note naming the backend; bf16 at 128 (cuDNN) and fp32
+ * at 64 (the fp32 memory-efficient kernel) keep their model. */
+START_TEST(test_sdpa_backend)
+{
+	static const struct {
+		enum rl_dtype dt;
+		uint64_t hd;
+		const char *note; /* NULL: a measured backend */
+	} cases[] = {
+	        {RL_BF16, 512, "memory-efficient backend"},
+	        {RL_FP16, 100, "math backend"},
+	        {RL_FP32, 66, "math backend"},
+	        {RL_BF16, 128, NULL},
+	        {RL_FP32, 64, NULL},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t d[4] = {1, 2, 256, cases[i].hd};
+		struct rl_op op;
+		struct rl_pred p;
+
+		make_op(&op, RL_KIND_ATTENTION, cases[i].dt, d, 4);
+		p = predict(&op);
+		if (cases[i].note != NULL) {
+			ck_assert_ptr_nonnull(p.expected_note);
+			ck_assert_ptr_nonnull(strstr(p.expected_note, cases[i].note));
+			ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
+			ck_assert_int_eq(p.expected_assumed, 1);
+		} else {
+			ck_assert(p.expected_note == NULL || strstr(p.expected_note, "backend") == NULL);
+			ck_assert_int_eq(p.expected_assumed, 0);
+		}
+	}
+}
+END_TEST
+
+/* int4 weights under bf16 (tinygemm), 1 x 1024 x 1024, a scale per 128
+ * weights: bytes 2 x (1024 + 1024) + 1024^2 / 2 + 2 x 1024^2 / 128 =
+ * 544768 at mem.int4_tinygemm = 0.25 of 1e6 bytes/us = 2.179072 us, then
+ * the MMAs, 2 x 1024^2 FLOPs at gemm.int4_tinygemm = 0.125 of 1e6 FLOP/us =
+ * 16.777216 us, in series: 1 + 18.956288. The same weights as int8 have no
+ * measured kernel, and fp8 GEMMs none in this profile (gemm.fp8 = 0): the
+ * roofline, and a note that says so. */
+START_TEST(test_quantised)
+{
+	uint64_t d[3] = {1, 1024, 1024};
+	struct rl_op op;
+	struct rl_pred p;
+
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	op.has |= RL_HAS_WEIGHT_DTYPE;
+	op.weight_dtype = RL_INT4;
+	op.weight_group = 128;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 18.956288, 1e-6);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "tinygemm"));
+	ck_assert_int_eq(p.expected_assumed, 1); /* the kernel assumed, said */
+	op.weight_dtype = RL_INT8;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "no measured kernel"));
+	ck_assert_int_eq(p.expected_assumed, 1);
+	make_op(&op, RL_KIND_MATMUL, RL_FP8E4M3, d, 3);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "no measured"));
+	ck_assert_int_eq(p.expected_assumed, 1);
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3); /* bf16: nothing assumed */
+	ck_assert_int_eq(predict(&op).expected_assumed, 0);
+}
+END_TEST
+
 /* Profiles: every key required, each with a source and within range. */
 START_TEST(test_profile_errors)
 {
@@ -382,6 +516,10 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_attention_decode);
 	tcase_add_test(tc, test_attention_tiles);
 	tcase_add_test(tc, test_bound_overhead);
+	tcase_add_test(tc, test_permuted_copy);
+	tcase_add_test(tc, test_depthwise);
+	tcase_add_test(tc, test_sdpa_backend);
+	tcase_add_test(tc, test_quantised);
 	tcase_add_test(tc, test_profile_errors);
 	tcase_add_test(tc, test_pick);
 	suite_add_tcase(s, tc);

@@ -390,7 +390,48 @@ START_TEST(test_runtime_per_kind)
 	ck_assert_str_eq(rt.host_kind_us[RL_KIND_MATMUL].source, "mm");
 	ck_assert_str_eq(rt.host_kind_us[RL_KIND_MATMUL].text, "13");
 	ck_assert_int_eq(rt.host_kind_us[RL_KIND_SOFTMAX].present, 0);
+	/* a path without its own key costs its kind's */
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_HOST_MATMUL_FP8), 13);
 	rl_runtime_release(&rt);
+}
+END_TEST
+
+/* Issue 26: a path of a kind with its own host cost (torch._scaled_mm), its
+ * name, and the kind it refines. */
+START_TEST(test_runtime_host_path)
+{
+	static const char text[] = "id = r\nname = R\nhost_overhead_us = 6.6 ; m\n"
+	                           "host_overhead_us.matmul.fp8 = 43.25 ; q\n";
+	char path[32];
+	struct rl_runtime rt;
+	struct rl_err err = {0, ""};
+	struct rl_op op;
+	int k = -1;
+
+	write_temp(path, text);
+	ck_assert_msg(rl_runtime_load(path, &rt, &err) == 0, "%s", err.msg);
+	unlink(path);
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_HOST_MATMUL_FP8), 43.25);
+	ck_assert_double_eq(rl_runtime_host_us(&rt, RL_KIND_MATMUL), 6.6); /* the default */
+	ck_assert_str_eq(rt.host_kind_us[RL_HOST_MATMUL_FP8].source, "q");
+	rl_runtime_release(&rt);
+
+	ck_assert_str_eq(rl_host_key_name(RL_HOST_MATMUL_FP8), "matmul.fp8");
+	ck_assert_str_eq(rl_host_key_name(RL_KIND_SOFTMAX), "softmax");
+	ck_assert_ptr_null(rl_host_key_name(RL_HOST_KEY_COUNT));
+	ck_assert_int_eq(rl_host_key_parse("matmul.fp8", &k), 0);
+	ck_assert_int_eq(k, RL_HOST_MATMUL_FP8);
+	ck_assert_int_eq(rl_host_key_parse("matmul.fp4", &k), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_host_key_kind(RL_HOST_MATMUL_FP8), RL_KIND_MATMUL);
+	rl_op_init(&op);
+	op.kind = RL_KIND_MATMUL;
+	op.dtype = RL_FP8E5M2;
+	ck_assert_int_eq(rl_op_host_key(&op), RL_HOST_MATMUL_FP8);
+	op.dtype = RL_INT8; /* torch._int_mm: matmul's */
+	ck_assert_int_eq(rl_op_host_key(&op), RL_KIND_MATMUL);
+	op.kind = RL_KIND_CONV2D;
+	op.dtype = RL_FP8E4M3;
+	ck_assert_int_eq(rl_op_host_key(&op), RL_KIND_CONV2D);
 }
 END_TEST
 
@@ -403,7 +444,8 @@ static const struct {
 	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.gemm = 12 ; s\n",
 	 ":4: unknown key 'host_overhead_us.gemm' (expected host_overhead_us.KIND, KIND one of "
 	 "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
-	 "allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom)"},
+	 "allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom, or "
+	 "host_overhead_us.matmul.fp8)"},
 	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.fused = 5 ; s\n",
 	 "unknown key 'host_overhead_us.fused'"},
 	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us. = 5 ; s\n",
@@ -614,6 +656,7 @@ Suite *suite_hwdb(void)
 	tcase_add_test(errors, test_source_labels);
 	tcase_add_test(errors, test_read_write_bandwidth);
 	tcase_add_test(errors, test_runtime_per_kind);
+	tcase_add_test(errors, test_runtime_host_path);
 	tcase_add_loop_test(errors, test_bad_runtime_per_kind, 0, ARRAY_SIZE(bad_runtimes));
 	tcase_add_test(errors, test_roofs_parse);
 	tcase_add_test(errors, test_line_cap);

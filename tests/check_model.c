@@ -394,12 +394,12 @@ END_TEST
  * per launch, a pointwise op (no key of its own) 5. */
 START_TEST(test_host_per_kind)
 {
-	double kind_us[RL_KIND_COUNT];
+	double kind_us[RL_HOST_KEY_COUNT];
 	struct rl_op op;
 	struct rl_pred p;
 	size_t k;
 
-	for (k = 0; k < RL_KIND_COUNT; k++)
+	for (k = 0; k < RL_HOST_KEY_COUNT; k++)
 		kind_us[k] = 5;
 	kind_us[RL_KIND_MATMUL] = 12;
 	ctx.host_overhead_us = 5;
@@ -417,6 +417,13 @@ START_TEST(test_host_per_kind)
 	op.launches = 2;
 	predict(&op, &p);
 	ck_assert_double_eq(p.t_overhead_us, 24);
+
+	/* an fp8 matmul (torch._scaled_mm) pays its path's cost */
+	kind_us[RL_HOST_MATMUL_FP8] = 43;
+	op.dtype = RL_FP8E4M3;
+	predict(&op, &p);
+	ck_assert_double_eq(p.t_overhead_us, 86);
+	op.dtype = RL_BF16;
 
 	pointwise(&op, RL_FP32, "8", 1, 1);
 	predict(&op, &p);

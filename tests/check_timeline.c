@@ -24,7 +24,7 @@ static struct rl_tl_lane lane(enum rl_tl_mode mode, double host_us)
 	memset(&l, 0, sizeof(l));
 	l.mode = mode;
 	l.host_overhead_us = host_us;
-	for (k = 0; k < RL_KIND_COUNT; k++) /* a collective's (rl_tl_lane_comm) */
+	for (k = 0; k < RL_HOST_KEY_COUNT; k++) /* a collective's (rl_tl_lane_comm) */
 		l.host_kind_us[k] = host_us;
 	return l;
 }

@@ -117,4 +117,27 @@ run classify --hw h200-sxm-measured "$OPS"
 check "the summary's errors over ops of 20 us or more: $want" \
 	sh -c "grep '^  >= 20 us' '$tmp/out' | tr -s ' ' | grep -q '^ $want '"
 
+# issue 26's families (h200-issue26-2026-12-02/ops.csv, split by shape class
+# before the fit): the held-out error goals hold; the regime goal (0.97)
+# does not yet (docs/expected.md says which ops), so only today's 0.94 floor
+run classify --hw h200-sxm-measured -f csv "$top_srcdir/docs/measurements/h200-issue26-2026-12-02/ops.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures held-out)
+check "issue 26 held-out: 72 ops, 59 of 20 us or more" test "$1 $2" = "72 59"
+check "issue 26 held-out: median error $3 <= 0.10" awk -v x="$3" 'BEGIN { exit !(x <= 0.10) }'
+check "issue 26 held-out: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 0.30) }'
+check "issue 26 held-out: expected bound = measured regime on $5 >= 0.94" awk -v x="$5" 'BEGIN { exit !(x >= 0.94) }'
+check "issue 26 held-out: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
+# issue 26's families on 62 shapes measured after the fit (a second
+# held-out set, on another H200 host): the error goals hold; the regime is
+# at 0.968 (two small ops, docs/expected.md), held at a 0.95 floor
+run classify --hw h200-sxm-measured -f csv "$top_srcdir/docs/measurements/h200-issue26-fresh-2026-12-02/ops-fresh.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures fresh)
+check "issue 26 fresh: 62 ops, 43 of 20 us or more" test "$1 $2" = "62 43"
+check "issue 26 fresh: median error $3 <= 0.10" awk -v x="$3" 'BEGIN { exit !(x <= 0.10) }'
+check "issue 26 fresh: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 0.30) }'
+check "issue 26 fresh: expected bound = measured regime on $5 >= 0.95" awk -v x="$5" 'BEGIN { exit !(x >= 0.95) }'
+check "issue 26 fresh: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
+
 done_testing

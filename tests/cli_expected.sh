@@ -168,6 +168,21 @@ check "scale csv: t_us is the base size's expected_us" \
 	test "$(cut -d, -f1,5 "$tmp/s.csv" | tail -n +2)" = \
 	     "$(awk -F, -v e="$(col "$tmp/out" expected_us)" 'NR > 1 { print $1 "," $e }' "$tmp/out")"
 
+# --- quantised paths: the table says which kernel is assumed, or that none
+# was measured (issue 26), as json's expected_note does; 2 int4 ops, 1 int8
+# weight op, 1 fp8e5m2 GEMM, a bf16 one without a note
+printf 'name,kind,dtype,shape,weight_dtype\nw4,matmul,bf16,16x4096x4096,int4\nw4b,matmul,bf16,1x4096x11008,int4\nw8,matmul,bf16,16x4096x4096,int8\nf8b,matmul,fp8e5m2,1024x4096x4096,\nmm,matmul,bf16,1024x4096x4096,\n' >"$tmp/q.csv"
+run classify --hw h200 "$tmp/q.csv"
+check "table: the int4 ops' kernel named below it, with their count" \
+	grep -q "^expected, 2 ops: int4 weight-only, assumed PyTorch's tinygemm" "$tmp/out"
+check "table: int8 weights without a measured kernel: expected = roofline, said" \
+	grep -q '^expected, 1 op: no measured kernel for these weights' "$tmp/out"
+check "table: the fp8e5m2 GEMM's note" grep -q '^expected, 1 op: no measured fp8e5m2 GEMM' "$tmp/out"
+run classify --hw h200 "$B"
+check "table: no such line without a quantised op" sh -c "! grep -q '^expected, ' '$tmp/out'"
+run classify --hw h200 --best-case "$tmp/q.csv"
+check "table --best-case: no such line (the roofline everywhere)" sh -c "! grep -q '^expected, ' '$tmp/out'"
+
 # --- the chart: an expected point per op --------------------------------------
 "$ROOFLINE" plot --hw h200 -o "$tmp/c.svg" "$B" 2>/dev/null
 check "chart: a diamond per plotted op" \

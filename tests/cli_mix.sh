@@ -75,7 +75,7 @@ check "hw runtimes table: the per-kind lines" grep -Eq '^ +softmax +9 us  source
 printf 'id = e\nname = E\nhost_overhead_us = 5 ; s\nhost_overhead_us.gemm = 12 ; s\n' >"$tmp/bad.runtime"
 mkdir "$tmp/badk" && cp "$K/tiny.device" "$tmp/bad.runtime" "$tmp/badk/"
 expect_error "an unknown kind in a runtime: exit 1, the key and the kinds named" 1 \
-	"bad.runtime:4: unknown key 'host_overhead_us.gemm' \(expected host_overhead_us.KIND, KIND one of pointwise, .*custom\)" \
+	"bad.runtime:4: unknown key 'host_overhead_us.gemm' \(expected host_overhead_us.KIND, KIND one of pointwise, .*custom, or host_overhead_us.matmul.fp8\)" \
 	classify --hwdb "$tmp/badk" --hw tiny "$tmp/kinds.csv"
 
 done_testing

@@ -8,10 +8,18 @@ the profile's numbers move; the principles (tiles, waves, paths, passes) are
 in src/expected.c. The split (fit / held-out, a column of the measurements)
 was fixed in bench/expected/measure.py before any fit.
 
-  fit.py fit    OPS.csv PROFILE [--hw DEVICE] [--rounds N]   rewrite PROFILE
-  fit.py report OPS.csv PROFILE [--hw DEVICE]                print the figures
-                                                             per split (fit, held-out,
-                                                             fresh: measured after the fit)
+  fit.py fit    OPS.csv... PROFILE [--hw DEVICE] [--rounds N]   rewrite PROFILE
+  fit.py report OPS.csv... PROFILE [--hw DEVICE]                print the figures
+                                                                per split (fit, held-out,
+                                                                fresh: measured after the fit),
+                                                                then per measurement set
+  fit.py families OPS.csv... PROFILE [--hw DEVICE]              per family and split
+  fit.py worst OPS.csv... PROFILE [--hw DEVICE]                 the 40 largest misses
+
+Several op lists are fitted and judged together (each op's split is its
+own). Only keys whose source is 'fit' move; a key with another source (a
+value from a principle, e.g. rows resident per SM from threads per row)
+stays as written.
 
 The loss is the mean of min(|ln(expected / measured)|, 1) over the fit ops,
 ops measured under 20 us weighted 0.3: a ratio error, robust to the few ops
@@ -49,6 +57,15 @@ def read_profile(path):
     return lines, vals
 
 
+def source_of(lines, key):
+    """The source named after KEY's value in the profile's LINES."""
+    for ln in lines:
+        if "=" in ln and not ln.startswith("#") and ln.split("=", 1)[0].strip() == key:
+            rest = ln.split("=", 1)[1]
+            return rest.split(" ;", 1)[1].strip() if " ;" in rest else ""
+    return ""
+
+
 def write_profile(lines, vals, path, source=None):
     out = []
     for ln in lines:
@@ -69,11 +86,18 @@ def write_profile(lines, vals, path, source=None):
 
 
 def classify(ops, profile, hw):
-    r = subprocess.run([ROOFLINE, "classify", "--hw", hw, "--efficiency", profile, "-f", "csv",
-                        ops], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"fit.py: roofline classify failed: {r.stderr.strip()}")
-    return list(csv.DictReader(io.StringIO(r.stdout)))
+    """The classify csv rows of every op list in OPS, each with 'set': the
+    name of the folder its list is in."""
+    rows = []
+    for path in ops:
+        r = subprocess.run([ROOFLINE, "classify", "--hw", hw, "--efficiency", profile, "-f", "csv",
+                            path], capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit(f"fit.py: roofline classify failed: {r.stderr.strip()}")
+        for row in csv.DictReader(io.StringIO(r.stdout)):
+            row["set"] = os.path.basename(os.path.dirname(os.path.abspath(path)))
+            rows.append(row)
+    return rows
 
 
 def measured_regime(row):
@@ -106,8 +130,15 @@ def quant(xs, q):
     return xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo]) if lo + 1 < len(xs) else xs[lo]
 
 
-def report(rows, out=sys.stdout):
+def report(rows, out=sys.stdout, per_set=True):
     splits = [s for s in ("fit", "held-out", "fresh") if any(r["split"] == s for r in rows)]
+    sets = sorted({r["set"] for r in rows})
+    if per_set and len(sets) > 1:
+        report(rows, out, per_set=False)
+        for st in sets:
+            print(f"--- {st}", file=out)
+            report([r for r in rows if r["set"] == st], out, per_set=False)
+        return
     for split in splits + ["all"]:
         sel = [r for r in rows if split == "all" or r["split"] == split]
         big = [r for r in sel if float(r["measured_us"]) >= 20]
@@ -129,8 +160,8 @@ def report(rows, out=sys.stdout):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["fit", "report", "worst"])
-    ap.add_argument("ops")
+    ap.add_argument("mode", choices=["fit", "report", "worst", "families"])
+    ap.add_argument("ops", nargs="+")
     ap.add_argument("profile")
     ap.add_argument("--hw", default=os.path.join(TOP, "hwdb", "h200-sxm-measured.device"))
     ap.add_argument("--rounds", type=int, default=4)
@@ -138,6 +169,19 @@ def main():
     lines, vals = read_profile(a.profile)
     if a.mode == "report":
         report(classify(a.ops, a.profile, a.hw))
+        return
+    if a.mode == "families":
+        rows = classify(a.ops, a.profile, a.hw)
+        fams = {}
+        for r in rows:
+            fams.setdefault((r["split"], r["family"]), []).append(r)
+        for (sp, fam), rs in sorted(fams.items()):
+            errs = sorted(abs(float(r["expected_gpu_us"]) - float(r["measured_us"])) / float(r["measured_us"])
+                          for r in rs)
+            ratio = statistics.median(float(r["expected_gpu_us"]) / float(r["measured_us"]) for r in rs)
+            agree = sum(1 for r in rs if r["expected_bound"] == measured_regime(r))
+            print(f"{sp:8s} {fam:22s} {len(rs):3d} ops: median {100 * quant(errs, .5):5.1f} %, "
+                  f"p90 {100 * quant(errs, .9):5.1f} %, expected/measured {ratio:.2f}, regime {agree}/{len(rs)}")
         return
     if a.mode == "worst":
         rows = classify(a.ops, a.profile, a.hw)
@@ -149,7 +193,7 @@ def main():
         return
     fd, tmp = tempfile.mkstemp(suffix=".efficiency")
     os.close(fd)
-    keys = [k for k in vals if not k.startswith("gpu.")]
+    keys = [k for k in vals if not k.startswith("gpu.") and source_of(lines, k) == "fit"]
 
     def ev(v):
         write_profile(lines, v, tmp)

@@ -2,7 +2,8 @@
 # adds (hwdb/eager.runtime, hwdb/module.runtime; docs/expected.md), and the
 # memory bandwidth PyTorch's own kernels reach by access mix (item 2 of
 # issue 12). Run on the GPU machine: python3 bench/expected/host.py
-import platform, statistics, time
+# (--quant: only the host cost of the quantised GEMM paths, issue 26)
+import platform, statistics, sys, time
 
 import torch
 import torch.nn as nn
@@ -57,6 +58,60 @@ def gpu_per_call(fn, k=200):
 
 BF = torch.bfloat16
 r = lambda *s, dtype=BF: torch.randn(*s, device=dev, dtype=dtype)
+
+
+def quant_paths():
+    """Host cost per call of the quantised GEMM paths (issue 26): each is a
+    matmul op of the op list with its own dtype, but its own ATen entry point
+    (torch._int_mm, torch._scaled_mm, torch._weight_int4pack_mm,
+    torch._weight_int8pack_mm), with torch.mm of the same tiny shape beside
+    them as the matmul key's control."""
+    a = r(32, 64)
+    w = r(64, 64)
+    i8a = torch.randint(-128, 127, (32, 64), dtype=torch.int8, device=dev)
+    i8b = torch.randint(-128, 127, (64, 64), dtype=torch.int8, device=dev).t()
+    f8a = r(32, 64).to(torch.float8_e4m3fn)
+    f8b = r(64, 64).to(torch.float8_e4m3fn).t()
+    one = torch.tensor(1.0, device=dev)
+    sa, sb = torch.ones(32, 1, device=dev), torch.ones(1, 64, device=dev)
+    x1 = r(1, 256)
+    try:  # torch >= 2.5: uint8 [N, K / 2] (measure.py's add_int4_wo)
+        packed = torch._convert_weight_to_int4pack(
+            torch.randint(0, 255, (256, 128), dtype=torch.uint8, device=dev), 8)
+    except Exception:  # noqa: BLE001 - older: int32 [N, K]
+        packed = torch._convert_weight_to_int4pack(
+            torch.randint(0, 15, (256, 256), dtype=torch.int32, device=dev), 8)
+    sz = torch.rand(2, 256, 2, device=dev, dtype=BF) + 0.5
+    w8 = torch.randint(-128, 127, (256, 256), dtype=torch.int8, device=dev)
+    s8 = torch.rand(256, device=dev, dtype=BF) + 0.5
+    paths = [
+        ("matmul", "torch.mm (32x64x64)", lambda: torch.mm(a, w)),
+        ("matmul.int8", "torch._int_mm (32x64x64)", lambda: torch._int_mm(i8a, i8b)),
+        ("matmul.fp8", "torch._scaled_mm per-tensor (32x64x64)",
+         lambda: torch._scaled_mm(f8a, f8b, scale_a=one, scale_b=one, out_dtype=BF)),
+        ("matmul.fp8", "torch._scaled_mm row-wise (32x64x64)",
+         lambda: torch._scaled_mm(f8a, f8b, scale_a=sa, scale_b=sb, out_dtype=BF)),
+        ("matmul.weight_int4", "torch._weight_int4pack_mm (1x256x256, g128)",
+         lambda: torch._weight_int4pack_mm(x1, packed, 128, sz)),
+        ("matmul.weight_int8", "torch._weight_int8pack_mm (1x256x256)",
+         lambda: torch._weight_int8pack_mm(x1, w8, s8)),
+    ]
+    print("\n## host cost of the quantised GEMM paths: tiny tensors, wall time per call "
+          "(end-to-end) and host-only time, us; GPU time per call in a CUDA graph")
+    with torch.no_grad():
+        for key, name, fn in paths:
+            try:
+                tot, host = per_call(fn)
+                g = gpu_per_call(fn)
+            except Exception as ex:  # noqa: BLE001 - a path this build lacks
+                print(f"{key:18s} {name:46s} FAILED {type(ex).__name__}: {str(ex)[:160]}")
+                continue
+            print(f"{key:18s} {name:46s} eager {tot:7.2f} us  host {host:7.2f} us  graph GPU {g:6.2f} us")
+
+
+if "--quant" in sys.argv:
+    quant_paths()
+    sys.exit(0)
 x1k, y1k = r(1024), r(1024)
 x8 = r(8, 128)
 w128, b128 = r(128), r(128)
