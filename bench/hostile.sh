@@ -13,7 +13,8 @@ top=$(pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/roofline-hostile.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-export ROOFLINE_HWDB="$top/hwdb"
+# the database of the tree the binary belongs to (ROOFLINE_HWDB), else this one
+export ROOFLINE_HWDB="${ROOFLINE_HWDB:-$top/hwdb}"
 pass=0 fail=0
 
 # measure NAME CMD...: runs CMD under GNU time (wall seconds, peak RSS), its
