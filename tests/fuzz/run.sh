@@ -36,7 +36,7 @@ one() {
 	# nor write an endless row (issue 21). A database directory up to 64 KB.
 	# The line formats (hwdb, attrs, symbols) keep the default.
 	case $name in
-	oplist | trace | bench | validate | hfconfig | sweep) set -- "$@" -max_len=1048576 ;;
+	oplist | trace | bench | validate | hfconfig | model | sweep) set -- "$@" -max_len=1048576 ;;
 	hwdbscan) set -- "$@" -max_len=65536 ;;
 	esac
 	if [ "$mode" = fuzz ]; then
