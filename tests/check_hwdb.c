@@ -31,7 +31,7 @@ START_TEST(test_required_devices)
 {
 	static const char *const ids[] = {
 		"v100-sxm2", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "a10",
-		"h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "l4", "l40s", "rtx-4090",
+		"h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "l4", "l40", "l40s", "rtx-4090",
 		"rtx-3090", "t4"};
 	size_t i;
 

@@ -236,6 +236,7 @@ static const struct match_case {
 	{"NVIDIA A10", 72, 22.1, "a10"},
 	{"NVIDIA GeForce RTX 4090", 128, 23.6, "rtx-4090"},
 	{"NVIDIA L40S", 142, 44.4, "l40s"},
+	{"NVIDIA L40", 142, 44.4, "l40"}, /* not the L40S: same SMs and memory */
 	{"NVIDIA H100 80GB HBM3 MIG 1g.10gb", 16, 9.5, "h100-sxm"},
 	{"NVIDIA Jetson AGX Orin", 16, 30, NULL},
 	{"NVIDIA A800 80GB PCIe", 108, 79.2, NULL},

@@ -6,7 +6,7 @@ run hw list
 check "hw list" test "$rc" -eq 0
 check "hw list has at least 14 devices" test "$(($(wc -l <"$tmp/out") - 1))" -ge 14
 for id in v100-sxm2 a100-sxm4-40gb a100-sxm4-80gb a100-pcie-80gb a10 h100-sxm h100-pcie \
-	h100-nvl h200-sxm l4 l40s rtx-4090 rtx-3090 t4; do
+	h100-nvl h200-sxm l4 l40 l40s rtx-4090 rtx-3090 t4; do
 	check "hw list shows $id" grep -q "^$id " "$tmp/out"
 done
 # issue 11: the list shows memory and aliases (--hw a100 is the 40 GB card)
@@ -88,5 +88,20 @@ check "hw show table: the copy's and the add's bandwidth by mix" \
 	grep -q '^  copy (1 read, 1 write) 4518 GB/s, add (2 reads, 1 write) 4497 GB/s$' "$tmp/out"
 run hw show h200-sxm -f csv
 check "a datasheet entry has neither" test "$(grep -c '^mem_[rw]' "$tmp/out")" -eq 0
+
+# The L40 (issue 22's device walk): its datasheet's dense BF16 tensor rate is
+# 181.05 TFLOPS, half the L40S's 362.05 on the same 142 SMs and 864 GB/s. A
+# 4096^3 bf16 matmul: 2 x 4096^3 = 137,438,953,472 FLOPs / 181.05e12 =
+# 759.12 us of compute, 3 x 4096^2 x 2 B = 100,663,296 B / 864e9 = 116.51 us
+# of memory: compute bound, twice the L40S's 379.61 us.
+printf 'name,kind,dtype,shape\nmm,matmul,bf16,4096x4096x4096\n' >"$tmp/mm.csv"
+run classify --hw nvidia-l40 -f csv "$tmp/mm.csv"
+check "l40: the alias resolves; 759.12 us of compute, compute bound" \
+	awk -F, 'NR == 2 { exit !($9 > 759.11 && $9 < 759.13 && $10 > 116.50 && $10 < 116.52 && $14 == "compute") }' "$tmp/out"
+run classify --hw l40s -f csv "$tmp/mm.csv"
+check "l40s: 379.61 us of compute" awk -F, 'NR == 2 { exit !($9 > 379.60 && $9 < 379.62) }' "$tmp/out"
+run hw show l40 -f csv
+check "l40: bf16 tensor 181.05 dense (datasheet: 362.1 with sparsity)" grep -q '^bf16_tensor_tflops,181.05,"NVIDIA L40 product page' "$tmp/out"
+check "l40: every number has a source" awk -F, 'NR > 1 && $2 ~ /^[0-9.]+$/ && $3 == "" { bad = 1 } END { exit bad }' "$tmp/out"
 
 done_testing
