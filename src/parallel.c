@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "family.h"
+
 static uint64_t one(uint64_t v)
 {
 	return v ? v : 1;
@@ -42,11 +44,15 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
 		return rl_err_set(err, RL_ERR_ARG, "--pp %llu is more than the %llu layers of %s",
 		                  (unsigned long long)pp, (unsigned long long)c->layers,
 		                  c->model_type);
-	if (ep > 1 && c->experts == 0)
+	if (ep > 1 && c->experts == 0) {
+		char moe[128];
+
+		rl_family_names(moe, sizeof(moe), RL_FAMILY_EP, 0);
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--ep %llu: model_type %s has no experts (expert parallelism is "
-		                  "for MoE models: mixtral)",
-		                  (unsigned long long)ep, c->model_type);
+		                  "for MoE models: %s)",
+		                  (unsigned long long)ep, c->model_type, moe);
+	}
 	if (ep > 1 && c->experts % ep != 0)
 		return rl_err_set(err, RL_ERR_ARG, "--ep %llu does not divide the %llu experts",
 		                  (unsigned long long)ep, (unsigned long long)c->experts);
