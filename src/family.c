@@ -9,16 +9,16 @@
 #include <string.h>
 
 extern const struct rl_family rl_family_llama, rl_family_mixtral, rl_family_qwen2, rl_family_gpt2,
-    rl_family_bert, rl_family_vit;
+	rl_family_bert, rl_family_vit;
 
 const struct rl_family *const rl_families[] = {
-    &rl_family_llama,
-    &rl_family_mixtral,
-    &rl_family_qwen2,
-    &rl_family_gpt2,
-    &rl_family_bert,
-    &rl_family_vit,
-    NULL,
+	&rl_family_llama,
+	&rl_family_mixtral,
+	&rl_family_qwen2,
+	&rl_family_gpt2,
+	&rl_family_bert,
+	&rl_family_vit,
+	NULL,
 };
 
 const struct rl_family *rl_family_find(const char *model_type)

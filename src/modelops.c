@@ -354,6 +354,48 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	return b->n;
 }
 
+double rl_modelops_weights(const struct rl_hfconfig *c)
+{
+	struct rl_block k;
+	double H = (double)c->hidden, I = (double)c->intermediate, D = (double)c->head_dim;
+	double qkv = ((double)c->heads + 2.0 * (double)c->kv_heads) * D, norm, layer, w = 0;
+
+	rl_family_block(c, &k);
+	norm = k.norm_bias ? 2.0 * H : H;
+	/* the embedding */
+	if (k.embed == RL_EMBED_PATCHES)
+		w += H * (double)c->channels * (double)c->patch * (double)c->patch + H /* bias */ +
+		     H /* the class token */ + (double)c->tokens * H;
+	else
+		w += (double)c->vocab * H;
+	if (k.embed == RL_EMBED_TOKENS_POS)
+		w += (double)c->positions * H;
+	if (k.embed == RL_EMBED_TOKENS_POS_TYPE)
+		w += norm; /* embed_norm */
+	/* one layer: two norms, attention, the MLP */
+	layer = 2.0 * norm + H * qkv + (double)c->heads * D * H;
+	if (k.qkv_bias)
+		layer += qkv;
+	if (k.o_bias)
+		layer += H;
+	if (k.qk_norm == RL_QKNORM_HEAD)
+		layer += 2.0 * D; /* q_norm and k_norm: one weight per head_dim each */
+	if (k.mlp == RL_MLP_MOE)
+		layer += (double)c->experts * 3.0 * H * I + H * (double)c->experts;
+	else if (k.mlp == RL_MLP_GATED)
+		layer += 3.0 * H * I;
+	else
+		layer += 2.0 * H * I + (k.mlp_bias ? I + H : 0.0);
+	w += (double)c->layers * layer;
+	if (k.norm == RL_NORM_PRE)
+		w += norm; /* the final norm */
+	if (k.head == RL_HEAD_LM)
+		w += k.tied ? 0.0 : (double)c->vocab * H;
+	else
+		w += H * H + H; /* the pooler */
+	return w;
+}
+
 /* ---- a step too large: which keys and options made it so ----
  *
  * Every row's element counts must fit 64 bits (formulas.c) and its count

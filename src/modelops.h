@@ -140,6 +140,17 @@ double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens
 int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err);
 
+/* Every weight of the model C describes (its parameter count), from its
+ * block description (family.h), on one GPU: the embedding tables (the
+ * token table; gpt2's positions; vit's patch filter, class token and
+ * positions), every layer's norms (RMSNorm a weight per channel, LayerNorm
+ * a weight and a bias), q/k norms, projections and their biases, the MLP
+ * or every expert and the router, the final norm, and the lm_head (once
+ * when tied to the token table) or the pooler. Not counted: bert's
+ * position and token-type tables (keys the reader does not take). A
+ * double: exact up to 2^53 weights. */
+double rl_modelops_weights(const struct rl_hfconfig *c);
+
 /* 1 when NAME is a row the builder makes whose sizes it can name in a
  * message (every row should be: the tests check), else 0. */
 int rl_modelops_row_known(const char *name);

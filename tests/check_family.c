@@ -1,0 +1,196 @@
+/* check_family.c - the family table (family.c, family_*.c): lookup, the
+ * names in messages, the table's own consistency, and the weight count of
+ * each block (modelops.c's rl_modelops_weights) against hand-worked sums
+ * and the parameter counts the model cards publish. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "family.h"
+#include "hfconfig.h"
+#include "modelops.h"
+
+static void read_example(const char *name, struct rl_hfconfig *c)
+{
+	char path[256];
+	struct rl_err e;
+
+	snprintf(path, sizeof(path), "%s/%s.json", RL_EXAMPLES, name);
+	ck_assert_msg(rl_hfconfig_read(path, c, &e) == 0, "%s: %s", name, e.msg);
+}
+
+START_TEST(test_find)
+{
+	ck_assert_str_eq(rl_family_find("llama")->name, "llama");
+	ck_assert_str_eq(rl_family_find("mistral")->name, "llama");
+	ck_assert_str_eq(rl_family_find("qwen2")->name, "qwen2");
+	ck_assert_str_eq(rl_family_find("mixtral")->name, "mixtral");
+	ck_assert_str_eq(rl_family_find("gpt2")->name, "gpt2");
+	ck_assert_str_eq(rl_family_find("bert")->name, "bert");
+	ck_assert_str_eq(rl_family_find("vit")->name, "vit");
+	ck_assert_ptr_null(rl_family_find("gpt_neox"));
+	ck_assert_ptr_null(rl_family_find(""));
+	ck_assert_ptr_null(rl_family_find("Llama")); /* model_type is case-sensitive */
+}
+END_TEST
+
+START_TEST(test_of)
+{
+	struct rl_hfconfig c;
+
+	/* a config built by hand: by model_type, else by the coarse tag */
+	memset(&c, 0, sizeof(c));
+	c.family = RL_HF_GPT2;
+	ck_assert_str_eq(rl_family_of(&c)->name, "gpt2");
+	strcpy(c.model_type, "mixtral");
+	ck_assert_str_eq(rl_family_of(&c)->name, "mixtral");
+	/* read: the reader's family */
+	read_example("vit-b16", &c);
+	ck_assert_ptr_eq(rl_family_of(&c), rl_family_find("vit"));
+	ck_assert_int_eq(c.encoder, 1);
+	read_example("gpt2", &c);
+	ck_assert_int_eq(c.encoder, 0);
+	ck_assert_int_eq(c.family, RL_HF_GPT2);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	char buf[256];
+
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 7);
+	ck_assert_str_eq(buf, "llama, mistral, mixtral, qwen2, gpt2, bert or vit");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, 0), 1);
+	ck_assert_str_eq(buf, "mixtral");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, RL_FAMILY_DECODE), 2);
+	ck_assert_str_eq(buf, "bert or vit");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, RL_FAMILY_TRAIN), 0);
+	ck_assert_str_eq(buf, "");
+	/* truncated, still terminated, still counting */
+	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 7);
+	ck_assert_str_eq(buf, "llama, ");
+}
+END_TEST
+
+/* Every row: a name, its model_types (unique across the table, each
+ * fitting rl_hfconfig.model_type), keys, a reader, a block with a name
+ * for every role it builds, decode implying a decoder block. */
+START_TEST(test_table)
+{
+	struct rl_hfconfig c;
+	size_t i, j, i2, j2;
+
+	ck_assert_ptr_nonnull(rl_families[0]);
+	for (i = 0; rl_families[i] != NULL; i++) {
+		const struct rl_family *f = rl_families[i];
+
+		ck_assert_ptr_nonnull(f->name);
+		ck_assert_ptr_nonnull(f->model_types[0]);
+		ck_assert_ptr_nonnull(f->keys[0]);
+		ck_assert_ptr_nonnull(f->read);
+		ck_assert_ptr_nonnull(f->block);
+		ck_assert_ptr_nonnull(f->sizes.hidden);
+		ck_assert_ptr_nonnull(f->sizes.layers);
+		ck_assert(f->layouts & RL_FAMILY_TP);
+		for (j = 0; f->model_types[j] != NULL; j++) {
+			struct rl_block k;
+
+			ck_assert_uint_lt(strlen(f->model_types[j]), sizeof(c.model_type));
+			for (i2 = 0; rl_families[i2] != NULL; i2++)
+				for (j2 = 0; rl_families[i2]->model_types[j2] != NULL; j2++)
+					if (i2 != i || j2 != j)
+						ck_assert_str_ne(rl_families[i2]->model_types[j2],
+						                 f->model_types[j]);
+			memset(&c, 0, sizeof(c));
+			strcpy(c.model_type, f->model_types[j]);
+			rl_family_block(&c, &k);
+			ck_assert_ptr_nonnull(k.names);
+			ck_assert_ptr_nonnull(k.names->norm1);
+			ck_assert_ptr_nonnull(k.names->qkv);
+			ck_assert_ptr_nonnull(k.names->o_proj);
+			ck_assert_ptr_nonnull(k.names->norm2);
+			ck_assert_ptr_nonnull(k.names->mlp_residual);
+			ck_assert_ptr_nonnull(k.names->qkv_bias); /* attention_bias may set it */
+			if (k.mlp != RL_MLP_MOE) {
+				ck_assert_ptr_nonnull(k.names->up);
+				ck_assert_ptr_nonnull(k.names->act);
+				ck_assert_ptr_nonnull(k.names->down);
+				ck_assert_ptr_nonnull(k.names->mlp_allreduce);
+			}
+			if (k.o_bias)
+				ck_assert_ptr_nonnull(k.names->o_bias);
+			if (k.mlp_bias) {
+				ck_assert_ptr_nonnull(k.names->up_bias);
+				ck_assert_ptr_nonnull(k.names->down_bias);
+			}
+			if (k.norm == RL_NORM_PRE)
+				ck_assert_ptr_nonnull(k.names->final_norm);
+			ck_assert_int_eq(!!(f->phases & RL_FAMILY_DECODE), k.decoder);
+			ck_assert_int_eq(k.head == RL_HEAD_LM, k.decoder);
+		}
+	}
+}
+END_TEST
+
+/* Weights, summed by hand from each config.json, then against the
+ * published count (within 0.5 %). */
+START_TEST(test_weights)
+{
+	struct rl_hfconfig c;
+
+	/* GPT-2 small: wte 50257 x 768 = 38597376, wpe 1024 x 768 = 786432;
+	 * a layer: 2 LayerNorms 4 x 768, c_attn 768 x 2304 + 2304, attn
+	 * c_proj 768 x 768 + 768, c_fc 768 x 3072 + 3072, mlp c_proj 3072 x
+	 * 768 + 768 = 7087872, x 12; ln_f 1536; lm_head tied: 124439808, the
+	 * "124M" of the model card (huggingface.co/openai-community/gpt2) */
+	read_example("gpt2", &c);
+	ck_assert_double_eq(rl_modelops_weights(&c), 124439808.0);
+	/* Llama-3-8B: embed and lm_head 2 x 128256 x 4096 = 1050673152; a
+	 * layer: 2 RMSNorms 8192, qkv 4096 x (32 + 16) x 128 = 25165824, o
+	 * 4096 x 4096 = 16777216, gate_up and down 3 x 4096 x 14336 =
+	 * 176160768: 218112000, x 32; the final norm 4096: 8030261248, the
+	 * 8.03 billion of huggingface.co/meta-llama/Meta-Llama-3-8B */
+	read_example("llama3-8b", &c);
+	ck_assert_double_eq(rl_modelops_weights(&c), 8030261248.0);
+	ck_assert_double_eq_tol(rl_modelops_weights(&c), 8.03e9, 0.005 * 8.03e9);
+	/* Mixtral-8x7B: embed and lm_head 2 x 32000 x 4096 = 262144000; a
+	 * layer: 8192, qkv 25165824, o 16777216, 8 experts x 3 x 4096 x 14336
+	 * = 1409286144, router 4096 x 8 = 32768: 1451270144, x 32; 4096:
+	 * 46702792704, "46.7B total parameters" (mistral.ai/news/mixtral-of-
+	 * experts) */
+	read_example("mixtral-8x7b", &c);
+	ck_assert_double_eq(rl_modelops_weights(&c), 46702792704.0);
+	ck_assert_double_eq_tol(rl_modelops_weights(&c), 46.7e9, 0.005 * 46.7e9);
+	/* Qwen2-7B (Qwen2.5-7B's numbers): embed and lm_head 2 x 152064 x
+	 * 3584 = 1089994752; a layer: 7168, qkv 3584 x (28 + 8) x 128 =
+	 * 16515072 and its bias 4608, o 3584 x 3584 = 12845056, 3 x 3584 x
+	 * 18944 = 203685888: 233057792, x 28; 3584: 7615616512, the "7.61B"
+	 * of huggingface.co/Qwen/Qwen2.5-7B */
+	read_example("qwen2-7b", &c);
+	ck_assert_double_eq(rl_modelops_weights(&c), 7615616512.0);
+	ck_assert_double_eq_tol(rl_modelops_weights(&c), 7.61e9, 0.005 * 7.61e9);
+	/* ViT-B/16: patch filter 768 x 3 x 16 x 16 + 768, class token 768,
+	 * positions 197 x 768 = 742656; a layer 7087872 (gpt2's), x 12; ln_f
+	 * 1536; pooler 768 x 768 + 768: 86389248, the 86M of Dosovitskiy et
+	 * al. 2021, table 1 */
+	read_example("vit-b16", &c);
+	ck_assert_double_eq(rl_modelops_weights(&c), 86389248.0);
+	ck_assert_double_eq_tol(rl_modelops_weights(&c), 86e6, 0.005 * 86e6);
+}
+END_TEST
+
+Suite *suite_family(void)
+{
+	Suite *s = suite_create("family");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_of);
+	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_weights);
+	suite_add_tcase(s, tc);
+	return s;
+}
