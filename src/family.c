@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct rl_family rl_family_llama, rl_family_mixtral, rl_family_qwen2, rl_family_gpt2,
-	rl_family_bert, rl_family_vit;
+extern const struct rl_family rl_family_llama, rl_family_mixtral, rl_family_qwen2, rl_family_qwen3,
+	rl_family_gpt2, rl_family_bert, rl_family_vit;
 
 const struct rl_family *const rl_families[] = {
 	&rl_family_llama,
 	&rl_family_mixtral,
 	&rl_family_qwen2,
+	&rl_family_qwen3,
 	&rl_family_gpt2,
 	&rl_family_bert,
 	&rl_family_vit,

@@ -307,6 +307,16 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	matmul(b, nm->qkv, T, qkv, H, L);
 	if (k->qkv_bias)
 		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
+	if (k->qk_norm == RL_QKNORM_HEAD) {
+		/* RMSNorm over each head's D: T x H x D and T x Hkv x D, a
+		 * weight of D each (this GPU's heads) */
+		r = add(b, "q_norm", "layernorm", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+		         (unsigned long long)(c->heads / b->tp), (unsigned long long)c->head_dim);
+		r = add(b, "k_norm", "layernorm", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+		         (unsigned long long)kvh, (unsigned long long)c->head_dim);
+	}
 	if (k->decoder) {
 		r = attention(b, c, o);
 		if (k->gqa)
@@ -455,6 +465,8 @@ static const struct {
 	{"moe_allreduce", S_HIDDEN | S_TOK},
 	{"qkv_proj", S_HIDDEN | S_HEADS | S_KVH | S_HDIM | S_TOK},
 	{"qkv_bias", S_HEADS | S_KVH | S_HDIM | S_TOK},
+	{"q_norm", S_HEADS | S_HDIM | S_TOK},
+	{"k_norm", S_HEADS | S_KVH | S_HDIM | S_TOK},
 	{"o_proj", S_HIDDEN | S_HEADS | S_HDIM | S_TOK},
 	{"attention", S_HEADS | S_KVH | S_HDIM | S_BATCH | S_LEN},
 	{"qkv", S_HIDDEN | S_TOK},

@@ -9,8 +9,12 @@
 
 #include "check.h"
 #include "family.h"
+#include "formulas.h"
 #include "hfconfig.h"
 #include "modelops.h"
+#include "num.h"
+#include "op.h"
+#include "parallel.h"
 
 static void read_example(const char *name, struct rl_hfconfig *c)
 {
@@ -30,6 +34,7 @@ START_TEST(test_find)
 	ck_assert_str_eq(rl_family_find("gpt2")->name, "gpt2");
 	ck_assert_str_eq(rl_family_find("bert")->name, "bert");
 	ck_assert_str_eq(rl_family_find("vit")->name, "vit");
+	ck_assert_str_eq(rl_family_find("qwen3")->name, "qwen3");
 	ck_assert_ptr_null(rl_family_find("gpt_neox"));
 	ck_assert_ptr_null(rl_family_find(""));
 	ck_assert_ptr_null(rl_family_find("Llama")); /* model_type is case-sensitive */
@@ -60,8 +65,8 @@ START_TEST(test_names)
 {
 	char buf[256];
 
-	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 7);
-	ck_assert_str_eq(buf, "llama, mistral, mixtral, qwen2, gpt2, bert or vit");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 8);
+	ck_assert_str_eq(buf, "llama, mistral, mixtral, qwen2, qwen3, gpt2, bert or vit");
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, 0), 1);
 	ck_assert_str_eq(buf, "mixtral");
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, RL_FAMILY_DECODE), 2);
@@ -69,7 +74,7 @@ START_TEST(test_names)
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, RL_FAMILY_TRAIN), 0);
 	ck_assert_str_eq(buf, "");
 	/* truncated, still terminated, still counting */
-	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 7);
+	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 8);
 	ck_assert_str_eq(buf, "llama, ");
 }
 END_TEST
@@ -181,6 +186,125 @@ START_TEST(test_weights)
 }
 END_TEST
 
+/* The family walk (docs/model.md, "Adding a family"): qwen3.
+ * examples/qwen3-8b.json is Qwen/Qwen3-8B-Base's config.json on the Hugging
+ * Face Hub (as mirrored in github.com/Chen-Oliver/qwen3-8b-base, config.json
+ * at 1e44ee1): hidden 4096, intermediate 12288, 36 layers, 32 heads and 8
+ * KV heads of head_dim 128, vocab 151936, untied, no attention bias. The
+ * Qwen3-8B model card (huggingface.co/Qwen/Qwen3-8B, "Model Overview"):
+ * "Number of Parameters: 8.2B", "(Non-Embedding): 6.95B". */
+START_TEST(test_qwen3)
+{
+	static const struct {
+		const char *name, *kind, *shape;
+		uint64_t count;
+	} want[] = {
+		/* one decode step, batch 2 over a context of 1024: T = 2 tokens */
+		{"embed", "copy", "2x4096", 1},
+		{"attn_norm", "layernorm", "2x4096", 36},
+		/* N = (32 + 2 x 8) x 128 = 6144 */
+		{"qkv_proj", "matmul", "2x6144x4096", 36},
+		/* T x H x D and T x Hkv x D */
+		{"q_norm", "layernorm", "2x32x128", 36},
+		{"k_norm", "layernorm", "2x8x128", 36},
+		{"attention", "attention", "2x32x1x1024x128", 36},
+		/* K = 32 x 128 = 4096 */
+		{"o_proj", "matmul", "2x4096x4096", 36},
+		{"attn_residual", "pointwise", "2x4096", 36},
+		{"mlp_norm", "layernorm", "2x4096", 36},
+		{"gate_up", "matmul", "2x24576x4096", 36},
+		{"silu", "pointwise", "2x12288", 36},
+		{"mul", "pointwise", "2x12288", 36},
+		{"down_proj", "matmul", "2x4096x12288", 36},
+		{"mlp_residual", "pointwise", "2x4096", 36},
+		{"final_norm", "layernorm", "2x4096", 1},
+		{"lm_head", "matmul", "2x151936x4096", 1},
+	};
+	struct rl_modelops_opts o = {.phase = RL_PHASE_DECODE,
+	                             .batch = 2,
+	                             .seq = 1024,
+	                             .context = 1024,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_BF16,
+	                             .kv_dtype = RL_BF16,
+	                             .expert_imbalance = 1.0};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_op op;
+	struct rl_err e;
+	double flops, bytes, w;
+	size_t i;
+	int n;
+
+	read_example("qwen3-8b", &c);
+	ck_assert_str_eq(c.model_type, "qwen3");
+	ck_assert_str_eq(rl_family_of(&c)->name, "qwen3");
+	ck_assert_uint_eq(c.hidden, 4096);
+	ck_assert_uint_eq(c.intermediate, 12288);
+	ck_assert_uint_eq(c.heads, 32);
+	ck_assert_uint_eq(c.kv_heads, 8);
+	ck_assert_uint_eq(c.head_dim, 128);
+	ck_assert_uint_eq(c.layers, 36);
+	ck_assert_uint_eq(c.vocab, 151936);
+	ck_assert_int_eq(c.tie_embeddings, 0);
+	ck_assert_int_eq(c.attention_bias, 0);
+
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_int_eq(n, (int)ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ck_assert_str_eq(r[i].name, want[i].name);
+		ck_assert_str_eq(r[i].kind, want[i].kind);
+		ck_assert_str_eq(r[i].shape, want[i].shape);
+		ck_assert_uint_eq(r[i].count, want[i].count);
+	}
+	ck_assert_uint_eq(r[5].kv_heads, 8);
+	ck_assert_int_eq(r[5].kv, 1);
+	/* q_norm as the op-list reader takes it: 2 x 32 x 128 = 8192
+	 * elements, 8 FLOPs each (layernorm's default) = 65536; bytes: in
+	 * and out 2 x 8192 plus the weight and bias of the last dim 2 x 128,
+	 * x 2 bytes = 33280 */
+	rl_op_init(&op);
+	ck_assert_int_eq(rl_kind_parse(r[3].kind, &op.kind), 0);
+	ck_assert_int_eq(rl_parse_dims(r[3].shape, op.dims, RL_MAX_DIMS, &op.ndims, &e), 0);
+	op.has |= RL_HAS_SHAPE;
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_op_work(&op, &flops, &bytes, &e), 0);
+	ck_assert_double_eq(flops, 65536.0);
+	ck_assert_double_eq(bytes, 33280.0);
+
+	/* tensor parallel 4 is a layout the rows take: 8 and 2 heads a GPU */
+	{
+		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
+		struct rl_parallel lay = {4, 1, 1, 1, 0, 0};
+		struct rl_parallel_place p;
+		int j;
+
+		ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), 0);
+		ck_assert_int_eq(rl_parallel_place(&lay, 2, c.layers, 0, &net, &p, &e), 0);
+		o.par = &p;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_int_gt(n, 0);
+		for (j = 0; j < n; j++) {
+			if (strcmp(r[j].name, "q_norm") == 0)
+				ck_assert_str_eq(r[j].shape, "2x8x128");
+			if (strcmp(r[j].name, "k_norm") == 0)
+				ck_assert_str_eq(r[j].shape, "2x2x128");
+			if (strcmp(r[j].name, "qkv_proj") == 0) /* (8 + 2 x 2) x 128 */
+				ck_assert_str_eq(r[j].shape, "2x1536x4096");
+		}
+	}
+
+	/* weights: embed and lm_head 2 x 151936 x 4096 = 1244659712; a layer:
+	 * 2 RMSNorms 8192, qkv 4096 x 6144 = 25165824, q_norm and k_norm 2 x
+	 * 128, o 4096 x 4096 = 16777216, 3 x 4096 x 12288 = 150994944:
+	 * 192946432, x 36 = 6946071552; the final norm 4096 */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 8190735360.0);
+	ck_assert_double_eq_tol(w, 8.2e9, 0.005 * 8.2e9);
+	ck_assert_double_eq_tol(w - 1244659712.0, 6.95e9, 0.005 * 6.95e9);
+}
+END_TEST
+
 Suite *suite_family(void)
 {
 	Suite *s = suite_create("family");
@@ -191,6 +315,7 @@ Suite *suite_family(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_weights);
+	tcase_add_test(tc, test_qwen3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -252,7 +252,7 @@ START_TEST(test_errors)
 	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
 	    {"{\"model_type\":\"gpt_neox\"}", "c.json: key 'model_type': unsupported model "
 	                                      "type 'gpt_neox' (expected llama, mistral, mixtral, "
-	                                      "qwen2, gpt2, bert or vit)"},
+	                                      "qwen2, qwen3, gpt2, bert or vit)"},
 	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
 	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
 	     "\"num_experts_per_tok\":2}",
@@ -480,7 +480,7 @@ END_TEST
 START_TEST(test_rows_named)
 {
 	static const char *const configs[] = {"llama3-8b", "qwen2-7b", "mixtral-8x7b", "gpt2",
-	                                      "bert-base", "vit-b16"};
+	                                      "bert-base", "vit-b16", "qwen3-8b"};
 	static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
 	static const struct rl_parallel lays[] = {
 		{1, 1, 1, 1, 0, 0}, {2, 1, 1, 1, 0, 0}, {1, 2, 1, 1, 0, 0}, {1, 1, 1, 2, 0, 0}};
