@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -305,6 +306,89 @@ START_TEST(test_qwen3)
 }
 END_TEST
 
+/* A family's keys list is what its reader reads: each key, given a
+ * string in front of the example's own (the first of a duplicated key is
+ * the one read), makes the reader fail naming it. */
+START_TEST(test_keys_read)
+{
+	static const struct {
+		const char *family, *example;
+	} ex[] = {{"llama", "llama3-8b"}, {"mixtral", "mixtral-8x7b"}, {"qwen2", "qwen2-7b"},
+	          {"qwen3", "qwen3-8b"},  {"gpt2", "gpt2"},            {"bert", "bert-base"},
+	          {"vit", "vit-b16"}};
+	size_t i, j, n;
+
+	for (i = 0; rl_families[i] != NULL; i++) {
+		const struct rl_family *f = rl_families[i];
+		const char *name = NULL;
+		char path[256], *text, *doc;
+		struct rl_hfconfig c;
+		struct rl_err e;
+		FILE *fp;
+		long len;
+
+		for (j = 0; j < ARRAY_SIZE(ex); j++)
+			if (strcmp(ex[j].family, f->name) == 0)
+				name = ex[j].example;
+		ck_assert_msg(name != NULL, "family %s: no example", f->name);
+		snprintf(path, sizeof(path), "%s/%s.json", RL_EXAMPLES, name);
+		fp = fopen(path, "rb");
+		ck_assert_ptr_nonnull(fp);
+		fseek(fp, 0, SEEK_END);
+		len = ftell(fp);
+		rewind(fp);
+		text = calloc(1, (size_t)len + 1);
+		doc = calloc(1, (size_t)len + 128);
+		ck_assert_uint_eq(fread(text, 1, (size_t)len, fp), (size_t)len);
+		fclose(fp);
+		ck_assert_int_eq(text[0], '{');
+		for (n = 0; f->keys[n] != NULL; n++) {
+			char want[96];
+
+			snprintf(doc, (size_t)len + 128, "{\"%s\": \"x\", %s", f->keys[n], text + 1);
+			ck_assert_int_eq(rl_hfconfig_parse(doc, "c.json", &c, &e), RL_ERR_PARSE);
+			snprintf(want, sizeof(want), "c.json: key '%s': expected", f->keys[n]);
+			ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0, "%s: %s", f->name,
+			              e.msg);
+		}
+		ck_assert_uint_gt(n, 4);
+		free(text);
+		free(doc);
+	}
+}
+END_TEST
+
+/* docs/model.md has a row for every family: its file and model_types. */
+START_TEST(test_docs)
+{
+	char line[2048];
+	size_t i, j;
+
+	for (i = 0; rl_families[i] != NULL; i++) {
+		const struct rl_family *f = rl_families[i];
+		char file[64];
+		int found = 0;
+		FILE *fp = fopen(RL_EXAMPLES "/../docs/model.md", "r");
+
+		ck_assert_ptr_nonnull(fp);
+		snprintf(file, sizeof(file), "(`family_%s.c`)", f->name);
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			if (strncmp(line, "| ", 2) != 0 || strstr(line, file) == NULL)
+				continue;
+			found = 1;
+			for (j = 0; f->model_types[j] != NULL; j++) {
+				char t[48];
+
+				snprintf(t, sizeof(t), "`%s`", f->model_types[j]);
+				ck_assert_msg(strstr(line, t) != NULL, "docs/model.md: %s", t);
+			}
+		}
+		fclose(fp);
+		ck_assert_msg(found, "docs/model.md: no row for %s", file);
+	}
+}
+END_TEST
+
 Suite *suite_family(void)
 {
 	Suite *s = suite_create("family");
@@ -316,6 +400,8 @@ Suite *suite_family(void)
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_weights);
 	tcase_add_test(tc, test_qwen3);
+	tcase_add_test(tc, test_keys_read);
+	tcase_add_test(tc, test_docs);
 	suite_add_tcase(s, tc);
 	return s;
 }
