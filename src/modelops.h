@@ -1,11 +1,17 @@
 /* modelops.h - the op list of one step of a transformer (roofline model).
  *
  * Layer 3 builder: a config (hfconfig.h) and the step's options -> op
- * rows, no I/O. The Llama block (llama, mistral, qwen2), per layer:
+ * rows, no I/O. The rows come from the block description of the config's
+ * family (family.h: struct rl_block; docs/model.md): the builder decides on
+ * its fields, never on a model_type. What the families' blocks make:
+ *
+ * The Llama block (llama, mistral, qwen2, qwen3), per layer:
  * attn_norm, qkv_proj (one fused matmul, N = (H + 2 Hkv) D), qkv_bias
  * (with attention_bias), attention (kv_heads = Hkv), o_proj, attn_residual,
  * mlp_norm, gate_up (N = 2 x intermediate), silu, mul, down_proj,
- * mlp_residual; each one row with count = num_hidden_layers. Around them:
+ * mlp_residual; each one row with count = num_hidden_layers; qwen3 adds
+ * q_norm (T x H x D) and k_norm (T x Hkv x D) after qkv_proj, layernorms
+ * over each head's head_dim. Around them:
  * embed (a copy of tokens x hidden), final_norm and lm_head (the last token
  * of each sequence: M = batch, in both phases).
  *

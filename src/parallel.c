@@ -23,6 +23,25 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
 {
 	uint64_t tp = one(p->tp), pp = one(p->pp), dp = one(p->dp), ep = one(p->ep);
 
+	/* the degrees the family takes (family.h); expert parallelism is
+	 * decided by the experts, below */
+	static const struct {
+		unsigned bit;
+		const char *opt, *what;
+	} takes[] = {{RL_FAMILY_TP, "tp", "tensor"},
+	             {RL_FAMILY_PP, "pp", "pipeline"},
+	             {RL_FAMILY_DP, "dp", "data"}};
+	const uint64_t degree[] = {tp, pp, dp};
+	unsigned layouts = rl_family_of(c)->layouts;
+	size_t i;
+
+	for (i = 0; i < sizeof(takes) / sizeof(takes[0]); i++)
+		if (degree[i] > 1 && !(layouts & takes[i].bit))
+			return rl_err_set(err, RL_ERR_ARG,
+			                  "--%s %llu: model_type %s takes no %s parallelism",
+			                  takes[i].opt, (unsigned long long)degree[i],
+			                  c->model_type, takes[i].what);
+
 	if (c->heads % tp != 0)
 		return rl_err_set(
 		    err, RL_ERR_ARG, "--tp %llu does not divide the %llu attention heads of %s",

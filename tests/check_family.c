@@ -187,6 +187,42 @@ START_TEST(test_weights)
 }
 END_TEST
 
+/* A family's layouts: a degree it does not take is refused before the
+ * sizes are checked (a family of the test's own, through rl_hfconfig.fam). */
+START_TEST(test_layouts)
+{
+	static const char *const types[] = {"test", NULL};
+	struct rl_family f = *rl_family_find("llama");
+	struct rl_parallel lay = {1, 2, 1, 1, 0, 0};
+	struct rl_hfconfig c;
+	struct rl_err e;
+
+	f.model_types = types;
+	f.layouts = RL_FAMILY_TP | RL_FAMILY_DP;
+	read_example("llama3-8b", &c);
+	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), 0);
+	c.fam = &f;
+	strcpy(c.model_type, "test");
+	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--pp 2: model_type test takes no pipeline parallelism");
+	lay = (struct rl_parallel){2, 1, 2, 1, 0, 0};
+	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), 0);
+	f.layouts = RL_FAMILY_PP;
+	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--tp 2: model_type test takes no tensor parallelism");
+	lay.tp = 1;
+	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--dp 2: model_type test takes no data parallelism");
+	/* the experts, not the layouts, decide --ep (the messages name the
+	 * families with RL_FAMILY_EP) */
+	lay = (struct rl_parallel){1, 1, 2, 2, 0, 0};
+	f.layouts = RL_FAMILY_DP | RL_FAMILY_EP;
+	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--ep 2: model_type test has no experts (expert parallelism is "
+	                        "for MoE models: mixtral)");
+}
+END_TEST
+
 /* The family walk (docs/model.md, "Adding a family"): qwen3.
  * examples/qwen3-8b.json is Qwen/Qwen3-8B-Base's config.json on the Hugging
  * Face Hub (as mirrored in github.com/Chen-Oliver/qwen3-8b-base, config.json
@@ -345,7 +381,8 @@ START_TEST(test_keys_read)
 		for (n = 0; f->keys[n] != NULL; n++) {
 			char want[96];
 
-			snprintf(doc, (size_t)len + 128, "{\"%s\": \"x\", %s", f->keys[n], text + 1);
+			snprintf(doc, (size_t)len + 128, "{\"%s\": \"x\", %s", f->keys[n],
+			         text + 1);
 			ck_assert_int_eq(rl_hfconfig_parse(doc, "c.json", &c, &e), RL_ERR_PARSE);
 			snprintf(want, sizeof(want), "c.json: key '%s': expected", f->keys[n]);
 			ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0, "%s: %s", f->name,
@@ -399,6 +436,7 @@ Suite *suite_family(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_weights);
+	tcase_add_test(tc, test_layouts);
 	tcase_add_test(tc, test_qwen3);
 	tcase_add_test(tc, test_keys_read);
 	tcase_add_test(tc, test_docs);
