@@ -309,6 +309,20 @@ START_TEST(test_qwen3)
 	ck_assert_double_eq(flops, 65536.0);
 	ck_assert_double_eq(bytes, 33280.0);
 
+	/* prefill of 512 tokens a sequence: T = 2 x 512 = 1024, attention
+	 * causal over the prompt */
+	o.phase = RL_PHASE_PREFILL;
+	o.seq = 512;
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_int_eq(n, (int)ARRAY_SIZE(want));
+	ck_assert_str_eq(r[2].shape, "1024x6144x4096");
+	ck_assert_str_eq(r[3].shape, "1024x32x128");
+	ck_assert_str_eq(r[4].shape, "1024x8x128");
+	ck_assert_str_eq(r[5].shape, "2x32x512x128");
+	ck_assert_int_eq(r[5].causal, 1);
+	ck_assert_str_eq(r[15].shape, "2x151936x4096"); /* the last token of each */
+	o.phase = RL_PHASE_DECODE;
+
 	/* tensor parallel 4 is a layout the rows take: 8 and 2 heads a GPU */
 	{
 		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
