@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "dtype.h"
+#include "family.h"
 #include "generate.h"
 #include "hfconfig.h"
 #include "modelops.h"
@@ -20,15 +21,45 @@
 #include "sweep.h"
 #include "sweep_report.h"
 
+/* TEXT on stdout in lines of at most 72 columns, broken at spaces. */
+static void print_wrapped(const char *text)
+{
+	const char *p = text;
+	int col = 0;
+
+	while (*p != '\0') {
+		int len = (int)strcspn(p, " ");
+
+		if (col > 0 && col + 1 + len > 72) {
+			putchar('\n');
+			col = 0;
+		} else if (col > 0) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", len, p);
+		col += len;
+		p += len;
+		p += strspn(p, " ");
+	}
+	putchar('\n');
+}
+
 static int usage(void)
 {
-	printf("Usage: roofline model [OPTIONS] CONFIG.json\n"
-	       "\n"
-	       "Build the op list of one step (prefill or decode) of a transformer from\n"
-	       "its Hugging Face config.json (model_type llama, mistral, mixtral, qwen2,\n"
-	       "gpt2, bert or vit: encoders, prefill only), and predict it as classify\n"
-	       "does, or write it (-f oplist).\n"
-	       "\n"
+	char types[256], enc[128], text[640];
+
+	/* the model_types from the family table (family.c) */
+	rl_family_names(types, sizeof(types), 0, 0);
+	rl_family_names(enc, sizeof(enc), 0, RL_FAMILY_DECODE);
+	snprintf(text, sizeof(text),
+	         "Build the op list of one step (prefill or decode) of a transformer from "
+	         "its Hugging Face config.json (model_type %s; %s: encoders, prefill only), "
+	         "and predict it as classify does, or write it (-f oplist).",
+	         types, enc);
+	printf("Usage: roofline model [OPTIONS] CONFIG.json\n\n");
+	print_wrapped(text);
+	printf("\n"
 	       "Options:\n"
 	       "      --phase PHASE         decode (default: one token per sequence) or\n"
 	       "                            prefill (the prompt; the encoders' default)\n"
@@ -394,7 +425,13 @@ static int run_sweep(struct model *c, const char *config, const struct rl_hfconf
 		return RL_ERR_NOMEM;
 	if (strcmp(sw->name, "batch") == 0) {
 		w.field = &w.mo.batch;
-	} else if (strcmp(sw->name, "seq") == 0 && cfg->family != RL_HF_VIT &&
+	} else if (strcmp(sw->name, "seq") == 0 && cfg->tokens > 0) {
+		/* the family fixes the tokens per sequence (vit's patches) */
+		rl_cli_error("--sweep seq: model_type %s takes its tokens from the image",
+		             cfg->model_type);
+		free(t);
+		return RL_ERR_ARG;
+	} else if (strcmp(sw->name, "seq") == 0 &&
 	           (mo.phase == RL_PHASE_PREFILL || !ctx_given)) {
 		w.field = &w.mo.seq;
 		w.ctx_follows = mo.phase == RL_PHASE_DECODE;
@@ -402,9 +439,7 @@ static int run_sweep(struct model *c, const char *config, const struct rl_hfconf
 		w.field = &w.mo.context;
 	} else {
 		rl_cli_error("--sweep %s: %s", sw->name,
-		             strcmp(sw->name, "seq") == 0 && cfg->family == RL_HF_VIT
-		                 ? "model_type vit takes its tokens from the image"
-		             : strcmp(sw->name, "seq") == 0
+		             strcmp(sw->name, "seq") == 0
 		                 ? "the decode step's context is --context: sweep context"
 		             : strcmp(sw->name, "context") == 0
 		                 ? "the prefill step has no context: sweep seq"
@@ -683,11 +718,11 @@ int cmd_model(int argc, char **argv)
 	}
 	if (cfg.encoder && !phase_given)
 		mo.phase = RL_PHASE_PREFILL;
-	if (cfg.family == RL_HF_VIT) {
+	if (cfg.tokens > 0) {
 		if (seq_given) {
-			rl_cli_error("--seq: model_type vit takes (image_size / patch_size)^2 + 1 = "
+			rl_cli_error("--seq: model_type %s takes (image_size / patch_size)^2 + 1 = "
 			             "%llu tokens per image",
-			             (unsigned long long)cfg.tokens);
+			             cfg.model_type, (unsigned long long)cfg.tokens);
 			goto out;
 		}
 		mo.seq = cfg.tokens;

@@ -1,39 +1,41 @@
 /* hfconfig.c - the architecture numbers of a Hugging Face config.json
- * (see hfconfig.h). Read whole with yajl's tree parser: a config is a few
- * dozen keys. */
+ * (see hfconfig.h): the document, its model_type and the primitives the
+ * family readers (family_*.c) take their keys with. Read whole with yajl's
+ * tree parser: a config is a few dozen keys. */
 #include "config.h"
 
 #include "hfconfig.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_tree.h>
 
+#include "family.h"
 #include "json.h"
 
-struct rd {
-	const char *name;
-	yajl_val root;
-	struct rl_err *err;
-};
-
-static int bad(const struct rd *r, const char *key, const char *what)
+static int bad(const struct rl_hfconfig_rd *r, const char *key, const char *what)
 {
 	return rl_err_set(r->err, RL_ERR_PARSE, "%s: key '%s': expected %s", r->name, key, what);
 }
 
 /* The member KEY, or NULL when absent or null (as transformers writes an
  * unset optional value). */
-static yajl_val member(const struct rd *r, const char *key)
+static yajl_val member(const struct rl_hfconfig_rd *r, const char *key)
 {
-	yajl_val v = rl_json_member(r->root, key);
+	yajl_val v = rl_json_member((yajl_val)r->root, key);
 
 	return v != NULL && YAJL_IS_NULL(v) ? NULL : v;
 }
 
-/* A size from 1 to RL_HFCONFIG_MAX; absent: DEF, or an error when DEF is 0. */
-static int get_size(const struct rd *r, const char *key, uint64_t def, uint64_t *out)
+int rl_hfconfig_has(const struct rl_hfconfig_rd *r, const char *key)
+{
+	return member(r, key) != NULL;
+}
+
+int rl_hfconfig_size(const struct rl_hfconfig_rd *r, const char *key, uint64_t def,
+                     uint64_t *out)
 {
 	yajl_val v = member(r, key);
 
@@ -51,8 +53,7 @@ static int get_size(const struct rd *r, const char *key, uint64_t def, uint64_t 
 	return 0;
 }
 
-/* true or false; absent: DEF. */
-static int get_bool(const struct rd *r, const char *key, int def, int *out)
+int rl_hfconfig_bool(const struct rl_hfconfig_rd *r, const char *key, int def, int *out)
 {
 	yajl_val v = member(r, key);
 
@@ -66,8 +67,7 @@ static int get_bool(const struct rd *r, const char *key, int def, int *out)
 	return 0;
 }
 
-/* HEADS must divide HIDDEN (the head dim); KEY names the heads' key. */
-static int head_dim(const struct rd *r, const char *key, struct rl_hfconfig *c)
+int rl_hfconfig_mha(const struct rl_hfconfig_rd *r, const char *key, struct rl_hfconfig *c)
 {
 	if (c->hidden % c->heads != 0)
 		return rl_err_set(r->err, RL_ERR_PARSE,
@@ -78,84 +78,13 @@ static int head_dim(const struct rd *r, const char *key, struct rl_hfconfig *c)
 	return 0;
 }
 
-/* gpt2: n_embd, n_head, n_layer, n_inner (absent or null: 4 x n_embd),
- * vocab_size, n_positions; MHA, the lm_head tied to wte. */
-static int read_gpt2(const struct rd *r, struct rl_hfconfig *c)
+static int read_root(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 {
-	int rc;
-
-	c->family = RL_HF_GPT2;
-	c->tie_embeddings = 1;
-	c->attention_bias = 1;
-	rc = get_size(r, "n_embd", 0, &c->hidden);
-	if (rc == 0)
-		rc = get_size(r, "n_head", 0, &c->heads);
-	if (rc == 0)
-		rc = get_size(r, "n_layer", 0, &c->layers);
-	if (rc == 0)
-		rc = get_size(r, "vocab_size", 0, &c->vocab);
-	if (rc == 0)
-		rc = get_size(r, "n_positions", 0, &c->positions);
-	if (rc == 0 && c->hidden > RL_HFCONFIG_MAX / 4 && member(r, "n_inner") == NULL)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'n_inner' is missing and 4 x n_embd passes 16777216",
-		                  r->name);
-	if (rc == 0)
-		rc = get_size(r, "n_inner", 4 * c->hidden, &c->intermediate);
-	if (rc == 0)
-		rc = head_dim(r, "n_head", c);
-	return rc;
-}
-
-/* bert and vit: the encoder's keys (vit has no vocab_size, and an image). */
-static int read_encoder(const struct rd *r, struct rl_hfconfig *c, int vit)
-{
-	uint64_t side;
-	int rc;
-
-	c->family = vit ? RL_HF_VIT : RL_HF_BERT;
-	c->encoder = 1;
-	c->attention_bias = 1;
-	rc = get_size(r, "hidden_size", 0, &c->hidden);
-	if (rc == 0)
-		rc = get_size(r, "num_attention_heads", 0, &c->heads);
-	if (rc == 0)
-		rc = get_size(r, "num_hidden_layers", 0, &c->layers);
-	if (rc == 0)
-		rc = get_size(r, "intermediate_size", 0, &c->intermediate);
-	if (rc == 0 && !vit)
-		rc = get_size(r, "vocab_size", 0, &c->vocab);
-	if (rc == 0 && vit)
-		rc = get_size(r, "image_size", 0, &c->image);
-	if (rc == 0 && vit)
-		rc = get_size(r, "patch_size", 0, &c->patch);
-	if (rc == 0 && vit)
-		rc = get_size(r, "num_channels", 3, &c->channels);
-	if (rc == 0)
-		rc = head_dim(r, "num_attention_heads", c);
-	if (rc < 0 || !vit)
-		return rc;
-	if (c->image % c->patch != 0)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'patch_size': %llu does not divide image_size %llu",
-		                  r->name, (unsigned long long)c->patch,
-		                  (unsigned long long)c->image);
-	side = c->image / c->patch;
-	if (side > 4095)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'image_size': (image_size / patch_size)^2 + 1 tokens "
-		                  "pass 16777216",
-		                  r->name);
-	c->tokens = side * side + 1;
-	return 0;
-}
-
-static int read_root(const struct rd *r, struct rl_hfconfig *c)
-{
+	const struct rl_family *f;
+	char known[256];
 	yajl_val v;
-	int rc;
 
-	if (!YAJL_IS_OBJECT(r->root))
+	if (!YAJL_IS_OBJECT((yajl_val)r->root))
 		return rl_err_set(r->err, RL_ERR_PARSE, "%s: expected an object (a config.json)",
 		                  r->name);
 	v = member(r, "model_type");
@@ -163,80 +92,37 @@ static int read_root(const struct rd *r, struct rl_hfconfig *c)
 		return rl_err_set(r->err, RL_ERR_PARSE, "%s: key 'model_type' is missing", r->name);
 	if (!YAJL_IS_STRING(v))
 		return bad(r, "model_type", "a string");
-	if (strcmp(v->u.string, "gpt2") == 0) {
-		strcpy(c->model_type, v->u.string);
-		return read_gpt2(r, c);
-	}
-	if (strcmp(v->u.string, "bert") == 0 || strcmp(v->u.string, "vit") == 0) {
-		strcpy(c->model_type, v->u.string);
-		return read_encoder(r, c, strcmp(v->u.string, "vit") == 0);
-	}
-	if (strcmp(v->u.string, "llama") != 0 && strcmp(v->u.string, "mistral") != 0 &&
-	    strcmp(v->u.string, "qwen2") != 0 && strcmp(v->u.string, "mixtral") != 0)
+	f = rl_family_find(v->u.string);
+	if (f == NULL) {
+		rl_family_names(known, sizeof(known), 0, 0);
 		return rl_err_set(r->err, RL_ERR_PARSE,
 		                  "%s: key 'model_type': unsupported model type '%.40s' "
-		                  "(expected llama, mistral, mixtral, qwen2, gpt2, bert or vit)",
-		                  r->name, v->u.string);
-	strcpy(c->model_type, v->u.string);
-	c->family = RL_HF_LLAMA;
-	rc = get_size(r, "hidden_size", 0, &c->hidden);
-	if (rc == 0)
-		rc = get_size(r, "intermediate_size", 0, &c->intermediate);
-	if (rc == 0)
-		rc = get_size(r, "num_attention_heads", 0, &c->heads);
-	if (rc == 0)
-		rc = get_size(r, "num_key_value_heads", c->heads, &c->kv_heads);
-	if (rc == 0)
-		rc = get_size(r, "num_hidden_layers", 0, &c->layers);
-	if (rc == 0)
-		rc = get_size(r, "vocab_size", 0, &c->vocab);
-	if (rc < 0)
-		return rc;
-	if (c->heads % c->kv_heads != 0)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'num_key_value_heads': %llu does not divide "
-		                  "num_attention_heads %llu",
-		                  r->name, (unsigned long long)c->kv_heads,
-		                  (unsigned long long)c->heads);
-	if (member(r, "head_dim") == NULL && c->hidden % c->heads != 0)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'head_dim' is missing and num_attention_heads %llu does "
-		                  "not divide hidden_size %llu",
-		                  r->name, (unsigned long long)c->heads,
-		                  (unsigned long long)c->hidden);
-	rc = get_size(r, "head_dim", c->hidden / c->heads, &c->head_dim);
-	if (rc == 0)
-		rc = get_bool(r, "tie_word_embeddings", 0, &c->tie_embeddings);
-	if (rc == 0)
-		rc = get_bool(r, "attention_bias", strcmp(c->model_type, "qwen2") == 0,
-		              &c->attention_bias);
-	if (rc == 0 && strcmp(c->model_type, "mixtral") == 0) {
-		rc = get_size(r, "num_local_experts", 0, &c->experts);
-		if (rc == 0)
-			rc = get_size(r, "num_experts_per_tok", 0, &c->experts_per_tok);
-		if (rc == 0 && c->experts_per_tok > c->experts)
-			return rl_err_set(r->err, RL_ERR_PARSE,
-			                  "%s: key 'num_experts_per_tok': %llu is more than "
-			                  "num_local_experts %llu",
-			                  r->name, (unsigned long long)c->experts_per_tok,
-			                  (unsigned long long)c->experts);
+		                  "(expected %s)",
+		                  r->name, v->u.string, known);
 	}
-	return rc;
+	/* every model_type of the table fits (a test checks) */
+	snprintf(c->model_type, sizeof(c->model_type), "%s", v->u.string);
+	c->fam = f;
+	c->family = f->tag;
+	c->encoder = !(f->phases & RL_FAMILY_DECODE);
+	return f->read(r, c);
 }
 
 int rl_hfconfig_parse(const char *text, const char *name, struct rl_hfconfig *cfg,
                       struct rl_err *err)
 {
-	struct rd r = {name, NULL, err};
+	struct rl_hfconfig_rd r = {name, NULL, err};
+	yajl_val root;
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->name = name;
-	r.root = rl_json_parse(text, name, err);
-	if (r.root == NULL)
+	root = rl_json_parse(text, name, err);
+	if (root == NULL)
 		return RL_ERR_PARSE;
+	r.root = root;
 	rc = read_root(&r, cfg);
-	yajl_tree_free(r.root);
+	yajl_tree_free(root);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "family.h"
 #include "formulas.h"
 #include "num.h"
 #include "op.h"
@@ -167,98 +168,6 @@ static void layernorm(struct build *b, const char *name, uint64_t t, uint64_t n,
 	dims2(add(b, name, "layernorm", count), t, n);
 }
 
-/* The GPT-2 block (see modelops.h). Tensor parallel: c_attn and c_fc
- * column-parallel (N / tp, with their biases), attn_proj and mlp_proj
- * row-parallel (K / tp) and each followed by its all-reduce, then the bias
- * on the whole output. */
-static int build_gpt2(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
-                      struct build *b, uint64_t T)
-{
-	uint64_t L = b->layers, H = c->hidden, I = c->intermediate / b->tp, Hs = H / b->tp;
-
-	if (b->first) {
-		dims2(add(b, "embed", "copy", 1), T, H);
-		pointwise(b, "pos_embed", T, H, 2, 1);
-	}
-	stage_recv(b, T, H);
-	layernorm(b, "ln_1", T, H, L);
-	matmul(b, "c_attn", T, 3 * Hs, H, L);
-	pointwise(b, "c_attn_bias", T, 3 * Hs, 2, L);
-	attention(b, c, o);
-	matmul(b, "attn_proj", T, H, Hs, L);
-	tp_allreduce(b, "attn_allreduce", T, H);
-	pointwise(b, "attn_proj_bias", T, H, 2, L);
-	pointwise(b, "attn_residual", T, H, 2, L);
-	layernorm(b, "ln_2", T, H, L);
-	matmul(b, "c_fc", T, I, H, L);
-	pointwise(b, "c_fc_bias", T, I, 2, L);
-	pointwise(b, "gelu", T, I, 1, L);
-	b->rows[b->n - 1].fpe = 14;
-	matmul(b, "mlp_proj", T, H, I, L);
-	tp_allreduce(b, "mlp_allreduce", T, H);
-	pointwise(b, "mlp_proj_bias", T, H, 2, L);
-	pointwise(b, "mlp_residual", T, H, 2, L);
-	layernorm(b, "ln_f", T, H, 1);
-	lm_head(b, c, o, T);
-	return b->n;
-}
-
-/* The bert and vit encoders (see modelops.h); S tokens per sequence. Tensor
- * parallel as GPT-2's block; the pooler is replicated. */
-static int build_encoder(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
-                         struct build *b, uint64_t S)
-{
-	uint64_t L = b->layers, H = c->hidden, I = c->intermediate / b->tp, T = o->batch * S;
-	uint64_t Hs = H / b->tp;
-	int vit = c->family == RL_HF_VIT;
-	struct rl_modelops_row *r;
-
-	if (vit && b->first) {
-		r = add(b, "patch_embed", "conv2d", 1);
-		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
-		         (unsigned long long)o->batch, (unsigned long long)c->channels,
-		         (unsigned long long)c->image, (unsigned long long)c->image);
-		snprintf(r->kernel, sizeof(r->kernel), "%llux%llux%llu", (unsigned long long)H,
-		         (unsigned long long)c->patch, (unsigned long long)c->patch);
-		r->stride = c->patch;
-		r->weights = 1;
-		pointwise(b, "pos_embed", T, H, 2, 1);
-	} else if (b->first) {
-		dims2(add(b, "embed", "copy", 1), T, H);
-		pointwise(b, "embed_add", T, H, 3, 1);
-		layernorm(b, "embed_norm", T, H, 1);
-	}
-	stage_recv(b, T, H);
-	if (vit)
-		layernorm(b, "ln_1", T, H, L);
-	matmul(b, "qkv", T, 3 * Hs, H, L);
-	pointwise(b, "qkv_bias", T, 3 * Hs, 2, L);
-	r = add(b, "attention", "attention", L);
-	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu", (unsigned long long)o->batch,
-	         (unsigned long long)(c->heads / b->tp), (unsigned long long)S,
-	         (unsigned long long)c->head_dim);
-	matmul(b, "attn_out", T, H, Hs, L);
-	tp_allreduce(b, "attn_allreduce", T, H);
-	pointwise(b, "attn_out_bias", T, H, 2, L);
-	pointwise(b, "attn_residual", T, H, 2, L);
-	layernorm(b, vit ? "ln_2" : "attn_norm", T, H, L);
-	matmul(b, "ffn_in", T, I, H, L);
-	pointwise(b, "ffn_in_bias", T, I, 2, L);
-	pointwise(b, "gelu", T, I, 1, L);
-	b->rows[b->n - 1].fpe = 14;
-	matmul(b, "ffn_out", T, H, I, L);
-	tp_allreduce(b, "ffn_allreduce", T, H);
-	pointwise(b, "ffn_out_bias", T, H, 2, L);
-	pointwise(b, "ffn_residual", T, H, 2, L);
-	if (!vit)
-		layernorm(b, "ffn_norm", T, H, L);
-	else
-		layernorm(b, "ln_f", T, H, 1);
-	matmul(b, "pooler", o->batch, H, H, 1);
-	pointwise(b, "pooler_tanh", o->batch, H, 1, 1);
-	return b->n;
-}
-
 double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens)
 {
 	double e = (double)experts;
@@ -341,55 +250,160 @@ static void per_microbatch(struct build *b)
 	}
 }
 
-static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o, struct build *b)
+/* The embedding rows of the first pipeline stage (see family.h's enum
+ * rl_block_embed). */
+static void embedding(struct build *b, const struct rl_hfconfig *c,
+                      const struct rl_modelops_opts *o, const struct rl_block *k, uint64_t T)
 {
 	struct rl_modelops_row *r;
-	uint64_t L = b->layers, T, kvh, qkv;
-	int prefill = o->phase == RL_PHASE_PREFILL;
+	uint64_t H = c->hidden;
 
-	if (c->family == RL_HF_VIT)
-		return build_encoder(c, o, b, c->tokens);
-	if (c->family == RL_HF_BERT)
-		return build_encoder(c, o, b, o->seq);
-	T = prefill ? o->batch * o->seq : o->batch;
-	if (c->family == RL_HF_GPT2)
-		return build_gpt2(c, o, b, T);
+	if (k->embed == RL_EMBED_PATCHES) {
+		r = add(b, "patch_embed", "conv2d", 1);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)c->channels,
+		         (unsigned long long)c->image, (unsigned long long)c->image);
+		snprintf(r->kernel, sizeof(r->kernel), "%llux%llux%llu", (unsigned long long)H,
+		         (unsigned long long)c->patch, (unsigned long long)c->patch);
+		r->stride = c->patch;
+		r->weights = 1;
+		pointwise(b, "pos_embed", T, H, 2, 1);
+		return;
+	}
+	dims2(add(b, "embed", "copy", 1), T, H);
+	if (k->embed == RL_EMBED_TOKENS_POS)
+		pointwise(b, "pos_embed", T, H, 2, 1);
+	if (k->embed == RL_EMBED_TOKENS_POS_TYPE) {
+		pointwise(b, "embed_add", T, H, 3, 1);
+		layernorm(b, "embed_norm", T, H, 1);
+	}
+}
 
+/* The step's rows from the block description K of C (family.h), one GPU's
+ * share: the embedding, the layer (count = this stage's layers), the
+ * final norm and the head. Tensor parallel: the qkv and the MLP's first
+ * matmul column-parallel (N / tp, with their biases), o_proj and the MLP's
+ * second row-parallel (K / tp), each followed by its all-reduce, then the
+ * bias on the whole output; norms, residuals and the pooler replicated. */
+static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                 const struct rl_block *k, struct build *b)
+{
+	const struct rl_block_names *nm = k->names;
+	struct rl_modelops_row *r;
+	uint64_t L = b->layers, H = c->hidden, T, S, kvh, qkv, I = c->intermediate / b->tp;
+	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder;
+
+	/* an encoder's tokens per sequence: the config's (vit) or --seq */
+	S = k->tokens ? k->tokens : o->seq;
+	T = prefill ? o->batch * S : o->batch;
 	/* fewer KV heads than GPUs: one per GPU, replicated tp / Hkv times */
 	kvh = c->kv_heads >= b->tp ? c->kv_heads / b->tp : 1;
 	qkv = (c->heads / b->tp + 2 * kvh) * c->head_dim;
-	if (b->first) {
-		r = add(b, "embed", "copy", 1);
-		dims2(r, T, c->hidden);
+	if (b->first)
+		embedding(b, c, o, k, T);
+	stage_recv(b, T, H);
+	if (k->norm == RL_NORM_PRE)
+		layernorm(b, nm->norm1, T, H, L);
+	matmul(b, nm->qkv, T, qkv, H, L);
+	if (k->qkv_bias)
+		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
+	if (k->qk_norm == RL_QKNORM_HEAD) {
+		/* RMSNorm over each head's D: T x H x D and T x Hkv x D, a
+		 * weight of D each (this GPU's heads) */
+		r = add(b, "q_norm", "layernorm", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+		         (unsigned long long)(c->heads / b->tp), (unsigned long long)c->head_dim);
+		r = add(b, "k_norm", "layernorm", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+		         (unsigned long long)kvh, (unsigned long long)c->head_dim);
 	}
-	stage_recv(b, T, c->hidden);
-	r = add(b, "attn_norm", "layernorm", L);
-	dims2(r, T, c->hidden);
-	matmul(b, "qkv_proj", T, qkv, c->hidden, L);
-	if (c->attention_bias)
-		pointwise(b, "qkv_bias", T, qkv, 2, L);
-	attention(b, c, o)->kv_heads = kvh;
-	matmul(b, "o_proj", T, c->hidden, c->heads / b->tp * c->head_dim, L);
-	tp_allreduce(b, "attn_allreduce", T, c->hidden);
-	pointwise(b, "attn_residual", T, c->hidden, 2, L);
-	r = add(b, "mlp_norm", "layernorm", L);
-	dims2(r, T, c->hidden);
-	if (c->experts > 0)
+	if (k->decoder) {
+		r = attention(b, c, o);
+		if (k->gqa)
+			r->kv_heads = kvh;
+	} else {
+		r = add(b, "attention", "attention", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)(c->heads / b->tp),
+		         (unsigned long long)S, (unsigned long long)c->head_dim);
+	}
+	matmul(b, nm->o_proj, T, H, c->heads / b->tp * c->head_dim, L);
+	tp_allreduce(b, "attn_allreduce", T, H);
+	if (k->o_bias)
+		pointwise(b, nm->o_bias, T, H, 2, L);
+	pointwise(b, "attn_residual", T, H, 2, L);
+	layernorm(b, k->norm == RL_NORM_PRE ? nm->norm2 : nm->norm1, T, H, L);
+	if (k->mlp == RL_MLP_MOE) {
 		moe(b, c, o, T);
-	else {
-		uint64_t I = c->intermediate / b->tp;
+	} else {
+		uint64_t up = k->mlp == RL_MLP_GATED ? 2 * I : I;
 
-		matmul(b, "gate_up", T, 2 * I, c->hidden, L);
-		pointwise(b, "silu", T, I, 1, L);
-		pointwise(b, "mul", T, I, 2, L);
-		matmul(b, "down_proj", T, c->hidden, I, L);
-		tp_allreduce(b, "mlp_allreduce", T, c->hidden);
+		matmul(b, nm->up, T, up, H, L);
+		if (k->mlp_bias)
+			pointwise(b, nm->up_bias, T, up, 2, L);
+		pointwise(b, nm->act, T, I, 1, L);
+		b->rows[b->n - 1].fpe = k->act_fpe;
+		if (k->mlp == RL_MLP_GATED)
+			pointwise(b, "mul", T, I, 2, L);
+		matmul(b, nm->down, T, H, I, L);
+		tp_allreduce(b, nm->mlp_allreduce, T, H);
+		if (k->mlp_bias)
+			pointwise(b, nm->down_bias, T, H, 2, L);
 	}
-	pointwise(b, "mlp_residual", T, c->hidden, 2, L);
-	r = add(b, "final_norm", "layernorm", 1);
-	dims2(r, T, c->hidden);
-	lm_head(b, c, o, T);
+	pointwise(b, nm->mlp_residual, T, H, 2, L);
+	if (k->norm == RL_NORM_POST)
+		layernorm(b, nm->norm2, T, H, L);
+	else
+		layernorm(b, nm->final_norm, T, H, 1);
+	if (k->head == RL_HEAD_LM) {
+		lm_head(b, c, o, T);
+	} else {
+		matmul(b, "pooler", o->batch, H, H, 1);
+		pointwise(b, "pooler_tanh", o->batch, H, 1, 1);
+	}
 	return b->n;
+}
+
+double rl_modelops_weights(const struct rl_hfconfig *c)
+{
+	struct rl_block k;
+	double H = (double)c->hidden, I = (double)c->intermediate, D = (double)c->head_dim;
+	double qkv = ((double)c->heads + 2.0 * (double)c->kv_heads) * D, norm, layer, w = 0;
+
+	rl_family_block(c, &k);
+	norm = k.norm_bias ? 2.0 * H : H;
+	/* the embedding */
+	if (k.embed == RL_EMBED_PATCHES)
+		w += H * (double)c->channels * (double)c->patch * (double)c->patch + H /* bias */ +
+		     H /* the class token */ + (double)c->tokens * H;
+	else
+		w += (double)c->vocab * H;
+	if (k.embed == RL_EMBED_TOKENS_POS)
+		w += (double)c->positions * H;
+	if (k.embed == RL_EMBED_TOKENS_POS_TYPE)
+		w += norm; /* embed_norm */
+	/* one layer: two norms, attention, the MLP */
+	layer = 2.0 * norm + H * qkv + (double)c->heads * D * H;
+	if (k.qkv_bias)
+		layer += qkv;
+	if (k.o_bias)
+		layer += H;
+	if (k.qk_norm == RL_QKNORM_HEAD)
+		layer += 2.0 * D; /* q_norm and k_norm: one weight per head_dim each */
+	if (k.mlp == RL_MLP_MOE)
+		layer += (double)c->experts * 3.0 * H * I + H * (double)c->experts;
+	else if (k.mlp == RL_MLP_GATED)
+		layer += 3.0 * H * I;
+	else
+		layer += 2.0 * H * I + (k.mlp_bias ? I + H : 0.0);
+	w += (double)c->layers * layer;
+	if (k.norm == RL_NORM_PRE)
+		w += norm; /* the final norm */
+	if (k.head == RL_HEAD_LM)
+		w += k.tied ? 0.0 : (double)c->vocab * H;
+	else
+		w += H * H + H; /* the pooler */
+	return w;
 }
 
 /* ---- a step too large: which keys and options made it so ----
@@ -451,6 +465,8 @@ static const struct {
 	{"moe_allreduce", S_HIDDEN | S_TOK},
 	{"qkv_proj", S_HIDDEN | S_HEADS | S_KVH | S_HDIM | S_TOK},
 	{"qkv_bias", S_HEADS | S_KVH | S_HDIM | S_TOK},
+	{"q_norm", S_HEADS | S_HDIM | S_TOK},
+	{"k_norm", S_HEADS | S_KVH | S_HDIM | S_TOK},
 	{"o_proj", S_HIDDEN | S_HEADS | S_HDIM | S_TOK},
 	{"attention", S_HEADS | S_KVH | S_HDIM | S_BATCH | S_LEN},
 	{"qkv", S_HIDDEN | S_TOK},
@@ -503,11 +519,12 @@ int rl_modelops_row_known(const char *name)
 	return 0;
 }
 
-/* FROM's sizes resolved to the keys of C's family and the options of O. */
+/* FROM's sizes resolved to the keys of C's family (its block K) and the
+ * options of O. */
 static unsigned resolve(unsigned from, const struct rl_hfconfig *c,
-                        const struct rl_modelops_opts *o)
+                        const struct rl_modelops_opts *o, const struct rl_block *k)
 {
-	int prefill = o->phase == RL_PHASE_PREFILL || c->encoder;
+	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder;
 
 	if (from & S_LOGITS)
 		from |= o->train ? S_TOK : S_BATCH;
@@ -516,11 +533,11 @@ static unsigned resolve(unsigned from, const struct rl_hfconfig *c,
 	if (from & S_LEN)
 		from |= prefill ? S_SEQ : S_CONTEXT;
 	/* a head_dim not given is hidden / heads */
-	if ((from & S_HDIM) && (c->family != RL_HF_LLAMA || c->head_dim == c->hidden / c->heads))
+	if ((from & S_HDIM) && (!k->gqa || c->head_dim == c->hidden / c->heads))
 		from = (from & ~(unsigned)S_HDIM) | S_HIDDEN | S_HEADS;
-	if (c->family != RL_HF_LLAMA || c->kv_heads == c->heads)
+	if (!k->gqa || c->kv_heads == c->heads)
 		from &= ~(unsigned)S_KVH;
-	if ((from & S_SEQ) && c->family == RL_HF_VIT)
+	if ((from & S_SEQ) && k->tokens)
 		from = (from & ~(unsigned)S_SEQ) | S_IMAGE | S_PATCH;
 	return from & ((unsigned)S_TOK - 1);
 }
@@ -530,16 +547,16 @@ static unsigned resolve(unsigned from, const struct rl_hfconfig *c,
 static int name_sources(char *buf, size_t len, unsigned from, const struct rl_hfconfig *c,
                         const struct rl_modelops_opts *o)
 {
-	int gpt2 = c->family == RL_HF_GPT2;
+	const struct rl_family_keys *key = &rl_family_of(c)->sizes;
 	const struct rl_parallel_place *par = o->par;
 	const struct {
 		unsigned bit;
 		const char *name;
 		uint64_t v;
 	} s[] = {
-		{S_HIDDEN, gpt2 ? "n_embd" : "hidden_size", c->hidden},
-		{S_INTER, gpt2 ? "n_inner" : "intermediate_size", c->intermediate},
-		{S_HEADS, gpt2 ? "n_head" : "num_attention_heads", c->heads},
+		{S_HIDDEN, key->hidden, c->hidden},
+		{S_INTER, key->intermediate, c->intermediate},
+		{S_HEADS, key->heads, c->heads},
 		{S_KVH, "num_key_value_heads", c->kv_heads},
 		{S_HDIM, "head_dim", c->head_dim},
 		{S_VOCAB, "vocab_size", c->vocab},
@@ -548,7 +565,7 @@ static int name_sources(char *buf, size_t len, unsigned from, const struct rl_hf
 		{S_IMAGE, "image_size", c->image},
 		{S_PATCH, "patch_size", c->patch},
 		{S_CHAN, "num_channels", c->channels},
-		{S_LAYERS, gpt2 ? "n_layer" : "num_hidden_layers", c->layers},
+		{S_LAYERS, key->layers, c->layers},
 		{S_BATCH, "--batch", o->batch},
 		{S_SEQ, "--seq", o->seq},
 		{S_CONTEXT, "context", o->context},
@@ -583,15 +600,17 @@ static int too_large(const struct rl_hfconfig *c, const struct rl_modelops_opts 
                      const struct rl_modelops_row *r, unsigned from, const char *why,
                      struct rl_err *err)
 {
+	struct rl_block k;
 	char keys[320];
 	size_t i;
 	int n;
 
+	rl_family_block(c, &k);
 	keys[0] = '\0';
 	for (i = 0; i < sizeof(row_sources) / sizeof(row_sources[0]); i++)
 		if (strcmp(row_sources[i].row, r->name) == 0)
 			from |= row_sources[i].from;
-	n = name_sources(keys, sizeof(keys), resolve(from, c, o), c, o);
+	n = name_sources(keys, sizeof(keys), resolve(from, c, o, &k), c, o);
 	return rl_err_set(err, RL_ERR_RANGE, "%s: %s%s the step's %s (%s %s) too large: %s",
 	                  c->name != NULL ? c->name : "config", keys,
 	                  n == 0 ? "the sizes make" : n == 1 ? " makes" : " make", r->name, r->kind,
@@ -654,6 +673,8 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	struct build b;
 	struct rl_modelops_opts mo = *o;
 	const struct rl_parallel_place *par = o->par;
+	const struct rl_family *f = rl_family_of(c);
+	struct rl_block k;
 	int n;
 
 	/* every size is at most 2^24 (hfconfig's keys and the options): no
@@ -669,10 +690,13 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		                  "%s weights train frozen only: a training step needs weights it "
 		                  "can update",
 		                  rl_dtype_name(o->weight_dtype));
-	if (c->encoder && o->phase != RL_PHASE_PREFILL)
+	if (!(f->phases & RL_FAMILY_DECODE) && o->phase != RL_PHASE_PREFILL)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "model_type %s is an encoder: --phase decode does not apply "
 		                  "(prefill only)",
+		                  c->model_type);
+	if (!(f->phases & RL_FAMILY_TRAIN) && o->train)
+		return rl_err_set(err, RL_ERR_ARG, "model_type %s has no training step",
 		                  c->model_type);
 	memset(&b, 0, sizeof(b));
 	b.rows = rows;
@@ -695,7 +719,8 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		b.first = lay.pp == 1;
 		mo.batch = par->micro_batch;
 	}
-	n = build(c, &mo, &b);
+	rl_family_block(c, &k);
+	n = build(c, &mo, &k, &b);
 	if (n < 0)
 		return n;
 	per_microbatch(&b);

@@ -1,11 +1,17 @@
 /* modelops.h - the op list of one step of a transformer (roofline model).
  *
  * Layer 3 builder: a config (hfconfig.h) and the step's options -> op
- * rows, no I/O. The Llama block (llama, mistral, qwen2), per layer:
+ * rows, no I/O. The rows come from the block description of the config's
+ * family (family.h: struct rl_block; docs/model.md): the builder decides on
+ * its fields, never on a model_type. What the families' blocks make:
+ *
+ * The Llama block (llama, mistral, qwen2, qwen3), per layer:
  * attn_norm, qkv_proj (one fused matmul, N = (H + 2 Hkv) D), qkv_bias
  * (with attention_bias), attention (kv_heads = Hkv), o_proj, attn_residual,
  * mlp_norm, gate_up (N = 2 x intermediate), silu, mul, down_proj,
- * mlp_residual; each one row with count = num_hidden_layers. Around them:
+ * mlp_residual; each one row with count = num_hidden_layers; qwen3 adds
+ * q_norm (T x H x D) and k_norm (T x Hkv x D) after qkv_proj, layernorms
+ * over each head's head_dim. Around them:
  * embed (a copy of tokens x hidden), final_norm and lm_head (the last token
  * of each sequence: M = batch, in both phases).
  *
@@ -139,6 +145,17 @@ double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens
  * a layout the model does not divide (rl_parallel_check_model). */
 int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err);
+
+/* Every weight of the model C describes (its parameter count), from its
+ * block description (family.h), on one GPU: the embedding tables (the
+ * token table; gpt2's positions; vit's patch filter, class token and
+ * positions), every layer's norms (RMSNorm a weight per channel, LayerNorm
+ * a weight and a bias), q/k norms, projections and their biases, the MLP
+ * or every expert and the router, the final norm, and the lm_head (once
+ * when tied to the token table) or the pooler. Not counted: bert's
+ * position and token-type tables (keys the reader does not take). A
+ * double: exact up to 2^53 weights. */
+double rl_modelops_weights(const struct rl_hfconfig *c);
 
 /* 1 when NAME is a row the builder makes whose sizes it can name in a
  * message (every row should be: the tests check), else 0. */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "family.h"
+
 static uint64_t one(uint64_t v)
 {
 	return v ? v : 1;
@@ -20,6 +22,25 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
                             struct rl_err *err)
 {
 	uint64_t tp = one(p->tp), pp = one(p->pp), dp = one(p->dp), ep = one(p->ep);
+
+	/* the degrees the family takes (family.h); expert parallelism is
+	 * decided by the experts, below */
+	static const struct {
+		unsigned bit;
+		const char *opt, *what;
+	} takes[] = {{RL_FAMILY_TP, "tp", "tensor"},
+	             {RL_FAMILY_PP, "pp", "pipeline"},
+	             {RL_FAMILY_DP, "dp", "data"}};
+	const uint64_t degree[] = {tp, pp, dp};
+	unsigned layouts = rl_family_of(c)->layouts;
+	size_t i;
+
+	for (i = 0; i < sizeof(takes) / sizeof(takes[0]); i++)
+		if (degree[i] > 1 && !(layouts & takes[i].bit))
+			return rl_err_set(err, RL_ERR_ARG,
+			                  "--%s %llu: model_type %s takes no %s parallelism",
+			                  takes[i].opt, (unsigned long long)degree[i],
+			                  c->model_type, takes[i].what);
 
 	if (c->heads % tp != 0)
 		return rl_err_set(
@@ -42,11 +63,15 @@ int rl_parallel_check_model(const struct rl_parallel *p, const struct rl_hfconfi
 		return rl_err_set(err, RL_ERR_ARG, "--pp %llu is more than the %llu layers of %s",
 		                  (unsigned long long)pp, (unsigned long long)c->layers,
 		                  c->model_type);
-	if (ep > 1 && c->experts == 0)
+	if (ep > 1 && c->experts == 0) {
+		char moe[128];
+
+		rl_family_names(moe, sizeof(moe), RL_FAMILY_EP, 0);
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--ep %llu: model_type %s has no experts (expert parallelism is "
-		                  "for MoE models: mixtral)",
-		                  (unsigned long long)ep, c->model_type);
+		                  "for MoE models: %s)",
+		                  (unsigned long long)ep, c->model_type, moe);
+	}
 	if (ep > 1 && c->experts % ep != 0)
 		return rl_err_set(err, RL_ERR_ARG, "--ep %llu does not divide the %llu experts",
 		                  (unsigned long long)ep, (unsigned long long)c->experts);

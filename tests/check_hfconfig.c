@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <yajl/yajl_tree.h>
+
 #include "check.h"
 #include "hfconfig.h"
+#include "json.h"
 #include "modelops.h"
 
 /* parses TEXT named "c.json"; the status */
@@ -252,7 +255,7 @@ START_TEST(test_errors)
 	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
 	    {"{\"model_type\":\"gpt_neox\"}", "c.json: key 'model_type': unsupported model "
 	                                      "type 'gpt_neox' (expected llama, mistral, mixtral, "
-	                                      "qwen2, gpt2, bert or vit)"},
+	                                      "qwen2, qwen3, gpt2, bert or vit)"},
 	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
 	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
 	     "\"num_experts_per_tok\":2}",
@@ -480,7 +483,7 @@ END_TEST
 START_TEST(test_rows_named)
 {
 	static const char *const configs[] = {"llama3-8b", "qwen2-7b", "mixtral-8x7b", "gpt2",
-	                                      "bert-base", "vit-b16"};
+	                                      "bert-base", "vit-b16", "qwen3-8b"};
 	static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
 	static const struct rl_parallel lays[] = {
 		{1, 1, 1, 1, 0, 0}, {2, 1, 1, 1, 0, 0}, {1, 2, 1, 1, 0, 0}, {1, 1, 1, 2, 0, 0}};
@@ -528,6 +531,65 @@ START_TEST(test_rows_named)
 }
 END_TEST
 
+/* The primitives the family readers take their keys with. */
+START_TEST(test_primitives)
+{
+	yajl_val root;
+	struct rl_hfconfig c;
+	struct rl_hfconfig_rd r;
+	struct rl_err e;
+	uint64_t v = 0;
+	int b = -1;
+
+	root = rl_json_parse("{\"a\":5,\"t\":true,\"f\":false,\"n\":null,\"s\":\"x\","
+	                     "\"z\":0,\"big\":16777217,\"max\":16777216,\"half\":2.5}",
+	                     "t.json", &e);
+	ck_assert_ptr_nonnull(root);
+	r.name = "t.json";
+	r.root = root;
+	r.err = &e;
+	ck_assert_int_eq(rl_hfconfig_size(&r, "a", 0, &v), 0);
+	ck_assert_uint_eq(v, 5);
+	ck_assert_int_eq(rl_hfconfig_size(&r, "max", 0, &v), 0);
+	ck_assert_uint_eq(v, 16777216);
+	/* absent and null: the default, or missing */
+	ck_assert_int_eq(rl_hfconfig_size(&r, "q", 7, &v), 0);
+	ck_assert_uint_eq(v, 7);
+	ck_assert_int_eq(rl_hfconfig_size(&r, "n", 9, &v), 0);
+	ck_assert_uint_eq(v, 9);
+	ck_assert_int_eq(rl_hfconfig_size(&r, "q", 0, &v), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "t.json: key 'q' is missing");
+	ck_assert_int_eq(rl_hfconfig_size(&r, "n", 0, &v), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "t.json: key 'n' is missing");
+	ck_assert_int_eq(rl_hfconfig_size(&r, "s", 1, &v), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "t.json: key 's': expected an integer from 1 to 16777216");
+	ck_assert_int_eq(rl_hfconfig_size(&r, "z", 1, &v), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_hfconfig_size(&r, "big", 1, &v), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_hfconfig_size(&r, "half", 1, &v), RL_ERR_PARSE);
+	ck_assert_int_eq(rl_hfconfig_bool(&r, "t", 0, &b), 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(rl_hfconfig_bool(&r, "f", 1, &b), 0);
+	ck_assert_int_eq(b, 0);
+	ck_assert_int_eq(rl_hfconfig_bool(&r, "n", 1, &b), 0);
+	ck_assert_int_eq(b, 1);
+	ck_assert_int_eq(rl_hfconfig_bool(&r, "a", 0, &b), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "t.json: key 'a': expected true or false");
+	ck_assert_int_eq(rl_hfconfig_has(&r, "a"), 1);
+	ck_assert_int_eq(rl_hfconfig_has(&r, "n"), 0);
+	ck_assert_int_eq(rl_hfconfig_has(&r, "q"), 0);
+	memset(&c, 0, sizeof(c));
+	c.hidden = 64;
+	c.heads = 5;
+	ck_assert_int_eq(rl_hfconfig_mha(&r, "h", &c), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "t.json: key 'h': 5 does not divide the hidden size 64");
+	c.heads = 4;
+	ck_assert_int_eq(rl_hfconfig_mha(&r, "h", &c), 0);
+	ck_assert_uint_eq(c.head_dim, 16);
+	ck_assert_uint_eq(c.kv_heads, 4);
+	yajl_tree_free(root);
+}
+END_TEST
+
 Suite *suite_hfconfig(void)
 {
 	Suite *s = suite_create("hfconfig");
@@ -542,6 +604,7 @@ Suite *suite_hfconfig(void)
 	tcase_add_test(tc, test_encoders);
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_rows_named);
+	tcase_add_test(tc, test_primitives);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -80,6 +80,7 @@ int main(void)
 	srunner_add_suite(sr, suite_pipeline());
 	srunner_add_suite(sr, suite_synth());
 	srunner_add_suite(sr, suite_hfconfig());
+	srunner_add_suite(sr, suite_family());
 	srunner_add_suite(sr, suite_generate());
 	srunner_add_suite(sr, suite_expected());
 	srunner_add_suite(sr, suite_memfit());
