@@ -300,8 +300,9 @@ static double tile_eff(const struct env *e, enum tile_class c)
 	case LARGE: return ep(e, RL_EP_GEMM_LARGE);
 	case MEDIUM: return ep(e, RL_EP_GEMM_MEDIUM);
 	case SMALL: return ep(e, RL_EP_GEMM_SMALL);
-	default: return ep(e, RL_EP_GEMM_THIN);
+	case THIN: break;
 	}
+	return ep(e, RL_EP_GEMM_THIN);
 }
 
 /* One GEMM problem and the best tile found for it so far. */
@@ -450,8 +451,16 @@ static double dtype_factor(const struct env *e, const struct rl_op *op)
 	case RL_INT8: return ep(e, RL_EP_GEMM_INT8);
 	case RL_FP8E4M3: return ep(e, RL_EP_GEMM_FP8);
 	case RL_FP8E5M2: return 0; /* no e5m2 GEMM measured */
-	default: return 1;
+	case RL_FP64:
+	case RL_FP32:
+	case RL_FP16:
+	case RL_BF16:
+	case RL_INT32:
+	case RL_INT64:
+	case RL_INT4:
+	case RL_FP4: return 1;
 	}
+	return 1;
 }
 
 /* int4 weights under bf16 activations: PyTorch's tinygemm kernel
@@ -683,9 +692,20 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 		if (op->nperm > 0)
 			return permuted_copy(e, op, p);
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
-	default: /* pointwise */
+	case RL_KIND_POINTWISE:
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+		break; /* rl_expected() keeps a collective's bound */
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
+		break; /* their FLOPs and bytes are given: above */
 	}
+	return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 }
 
 /* The model's environment for CTX; 0 when there is no model to apply (best

@@ -178,8 +178,7 @@ static int close_run(struct rl_fuse_stream *s)
 static int candidate(const struct rl_op *op, const struct rl_pred *p)
 {
 	return op->fuse == NULL && !(op->has & RL_HAS_BYTES) &&
-	       (op->kind == RL_KIND_POINTWISE || op->kind == RL_KIND_SOFTMAX ||
-	        op->kind == RL_KIND_LAYERNORM) &&
+	       (rl_kind_info(op->kind)->flags & RL_KF_FUSABLE) &&
 	       p->bound != RL_BOUND_COMPUTE;
 }
 

@@ -3,6 +3,7 @@
 
 #include "memfit.h"
 
+#include "collective.h"
 #include "formulas.h"
 #include "train.h"
 
@@ -57,31 +58,29 @@ int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, doub
 	if (rl_kind_is_collective(op->kind)) {
 		/* its input and output buffers, not the bus bytes: an allgather's
 		 * output is ranks x its input, a reducescatter's 1 / ranks */
-		double in = rl_dtype_bytes(op->dtype), r = (double)op->ranks;
+		double in = rl_dtype_bytes(op->dtype);
 		int i;
 
 		for (i = 0; i < op->ndims; i++)
 			in *= (double)d[i];
-		*act = in + (op->kind == RL_KIND_ALLGATHER       ? r * in
-		             : op->kind == RL_KIND_REDUCESCATTER ? in / r
-		                                                 : in);
+		*act = in + rl_collective_out_bytes(op->kind, op->ranks, in);
 		return 0;
 	}
 	*act = read + written;
 	if (known == 0 || !(op->has & RL_HAS_SHAPE))
 		return 0;
-	switch (op->kind) {
-	case RL_KIND_MATMUL: { /* B[B, K, N] of MxNxK or BxMxNxK */
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL: { /* B[B, K, N] of MxNxK or BxMxNxK */
 		double b = op->ndims == 4 ? (double)*d++ : 1;
 
 		*weights = weights_of(op, b * (double)d[2] * (double)d[1]);
 		break;
 	}
-	case RL_KIND_CONV2D: /* the filter [K, C / groups, R, S] */
+	case RL_BYTES_CONV2D: /* the filter [K, C / groups, R, S] */
 		*weights = weights_of(op, (double)op->kernel[0] * (double)(d[1] / op->groups) *
 		                              (double)op->kernel[1] * (double)op->kernel[2]);
 		break;
-	case RL_KIND_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
+	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
 		double es = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype)
 		                                        : rl_dtype_bytes(op->dtype);
 
@@ -89,8 +88,13 @@ int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, doub
 		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
 		break;
 	}
-	default:
-		break;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN:
+		break; /* activations only */
 	}
 	*act -= *weights + *kv;
 	if (*act < 0)

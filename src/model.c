@@ -46,11 +46,6 @@ static const enum rl_pipe vector_chain[RL_DTYPE_COUNT][3] = {
 	[RL_FP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 };
 
-static int is_matrix_kind(enum rl_kind k)
-{
-	return k == RL_KIND_MATMUL || k == RL_KIND_CONV2D || k == RL_KIND_ATTENTION;
-}
-
 static enum rl_pipe first_present(const struct rl_device *d, const enum rl_pipe *chain)
 {
 	for (; *chain != RL_PIPE_NONE; chain++)
@@ -66,7 +61,7 @@ enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
 	 * CUDA cores where the device (or the dtype: fp32) has no tensor pipe;
 	 * everything else is vector work. */
 	if (u == RL_UNIT_AUTO)
-		u = is_matrix_kind(kind) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
+		u = rl_kind_is_matrix(kind) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
 	if (u == RL_UNIT_TENSOR) {
 		*wanted = tensor_chain[t][0];
 		return first_present(d, tensor_chain[t]);
@@ -187,7 +182,7 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 	/* An op without FLOPs (a copy) never uses its pipe: no fallback. */
 	p->fallback = p->flops > 0 && (p->pipe != p->wanted ||
 	                               (op->unit == RL_UNIT_TENSOR && p->unit != RL_UNIT_TENSOR));
-	p->fma = (op->has & RL_HAS_FMA) ? op->fma : is_matrix_kind(op->kind);
+	p->fma = (op->has & RL_HAS_FMA) ? op->fma : rl_kind_is_matrix(op->kind);
 	/* Datasheet vector peaks count an FMA as 2 FLOPs. Work that is not
 	 * multiply-add pairs (x * 2, cos, max) retires one FLOP per lane per
 	 * cycle: half the peak (A100: 19.5 TFLOPS FMA, 9.75 plain; Horace He,
@@ -244,8 +239,9 @@ const char *rl_bound_name(enum rl_bound b)
 	case RL_BOUND_COMPUTE: return "compute";
 	case RL_BOUND_MEMORY: return "memory";
 	case RL_BOUND_NETWORK: return "network";
-	default: return "overhead";
+	case RL_BOUND_OVERHEAD: break;
 	}
+	return "overhead";
 }
 
 const char *rl_bound_advice(enum rl_bound b)
@@ -266,10 +262,10 @@ const char *rl_bound_advice(enum rl_bound b)
 		return "network-bound: the collectives wait on the interconnect: fewer or smaller "
 		       "collectives (a smaller dtype, fewer ranks across nodes), or overlap them with "
 		       "compute";
-	default:
-		return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
-		       "the loop, or raise the batch size: the GPU waits on the host";
+	case RL_BOUND_OVERHEAD: break;
 	}
+	return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
+	       "the loop, or raise the batch size: the GPU waits on the host";
 }
 
 const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
@@ -284,15 +280,16 @@ const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
 			return "launch-bound: merge kernels (fuse) or batch more work per launch";
 		return "host-bound: CUDA graphs or torch.compile, or a larger batch";
 	case RL_BOUND_COMPUTE:
-		if (p->unit == RL_UNIT_VECTOR && is_matrix_kind(op->kind))
+		if (p->unit == RL_UNIT_VECTOR && rl_kind_is_matrix(op->kind))
 			return "matrix product on CUDA cores: use a tensor-core dtype (tf32, bf16)";
 		if (p->unit == RL_UNIT_VECTOR)
 			return "vector-compute-bound: cut FLOPs per element or use packed half math";
 		return "tensor-core-bound: lower precision (fp8) or fewer FLOPs";
-	default:
-		if (is_matrix_kind(op->kind))
+	case RL_BOUND_MEMORY:
+		if (rl_kind_is_matrix(op->kind))
 			return "weight-bound: batch more rows per weight read, or quantize the weights "
 			       "(fusing does not cut its traffic)";
 		return "fuse with neighbouring ops so intermediates stay on chip";
 	}
+	return "";
 }

@@ -55,8 +55,9 @@ enum rl_bound {
 	RL_BOUND_MEMORY,
 	RL_BOUND_OVERHEAD,
 	RL_BOUND_NETWORK, /* a collective, on the interconnect */
-	RL_BOUND_COUNT
 };
+
+#define RL_BOUND_COUNT (RL_BOUND_NETWORK + 1) /* outside: for -Wswitch-enum */
 
 /* What the model needs besides the op: the device and the host cost. */
 struct rl_effprof;

@@ -65,14 +65,27 @@ static double weight_elems(const struct rl_op *op)
 
 	if (!(op->has & RL_HAS_SHAPE))
 		return 0;
-	if (op->kind == RL_KIND_MATMUL && op->ndims >= 3) {
-		double b = op->ndims == 4 ? (double)*d++ : 1;
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL:
+		if (op->ndims >= 3) {
+			double b = op->ndims == 4 ? (double)*d++ : 1;
 
-		return b * (double)d[1] * (double)d[2];
+			return b * (double)d[1] * (double)d[2];
+		}
+		break;
+	case RL_BYTES_CONV2D:
+		if (op->ndims == 4 && op->groups > 0)
+			return (double)op->kernel[0] * (double)(d[1] / op->groups) *
+			       (double)op->kernel[1] * (double)op->kernel[2];
+		break;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_ATTENTION: /* K and V are activations (or a cache) */
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break;
 	}
-	if (op->kind == RL_KIND_CONV2D && op->ndims == 4 && op->groups > 0)
-		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
-		       (double)op->kernel[2];
 	return 0;
 }
 
@@ -122,7 +135,7 @@ static void given(struct rl_train_op *t, double flops, double bytes)
 
 void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op)
 {
-	if (o->autocast && op->kind == RL_KIND_LAYERNORM &&
+	if (o->autocast && (rl_kind_info(op->kind)->flags & RL_KF_AUTOCAST_FP32) &&
 	    (op->dtype == RL_FP16 || op->dtype == RL_BF16))
 		op->dtype = RL_FP32;
 }
@@ -262,14 +275,22 @@ int rl_train_backward(const struct rl_train_opts *o, const struct rl_op *fwd, in
 		}
 		k++;
 		break;
-	default: /* copy (the rows scattered back), custom: as forward */
+	case RL_KIND_COPY: /* the rows scattered back: as forward */
+	case RL_KIND_CUSTOM:
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_FUSED:
 		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k++], err)) < 0)
 			return rc;
 		break;
 	}
 	/* autocast: each weight gradient cast to fp32 (ToCopyBackward) */
 	if (o->autocast && !fwd->frozen && !given_work &&
-	    (fwd->kind == RL_KIND_MATMUL || fwd->kind == RL_KIND_CONV2D)) {
+	    rl_kind_info(fwd->kind)->weights == RL_WEIGHTS_MATRIX) {
 		double w = weight_elems(fwd);
 
 		if ((rc = clone(o, fwd, "wgrad_cast", RL_PHASE_BACKWARD, &out[k], err)) < 0)
@@ -383,8 +404,10 @@ static const struct pass *passes(const struct rl_train_opts *o, size_t *n)
 	case RL_OPT_SGD:
 		*n = o->fused ? 1 : 3;
 		return o->fused ? sgd_fused : sgd_foreach;
-	default: *n = 0; return NULL;
+	case RL_OPT_NONE: break;
 	}
+	*n = 0;
+	return NULL;
 }
 
 /* Bytes per parameter of the weights the optimizer updates and of the
@@ -498,8 +521,18 @@ double rl_train_saved_bytes(const struct rl_op *fwd)
 		return n * es + n / (double)d[fwd->ndims - 1] * 8.0;
 	case RL_KIND_SOFTMAX: return n * es; /* y */
 	case RL_KIND_POINTWISE: return (double)fwd->inputs * n * es;
-	default: return 0; /* reduction, copy (indices), custom */
+	case RL_KIND_REDUCTION:
+	case RL_KIND_COPY: /* indices */
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED: return 0;
 	}
+	return 0;
 }
 
 /* The bytes of FWD's first input: a repeated block's checkpoint. */
@@ -510,13 +543,22 @@ static double input_bytes(const struct rl_op *fwd)
 
 	if (!(fwd->has & RL_HAS_SHAPE))
 		return 0;
-	if (fwd->kind == RL_KIND_MATMUL) {
+	switch (rl_kind_info(fwd->kind)->bytes) {
+	case RL_BYTES_MATMUL: {
 		int b = fwd->ndims == 4;
 
 		return (b ? (double)d[0] : 1) * (double)d[b] * (double)d[b + 2] * es;
 	}
-	if (fwd->kind == RL_KIND_ATTENTION)
+	case RL_BYTES_ATTENTION:
 		return (double)d[0] * (double)d[1] * (double)d[2] * (double)d[fwd->ndims - 1] * es;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_CONV2D:
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break;
+	}
 	return elems(fwd) * es;
 }
 
