@@ -11,6 +11,8 @@
 #include "collective.h"
 #include "num.h"
 
+#include <string.h>
+
 double rl_default_flops_per_element(enum rl_kind k)
 {
 	return rl_kind_info(k)->default_fpe;
@@ -296,7 +298,7 @@ static int shaped(const struct rl_op *op, const struct rl_kind_info *ki, double 
 	return 0;
 }
 
-int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
+static int op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
 {
 	const struct rl_kind_info *ki = rl_kind_info(op->kind);
 	double es = rl_dtype_bytes(op->dtype);
@@ -331,6 +333,11 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
 	*flops = (op->has & RL_HAS_FLOPS) ? op->flops : f;
 	*bytes = (op->has & RL_HAS_BYTES) ? op->bytes : b;
 	return 0;
+}
+
+int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
+{
+	return op_work(op, flops, bytes, err);
 }
 
 /* The bytes OP reads and writes, from its shape (validated by rl_op_work):
@@ -402,17 +409,24 @@ static void split(const struct rl_op *op, double *read, double *written)
 	*written = n * es;
 }
 
-int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+int rl_op_output_known(const struct rl_op *op, struct rl_err *err)
 {
-	double read, written;
-	int rc;
-
 	if (rl_kind_info(op->kind)->bytes == RL_BYTES_GIVEN || (op->has & RL_HAS_BYTES))
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "its bytes were given, so its reads and writes are not known apart");
 	if (rl_kind_is_collective(op->kind))
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "a collective's bytes cross the interconnect, not device memory");
+	return 0;
+}
+
+int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+{
+	double read, written;
+	int rc = rl_op_output_known(op, err);
+
+	if (rc < 0)
+		return rc;
 	rc = rl_op_rw(op, &read, &written, err);
 	if (rc < 0)
 		return rc;
@@ -420,11 +434,11 @@ int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
 	return 0;
 }
 
-int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
-                  double *written, struct rl_err *err)
+static int op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                      double *written, struct rl_err *err)
 {
 	/* Validates the shape, so the products in split() cannot overflow. */
-	int rc = rl_op_work(op, flops, bytes, err);
+	int rc = op_work(op, flops, bytes, err);
 
 	if (rc < 0)
 		return rc;
@@ -438,6 +452,12 @@ int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *
 	return 1;
 }
 
+int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                  double *written, struct rl_err *err)
+{
+	return op_work_rw(op, flops, bytes, read, written, err);
+}
+
 int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err)
 {
 	double f, b;
@@ -445,7 +465,7 @@ int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_er
 	return rl_op_work_rw(op, &f, &b, read, written, err);
 }
 
-double rl_op_dequant_flops(const struct rl_op *op)
+static double dequant(const struct rl_op *op)
 {
 	const struct rl_kind_info *ki = rl_kind_info(op->kind);
 	const uint64_t *d = op->dims;
@@ -477,5 +497,94 @@ double rl_op_dequant_flops(const struct rl_op *op)
 	case RL_BYTES_BUS:
 	case RL_BYTES_GIVEN: return 0; /* no weights in another dtype */
 	}
+	return 0;
+}
+
+double rl_op_dequant_flops(const struct rl_op *op)
+{
+	return dequant(op);
+}
+
+double rl_op_weight_elems(const struct rl_op *op)
+{
+	const uint64_t *d = op->dims;
+
+	if (!(op->has & RL_HAS_SHAPE))
+		return 0;
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL:
+		if (op->ndims >= 3) {
+			double b = op->ndims == 4 ? (double)*d++ : 1;
+
+			return b * (double)d[1] * (double)d[2];
+		}
+		break;
+	case RL_BYTES_CONV2D:
+		if (op->ndims == 4 && op->groups > 0)
+			return (double)op->kernel[0] * (double)(d[1] / op->groups) *
+			       (double)op->kernel[1] * (double)op->kernel[2];
+		break;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_ATTENTION: /* K and V are activations (or a cache) */
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break;
+	}
+	return 0;
+}
+
+/* The weights (*W) and K and V (*KV) that OP holds in device memory (the
+ * memory fit's), for an op whose split is known. */
+static void resident(const struct rl_op *op, double es, double *w, double *kv)
+{
+	const uint64_t *d = op->dims;
+
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL: { /* B[B, K, N] of MxNxK or BxMxNxK */
+		double b = op->ndims == 4 ? (double)*d++ : 1;
+
+		*w = weight_bytes(op, es, b * (double)d[2] * (double)d[1]);
+		break;
+	}
+	case RL_BYTES_CONV2D: /* the filter [K, C / groups, R, S] */
+		*w = weight_bytes(op, es,
+		                  (double)op->kernel[0] * (double)(d[1] / op->groups) *
+		                          (double)op->kernel[1] * (double)op->kernel[2]);
+		break;
+	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
+		double kes = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es;
+
+		*kv = kes * 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
+		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
+		break;
+	}
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break; /* activations only */
+	}
+}
+
+int rl_op_derive(const struct rl_op *op, struct rl_work *w, struct rl_err *err)
+{
+	int i, rc;
+
+	memset(w, 0, sizeof(*w));
+	rc = op_work_rw(op, &w->flops, &w->bytes, &w->bytes_read, &w->bytes_written, err);
+	if (rc < 0)
+		return rc;
+	w->rw_known = rc;
+	w->es = rl_dtype_bytes(op->dtype);
+	w->elems = 1;
+	for (i = 0; i < op->ndims; i++)
+		w->elems *= (double)op->dims[i];
+	w->dequant_flops = dequant(op);
+	w->weight_elems = rl_op_weight_elems(op);
+	if (w->rw_known && (op->has & RL_HAS_SHAPE))
+		resident(op, w->es, &w->weight_bytes, &w->kv_bytes);
 	return 0;
 }

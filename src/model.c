@@ -167,15 +167,25 @@ static int predict_collective(const struct rl_op *op, const struct rl_model_ctx 
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err)
 {
+	struct rl_work w;
+	int rc = rl_op_derive(op, &w, err);
+
+	return rc < 0 ? rc : rl_predict_work(op, &w, ctx, p, err);
+}
+
+int rl_predict_work(const struct rl_op *op, const struct rl_work *w,
+                    const struct rl_model_ctx *ctx, struct rl_pred *p, struct rl_err *err)
+{
 	const struct rl_device *d = ctx->dev;
 	double launches = (double)op->launches;
 	double peak;
 	int rc;
 
-	rc = rl_op_work_rw(op, &p->flops, &p->bytes, &p->bytes_read, &p->bytes_written, err);
-	if (rc < 0)
-		return rc;
-	p->rw_known = rc;
+	p->flops = w->flops;
+	p->bytes = w->bytes;
+	p->bytes_read = w->bytes_read;
+	p->bytes_written = w->bytes_written;
+	p->rw_known = w->rw_known;
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : (p->flops > 0 ? HUGE_VAL : 0);
 	p->pipe = rl_model_pipe(d, op->kind, op->dtype, op->unit, &p->wanted);
 	p->unit = rl_pipe_is_tensor(p->pipe) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
@@ -200,7 +210,7 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 		 * the op's dtype on the CUDA cores (docs/oplist-format.md): one
 		 * plain FLOP per element, added to the pipe's time and kept out of
 		 * the op's FLOPs. No device has a pipe for a pair of dtypes. */
-		double deq = rl_op_dequant_flops(op);
+		double deq = w->dequant_flops;
 		enum rl_pipe vw, vp;
 
 		if (deq > 0) {
