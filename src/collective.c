@@ -29,6 +29,7 @@ double rl_collective_bus_factor(enum rl_kind k, uint64_t n)
 	case RL_KIND_CONV2D:
 	case RL_KIND_ATTENTION:
 	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
 	case RL_KIND_CUSTOM:
 	case RL_KIND_FUSED:
 		return 0; /* not a collective */
@@ -61,6 +62,7 @@ double rl_collective_out_bytes(enum rl_kind k, uint64_t n, double in_bytes)
 	case RL_KIND_CONV2D:
 	case RL_KIND_ATTENTION:
 	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
 	case RL_KIND_CUSTOM:
 	case RL_KIND_FUSED: break;
 	}
@@ -131,6 +133,7 @@ static void phases(enum rl_kind k, double g, double m, double s, double in, doub
 	case RL_KIND_CONV2D:
 	case RL_KIND_ATTENTION:
 	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
 	case RL_KIND_CUSTOM:
 	case RL_KIND_FUSED:
 		*intra = *inter = 0; /* not a collective: rl_collective_time() refuses it */

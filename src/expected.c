@@ -694,6 +694,8 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 	case RL_KIND_POINTWISE:
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	case RL_KIND_EMBEDDING: /* whole rows of D elements: a copy's stream */
+		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 	case RL_KIND_ALLREDUCE:
 	case RL_KIND_ALLGATHER:
 	case RL_KIND_REDUCESCATTER:

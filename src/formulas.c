@@ -88,6 +88,7 @@ static int elementwise(const struct rl_op *op, double es, double *flops,
 	case RL_BYTES_MATMUL:
 	case RL_BYTES_CONV2D:
 	case RL_BYTES_ATTENTION:
+	case RL_BYTES_GATHER:
 	case RL_BYTES_BUS:
 	case RL_BYTES_GIVEN: /* not elementwise: rl_op_work() does not call this */
 		break;
@@ -256,6 +257,29 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 	return 0;
 }
 
+/* An embedding's indices are int64 (torch.nn.Embedding, F.embedding and
+ * index_select take LongTensor indices). */
+#define INDEX_BYTES 8.0
+
+/* An embedding lookup (torch.nn.functional.embedding): N indices (the
+ * product of all dims but the last) pick N rows of D elements (the last
+ * dim) of a table: the N rows and the indices are read, the N rows written,
+ * no FLOPs; the table's other rows never move, so its size does not enter. */
+static int gather(const struct rl_op *op, double es, double *flops, double *bytes,
+                  struct rl_err *err)
+{
+	uint64_t n, idx;
+	int rc = want_dims(op, err);
+
+	if (rc < 0)
+		return rc;
+	if (product(op->dims, op->ndims, &n) < 0 || product(op->dims, op->ndims - 1, &idx) < 0)
+		return overflow(err, "embedding output");
+	*flops = 0;
+	*bytes = 2.0 * (double)n * es + INDEX_BYTES * (double)idx;
+	return 0;
+}
+
 /* A collective: no FLOPs (the reduction's adds are negligible,
  * collective.h); its bytes are the bus bytes each rank sends, nccl-tests'
  * size times the bus factor (collective.h), which cross the interconnect. */
@@ -288,6 +312,7 @@ static int shaped(const struct rl_op *op, const struct rl_kind_info *ki, double 
 	case RL_BYTES_MATMUL: return matmul(op, es, flops, bytes, err);
 	case RL_BYTES_ATTENTION: return attention(op, es, flops, bytes, err);
 	case RL_BYTES_CONV2D: return conv2d(op, es, flops, bytes, err);
+	case RL_BYTES_GATHER: return gather(op, es, flops, bytes, err);
 	case RL_BYTES_INPUTS:
 	case RL_BYTES_STREAM:
 	case RL_BYTES_ROW_REDUCE:
@@ -380,6 +405,16 @@ static void split(const struct rl_op *op, double *read, double *written)
 		                 (double)op->kernel[0] * (double)(d[1] / op->groups) *
 		                         (double)op->kernel[1] * (double)op->kernel[2]);
 		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;
+		break;
+	}
+	case RL_BYTES_GATHER: { /* the rows and their indices read, the rows written */
+		double idx = 1;
+
+		for (i = 0; i < op->ndims - 1; i++)
+			idx *= (double)d[i];
+		n = idx * (double)d[op->ndims - 1];
+		in = n;
+		w = INDEX_BYTES * idx;
 		break;
 	}
 	case RL_BYTES_INPUTS:
@@ -494,6 +529,7 @@ static double dequant(const struct rl_op *op)
 	case RL_BYTES_STREAM:
 	case RL_BYTES_ROW_REDUCE:
 	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_GATHER:
 	case RL_BYTES_BUS:
 	case RL_BYTES_GIVEN: return 0; /* no weights in another dtype */
 	}
@@ -529,6 +565,7 @@ double rl_op_weight_elems(const struct rl_op *op)
 	case RL_BYTES_ROW_REDUCE:
 	case RL_BYTES_ROW_AFFINE:
 	case RL_BYTES_ATTENTION: /* K and V are activations (or a cache) */
+	case RL_BYTES_GATHER:    /* the table's size is not in the shape */
 	case RL_BYTES_BUS:
 	case RL_BYTES_GIVEN: break;
 	}
@@ -564,6 +601,7 @@ static void resident(const struct rl_op *op, double es, double *w, double *kv)
 	case RL_BYTES_STREAM:
 	case RL_BYTES_ROW_REDUCE:
 	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_GATHER: /* the table's size is not in the shape */
 	case RL_BYTES_BUS:
 	case RL_BYTES_GIVEN: break; /* activations only */
 	}

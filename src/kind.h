@@ -19,6 +19,7 @@ enum rl_kind_bytes {
 	RL_BYTES_MATMUL,     /* A and B read, C written */
 	RL_BYTES_CONV2D,     /* input and filter read, output written */
 	RL_BYTES_ATTENTION,  /* Q, K, V read, O written (fused attention) */
+	RL_BYTES_GATHER,     /* the rows picked and their int64 indices read, the rows written */
 	RL_BYTES_BUS,        /* bus bytes over the interconnect (collective.h) */
 	RL_BYTES_GIVEN,      /* none: flops and bytes are given (custom, fused) */
 };
@@ -79,6 +80,8 @@ enum {
 	XX(ATTENTION, "attention", 4, 5, "BxHxSxD or BxHxSqxSkxD", 1.0, RL_BYTES_ATTENTION,  \
 	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION)                                    \
 	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0, RL_KCOL_PERM) \
+	XX(EMBEDDING, "embedding", 2, 6, "indices x row width (NxD, BxSxD)", 0.0,                \
+	   RL_BYTES_GATHER, RL_WEIGHTS_NONE, 0, 0)                                            \
 	XX(ALLREDUCE, "allreduce", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,           \
 	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
 	XX(ALLGATHER, "allgather", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,           \

@@ -263,6 +263,8 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 		k++;
 		break;
 	case RL_KIND_COPY: /* the rows scattered back: as forward */
+	case RL_KIND_EMBEDDING: /* embedding_dense_backward: dy's rows added into
+	                         * the table's gradient at the indices */
 	case RL_KIND_CUSTOM:
 	case RL_KIND_ALLREDUCE:
 	case RL_KIND_ALLGATHER:
@@ -508,6 +510,8 @@ static double saved_bytes(const struct rl_op *fwd, double es, double n)
 		return n * es + n / (double)d[fwd->ndims - 1] * 8.0;
 	case RL_KIND_SOFTMAX: return n * es; /* y */
 	case RL_KIND_POINTWISE: return (double)fwd->inputs * n * es;
+	case RL_KIND_EMBEDDING: /* the indices (int64), for the backward's scatter */
+		return n / (double)d[fwd->ndims - 1] * 8.0;
 	case RL_KIND_REDUCTION:
 	case RL_KIND_COPY: /* indices */
 	case RL_KIND_ALLREDUCE:
@@ -543,6 +547,8 @@ static double input_bytes(const struct rl_op *fwd, double es, double n)
 	}
 	case RL_BYTES_ATTENTION:
 		return (double)d[0] * (double)d[1] * (double)d[2] * (double)d[fwd->ndims - 1] * es;
+	case RL_BYTES_GATHER: /* the indices (int64) */
+		return n / (double)d[fwd->ndims - 1] * 8.0;
 	case RL_BYTES_INPUTS:
 	case RL_BYTES_STREAM:
 	case RL_BYTES_ROW_REDUCE:

@@ -139,6 +139,7 @@ int rl_validate_spec(const struct rl_op *op, struct rl_synth *s, int live, struc
 		break;
 	case RL_KIND_CONV2D:
 	case RL_KIND_ATTENTION:
+	case RL_KIND_EMBEDDING:
 	case RL_KIND_ALLREDUCE:
 	case RL_KIND_ALLGATHER:
 	case RL_KIND_REDUCESCATTER:

@@ -77,6 +77,11 @@ static const struct {
 	/* depthwise 3x3, 32 groups: 2 x 32 x 1 x 9 x 100; 4 x (3200 + 288 + 3200) */
 	{"conv2d depthwise", RL_KIND_CONV2D, RL_FP32, "1x32x10x10", "32x3x3", 1, 1, 32, 1, 0, -1,
 	 57600, 26752},
+	/* GPT-2's token embedding at batch 8 x 1024 tokens, rows of 768 bf16:
+	 * 8192 rows of 1536 B read and written (2 x 12582912) and 8192 int64
+	 * indices read (65536 B); no FLOPs */
+	{"embedding", RL_KIND_EMBEDDING, RL_BF16, "8x1024x768", NULL, 1, 0, 1, 1, 0, -1, 0,
+	 25231360},
 };
 
 static void make_op(struct rl_op *op, size_t i)
@@ -142,6 +147,7 @@ static const struct {
 	{19286400, 102760448},      /* 2 x (64x3x224x224 + 64x3x49); 2 x 64x64x112x112 */
 	{25952256, 51380224},       /* 2 x (64x256x28x28 + 512x256); 2 x 64x512x28x28 */
 	{13952, 12800},             /* 4 x (3200 + 32x1x9); 4 x 32x10x10 */
+	{12648448, 12582912},       /* 8192 x 768 x 2 + 8192 x 8; 8192 x 768 x 2 */
 };
 
 START_TEST(test_read_written)
@@ -228,6 +234,8 @@ static const struct {
 	const char *msg; /* a substring of the message */
 } bad[] = {
 	{"matmul with 2 dims", RL_KIND_MATMUL, "64x64", NULL, 1, 0, 1, RL_ERR_PARSE, "MxNxK"},
+	{"embedding with 1 dim", RL_KIND_EMBEDDING, "50257", NULL, 1, 0, 1, RL_ERR_PARSE,
+	 "embedding expects indices x row width (NxD, BxSxD), got 1 dimension"},
 	{"matmul with 5 dims", RL_KIND_MATMUL, "2x2x2x2x2", NULL, 1, 0, 1, RL_ERR_PARSE, "got 5"},
 	{"attention with 3 dims", RL_KIND_ATTENTION, "1x2x3", NULL, 1, 0, 1, RL_ERR_PARSE,
 	 "BxHxSxD"},

@@ -11,7 +11,7 @@
 /* Every kind's keyword, in the order of enum rl_kind (docs/oplist-format.md). */
 static const char *const names[] = {"pointwise", "reduction", "softmax",   "layernorm",
                                     "matmul",    "conv2d",    "attention", "copy",
-                                    "allreduce", "allgather", "reducescatter",
+                                    "embedding", "allreduce", "allgather", "reducescatter",
                                     "alltoall",  "broadcast", "sendrecv",  "custom",
                                     "fused"};
 
@@ -32,7 +32,7 @@ START_TEST(test_names)
 	ck_assert_int_eq(rl_kind_parse("gemm", &k), RL_ERR_PARSE);
 	ck_assert_str_eq(rl_kind_expected(),
 	                 "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
-	                 "allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom");
+	                 "embedding, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom");
 }
 END_TEST
 
@@ -57,6 +57,11 @@ START_TEST(test_rows)
 	ck_assert_double_eq(rl_kind_info(RL_KIND_SOFTMAX)->default_fpe, 5);
 	ck_assert_double_eq(rl_kind_info(RL_KIND_COPY)->default_fpe, 0);
 	ck_assert_int_eq(rl_kind_info(RL_KIND_ATTENTION)->max_dims, 5);
+	/* embedding: a row gather, no FLOPs, no optional columns, vector pipe */
+	ck_assert_int_eq(rl_kind_info(RL_KIND_EMBEDDING)->bytes, RL_BYTES_GATHER);
+	ck_assert_double_eq(rl_kind_info(RL_KIND_EMBEDDING)->default_fpe, 0);
+	ck_assert_uint_eq(rl_kind_info(RL_KIND_EMBEDDING)->columns, 0);
+	ck_assert(!rl_kind_is_matrix(RL_KIND_EMBEDDING));
 	ck_assert_str_eq(rl_kind_info(RL_KIND_CONV2D)->shape_form, "input NxCxHxW");
 	/* a collective: no FLOPs, bus bytes, the ranks columns */
 	ck_assert_double_eq(ar->default_fpe, 0);
