@@ -801,7 +801,8 @@ static const char *unmeasured(const struct env *e, const struct rl_op *op)
 {
 	int wq = (op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype != op->dtype;
 
-	if (op->kind == RL_KIND_MATMUL) {
+	switch (op->kind) {
+	case RL_KIND_MATMUL:
 		if (wq && !(op->weight_dtype == RL_INT4 && op->dtype == RL_BF16))
 			return "no measured kernel for these weights: only int4 weights under bf16 "
 			       "(tinygemm) are in the efficiency profile; expected = roofline";
@@ -813,19 +814,37 @@ static const char *unmeasured(const struct env *e, const struct rl_op *op)
 			               ? "no measured fp8e5m2 GEMM in the efficiency profile; expected = roofline"
 			               : "no measured GEMM of this dtype in the efficiency profile; "
 			                 "expected = roofline";
+		break;
+	case RL_KIND_CONV2D:
+		if (wq || op->dtype == RL_INT8 || op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 ||
+		    op->dtype == RL_TF32)
+			return "no measured convolution of this dtype in the efficiency profile; "
+			       "expected = roofline";
+		break;
+	case RL_KIND_ATTENTION:
+		if (((op->has & RL_HAS_KV_DTYPE) && op->kv_dtype != op->dtype) ||
+		    op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 || op->dtype == RL_INT8)
+			return "no measured attention kernel for this dtype or KV cache in the "
+			       "efficiency profile; expected = roofline";
+		if ((op->has & RL_HAS_SHAPE) && op->ndims >= 4)
+			return sdpa_unmeasured(op);
+		break;
+	case RL_KIND_POINTWISE:
+	case RL_KIND_REDUCTION:
+	case RL_KIND_SOFTMAX:
+	case RL_KIND_LAYERNORM:
+	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
+		break; /* no rule of unmeasured dtypes for them */
 	}
-	if (op->kind == RL_KIND_CONV2D &&
-	    (wq || op->dtype == RL_INT8 || op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 ||
-	     op->dtype == RL_TF32))
-		return "no measured convolution of this dtype in the efficiency profile; "
-		       "expected = roofline";
-	if (op->kind == RL_KIND_ATTENTION &&
-	    (((op->has & RL_HAS_KV_DTYPE) && op->kv_dtype != op->dtype) ||
-	     op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 || op->dtype == RL_INT8))
-		return "no measured attention kernel for this dtype or KV cache in the efficiency "
-		       "profile; expected = roofline";
-	if (op->kind == RL_KIND_ATTENTION && (op->has & RL_HAS_SHAPE) && op->ndims >= 4)
-		return sdpa_unmeasured(op);
 	return NULL;
 }
 
