@@ -9,17 +9,21 @@
 
 #include "err.h"
 
+/* Rows in enum order: RL_KIND_MAP's, then the output-only fused (kept from
+ * clang-format, which cannot see the rows the macro expands to). */
+/* clang-format off */
 static const struct rl_kind_info kinds[RL_KIND_COUNT] = {
-#define RL_KIND_ROW(e, nm, lo, hi, form, fpe, by, w, fl, cols)                                 \
-	[RL_KIND_##e] = {.name = nm, .min_dims = lo, .max_dims = hi, .shape_form = form,      \
+#define RL_KIND_ROW(e, nm, lo, hi, form, fpe, by, w, fl, cols)                                     \
+	[RL_KIND_##e] = {.name = nm, .min_dims = lo, .max_dims = hi, .shape_form = form,          \
 	                 .default_fpe = fpe, .bytes = by, .weights = w, .flags = fl, .columns = cols},
-    RL_KIND_MAP(RL_KIND_ROW)
+	RL_KIND_MAP(RL_KIND_ROW)
 #undef RL_KIND_ROW
-    /* a fusion group (fusion.h): its FLOPs and bytes are its members' */
-    [RL_KIND_FUSED] = {.name = "fused", .min_dims = 0, .max_dims = 6, .default_fpe = 1.0,
-                       .bytes = RL_BYTES_GIVEN, .weights = RL_WEIGHTS_NONE,
-                       .flags = RL_KF_OUTPUT_ONLY},
+	/* a fusion group (fusion.h): its FLOPs and bytes are its members' */
+	[RL_KIND_FUSED] = {.name = "fused", .min_dims = 0, .max_dims = 6, .default_fpe = 1.0,
+	                   .bytes = RL_BYTES_GIVEN, .weights = RL_WEIGHTS_NONE,
+	                   .flags = RL_KF_OUTPUT_ONLY},
 };
+/* clang-format on */
 
 /* The names of the op list's kinds joined at compile time, less the first
  * ", ". */

@@ -46,10 +46,10 @@ enum {
 
 /* Flags of a kind (rl_kind_info's flags). */
 enum {
-	RL_KF_MATRIX = 1 << 0,      /* a matrix product: the tensor pipe, FMAs */
-	RL_KF_FUSABLE = 1 << 1,     /* --suggest-fusion may put it in a run */
-	RL_KF_COLLECTIVE = 1 << 2,  /* crosses the interconnect (collective.h) */
-	RL_KF_OUTPUT_ONLY = 1 << 3, /* never read from an op list (fused) */
+	RL_KF_MATRIX = 1 << 0,        /* a matrix product: the tensor pipe, FMAs */
+	RL_KF_FUSABLE = 1 << 1,       /* --suggest-fusion may put it in a run */
+	RL_KF_COLLECTIVE = 1 << 2,    /* crosses the interconnect (collective.h) */
+	RL_KF_OUTPUT_ONLY = 1 << 3,   /* never read from an op list (fused) */
 	RL_KF_AUTOCAST_FP32 = 1 << 4, /* autocast runs it in fp32 from fp16 and bf16
 	                               * (torch.amp's fp32 list: layer_norm) */
 };
@@ -64,36 +64,36 @@ enum {
  *    looked up by name: op.h, docs/hwdb-format.md). A collective's shape is
  *    the elements of each rank's input buffer; its bytes cross the
  *    interconnect (docs/oplist-format.md, "Collectives"). */
-#define RL_KIND_MAP(XX)                                                                    \
-	XX(POINTWISE, "pointwise", 1, 6, NULL, 1.0, RL_BYTES_INPUTS, RL_WEIGHTS_NONE,        \
-	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE)                                       \
-	XX(REDUCTION, "reduction", 1, 6, NULL, 1.0, RL_BYTES_ROW_REDUCE, RL_WEIGHTS_NONE, 0, \
-	   RL_KCOL_FPE)                                                                       \
-	XX(SOFTMAX, "softmax", 1, 6, NULL, 5.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE,            \
-	   RL_KF_FUSABLE, RL_KCOL_FPE)                                                        \
-	XX(LAYERNORM, "layernorm", 1, 6, NULL, 8.0, RL_BYTES_ROW_AFFINE, RL_WEIGHTS_NONE,    \
-	   RL_KF_FUSABLE | RL_KF_AUTOCAST_FP32, RL_KCOL_FPE)                                  \
-	XX(MATMUL, "matmul", 3, 4, "MxNxK or BxMxNxK", 1.0, RL_BYTES_MATMUL,                 \
-	   RL_WEIGHTS_MATRIX, RL_KF_MATRIX, RL_KCOL_WEIGHTS | RL_KCOL_GROUPED)                \
-	XX(CONV2D, "conv2d", 4, 4, "input NxCxHxW", 1.0, RL_BYTES_CONV2D, RL_WEIGHTS_MATRIX, \
-	   RL_KF_MATRIX, RL_KCOL_CONV2D | RL_KCOL_WEIGHTS)                                    \
-	XX(ATTENTION, "attention", 4, 5, "BxHxSxD or BxHxSqxSkxD", 1.0, RL_BYTES_ATTENTION,  \
-	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION)                                    \
-	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0, RL_KCOL_PERM) \
-	XX(EMBEDDING, "embedding", 2, 6, "indices x row width (NxD, BxSxD)", 0.0,                \
-	   RL_BYTES_GATHER, RL_WEIGHTS_NONE, 0, 0)                                            \
-	XX(ALLREDUCE, "allreduce", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,           \
-	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
-	XX(ALLGATHER, "allgather", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,           \
-	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
-	XX(REDUCESCATTER, "reducescatter", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,   \
-	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
-	XX(ALLTOALL, "alltoall", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,             \
-	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
-	XX(BROADCAST, "broadcast", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,           \
-	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
-	XX(SENDRECV, "sendrecv", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,             \
-	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                              \
+#define RL_KIND_MAP(XX)                                                                            \
+	XX(POINTWISE, "pointwise", 1, 6, NULL, 1.0, RL_BYTES_INPUTS, RL_WEIGHTS_NONE,              \
+	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE)                                            \
+	XX(REDUCTION, "reduction", 1, 6, NULL, 1.0, RL_BYTES_ROW_REDUCE, RL_WEIGHTS_NONE, 0,       \
+	   RL_KCOL_FPE)                                                                            \
+	XX(SOFTMAX, "softmax", 1, 6, NULL, 5.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, RL_KF_FUSABLE,   \
+	   RL_KCOL_FPE)                                                                            \
+	XX(LAYERNORM, "layernorm", 1, 6, NULL, 8.0, RL_BYTES_ROW_AFFINE, RL_WEIGHTS_NONE,          \
+	   RL_KF_FUSABLE | RL_KF_AUTOCAST_FP32, RL_KCOL_FPE)                                       \
+	XX(MATMUL, "matmul", 3, 4, "MxNxK or BxMxNxK", 1.0, RL_BYTES_MATMUL, RL_WEIGHTS_MATRIX,    \
+	   RL_KF_MATRIX, RL_KCOL_WEIGHTS | RL_KCOL_GROUPED)                                        \
+	XX(CONV2D, "conv2d", 4, 4, "input NxCxHxW", 1.0, RL_BYTES_CONV2D, RL_WEIGHTS_MATRIX,       \
+	   RL_KF_MATRIX, RL_KCOL_CONV2D | RL_KCOL_WEIGHTS)                                         \
+	XX(ATTENTION, "attention", 4, 5, "BxHxSxD or BxHxSqxSkxD", 1.0, RL_BYTES_ATTENTION,        \
+	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION)                                         \
+	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0, RL_KCOL_PERM)       \
+	XX(EMBEDDING, "embedding", 2, 6, "indices x row width (NxD, BxSxD)", 0.0, RL_BYTES_GATHER, \
+	   RL_WEIGHTS_NONE, 0, 0)                                                                  \
+	XX(ALLREDUCE, "allreduce", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \
+	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                                   \
+	XX(ALLGATHER, "allgather", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \
+	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                                   \
+	XX(REDUCESCATTER, "reducescatter", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,         \
+	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                                   \
+	XX(ALLTOALL, "alltoall", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE, RL_KF_COLLECTIVE, \
+	   RL_KCOL_COLLECTIVE)                                                                     \
+	XX(BROADCAST, "broadcast", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \
+	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                                   \
+	XX(SENDRECV, "sendrecv", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE, RL_KF_COLLECTIVE, \
+	   RL_KCOL_COLLECTIVE)                                                                     \
 	XX(CUSTOM, "custom", 0, 6, NULL, 1.0, RL_BYTES_GIVEN, RL_WEIGHTS_NONE, 0, 0)
 
 enum rl_kind {

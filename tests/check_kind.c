@@ -9,11 +9,10 @@
 #include "kind.h"
 
 /* Every kind's keyword, in the order of enum rl_kind (docs/oplist-format.md). */
-static const char *const names[] = {"pointwise", "reduction", "softmax",   "layernorm",
-                                    "matmul",    "conv2d",    "attention", "copy",
-                                    "embedding", "allreduce", "allgather", "reducescatter",
-                                    "alltoall",  "broadcast", "sendrecv",  "custom",
-                                    "fused"};
+static const char *const names[] = {
+    "pointwise", "reduction", "softmax",   "layernorm", "matmul",    "conv2d",
+    "attention", "copy",      "embedding", "allreduce", "allgather", "reducescatter",
+    "alltoall",  "broadcast", "sendrecv",  "custom",    "fused"};
 
 START_TEST(test_names)
 {
@@ -30,9 +29,11 @@ START_TEST(test_names)
 	/* output only */
 	ck_assert_int_eq(rl_kind_parse("fused", &k), RL_ERR_PARSE);
 	ck_assert_int_eq(rl_kind_parse("gemm", &k), RL_ERR_PARSE);
-	ck_assert_str_eq(rl_kind_expected(),
-	                 "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
-	                 "embedding, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom");
+	ck_assert_str_eq(
+	    rl_kind_expected(),
+	    "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
+	    "embedding, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, "
+	    "custom");
 }
 END_TEST
 
