@@ -566,6 +566,7 @@ START_TEST(test_derive)
 	ck_assert_int_eq(w.rw_known, derive_cases[_i].rw_known);
 	ck_assert_double_eq(w.elems, derive_cases[_i].elems);
 	ck_assert_double_eq(w.weight_elems, derive_cases[_i].weight_elems);
+	ck_assert_double_eq(rl_op_weight_elems(&op), derive_cases[_i].weight_elems);
 	ck_assert_double_eq(w.weight_bytes, derive_cases[_i].weight_bytes);
 	ck_assert_double_eq(w.kv_bytes, derive_cases[_i].kv_bytes);
 	ck_assert_double_eq(w.dequant_flops, derive_cases[_i].dequant);
