@@ -305,14 +305,14 @@ double rl_chart_sweep_value(const struct rl_chart_point *pt, enum rl_chart_sweep
                             int measured)
 {
 	/* the expected time: the roofline's with --best-case */
-	double us = measured ? pt->measured_us : pt->expected_us, v;
+	double us = measured ? pt->measured_us : pt->expected_us, v = 0;
 
 	if (!(us > 0))
 		return 0;
 	switch (p) {
 	case RL_SWEEP_TIME: v = us; break;
 	case RL_SWEEP_FLOPS: v = pt->flops / (us * 1e-6); break;
-	default: v = pt->bytes / (us * 1e-6); break;
+	case RL_SWEEP_BW: v = pt->bytes / (us * 1e-6); break;
 	}
 	return usable(v) ? v : 0;
 }

@@ -155,8 +155,9 @@ enum rl_chart_sweep_panel {
 	RL_SWEEP_TIME,  /* predicted time per op, us */
 	RL_SWEEP_FLOPS, /* achieved FLOP/s: flops / time */
 	RL_SWEEP_BW,    /* achieved bandwidth: bytes / time, bytes/s */
-	RL_SWEEP_PANELS
 };
+
+#define RL_SWEEP_PANELS (RL_SWEEP_BW + 1)
 
 #define RL_SWEEP_HEIGHT 760
 #define RL_SWEEP_PANEL_TOP 80

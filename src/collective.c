@@ -21,15 +21,52 @@ double rl_collective_bus_factor(enum rl_kind k, uint64_t n)
 	case RL_KIND_BROADCAST:
 	case RL_KIND_SENDRECV:
 		return 1;
-	default:
-		return 0;
+	case RL_KIND_POINTWISE:
+	case RL_KIND_REDUCTION:
+	case RL_KIND_SOFTMAX:
+	case RL_KIND_LAYERNORM:
+	case RL_KIND_MATMUL:
+	case RL_KIND_CONV2D:
+	case RL_KIND_ATTENTION:
+	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
+		return 0; /* not a collective */
 	}
+	return 0;
 }
 
 double rl_collective_algo_bytes(enum rl_kind k, uint64_t n, double in_bytes)
 {
 	/* nccl-tests counts allgather by its output, the n shards gathered */
 	return k == RL_KIND_ALLGATHER ? (double)n * in_bytes : in_bytes;
+}
+
+double rl_collective_out_bytes(enum rl_kind k, uint64_t n, double in_bytes)
+{
+	double r = (double)n;
+
+	switch (k) {
+	case RL_KIND_ALLGATHER: return r * in_bytes;
+	case RL_KIND_REDUCESCATTER: return in_bytes / r;
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_POINTWISE:
+	case RL_KIND_REDUCTION:
+	case RL_KIND_SOFTMAX:
+	case RL_KIND_LAYERNORM:
+	case RL_KIND_MATMUL:
+	case RL_KIND_CONV2D:
+	case RL_KIND_ATTENTION:
+	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED: break;
+	}
+	return in_bytes;
 }
 
 int rl_collective_check(const struct rl_op *op, struct rl_err *err)
@@ -84,9 +121,22 @@ static void phases(enum rl_kind k, double g, double m, double s, double in, doub
 		*intra = g > 1 ? s : 0;
 		*inter = m > 1 ? s / g : 0;
 		break;
-	default: /* sendrecv: one buffer to the next rank, on a node or across */
+	case RL_KIND_SENDRECV: /* one buffer to the next rank, on a node or across */
 		*intra = m > 1 ? 0 : s;
 		*inter = m > 1 ? in : 0;
+		break;
+	case RL_KIND_POINTWISE:
+	case RL_KIND_REDUCTION:
+	case RL_KIND_SOFTMAX:
+	case RL_KIND_LAYERNORM:
+	case RL_KIND_MATMUL:
+	case RL_KIND_CONV2D:
+	case RL_KIND_ATTENTION:
+	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
+		*intra = *inter = 0; /* not a collective: rl_collective_time() refuses it */
 		break;
 	}
 }

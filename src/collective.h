@@ -53,6 +53,12 @@ double rl_collective_bus_factor(enum rl_kind k, uint64_t n);
  * buffer holds IN_BYTES: N x IN_BYTES for allgather, IN_BYTES otherwise. */
 double rl_collective_algo_bytes(enum rl_kind k, uint64_t n, double in_bytes);
 
+/* The bytes of the output buffer of collective kind K on N ranks whose
+ * input buffer holds IN_BYTES (each rank's, in device memory): N x IN_BYTES
+ * for allgather, IN_BYTES / N for reducescatter, IN_BYTES otherwise (and
+ * for a kind that is not a collective). */
+double rl_collective_out_bytes(enum rl_kind k, uint64_t n, double in_bytes);
+
 /* Checks the ranks and nodes of collective OP: ranks given and at least 2,
  * nodes at least 1 and dividing ranks. Returns 0 or RL_ERR_PARSE with a
  * message naming the column (no location). */

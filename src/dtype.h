@@ -23,8 +23,11 @@ enum rl_dtype {
 	RL_INT64,
 	RL_INT4, /* half a byte: weights and KV caches only (not an op's dtype) */
 	RL_FP4,  /* e2m1, half a byte: likewise */
-	RL_DTYPE_COUNT
 };
+
+/* The counts stand outside their enums, so that a switch over every value
+ * need not name them (-Wswitch-enum). */
+#define RL_DTYPE_COUNT (RL_FP4 + 1)
 
 enum rl_unit {
 	RL_UNIT_AUTO = 0, /* not given: the model chooses */
@@ -44,8 +47,9 @@ enum rl_pipe {
 	RL_PIPE_BF16_TENSOR,
 	RL_PIPE_FP8_TENSOR,
 	RL_PIPE_INT8_TENSOR,
-	RL_PIPE_COUNT
 };
+
+#define RL_PIPE_COUNT (RL_PIPE_INT8_TENSOR + 1)
 
 /* Canonical name ("bf16") of a dtype. */
 const char *rl_dtype_name(enum rl_dtype t);

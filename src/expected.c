@@ -300,8 +300,9 @@ static double tile_eff(const struct env *e, enum tile_class c)
 	case LARGE: return ep(e, RL_EP_GEMM_LARGE);
 	case MEDIUM: return ep(e, RL_EP_GEMM_MEDIUM);
 	case SMALL: return ep(e, RL_EP_GEMM_SMALL);
-	default: return ep(e, RL_EP_GEMM_THIN);
+	case THIN: break;
 	}
+	return ep(e, RL_EP_GEMM_THIN);
 }
 
 /* One GEMM problem and the best tile found for it so far. */
@@ -450,8 +451,16 @@ static double dtype_factor(const struct env *e, const struct rl_op *op)
 	case RL_INT8: return ep(e, RL_EP_GEMM_INT8);
 	case RL_FP8E4M3: return ep(e, RL_EP_GEMM_FP8);
 	case RL_FP8E5M2: return 0; /* no e5m2 GEMM measured */
-	default: return 1;
+	case RL_FP64:
+	case RL_FP32:
+	case RL_FP16:
+	case RL_BF16:
+	case RL_INT32:
+	case RL_INT64:
+	case RL_INT4:
+	case RL_FP4: return 1;
 	}
+	return 1;
 }
 
 /* int4 weights under bf16 activations: PyTorch's tinygemm kernel
@@ -683,9 +692,22 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 		if (op->nperm > 0)
 			return permuted_copy(e, op, p);
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
-	default: /* pointwise */
+	case RL_KIND_POINTWISE:
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	case RL_KIND_EMBEDDING: /* whole rows of D elements: a copy's stream */
+		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+		break; /* rl_expected() keeps a collective's bound */
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
+		break; /* their FLOPs and bytes are given: above */
 	}
+	return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 }
 
 /* The model's environment for CTX; 0 when there is no model to apply (best
@@ -779,7 +801,8 @@ static const char *unmeasured(const struct env *e, const struct rl_op *op)
 {
 	int wq = (op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype != op->dtype;
 
-	if (op->kind == RL_KIND_MATMUL) {
+	switch (op->kind) {
+	case RL_KIND_MATMUL:
 		if (wq && !(op->weight_dtype == RL_INT4 && op->dtype == RL_BF16))
 			return "no measured kernel for these weights: only int4 weights under bf16 "
 			       "(tinygemm) are in the efficiency profile; expected = roofline";
@@ -791,19 +814,37 @@ static const char *unmeasured(const struct env *e, const struct rl_op *op)
 			               ? "no measured fp8e5m2 GEMM in the efficiency profile; expected = roofline"
 			               : "no measured GEMM of this dtype in the efficiency profile; "
 			                 "expected = roofline";
+		break;
+	case RL_KIND_CONV2D:
+		if (wq || op->dtype == RL_INT8 || op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 ||
+		    op->dtype == RL_TF32)
+			return "no measured convolution of this dtype in the efficiency profile; "
+			       "expected = roofline";
+		break;
+	case RL_KIND_ATTENTION:
+		if (((op->has & RL_HAS_KV_DTYPE) && op->kv_dtype != op->dtype) ||
+		    op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 || op->dtype == RL_INT8)
+			return "no measured attention kernel for this dtype or KV cache in the "
+			       "efficiency profile; expected = roofline";
+		if ((op->has & RL_HAS_SHAPE) && op->ndims >= 4)
+			return sdpa_unmeasured(op);
+		break;
+	case RL_KIND_POINTWISE:
+	case RL_KIND_REDUCTION:
+	case RL_KIND_SOFTMAX:
+	case RL_KIND_LAYERNORM:
+	case RL_KIND_COPY:
+	case RL_KIND_EMBEDDING:
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
+		break; /* no rule of unmeasured dtypes for them */
 	}
-	if (op->kind == RL_KIND_CONV2D &&
-	    (wq || op->dtype == RL_INT8 || op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 ||
-	     op->dtype == RL_TF32))
-		return "no measured convolution of this dtype in the efficiency profile; "
-		       "expected = roofline";
-	if (op->kind == RL_KIND_ATTENTION &&
-	    (((op->has & RL_HAS_KV_DTYPE) && op->kv_dtype != op->dtype) ||
-	     op->dtype == RL_FP8E4M3 || op->dtype == RL_FP8E5M2 || op->dtype == RL_INT8))
-		return "no measured attention kernel for this dtype or KV cache in the efficiency "
-		       "profile; expected = roofline";
-	if (op->kind == RL_KIND_ATTENTION && (op->has & RL_HAS_SHAPE) && op->ndims >= 4)
-		return sdpa_unmeasured(op);
 	return NULL;
 }
 

@@ -11,14 +11,11 @@
 #include "collective.h"
 #include "num.h"
 
+#include <string.h>
+
 double rl_default_flops_per_element(enum rl_kind k)
 {
-	switch (k) {
-	case RL_KIND_SOFTMAX: return 5.0;
-	case RL_KIND_LAYERNORM: return 8.0;
-	case RL_KIND_COPY: return 0.0;
-	default: return rl_kind_is_collective(k) ? 0.0 : 1.0;
-	}
+	return rl_kind_info(k)->default_fpe;
 }
 
 /* The product of N factors, or RL_ERR_RANGE when it overflows 64 bits. */
@@ -40,31 +37,36 @@ static int overflow(struct rl_err *err, const char *what)
 	                  "shape: the %s has more than 2^64 elements", what);
 }
 
-static int want_dims(const struct rl_op *op, int lo, int hi, const char *form,
-                     struct rl_err *err)
+/* Checks OP's number of dims against its kind's shape form (kind.h). */
+static int want_dims(const struct rl_op *op, struct rl_err *err)
 {
-	if (op->ndims >= lo && op->ndims <= hi)
+	const struct rl_kind_info *ki = rl_kind_info(op->kind);
+
+	if (op->ndims >= ki->min_dims && op->ndims <= ki->max_dims)
 		return 0;
 	return rl_err_set(err, RL_ERR_PARSE,
 	                  "shape: %s expects %s, got %d dimension%s",
-	                  rl_kind_name(op->kind), form, op->ndims,
+	                  ki->name, ki->shape_form, op->ndims,
 	                  op->ndims == 1 ? "" : "s");
 }
 
-/* Elementwise kinds: pointwise, copy, reduction, softmax, layernorm. */
+/* Elementwise kinds (byte rules inputs, stream, row_reduce, row_affine:
+ * pointwise, copy, softmax, reduction, layernorm). */
 static int elementwise(const struct rl_op *op, double es, double *flops,
                        double *bytes, struct rl_err *err)
 {
+	const struct rl_kind_info *ki = rl_kind_info(op->kind);
 	uint64_t n;
 	double fpe, last = (double)op->dims[op->ndims - 1];
 
 	if (product(op->dims, op->ndims, &n) < 0)
 		return overflow(err, "tensor");
-	fpe = (op->has & RL_HAS_FPE) ? op->flops_per_element
-	                             : rl_default_flops_per_element(op->kind);
+	/* a kind without the column (copy) keeps its default */
+	fpe = (op->has & RL_HAS_FPE) && (ki->columns & RL_KCOL_FPE) ? op->flops_per_element
+	                                                            : ki->default_fpe;
 	*flops = (double)n * fpe;
-	switch (op->kind) {
-	case RL_KIND_POINTWISE:
+	switch (ki->bytes) {
+	case RL_BYTES_INPUTS:
 		/* inputs tensors of the output's size read, one written; inputs + 1
 		 * would wrap to 0 (a free op) at 2^64 - 1 */
 		if (op->inputs == UINT64_MAX)
@@ -73,19 +75,22 @@ static int elementwise(const struct rl_op *op, double es, double *flops,
 			                  (unsigned long long)op->inputs);
 		*bytes = ((double)op->inputs + 1) * (double)n * es;
 		break;
-	case RL_KIND_COPY:
-		*flops = 0;
+	case RL_BYTES_STREAM: /* copy, softmax: one tensor read, one written */
 		*bytes = 2.0 * (double)n * es;
 		break;
-	case RL_KIND_REDUCTION:
+	case RL_BYTES_ROW_REDUCE:
 		/* reduce over the last dim: input read, n / last outputs written */
 		*bytes = ((double)n + (double)n / last) * es;
 		break;
-	case RL_KIND_SOFTMAX:
-		*bytes = 2.0 * (double)n * es;
-		break;
-	default: /* layernorm: input read, output written, weight and bias */
+	case RL_BYTES_ROW_AFFINE: /* layernorm: input read, output written, weight and bias */
 		*bytes = (2.0 * (double)n + 2.0 * last) * es;
+		break;
+	case RL_BYTES_MATMUL:
+	case RL_BYTES_CONV2D:
+	case RL_BYTES_ATTENTION:
+	case RL_BYTES_GATHER:
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: /* not elementwise: rl_op_work() does not call this */
 		break;
 	}
 	return 0;
@@ -129,7 +134,7 @@ static int matmul(const struct rl_op *op, double es, double *flops,
 {
 	const uint64_t *d = op->dims;
 	uint64_t b = 1, m, n, k, a_el, b_el, c_el;
-	int rc = want_dims(op, 3, 4, "MxNxK or BxMxNxK", err);
+	int rc = want_dims(op, err);
 
 	if (rc < 0)
 		return rc;
@@ -154,7 +159,7 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	const uint64_t *d = op->dims;
 	uint64_t bh, q_el, kv_el, scores;
 	uint64_t sq, sk, hd, kvh;
-	int rc = want_dims(op, 4, 5, "BxHxSxD or BxHxSqxSkxD", err);
+	int rc = want_dims(op, err);
 
 	if (rc < 0)
 		return rc;
@@ -205,7 +210,7 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 	uint64_t n = d[0], c = d[1], h = d[2], w = d[3];
 	uint64_t k = op->kernel[0], r = op->kernel[1], s = op->kernel[2];
 	uint64_t g = op->groups, ho, wo, in_el, f_el, out_el;
-	int rc = want_dims(op, 4, 4, "input NxCxHxW", err);
+	int rc = want_dims(op, err);
 
 	if (rc < 0)
 		return rc;
@@ -252,6 +257,29 @@ static int conv2d(const struct rl_op *op, double es, double *flops,
 	return 0;
 }
 
+/* An embedding's indices are int64 (torch.nn.Embedding, F.embedding and
+ * index_select take LongTensor indices). */
+#define INDEX_BYTES 8.0
+
+/* An embedding lookup (torch.nn.functional.embedding): N indices (the
+ * product of all dims but the last) pick N rows of D elements (the last
+ * dim) of a table: the N rows and the indices are read, the N rows written,
+ * no FLOPs; the table's other rows never move, so its size does not enter. */
+static int gather(const struct rl_op *op, double es, double *flops, double *bytes,
+                  struct rl_err *err)
+{
+	uint64_t n, idx;
+	int rc = want_dims(op, err);
+
+	if (rc < 0)
+		return rc;
+	if (product(op->dims, op->ndims, &n) < 0 || product(op->dims, op->ndims - 1, &idx) < 0)
+		return overflow(err, "embedding output");
+	*flops = 0;
+	*bytes = 2.0 * (double)n * es + INDEX_BYTES * (double)idx;
+	return 0;
+}
+
 /* A collective: no FLOPs (the reduction's adds are negligible,
  * collective.h); its bytes are the bus bytes each rank sends, nccl-tests'
  * size times the bus factor (collective.h), which cross the interconnect. */
@@ -276,39 +304,54 @@ static int collective(const struct rl_op *op, double es, double *flops, double *
 	return 0;
 }
 
-int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
+/* The formula of a shaped op of kind KI's byte rule. */
+static int shaped(const struct rl_op *op, const struct rl_kind_info *ki, double es,
+                  double *flops, double *bytes, struct rl_err *err)
 {
+	switch (ki->bytes) {
+	case RL_BYTES_MATMUL: return matmul(op, es, flops, bytes, err);
+	case RL_BYTES_ATTENTION: return attention(op, es, flops, bytes, err);
+	case RL_BYTES_CONV2D: return conv2d(op, es, flops, bytes, err);
+	case RL_BYTES_GATHER: return gather(op, es, flops, bytes, err);
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE: return elementwise(op, es, flops, bytes, err);
+	case RL_BYTES_BUS: return collective(op, es, flops, bytes, err);
+	case RL_BYTES_GIVEN: break; /* no formula: rl_op_work() does not call this */
+	}
+	return 0;
+}
+
+static int op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
+{
+	const struct rl_kind_info *ki = rl_kind_info(op->kind);
 	double es = rl_dtype_bytes(op->dtype);
 	double f = 0, b = 0;
 	int need_formula = (op->has & (RL_HAS_FLOPS | RL_HAS_BYTES)) !=
 	                   (RL_HAS_FLOPS | RL_HAS_BYTES);
 	int rc = 0;
 
-	if (op->kind == RL_KIND_CUSTOM) {
+	if (ki->bytes == RL_BYTES_GIVEN) {
 		if (need_formula)
-			return rl_err_set(err, RL_ERR_PARSE,
-			                  "a custom op needs both 'flops' and 'bytes'");
-	} else if (rl_kind_is_collective(op->kind)) {
+			return rl_err_set(err, RL_ERR_PARSE, "a %s op needs both 'flops' and 'bytes'",
+			                  ki->name);
+	} else if (ki->bytes == RL_BYTES_BUS) {
 		if (!(op->has & RL_HAS_SHAPE))
 			return rl_err_set(err, RL_ERR_PARSE,
 			                  "column 'shape': %s needs a shape (the elements of each "
 			                  "rank's buffer)",
-			                  rl_kind_name(op->kind));
-		rc = collective(op, es, &f, &b, err);
+			                  ki->name);
+		rc = shaped(op, ki, es, &f, &b, err);
 		if (rc < 0)
 			return rc;
 	} else if (!(op->has & RL_HAS_SHAPE)) {
 		if (need_formula)
 			return rl_err_set(err, RL_ERR_PARSE,
 			                  "column 'shape': %s needs a shape (or both 'flops' and 'bytes')",
-			                  rl_kind_name(op->kind));
+			                  ki->name);
 	} else {
-		switch (op->kind) {
-		case RL_KIND_MATMUL: rc = matmul(op, es, &f, &b, err); break;
-		case RL_KIND_ATTENTION: rc = attention(op, es, &f, &b, err); break;
-		case RL_KIND_CONV2D: rc = conv2d(op, es, &f, &b, err); break;
-		default: rc = elementwise(op, es, &f, &b, err); break;
-		}
+		rc = shaped(op, ki, es, &f, &b, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -317,16 +360,21 @@ int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_e
 	return 0;
 }
 
+int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err)
+{
+	return op_work(op, flops, bytes, err);
+}
+
 /* The bytes OP reads and writes, from its shape (validated by rl_op_work):
  * the inputs of the formulas are read, the output is written. */
 static void split(const struct rl_op *op, double *read, double *written)
 {
 	const uint64_t *d = op->dims;
-	double es = rl_dtype_bytes(op->dtype), n = 1, in, w = 0; /* w: weight or KV bytes */
+	double es = rl_dtype_bytes(op->dtype), n = 1, in = 0, w = 0; /* w: weight or KV bytes */
 	int i;
 
-	switch (op->kind) {
-	case RL_KIND_MATMUL: { /* A[B, M, K] and B[B, K, N] read, C[B, M, N] written */
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL: { /* A[B, M, K] and B[B, K, N] read, C[B, M, N] written */
 		double b = op->ndims == 4 ? (double)*d++ : 1;
 		double m = (double)d[0], nn = (double)d[1], k = (double)d[2];
 
@@ -335,7 +383,7 @@ static void split(const struct rl_op *op, double *read, double *written)
 		n = b * m * nn;
 		break;
 	}
-	case RL_KIND_ATTENTION: { /* Q, K, V read, O[B, H, Sq, D] written */
+	case RL_BYTES_ATTENTION: { /* Q, K, V read, O[B, H, Sq, D] written */
 		double bh = (double)d[0] * (double)d[1], hd = (double)d[op->ndims - 1];
 		double sk = (double)d[op->ndims == 5 ? 3 : 2];
 		double bkv = (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]);
@@ -346,7 +394,7 @@ static void split(const struct rl_op *op, double *read, double *written)
 		    sk * hd;
 		break;
 	}
-	case RL_KIND_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */
+	case RL_BYTES_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */
 		uint64_t ho = (d[2] + 2 * op->padding - op->kernel[1]) / op->stride + 1;
 		uint64_t wo = (d[3] + 2 * op->padding - op->kernel[2]) / op->stride + 1;
 
@@ -359,37 +407,61 @@ static void split(const struct rl_op *op, double *read, double *written)
 		n = (double)d[0] * (double)op->kernel[0] * (double)ho * (double)wo;
 		break;
 	}
-	default: {
+	case RL_BYTES_GATHER: { /* the rows and their indices read, the rows written */
+		double idx = 1;
+
+		for (i = 0; i < op->ndims - 1; i++)
+			idx *= (double)d[i];
+		n = idx * (double)d[op->ndims - 1];
+		in = n;
+		w = INDEX_BYTES * idx;
+		break;
+	}
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE: {
+		enum rl_kind_bytes rule = rl_kind_info(op->kind)->bytes;
 		double last = (double)d[op->ndims - 1], all = 1;
 
 		for (i = 0; i < op->ndims; i++)
 			all *= (double)d[i];
 		n = all;
 		in = all; /* copy, softmax: one tensor read, one written */
-		if (op->kind == RL_KIND_POINTWISE)
+		if (rule == RL_BYTES_INPUTS)
 			in = (double)op->inputs * all;
-		else if (op->kind == RL_KIND_REDUCTION)
+		else if (rule == RL_BYTES_ROW_REDUCE)
 			n = all / last; /* reduced over the last dim */
-		else if (op->kind == RL_KIND_LAYERNORM)
+		else if (rule == RL_BYTES_ROW_AFFINE)
 			in = all + 2.0 * last; /* x, weight and bias */
 		break;
 	}
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: /* no split: rl_op_work_rw() does not call this */
+		break;
 	}
 	*read = in * es + w;
 	*written = n * es;
 }
 
-int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+int rl_op_output_known(const struct rl_op *op, struct rl_err *err)
 {
-	double read, written;
-	int rc;
-
-	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES))
+	if (rl_kind_info(op->kind)->bytes == RL_BYTES_GIVEN || (op->has & RL_HAS_BYTES))
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "its bytes were given, so its reads and writes are not known apart");
 	if (rl_kind_is_collective(op->kind))
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "a collective's bytes cross the interconnect, not device memory");
+	return 0;
+}
+
+int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
+{
+	double read, written;
+	int rc = rl_op_output_known(op, err);
+
+	if (rc < 0)
+		return rc;
 	rc = rl_op_rw(op, &read, &written, err);
 	if (rc < 0)
 		return rc;
@@ -397,15 +469,15 @@ int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err)
 	return 0;
 }
 
-int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
-                  double *written, struct rl_err *err)
+static int op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                      double *written, struct rl_err *err)
 {
 	/* Validates the shape, so the products in split() cannot overflow. */
-	int rc = rl_op_work(op, flops, bytes, err);
+	int rc = op_work(op, flops, bytes, err);
 
 	if (rc < 0)
 		return rc;
-	if (op->kind == RL_KIND_CUSTOM || (op->has & RL_HAS_BYTES) ||
+	if (rl_kind_info(op->kind)->bytes == RL_BYTES_GIVEN || (op->has & RL_HAS_BYTES) ||
 	    rl_kind_is_collective(op->kind)) {
 		*read = *bytes;
 		*written = 0;
@@ -415,6 +487,12 @@ int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *
 	return 1;
 }
 
+int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *read,
+                  double *written, struct rl_err *err)
+{
+	return op_work_rw(op, flops, bytes, read, written, err);
+}
+
 int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_err *err)
 {
 	double f, b;
@@ -422,30 +500,129 @@ int rl_op_rw(const struct rl_op *op, double *read, double *written, struct rl_er
 	return rl_op_work_rw(op, &f, &b, read, written, err);
 }
 
-double rl_op_dequant_flops(const struct rl_op *op)
+static double dequant(const struct rl_op *op)
 {
+	const struct rl_kind_info *ki = rl_kind_info(op->kind);
 	const uint64_t *d = op->dims;
 
-	if (op->kind == RL_KIND_CUSTOM || !(op->has & RL_HAS_SHAPE) || (op->has & RL_HAS_FLOPS))
+	if (ki->bytes == RL_BYTES_GIVEN || !(op->has & RL_HAS_SHAPE) || (op->has & RL_HAS_FLOPS))
 		return 0;
-	switch (op->kind) {
-	case RL_KIND_MATMUL: { /* B[B, K, N] */
+	switch (ki->bytes) {
+	case RL_BYTES_MATMUL: { /* B[B, K, N] */
 		double b = op->ndims == 4 ? (double)*d++ : 1;
 
 		if (!(op->has & RL_HAS_WEIGHT_DTYPE) || op->weight_dtype == op->dtype)
 			return 0;
 		return b * (double)d[2] * (double)d[1];
 	}
-	case RL_KIND_CONV2D: /* the filter [K, C / groups, R, S] */
+	case RL_BYTES_CONV2D: /* the filter [K, C / groups, R, S] */
 		if (!(op->has & RL_HAS_WEIGHT_DTYPE) || op->weight_dtype == op->dtype)
 			return 0;
 		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
 		       (double)op->kernel[2];
-	case RL_KIND_ATTENTION: /* K and V [B, kv_heads, Sk, D] */
+	case RL_BYTES_ATTENTION: /* K and V [B, kv_heads, Sk, D] */
 		if (!(op->has & RL_HAS_KV_DTYPE) || op->kv_dtype == op->dtype)
 			return 0;
 		return 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
 		       (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
-	default: return 0;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_GATHER:
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: return 0; /* no weights in another dtype */
 	}
+	return 0;
+}
+
+double rl_op_dequant_flops(const struct rl_op *op)
+{
+	return dequant(op);
+}
+
+double rl_op_weight_elems(const struct rl_op *op)
+{
+	const uint64_t *d = op->dims;
+
+	if (!(op->has & RL_HAS_SHAPE))
+		return 0;
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL:
+		if (op->ndims >= 3) {
+			double b = op->ndims == 4 ? (double)*d++ : 1;
+
+			return b * (double)d[1] * (double)d[2];
+		}
+		break;
+	case RL_BYTES_CONV2D:
+		if (op->ndims == 4 && op->groups > 0)
+			return (double)op->kernel[0] * (double)(d[1] / op->groups) *
+			       (double)op->kernel[1] * (double)op->kernel[2];
+		break;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_ATTENTION: /* K and V are activations (or a cache) */
+	case RL_BYTES_GATHER:    /* the table's size is not in the shape */
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break;
+	}
+	return 0;
+}
+
+/* The weights (*W) and K and V (*KV) that OP holds in device memory (the
+ * memory fit's), for an op whose split is known. */
+static void resident(const struct rl_op *op, double es, double *w, double *kv)
+{
+	const uint64_t *d = op->dims;
+
+	switch (rl_kind_info(op->kind)->bytes) {
+	case RL_BYTES_MATMUL: { /* B[B, K, N] of MxNxK or BxMxNxK */
+		double b = op->ndims == 4 ? (double)*d++ : 1;
+
+		*w = weight_bytes(op, es, b * (double)d[2] * (double)d[1]);
+		break;
+	}
+	case RL_BYTES_CONV2D: /* the filter [K, C / groups, R, S] */
+		*w = weight_bytes(op, es,
+		                  (double)op->kernel[0] * (double)(d[1] / op->groups) *
+		                          (double)op->kernel[1] * (double)op->kernel[2]);
+		break;
+	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
+		double kes = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es;
+
+		*kv = kes * 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
+		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
+		break;
+	}
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_GATHER: /* the table's size is not in the shape */
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break; /* activations only */
+	}
+}
+
+int rl_op_derive(const struct rl_op *op, struct rl_work *w, struct rl_err *err)
+{
+	int i, rc;
+
+	memset(w, 0, sizeof(*w));
+	rc = op_work_rw(op, &w->flops, &w->bytes, &w->bytes_read, &w->bytes_written, err);
+	if (rc < 0)
+		return rc;
+	w->rw_known = rc;
+	w->es = rl_dtype_bytes(op->dtype);
+	w->elems = 1;
+	for (i = 0; i < op->ndims; i++)
+		w->elems *= (double)op->dims[i];
+	w->dequant_flops = dequant(op);
+	w->weight_elems = rl_op_weight_elems(op);
+	if (w->rw_known && (op->has & RL_HAS_SHAPE))
+		resident(op, w->es, &w->weight_bytes, &w->kv_bytes);
+	return 0;
 }

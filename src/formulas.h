@@ -48,11 +48,42 @@ int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *
  * op), or the status of rl_op_work(). */
 int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err);
 
+/* 0 when OP's output bytes are known apart from its reads (the checks of
+ * rl_op_output_bytes() without its formulas), else RL_ERR_PARSE with the
+ * reason in ERR (may be NULL). */
+int rl_op_output_known(const struct rl_op *op, struct rl_err *err);
+
 /* The FLOPs of converting OP's weights (matmul, conv2d: weight_dtype) or K
  * and V (attention: kv_dtype) to its dtype: one per element when that dtype
  * differs from the op's; 0 otherwise, and when the FLOPs were given or the
  * op has no shape. OP must have passed rl_op_work(). Not part of the op's
  * FLOPs: the model adds their time on the CUDA cores (model.c). */
 double rl_op_dequant_flops(const struct rl_op *op);
+
+/* The weight elements of OP: matmul's B (B x N x K), conv2d's filter
+ * (K x C / groups x R x S); 0 for other kinds and without a shape. */
+double rl_op_weight_elems(const struct rl_op *op);
+
+/* What the formulas derive of one occurrence of an op, computed once when the
+ * op is admitted (rl_pipeline_op) and read by the model, the memory fit,
+ * training and fusion instead of deriving it again. Bytes in bytes, FLOPs
+ * with one FMA = 2. */
+struct rl_work {
+	double flops, bytes;   /* rl_op_work() */
+	double bytes_read;     /* rl_op_rw(): the bytes when the split is not known */
+	double bytes_written;  /* rl_op_rw(); with rw_known, rl_op_output_bytes() */
+	int rw_known;          /* 1: the split is known (rl_op_rw() returned 1) */
+	double dequant_flops;  /* rl_op_dequant_flops() */
+	double es;             /* rl_dtype_bytes() of the op's dtype */
+	double elems;          /* the product of the shape's dims (1 without dims) */
+	double weight_elems;   /* matmul's B, conv2d's filter with a shape; else 0 */
+	double weight_bytes;   /* those weights in memory at weight_dtype, scales
+	                        * included (memfit.h); 0 unless rw_known */
+	double kv_bytes;       /* attention: K and V at kv_dtype; 0 unless rw_known */
+};
+
+/* Fills *W for OP. Returns 0, or the status and message of rl_op_work() for
+ * an invalid op (W then zero). */
+int rl_op_derive(const struct rl_op *op, struct rl_work *w, struct rl_err *err);
 
 #endif

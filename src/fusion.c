@@ -28,9 +28,10 @@ int rl_fusion_add(struct rl_fusion *g, const struct rl_op *op, const struct rl_p
 		                  "(a fused kernel runs its ops together)",
 		                  (unsigned long long)op->count, (unsigned long long)g->count);
 	e.msg[0] = '\0';
-	if (rl_op_output_bytes(op, &out, &e) < 0)
+	if (rl_op_output_known(op, &e) < 0)
 		return rl_err_set(err, RL_ERR_PARSE, "column 'fuse': '%s' cannot be fused: %s",
 		                  op->name, e.msg);
+	out = p->bytes_written; /* the model's split (rl_op_output_bytes) */
 	in = p->bytes - out;
 	if (g->nops == 0) {
 		g->count = op->count;
@@ -178,8 +179,7 @@ static int close_run(struct rl_fuse_stream *s)
 static int candidate(const struct rl_op *op, const struct rl_pred *p)
 {
 	return op->fuse == NULL && !(op->has & RL_HAS_BYTES) &&
-	       (op->kind == RL_KIND_POINTWISE || op->kind == RL_KIND_SOFTMAX ||
-	        op->kind == RL_KIND_LAYERNORM) &&
+	       (rl_kind_info(op->kind)->flags & RL_KF_FUSABLE) &&
 	       p->bound != RL_BOUND_COMPUTE;
 }
 
@@ -227,8 +227,8 @@ int rl_fuse_stream_op(struct rl_fuse_stream *s, const struct rl_op *op, const st
 	{
 		struct rl_fuse_row row = {op, p, 1, p->expected_us, -1};
 
-		if (rl_op_output_bytes(op, &row.out_bytes, NULL) < 0)
-			row.out_bytes = -1;
+		if (rl_op_output_known(op, NULL) == 0)
+			row.out_bytes = p->bytes_written;
 		return s->emit(&row, s->user);
 	}
 }

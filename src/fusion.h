@@ -40,7 +40,8 @@ struct rl_fusion {
 
 void rl_fusion_init(struct rl_fusion *g);
 
-/* Adds OP, predicted as P, to G. Returns 0, or RL_ERR_PARSE with a message
+/* Adds OP, predicted as P (rl_predict(): its output is P's bytes_written),
+ * to G. Returns 0, or RL_ERR_PARSE with a message
  * (without location) when OP cannot join: its bytes were given explicitly
  * (so its reads and writes are not known apart), or its count differs from
  * the group's. */

@@ -9,20 +9,31 @@
 #include "err.h"
 #include "num.h"
 
+/* What the GEMM benchmark does with each dtype: whether cuBLASLt runs it,
+ * the output type, the lowest compute capability and the compute type. */
+static const struct {
+	int ok;
+	enum rl_dtype out;
+	int min_cc;
+	const char *compute;
+} gemm_types[RL_DTYPE_COUNT] = {
+	[RL_FP64] = {1, RL_FP64, 0, "CUBLAS_COMPUTE_64F"},
+	[RL_FP32] = {1, RL_FP32, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_TF32] = {1, RL_FP32, 80, "CUBLAS_COMPUTE_32F_FAST_TF32"},
+	[RL_FP16] = {1, RL_FP16, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_BF16] = {1, RL_BF16, 80, "CUBLAS_COMPUTE_32F"},
+	[RL_FP8E4M3] = {1, RL_BF16, 89, "CUBLAS_COMPUTE_32F"},
+	[RL_FP8E5M2] = {0, RL_FP8E5M2, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_INT8] = {1, RL_INT32, 75, "CUBLAS_COMPUTE_32I"},
+	[RL_INT32] = {0, RL_INT32, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_INT64] = {0, RL_INT64, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_INT4] = {0, RL_INT4, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_FP4] = {0, RL_FP4, 0, "CUBLAS_COMPUTE_32F"},
+};
+
 int rl_gemm_dtype_ok(enum rl_dtype t)
 {
-	switch (t) {
-	case RL_FP16:
-	case RL_BF16:
-	case RL_TF32:
-	case RL_FP32:
-	case RL_FP64:
-	case RL_FP8E4M3:
-	case RL_INT8:
-		return 1;
-	default:
-		return 0;
-	}
+	return gemm_types[t].ok;
 }
 
 enum rl_dtype rl_gemm_in_type(enum rl_dtype t)
@@ -32,45 +43,17 @@ enum rl_dtype rl_gemm_in_type(enum rl_dtype t)
 
 enum rl_dtype rl_gemm_out_type(enum rl_dtype t)
 {
-	switch (t) {
-	case RL_TF32:
-		return RL_FP32;
-	case RL_FP8E4M3:
-		return RL_BF16;
-	case RL_INT8:
-		return RL_INT32;
-	default:
-		return t;
-	}
+	return gemm_types[t].out;
 }
 
 int rl_gemm_min_cc(enum rl_dtype t)
 {
-	switch (t) {
-	case RL_FP8E4M3:
-		return 89;
-	case RL_BF16:
-	case RL_TF32:
-		return 80;
-	case RL_INT8:
-		return 75;
-	default:
-		return 0;
-	}
+	return gemm_types[t].min_cc;
 }
 
 const char *rl_gemm_compute_name(enum rl_dtype t)
 {
-	switch (t) {
-	case RL_TF32:
-		return "CUBLAS_COMPUTE_32F_FAST_TF32";
-	case RL_FP64:
-		return "CUBLAS_COMPUTE_64F";
-	case RL_INT8:
-		return "CUBLAS_COMPUTE_32I";
-	default:
-		return "CUBLAS_COMPUTE_32F";
-	}
+	return gemm_types[t].compute;
 }
 
 int rl_gemm_a_transposed(enum rl_dtype t)

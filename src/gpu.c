@@ -106,8 +106,11 @@ int rl_gpu_get(const struct rl_gpu *g, size_t i, char *buf, size_t n)
 	switch (fields[i].type) {
 	case F_STR: snprintf(buf, n, "%s", p); return 0;
 	case F_INT: memcpy(&v, p, sizeof(v)); snprintf(buf, n, "%d", v); return 1;
-	default: memcpy(&u, p, sizeof(u)); snprintf(buf, n, "%llu", (unsigned long long)u); return 1;
+	case F_U64: break;
 	}
+	memcpy(&u, p, sizeof(u));
+	snprintf(buf, n, "%llu", (unsigned long long)u);
+	return 1;
 }
 
 int rl_gpu_set(struct rl_gpu *g, const char *key, const char *val, struct rl_err *err)

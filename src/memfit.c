@@ -3,6 +3,7 @@
 
 #include "memfit.h"
 
+#include "collective.h"
 #include "formulas.h"
 #include "train.h"
 
@@ -29,82 +30,66 @@ void rl_memfit_train(struct rl_memfit *m, const struct rl_train_mem *t)
 	m->saved_bytes = t->saved;
 }
 
-/* Weight elements' bytes at the op's weight dtype, with one fp16 scale
- * (2 bytes) per weight_group elements, as formulas.c counts them. */
-static double weights_of(const struct rl_op *op, double el)
+/* rl_memfit_op_bytes() from the formulas' record W of OP. */
+static void op_bytes(const struct rl_op *op, const struct rl_work *w, double *weights, double *kv,
+                     double *act)
 {
-	double es = (op->has & RL_HAS_WEIGHT_DTYPE) ? rl_dtype_bytes(op->weight_dtype)
-	                                            : rl_dtype_bytes(op->dtype);
-	double b = es * el;
+	*weights = 0;
+	*kv = 0;
+	*act = 0;
+	if (rl_kind_is_collective(op->kind)) {
+		/* its input and output buffers, not the bus bytes: an allgather's
+		 * output is ranks x its input, a reducescatter's 1 / ranks */
+		double in = w->es;
+		int i;
 
-	if (op->weight_group > 0)
-		b += 2.0 * (el / (double)op->weight_group);
-	return b;
+		for (i = 0; i < op->ndims; i++)
+			in *= (double)op->dims[i];
+		*act = in + rl_collective_out_bytes(op->kind, op->ranks, in);
+		return;
+	}
+	*act = w->bytes_read + w->bytes_written;
+	if (!w->rw_known || !(op->has & RL_HAS_SHAPE))
+		return;
+	/* the formulas count the weights (matmul's B, conv2d's filter, scales
+	 * included) and attention's K and V apart (formulas.h) */
+	*weights = w->weight_bytes;
+	*kv = w->kv_bytes;
+	*act -= *weights + *kv;
+	if (*act < 0)
+		*act = 0;
 }
 
 int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, double *act,
                        struct rl_err *err)
 {
-	const uint64_t *d = op->dims;
-	double read = 0, written = 0;
-	int known = rl_op_rw(op, &read, &written, err);
+	struct rl_work w;
+	int rc = rl_op_derive(op, &w, err);
 
 	*weights = 0;
 	*kv = 0;
 	*act = 0;
-	if (known < 0)
-		return known;
-	if (rl_kind_is_collective(op->kind)) {
-		/* its input and output buffers, not the bus bytes: an allgather's
-		 * output is ranks x its input, a reducescatter's 1 / ranks */
-		double in = rl_dtype_bytes(op->dtype), r = (double)op->ranks;
-		int i;
-
-		for (i = 0; i < op->ndims; i++)
-			in *= (double)d[i];
-		*act = in + (op->kind == RL_KIND_ALLGATHER       ? r * in
-		             : op->kind == RL_KIND_REDUCESCATTER ? in / r
-		                                                 : in);
-		return 0;
-	}
-	*act = read + written;
-	if (known == 0 || !(op->has & RL_HAS_SHAPE))
-		return 0;
-	switch (op->kind) {
-	case RL_KIND_MATMUL: { /* B[B, K, N] of MxNxK or BxMxNxK */
-		double b = op->ndims == 4 ? (double)*d++ : 1;
-
-		*weights = weights_of(op, b * (double)d[2] * (double)d[1]);
-		break;
-	}
-	case RL_KIND_CONV2D: /* the filter [K, C / groups, R, S] */
-		*weights = weights_of(op, (double)op->kernel[0] * (double)(d[1] / op->groups) *
-		                              (double)op->kernel[1] * (double)op->kernel[2]);
-		break;
-	case RL_KIND_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
-		double es = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype)
-		                                        : rl_dtype_bytes(op->dtype);
-
-		*kv = es * 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
-		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
-		break;
-	}
-	default:
-		break;
-	}
-	*act -= *weights + *kv;
-	if (*act < 0)
-		*act = 0;
+	if (rc < 0)
+		return rc;
+	op_bytes(op, &w, weights, kv, act);
 	return 0;
 }
 
 int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *err)
 {
-	double w, kv, act, n = (double)op->count;
-	int rc = rl_memfit_op_bytes(op, &w, &kv, &act, err);
+	struct rl_work w;
+	int rc = rl_op_derive(op, &w, err);
 
-	if (rc < 0)
-		return rc;
+	return rc < 0 ? rc : rl_memfit_add_work(m, op, &w, err);
+}
+
+int rl_memfit_add_work(struct rl_memfit *m, const struct rl_op *op, const struct rl_work *wk,
+                       struct rl_err *err)
+{
+	double w, kv, act, n = (double)op->count;
+
+	(void)err;
+	op_bytes(op, wk, &w, &kv, &act);
 	if (op->phase != RL_PHASE_FORWARD)
 		return 0;
 	/* the weights held in memory: an MoE expert row runs on the experts

@@ -20,6 +20,7 @@
 #define RL_MEMFIT_H
 
 #include "err.h"
+#include "formulas.h"
 #include "hwdb.h"
 #include "op.h"
 
@@ -48,6 +49,11 @@ int rl_memfit_op_bytes(const struct rl_op *op, double *weights, double *kv, doub
 /* Adds OP, a forward op (ops of other phases hold nothing more). Returns 0
  * or as rl_memfit_op_bytes (M unchanged). */
 int rl_memfit_add(struct rl_memfit *m, const struct rl_op *op, struct rl_err *err);
+
+/* rl_memfit_add() from the formulas' record W of OP (rl_op_derive()), read
+ * instead of deriving OP again. Returns 0. */
+int rl_memfit_add_work(struct rl_memfit *m, const struct rl_op *op, const struct rl_work *w,
+                       struct rl_err *err);
 
 /* Adds a training step's gradients, optimizer state, master weights and
  * saved activations (complete: rl_train_mem_end done). */

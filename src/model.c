@@ -46,11 +46,6 @@ static const enum rl_pipe vector_chain[RL_DTYPE_COUNT][3] = {
 	[RL_FP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 };
 
-static int is_matrix_kind(enum rl_kind k)
-{
-	return k == RL_KIND_MATMUL || k == RL_KIND_CONV2D || k == RL_KIND_ATTENTION;
-}
-
 static enum rl_pipe first_present(const struct rl_device *d, const enum rl_pipe *chain)
 {
 	for (; *chain != RL_PIPE_NONE; chain++)
@@ -66,7 +61,7 @@ enum rl_pipe rl_model_pipe(const struct rl_device *d, enum rl_kind kind,
 	 * CUDA cores where the device (or the dtype: fp32) has no tensor pipe;
 	 * everything else is vector work. */
 	if (u == RL_UNIT_AUTO)
-		u = is_matrix_kind(kind) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
+		u = rl_kind_is_matrix(kind) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
 	if (u == RL_UNIT_TENSOR) {
 		*wanted = tensor_chain[t][0];
 		return first_present(d, tensor_chain[t]);
@@ -172,22 +167,32 @@ static int predict_collective(const struct rl_op *op, const struct rl_model_ctx 
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err)
 {
+	struct rl_work w;
+	int rc = rl_op_derive(op, &w, err);
+
+	return rc < 0 ? rc : rl_predict_work(op, &w, ctx, p, err);
+}
+
+int rl_predict_work(const struct rl_op *op, const struct rl_work *w,
+                    const struct rl_model_ctx *ctx, struct rl_pred *p, struct rl_err *err)
+{
 	const struct rl_device *d = ctx->dev;
 	double launches = (double)op->launches;
 	double peak;
 	int rc;
 
-	rc = rl_op_work_rw(op, &p->flops, &p->bytes, &p->bytes_read, &p->bytes_written, err);
-	if (rc < 0)
-		return rc;
-	p->rw_known = rc;
+	p->flops = w->flops;
+	p->bytes = w->bytes;
+	p->bytes_read = w->bytes_read;
+	p->bytes_written = w->bytes_written;
+	p->rw_known = w->rw_known;
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : (p->flops > 0 ? HUGE_VAL : 0);
 	p->pipe = rl_model_pipe(d, op->kind, op->dtype, op->unit, &p->wanted);
 	p->unit = rl_pipe_is_tensor(p->pipe) ? RL_UNIT_TENSOR : RL_UNIT_VECTOR;
 	/* An op without FLOPs (a copy) never uses its pipe: no fallback. */
 	p->fallback = p->flops > 0 && (p->pipe != p->wanted ||
 	                               (op->unit == RL_UNIT_TENSOR && p->unit != RL_UNIT_TENSOR));
-	p->fma = (op->has & RL_HAS_FMA) ? op->fma : is_matrix_kind(op->kind);
+	p->fma = (op->has & RL_HAS_FMA) ? op->fma : rl_kind_is_matrix(op->kind);
 	/* Datasheet vector peaks count an FMA as 2 FLOPs. Work that is not
 	 * multiply-add pairs (x * 2, cos, max) retires one FLOP per lane per
 	 * cycle: half the peak (A100: 19.5 TFLOPS FMA, 9.75 plain; Horace He,
@@ -205,7 +210,7 @@ int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
 		 * the op's dtype on the CUDA cores (docs/oplist-format.md): one
 		 * plain FLOP per element, added to the pipe's time and kept out of
 		 * the op's FLOPs. No device has a pipe for a pair of dtypes. */
-		double deq = rl_op_dequant_flops(op);
+		double deq = w->dequant_flops;
 		enum rl_pipe vw, vp;
 
 		if (deq > 0) {
@@ -244,8 +249,9 @@ const char *rl_bound_name(enum rl_bound b)
 	case RL_BOUND_COMPUTE: return "compute";
 	case RL_BOUND_MEMORY: return "memory";
 	case RL_BOUND_NETWORK: return "network";
-	default: return "overhead";
+	case RL_BOUND_OVERHEAD: break;
 	}
+	return "overhead";
 }
 
 const char *rl_bound_advice(enum rl_bound b)
@@ -266,10 +272,10 @@ const char *rl_bound_advice(enum rl_bound b)
 		return "network-bound: the collectives wait on the interconnect: fewer or smaller "
 		       "collectives (a smaller dtype, fewer ranks across nodes), or overlap them with "
 		       "compute";
-	default:
-		return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
-		       "the loop, or raise the batch size: the GPU waits on the host";
+	case RL_BOUND_OVERHEAD: break;
 	}
+	return "overhead-bound: capture CUDA graphs, compile (torch.compile), drop Python from "
+	       "the loop, or raise the batch size: the GPU waits on the host";
 }
 
 const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
@@ -284,15 +290,16 @@ const char *rl_op_advice(const struct rl_op *op, const struct rl_pred *p)
 			return "launch-bound: merge kernels (fuse) or batch more work per launch";
 		return "host-bound: CUDA graphs or torch.compile, or a larger batch";
 	case RL_BOUND_COMPUTE:
-		if (p->unit == RL_UNIT_VECTOR && is_matrix_kind(op->kind))
+		if (p->unit == RL_UNIT_VECTOR && rl_kind_is_matrix(op->kind))
 			return "matrix product on CUDA cores: use a tensor-core dtype (tf32, bf16)";
 		if (p->unit == RL_UNIT_VECTOR)
 			return "vector-compute-bound: cut FLOPs per element or use packed half math";
 		return "tensor-core-bound: lower precision (fp8) or fewer FLOPs";
-	default:
-		if (is_matrix_kind(op->kind))
+	case RL_BOUND_MEMORY:
+		if (rl_kind_is_matrix(op->kind))
 			return "weight-bound: batch more rows per weight read, or quantize the weights "
 			       "(fusing does not cut its traffic)";
 		return "fuse with neighbouring ops so intermediates stay on chip";
 	}
+	return "";
 }

@@ -47,6 +47,7 @@
 
 #include "collective.h"
 #include "err.h"
+#include "formulas.h"
 #include "hwdb.h"
 #include "op.h"
 
@@ -55,8 +56,9 @@ enum rl_bound {
 	RL_BOUND_MEMORY,
 	RL_BOUND_OVERHEAD,
 	RL_BOUND_NETWORK, /* a collective, on the interconnect */
-	RL_BOUND_COUNT
 };
+
+#define RL_BOUND_COUNT (RL_BOUND_NETWORK + 1) /* outside: for -Wswitch-enum */
 
 /* What the model needs besides the op: the device and the host cost. */
 struct rl_effprof;
@@ -131,6 +133,11 @@ struct rl_pred {
  * op whose shape is invalid (message in ERR). */
 int rl_predict(const struct rl_op *op, const struct rl_model_ctx *ctx,
                struct rl_pred *p, struct rl_err *err);
+
+/* rl_predict() from the formulas' record W of OP (rl_op_derive()), which it
+ * reads instead of deriving OP again. Returns as rl_predict(). */
+int rl_predict_work(const struct rl_op *op, const struct rl_work *w,
+                    const struct rl_model_ctx *ctx, struct rl_pred *p, struct rl_err *err);
 
 /* Given P's t_compute_us and t_memory_us, sets the host and launch terms for
  * LAUNCHES kernels of host key KIND (an op kind, or rl_op_host_key's path)

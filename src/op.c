@@ -1,4 +1,4 @@
-/* op.c - defaults and names of operator kinds (see op.h). */
+/* op.c - defaults of an operator, its host keys and phase names (see op.h). */
 #include "config.h"
 
 #include "op.h"
@@ -7,17 +7,6 @@
 #include <strings.h>
 
 #include "err.h"
-
-static const char *const kind_names[RL_KIND_COUNT] = {
-	[RL_KIND_POINTWISE] = "pointwise", [RL_KIND_REDUCTION] = "reduction",
-	[RL_KIND_SOFTMAX] = "softmax",     [RL_KIND_LAYERNORM] = "layernorm",
-	[RL_KIND_MATMUL] = "matmul",       [RL_KIND_CONV2D] = "conv2d",
-	[RL_KIND_ATTENTION] = "attention", [RL_KIND_COPY] = "copy",
-	[RL_KIND_ALLREDUCE] = "allreduce", [RL_KIND_ALLGATHER] = "allgather",
-	[RL_KIND_REDUCESCATTER] = "reducescatter", [RL_KIND_ALLTOALL] = "alltoall",
-	[RL_KIND_BROADCAST] = "broadcast", [RL_KIND_SENDRECV] = "sendrecv",
-	[RL_KIND_CUSTOM] = "custom",       [RL_KIND_FUSED] = "fused",
-};
 
 void rl_op_init(struct rl_op *op)
 {
@@ -75,36 +64,6 @@ int rl_host_key_parse(const char *name, int *out)
 		return RL_ERR_PARSE;
 	*out = (int)k;
 	return 0;
-}
-
-const char *rl_kind_name(enum rl_kind k)
-{
-	return kind_names[k];
-}
-
-int rl_kind_parse(const char *name, enum rl_kind *out)
-{
-	int i;
-
-	for (i = 0; i < RL_KIND_FUSED; i++) {
-		/* first letters differ for most names: skip strcasecmp for them */
-		if ((name[0] | 0x20) == kind_names[i][0] && strcasecmp(name, kind_names[i]) == 0) {
-			*out = (enum rl_kind)i;
-			return 0;
-		}
-	}
-	return RL_ERR_PARSE;
-}
-
-const char *rl_kind_expected(void)
-{
-	return "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
-	       "allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom";
-}
-
-int rl_kind_is_collective(enum rl_kind k)
-{
-	return k >= RL_KIND_ALLREDUCE && k <= RL_KIND_SENDRECV;
 }
 
 static const char *const phase_names[RL_PHASE_COUNT] = {

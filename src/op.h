@@ -13,30 +13,10 @@
 #include <stdint.h>
 
 #include "dtype.h"
+#include "kind.h"
 
 #define RL_MAX_DIMS 6
 
-enum rl_kind {
-	RL_KIND_POINTWISE,
-	RL_KIND_REDUCTION,
-	RL_KIND_SOFTMAX,
-	RL_KIND_LAYERNORM,
-	RL_KIND_MATMUL,
-	RL_KIND_CONV2D,
-	RL_KIND_ATTENTION,
-	RL_KIND_COPY,
-	/* Collectives (docs/oplist-format.md): shape = elements of each rank's
-	 * input buffer; their bytes cross the interconnect (model.h). */
-	RL_KIND_ALLREDUCE,
-	RL_KIND_ALLGATHER,
-	RL_KIND_REDUCESCATTER,
-	RL_KIND_ALLTOALL,
-	RL_KIND_BROADCAST,
-	RL_KIND_SENDRECV,
-	RL_KIND_CUSTOM,
-	RL_KIND_FUSED, /* output only: a fusion group predicted as one kernel (fusion.h) */
-	RL_KIND_COUNT
-};
 
 /* Which part of a training step an op belongs to (column 'phase';
  * docs/oplist-format.md, "Training steps"). An inference list is all
@@ -143,24 +123,11 @@ const char *rl_host_key_name(int key);
  * RL_ERR_PARSE. */
 int rl_host_key_parse(const char *name, int *out);
 
-/* Canonical name of a kind ("matmul"). */
-const char *rl_kind_name(enum rl_kind k);
-
-/* Looks NAME up case-insensitively; returns 0 and sets *OUT, or
- * RL_ERR_PARSE. The output-only kind "fused" is not accepted. */
-int rl_kind_parse(const char *name, enum rl_kind *out);
-
-/* The list of kind names, for error messages. */
-const char *rl_kind_expected(void);
-
 /* Canonical name of a phase ("backward"). */
 const char *rl_phase_name(enum rl_phase p);
 
 /* Looks NAME up case-insensitively; returns 0 and sets *OUT, or
  * RL_ERR_PARSE. */
 int rl_phase_parse(const char *name, enum rl_phase *out);
-
-/* Nonzero for the collective kinds (allreduce ... sendrecv). */
-int rl_kind_is_collective(enum rl_kind k);
 
 #endif

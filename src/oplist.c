@@ -404,45 +404,40 @@ static int cell_number(struct reader *r, const char *col, const char *s, double 
 	return 0;
 }
 
-/* Columns that only some kinds use: a value on another kind is an error,
- * since it would otherwise be silently ignored. */
-#define COLLECTIVES                                                                         \
-	(1u << RL_KIND_ALLREDUCE | 1u << RL_KIND_ALLGATHER | 1u << RL_KIND_REDUCESCATTER |   \
-	 1u << RL_KIND_ALLTOALL | 1u << RL_KIND_BROADCAST | 1u << RL_KIND_SENDRECV)
-
+/* Columns that only some kinds use (their RL_KCOL_* bit in the kind's
+ * row, kind.h): a value on another kind is an error, since it would
+ * otherwise be silently ignored. */
 static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 {
 	static const struct {
 		enum col col;
-		unsigned kinds; /* bit per enum rl_kind */
+		unsigned kcol; /* RL_KCOL_* */
 		const char *which;
 	} rules[] = {
-		{COL_KERNEL, 1u << RL_KIND_CONV2D, "conv2d"},
-		{COL_STRIDE, 1u << RL_KIND_CONV2D, "conv2d"},
-		{COL_PADDING, 1u << RL_KIND_CONV2D, "conv2d"},
-		{COL_GROUPS, 1u << RL_KIND_CONV2D, "conv2d"},
-		{COL_CAUSAL, 1u << RL_KIND_ATTENTION, "attention"},
-		{COL_KV_HEADS, 1u << RL_KIND_ATTENTION, "attention"},
-		{COL_KV_DTYPE, 1u << RL_KIND_ATTENTION, "attention"},
-		{COL_WEIGHT_DTYPE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
-		{COL_WEIGHT_GROUP, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
-		{COL_WEIGHT_COUNT, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
-		{COL_TRAINABLE, 1u << RL_KIND_MATMUL | 1u << RL_KIND_CONV2D, "matmul and conv2d"},
-		{COL_INPUTS, 1u << RL_KIND_POINTWISE, "pointwise"},
-		{COL_PERM, 1u << RL_KIND_COPY, "copy"},
-		{COL_GROUPED, 1u << RL_KIND_MATMUL, "matmul"},
-		{COL_RANKS, COLLECTIVES, "collective"},
-		{COL_NODES, COLLECTIVES, "collective"},
-		{COL_OVERLAP, COLLECTIVES, "collective"},
-		{COL_FPE,
-		 1u << RL_KIND_POINTWISE | 1u << RL_KIND_REDUCTION | 1u << RL_KIND_SOFTMAX |
-		         1u << RL_KIND_LAYERNORM,
-		 "pointwise, reduction, softmax and layernorm"},
+		{COL_KERNEL, RL_KCOL_CONV2D, "conv2d"},
+		{COL_STRIDE, RL_KCOL_CONV2D, "conv2d"},
+		{COL_PADDING, RL_KCOL_CONV2D, "conv2d"},
+		{COL_GROUPS, RL_KCOL_CONV2D, "conv2d"},
+		{COL_CAUSAL, RL_KCOL_ATTENTION, "attention"},
+		{COL_KV_HEADS, RL_KCOL_ATTENTION, "attention"},
+		{COL_KV_DTYPE, RL_KCOL_ATTENTION, "attention"},
+		{COL_WEIGHT_DTYPE, RL_KCOL_WEIGHTS, "matmul and conv2d"},
+		{COL_WEIGHT_GROUP, RL_KCOL_WEIGHTS, "matmul and conv2d"},
+		{COL_WEIGHT_COUNT, RL_KCOL_WEIGHTS, "matmul and conv2d"},
+		{COL_TRAINABLE, RL_KCOL_WEIGHTS, "matmul and conv2d"},
+		{COL_INPUTS, RL_KCOL_INPUTS, "pointwise"},
+		{COL_PERM, RL_KCOL_PERM, "copy"},
+		{COL_GROUPED, RL_KCOL_GROUPED, "matmul"},
+		{COL_RANKS, RL_KCOL_COLLECTIVE, "collective"},
+		{COL_NODES, RL_KCOL_COLLECTIVE, "collective"},
+		{COL_OVERLAP, RL_KCOL_COLLECTIVE, "collective"},
+		{COL_FPE, RL_KCOL_FPE, "pointwise, reduction, softmax and layernorm"},
 	};
+	unsigned cols = rl_kind_info(k)->columns;
 	size_t i;
 
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if ((given & ((uint64_t)1 << rules[i].col)) && !(rules[i].kinds & (1u << k))) {
+		if ((given & ((uint64_t)1 << rules[i].col)) && !(cols & rules[i].kcol)) {
 			add_error(r, RL_ERR_PARSE, "%s:%zu: column '%s': only %s ops take it, not %s",
 			          r->name, r->rec_line, col_names[rules[i].col], rules[i].which,
 			          rl_kind_name(k));

@@ -291,18 +291,26 @@ static int scaled_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err
 	return rc;
 }
 
-/* One op into the model, the memory fit and the fusion stream. */
-static int feed(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+/* One op into the model, the memory fit and the fusion stream, with the
+ * formulas' record W of it (NULL: derived here, once for all three). */
+static int feed_work(rl_pipeline *pl, const struct rl_op *op, const struct rl_work *w,
+                     struct rl_err *err)
 {
+	struct rl_work own;
 	struct rl_pred p;
-	int rc;
+	int rc = 0;
 
 	rl_err_clear(err);
 	pl->err = err;
 	pl->located = 0;
-	rc = rl_predict(op, &pl->ctx, &p, err);
+	if (w == NULL) {
+		rc = rl_op_derive(op, &own, err);
+		w = &own;
+	}
 	if (rc == 0)
-		rc = rl_memfit_add(&pl->mem, op, err);
+		rc = rl_predict_work(op, w, &pl->ctx, &p, err);
+	if (rc == 0)
+		rc = rl_memfit_add_work(&pl->mem, op, w, err);
 	if (rc == 0)
 		rc = rl_fuse_stream_op(&pl->fs, op, &p, err);
 	pl->err = &pl->no_err;
@@ -311,6 +319,11 @@ static int feed(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 	if (rc == 0 && pl->sinks.scale != NULL)
 		rc = scaled_op(pl, op, err);
 	return rc;
+}
+
+static int feed(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
+{
+	return feed_work(pl, op, NULL, err);
 }
 
 /* An op of the expansion, named. */
@@ -343,6 +356,7 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 {
 	struct rl_train_op pre, bwd[RL_TRAIN_MAX_BWD];
 	struct rl_op fwd = *op;
+	struct rl_work w;
 	double pparams = pl->params.params;
 	int n, i, rc;
 
@@ -354,15 +368,21 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 		return locate(pl, op, err, "");
 	}
 	rl_train_autocast(&pl->topts, &fwd);
-	n = rl_train_backward(&pl->topts, &fwd, !pl->seen_op, bwd, err);
+	/* the formulas' record of the forward op, read by its backward rules,
+	 * its saved activations, its casts and its own prediction (its count
+	 * changes below, the record is per occurrence) */
+	n = rl_op_derive(&fwd, &w, err);
+	if (n >= 0)
+		n = rl_train_backward_work(&pl->topts, &fwd, &w, !pl->seen_op, bwd, err);
 	if (n >= 0)
 		n = rl_train_params_add(&pl->params, &fwd, err) < 0 ? RL_ERR_PARSE : n;
 	if (n >= 0)
-		n = rl_train_mem_add(&pl->tmem, &pl->topts, &fwd, err) < 0 ? RL_ERR_PARSE : n;
+		rl_train_mem_add_work(&pl->tmem, &pl->topts, &fwd, &w);
 	if (n < 0)
 		return locate(pl, op, err, "");
 	pl->seen_op = 1;
-	if (rl_train_forward(&pl->topts, &fwd, &pre) == 1 && (rc = feed_train(pl, &pre, err)) < 0)
+	if (rl_train_forward_work(&pl->topts, &fwd, &w, &pre) == 1 &&
+	    (rc = feed_train(pl, &pre, err)) < 0)
 		return rc;
 	if ((double)op->count * (double)pl->topts.grad_accum > 9007199254740992.0) {
 		rl_err_set(err, RL_ERR_RANGE, "count %llu x --grad-accum %llu is above 2^53",
@@ -370,7 +390,7 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 		return locate(pl, op, err, "");
 	}
 	fwd.count = op->count * pl->topts.grad_accum;
-	if ((rc = feed(pl, &fwd, err)) < 0)
+	if ((rc = feed_work(pl, &fwd, &w, err)) < 0)
 		return rc;
 	if (grow((void **)&pl->bwd, &pl->capbwd, pl->nbwd + (size_t)n, sizeof(*pl->bwd)) < 0 ||
 	    grow((void **)&pl->group, &pl->capgroup, pl->ngroup + 1, sizeof(*pl->group)) < 0 ||

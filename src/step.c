@@ -88,10 +88,10 @@ const char *rl_step_advice(const struct rl_op *op, const struct rl_pred *p)
 		return "below the interconnect's bandwidth: larger buckets (DDP's "
 		       "bucket_cap_mb) amortise the latency; compare the NCCL algorithm and "
 		       "protocol (nccl_algo) with nccl-tests on the same system";
-	default:
-		return "too small to fill the GPU: fuse it into its neighbours or give each "
-		       "launch more work (a larger batch)";
+	case RL_BOUND_OVERHEAD: break;
 	}
+	return "too small to fill the GPU: fuse it into its neighbours or give each "
+		       "launch more work (a larger batch)";
 }
 
 static void add_kind(struct rl_step_kind *k, const struct rl_op *op, const struct rl_pred *p)

@@ -879,7 +879,23 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		case K_TID: field = &s->tid; break;
 		case K_TS: field = is_str ? NULL : &s->ts; break;
 		case K_DUR: field = is_str ? NULL : &s->dur; break;
-		default: break;
+		case K_OTHER:
+		case K_TRACE_EVENTS:
+		case K_DEVICE_PROPERTIES:
+		case K_ARGS:
+		case K_CORRELATION:
+		case K_DEVICE:
+		case K_INPUT_DIMS:
+		case K_INPUT_TYPE:
+		case K_CONCRETE:
+		case K_COMM_NAME:
+		case K_COMM_DTYPE:
+		case K_IN_NELEMS:
+		case K_OUT_NELEMS:
+		case K_GROUP_SIZE:
+		case K_ID:
+		case K_NUM_SMS:
+		case K_TOTAL_MEM: break;
 		}
 		break;
 	case W_ARGS:
@@ -941,7 +957,8 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 			}
 		}
 		return 1;
-	default:
+	case W_DEVPROPS:
+	case W_DONE:
 		return 1;
 	}
 	if (field != NULL && (*field = keep_text(s, v, n)) == 0)
@@ -1016,7 +1033,13 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		else if (key_is(k, n, "numSms")) p->key = K_NUM_SMS;
 		else if (key_is(k, n, "totalGlobalMem")) p->key = K_TOTAL_MEM;
 		break;
-	default:
+	case W_TOP:
+	case W_EVENTS:
+	case W_DIMS:
+	case W_TYPES:
+	case W_CONCRETE:
+	case W_DEVPROPS:
+	case W_DONE:
 		break;
 	}
 	return 1;
@@ -1071,7 +1094,9 @@ static int cb_start_map(void *ctx)
 	case W_CONCRETE:
 		on_scalar(p, "", 0, 1); /* keep the slot */
 		break;
-	default:
+	case W_ARGS:
+	case W_DEVICE:
+	case W_DONE:
 		break;
 	}
 	p->skip = 1;
@@ -1133,7 +1158,10 @@ static int cb_start_array(void *ctx)
 	case W_CONCRETE:
 		on_scalar(p, "", 0, 1);
 		break;
-	default:
+	case W_EVENT:
+	case W_DEVPROPS:
+	case W_DEVICE:
+	case W_DONE:
 		break;
 	}
 	p->skip = 1;
@@ -1180,7 +1208,14 @@ static int cb_end(void *ctx)
 		p->dev.name = NULL;
 		break;
 	}
-	default:
+	case W_TOP:
+	case W_ROOT:
+	case W_ARGS:
+	case W_DIMS:
+	case W_TYPES:
+	case W_CONCRETE:
+	case W_DEVPROPS:
+	case W_DONE:
 		break;
 	}
 	p->key = K_OTHER;

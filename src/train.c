@@ -58,24 +58,6 @@ static double elems(const struct rl_op *op)
 	return n;
 }
 
-/* The weight elements of a matmul or conv2d (0 for other kinds). */
-static double weight_elems(const struct rl_op *op)
-{
-	const uint64_t *d = op->dims;
-
-	if (!(op->has & RL_HAS_SHAPE))
-		return 0;
-	if (op->kind == RL_KIND_MATMUL && op->ndims >= 3) {
-		double b = op->ndims == 4 ? (double)*d++ : 1;
-
-		return b * (double)d[1] * (double)d[2];
-	}
-	if (op->kind == RL_KIND_CONV2D && op->ndims == 4 && op->groups > 0)
-		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
-		       (double)op->kernel[2];
-	return 0;
-}
-
 static double weight_es(const struct rl_op *op)
 {
 	return rl_dtype_bytes((op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype : op->dtype);
@@ -122,7 +104,7 @@ static void given(struct rl_train_op *t, double flops, double bytes)
 
 void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op)
 {
-	if (o->autocast && op->kind == RL_KIND_LAYERNORM &&
+	if (o->autocast && (rl_kind_info(op->kind)->flags & RL_KF_AUTOCAST_FP32) &&
 	    (op->dtype == RL_FP16 || op->dtype == RL_BF16))
 		op->dtype = RL_FP32;
 }
@@ -130,7 +112,18 @@ void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op)
 int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
                      struct rl_train_op *out)
 {
-	double w = weight_elems(fwd);
+	struct rl_work wk = {0};
+
+	/* the two fields it reads: an op the formulas refuse still has them */
+	wk.weight_elems = rl_op_weight_elems(fwd);
+	wk.es = rl_dtype_bytes(fwd->dtype);
+	return rl_train_forward_work(o, fwd, &wk, out);
+}
+
+int rl_train_forward_work(const struct rl_train_opts *o, const struct rl_op *fwd,
+                          const struct rl_work *wk, struct rl_train_op *out)
+{
+	double w = wk->weight_elems;
 
 	if (!o->autocast || w <= 0 || (fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES)))
 		return 0;
@@ -141,20 +134,27 @@ int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
 	out->op.ndims = 1;
 	out->op.dims[0] = (uint64_t)w;
 	out->op.has &= ~(unsigned)(RL_HAS_KERNEL | RL_HAS_WEIGHT_DTYPE | RL_HAS_FPE);
-	given(out, 0, w * (4.0 + rl_dtype_bytes(fwd->dtype)));
+	given(out, 0, w * (4.0 + wk->es));
 	return 1;
 }
 
 int rl_train_backward(const struct rl_train_opts *o, const struct rl_op *fwd, int first,
                       struct rl_train_op *out, struct rl_err *err)
 {
-	double flops = 0, bytes = 0, es = rl_dtype_bytes(fwd->dtype), n = elems(fwd);
+	struct rl_work w;
+	int rc = rl_op_derive(fwd, &w, err);
+
+	return rc < 0 ? rc : rl_train_backward_work(o, fwd, &w, first, out, err);
+}
+
+int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fwd,
+                           const struct rl_work *w, int first, struct rl_train_op *out,
+                           struct rl_err *err)
+{
+	double flops = w->flops, es = w->es, n = w->elems;
 	int k = 0, rc, given_work = (fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES)) != 0 ||
 	                            fwd->kind == RL_KIND_CUSTOM || !(fwd->has & RL_HAS_SHAPE);
 
-	rc = rl_op_work(fwd, &flops, &bytes, err);
-	if (rc < 0)
-		return rc;
 	if (o->recompute && fwd->count > 1) {
 		if ((rc = clone(o, fwd, "recompute", RL_PHASE_BACKWARD, &out[k++], err)) < 0)
 			return rc;
@@ -262,23 +262,33 @@ int rl_train_backward(const struct rl_train_opts *o, const struct rl_op *fwd, in
 		}
 		k++;
 		break;
-	default: /* copy (the rows scattered back), custom: as forward */
+	case RL_KIND_COPY: /* the rows scattered back: as forward */
+	case RL_KIND_EMBEDDING: /* embedding_dense_backward: dy's rows added into
+	                         * the table's gradient at the indices */
+	case RL_KIND_CUSTOM:
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_FUSED:
 		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k++], err)) < 0)
 			return rc;
 		break;
 	}
 	/* autocast: each weight gradient cast to fp32 (ToCopyBackward) */
 	if (o->autocast && !fwd->frozen && !given_work &&
-	    (fwd->kind == RL_KIND_MATMUL || fwd->kind == RL_KIND_CONV2D)) {
-		double w = weight_elems(fwd);
+	    rl_kind_info(fwd->kind)->weights == RL_WEIGHTS_MATRIX) {
+		double we = w->weight_elems;
 
 		if ((rc = clone(o, fwd, "wgrad_cast", RL_PHASE_BACKWARD, &out[k], err)) < 0)
 			return rc;
 		out[k].op.kind = RL_KIND_COPY;
 		out[k].op.ndims = 1;
-		out[k].op.dims[0] = (uint64_t)w;
+		out[k].op.dims[0] = (uint64_t)we;
 		out[k].op.has &= ~(unsigned)(RL_HAS_KERNEL | RL_HAS_WEIGHT_DTYPE | RL_HAS_FPE);
-		given(&out[k], 0, w * (es + 4.0));
+		given(&out[k], 0, we * (es + 4.0));
 		k++;
 	}
 	return k;
@@ -292,7 +302,7 @@ void rl_train_params_init(struct rl_train_params *p)
 
 int rl_train_params_add(struct rl_train_params *p, const struct rl_op *fwd, struct rl_err *err)
 {
-	double w = weight_elems(fwd), sets = weight_sets(fwd);
+	double w = rl_op_weight_elems(fwd), sets = weight_sets(fwd);
 
 	if (w <= 0 || fwd->phase != RL_PHASE_FORWARD)
 		return 0;
@@ -383,8 +393,10 @@ static const struct pass *passes(const struct rl_train_opts *o, size_t *n)
 	case RL_OPT_SGD:
 		*n = o->fused ? 1 : 3;
 		return o->fused ? sgd_fused : sgd_foreach;
-	default: *n = 0; return NULL;
+	case RL_OPT_NONE: break;
 	}
+	*n = 0;
+	return NULL;
 }
 
 /* Bytes per parameter of the weights the optimizer updates and of the
@@ -471,9 +483,9 @@ void rl_train_mem_init(struct rl_train_mem *m)
 	memset(m, 0, sizeof(*m));
 }
 
-double rl_train_saved_bytes(const struct rl_op *fwd)
+/* rl_train_saved_bytes() of FWD with ES bytes per element and N elements. */
+static double saved_bytes(const struct rl_op *fwd, double es, double n)
 {
-	double es = rl_dtype_bytes(fwd->dtype), n = elems(fwd);
 	const uint64_t *d = fwd->dims;
 
 	if (!(fwd->has & RL_HAS_SHAPE) || (fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES)))
@@ -498,26 +510,54 @@ double rl_train_saved_bytes(const struct rl_op *fwd)
 		return n * es + n / (double)d[fwd->ndims - 1] * 8.0;
 	case RL_KIND_SOFTMAX: return n * es; /* y */
 	case RL_KIND_POINTWISE: return (double)fwd->inputs * n * es;
-	default: return 0; /* reduction, copy (indices), custom */
+	case RL_KIND_EMBEDDING: /* the indices (int64), for the backward's scatter */
+		return n / (double)d[fwd->ndims - 1] * 8.0;
+	case RL_KIND_REDUCTION:
+	case RL_KIND_COPY: /* indices */
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED: return 0;
 	}
+	return 0;
 }
 
-/* The bytes of FWD's first input: a repeated block's checkpoint. */
-static double input_bytes(const struct rl_op *fwd)
+double rl_train_saved_bytes(const struct rl_op *fwd)
+{
+	return saved_bytes(fwd, rl_dtype_bytes(fwd->dtype), elems(fwd));
+}
+
+/* The bytes of FWD's first input (ES bytes per element, N elements): a
+ * repeated block's checkpoint. */
+static double input_bytes(const struct rl_op *fwd, double es, double n)
 {
 	const uint64_t *d = fwd->dims;
-	double es = rl_dtype_bytes(fwd->dtype);
 
 	if (!(fwd->has & RL_HAS_SHAPE))
 		return 0;
-	if (fwd->kind == RL_KIND_MATMUL) {
+	switch (rl_kind_info(fwd->kind)->bytes) {
+	case RL_BYTES_MATMUL: {
 		int b = fwd->ndims == 4;
 
 		return (b ? (double)d[0] : 1) * (double)d[b] * (double)d[b + 2] * es;
 	}
-	if (fwd->kind == RL_KIND_ATTENTION)
+	case RL_BYTES_ATTENTION:
 		return (double)d[0] * (double)d[1] * (double)d[2] * (double)d[fwd->ndims - 1] * es;
-	return elems(fwd) * es;
+	case RL_BYTES_GATHER: /* the indices (int64) */
+		return n / (double)d[fwd->ndims - 1] * 8.0;
+	case RL_BYTES_INPUTS:
+	case RL_BYTES_STREAM:
+	case RL_BYTES_ROW_REDUCE:
+	case RL_BYTES_ROW_AFFINE:
+	case RL_BYTES_CONV2D:
+	case RL_BYTES_BUS:
+	case RL_BYTES_GIVEN: break;
+	}
+	return n * es;
 }
 
 static void close_run(struct rl_train_mem *m)
@@ -531,26 +571,34 @@ static void close_run(struct rl_train_mem *m)
 int rl_train_mem_add(struct rl_train_mem *m, const struct rl_train_opts *o,
                      const struct rl_op *fwd, struct rl_err *err)
 {
-	double f, b, saved;
-	int rc = rl_op_work(fwd, &f, &b, err);
+	struct rl_work w;
+	int rc = rl_op_derive(fwd, &w, err);
 
-	(void)o;
 	if (rc < 0)
 		return rc;
-	saved = rl_train_saved_bytes(fwd);
+	rl_train_mem_add_work(m, o, fwd, &w);
+	return 0;
+}
+
+void rl_train_mem_add_work(struct rl_train_mem *m, const struct rl_train_opts *o,
+                          const struct rl_op *fwd, const struct rl_work *w)
+{
+	double saved;
+
+	(void)o;
+	saved = saved_bytes(fwd, w->es, w->elems);
 	m->saved_full += saved * (double)fwd->count;
 	if (fwd->count > 1) {
 		if (m->run_count != fwd->count) {
 			close_run(m);
 			m->run_count = fwd->count;
-			m->checkpoints += input_bytes(fwd) * (double)fwd->count;
+			m->checkpoints += input_bytes(fwd, w->es, w->elems) * (double)fwd->count;
 		}
 		m->run_saved += saved;
 	} else {
 		close_run(m);
 		m->outside += saved;
 	}
-	return 0;
 }
 
 void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "formulas.h"
 #include "op.h"
 
 enum rl_optimizer {
@@ -86,6 +87,10 @@ void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op);
 int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
                      struct rl_train_op *out);
 
+/* rl_train_forward() from the formulas' record W of FWD (rl_op_derive()). */
+int rl_train_forward_work(const struct rl_train_opts *o, const struct rl_op *fwd,
+                          const struct rl_work *w, struct rl_train_op *out);
+
 /* The backward ops (and, with recompute, the recomputed forward op first)
  * of one forward op FWD into OUT, in the order they run; FIRST: FWD is the
  * list's first op. The ops keep FWD's line, dtype and count (times
@@ -94,6 +99,12 @@ int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
  * cannot take (ERR says why; no location). */
 int rl_train_backward(const struct rl_train_opts *o, const struct rl_op *fwd, int first,
                       struct rl_train_op *out, struct rl_err *err);
+
+/* rl_train_backward() from the formulas' record W of FWD (rl_op_derive()),
+ * read instead of deriving FWD again. Returns as rl_train_backward(). */
+int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fwd,
+                           const struct rl_work *w, int first, struct rl_train_op *out,
+                           struct rl_err *err);
 
 /* The trainable parameters a list holds, accumulated op by op. */
 struct rl_train_params {
@@ -154,6 +165,10 @@ void rl_train_mem_init(struct rl_train_mem *m);
 /* Adds forward op FWD. Returns 0 or the status of rl_op_work(). */
 int rl_train_mem_add(struct rl_train_mem *m, const struct rl_train_opts *o,
                      const struct rl_op *fwd, struct rl_err *err);
+
+/* rl_train_mem_add() from the formulas' record W of FWD. */
+void rl_train_mem_add_work(struct rl_train_mem *m, const struct rl_train_opts *o,
+                           const struct rl_op *fwd, const struct rl_work *w);
 
 /* Completes M from the parameters P: gradients, state, master. */
 void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,

@@ -137,7 +137,17 @@ int rl_validate_spec(const struct rl_op *op, struct rl_synth *s, int live, struc
 		s->n = op->dims[op->ndims - 2];
 		s->k = op->dims[op->ndims - 1];
 		break;
-	default:
+	case RL_KIND_CONV2D:
+	case RL_KIND_ATTENTION:
+	case RL_KIND_EMBEDDING:
+	case RL_KIND_ALLREDUCE:
+	case RL_KIND_ALLGATHER:
+	case RL_KIND_REDUCESCATTER:
+	case RL_KIND_ALLTOALL:
+	case RL_KIND_BROADCAST:
+	case RL_KIND_SENDRECV:
+	case RL_KIND_CUSTOM:
+	case RL_KIND_FUSED:
 		return rl_err_set(err, RL_ERR_UNSUPPORTED, "no synthetic kernel for kind '%s'",
 		                  rl_kind_name(op->kind));
 	}

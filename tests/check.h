@@ -37,6 +37,7 @@ Suite *suite_expected(void);
 Suite *suite_memfit(void);
 Suite *suite_train(void);
 Suite *suite_collective(void);
+Suite *suite_kind(void);
 Suite *suite_hwsystem(void);
 Suite *suite_sweep(void);
 Suite *suite_parallel(void);

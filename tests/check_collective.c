@@ -30,6 +30,10 @@ START_TEST(test_bus_factors)
 	/* allgather's size is its output: 8 shards of 4 MiB */
 	ck_assert_double_eq(rl_collective_algo_bytes(RL_KIND_ALLGATHER, 8, 4194304), 33554432);
 	ck_assert_double_eq(rl_collective_algo_bytes(RL_KIND_REDUCESCATTER, 8, 4194304), 4194304);
+	/* output buffers: 8 gathered shards of 4 MiB, an eighth scattered back */
+	ck_assert_double_eq(rl_collective_out_bytes(RL_KIND_ALLGATHER, 8, 4194304), 33554432);
+	ck_assert_double_eq(rl_collective_out_bytes(RL_KIND_REDUCESCATTER, 8, 4194304), 524288);
+	ck_assert_double_eq(rl_collective_out_bytes(RL_KIND_ALLREDUCE, 8, 4194304), 4194304);
 }
 END_TEST
 

@@ -77,6 +77,11 @@ static const struct {
 	/* depthwise 3x3, 32 groups: 2 x 32 x 1 x 9 x 100; 4 x (3200 + 288 + 3200) */
 	{"conv2d depthwise", RL_KIND_CONV2D, RL_FP32, "1x32x10x10", "32x3x3", 1, 1, 32, 1, 0, -1,
 	 57600, 26752},
+	/* GPT-2's token embedding at batch 8 x 1024 tokens, rows of 768 bf16:
+	 * 8192 rows of 1536 B read and written (2 x 12582912) and 8192 int64
+	 * indices read (65536 B); no FLOPs */
+	{"embedding", RL_KIND_EMBEDDING, RL_BF16, "8x1024x768", NULL, 1, 0, 1, 1, 0, -1, 0,
+	 25231360},
 };
 
 static void make_op(struct rl_op *op, size_t i)
@@ -142,6 +147,7 @@ static const struct {
 	{19286400, 102760448},      /* 2 x (64x3x224x224 + 64x3x49); 2 x 64x64x112x112 */
 	{25952256, 51380224},       /* 2 x (64x256x28x28 + 512x256); 2 x 64x512x28x28 */
 	{13952, 12800},             /* 4 x (3200 + 32x1x9); 4 x 32x10x10 */
+	{12648448, 12582912},       /* 8192 x 768 x 2 + 8192 x 8; 8192 x 768 x 2 */
 };
 
 START_TEST(test_read_written)
@@ -228,6 +234,8 @@ static const struct {
 	const char *msg; /* a substring of the message */
 } bad[] = {
 	{"matmul with 2 dims", RL_KIND_MATMUL, "64x64", NULL, 1, 0, 1, RL_ERR_PARSE, "MxNxK"},
+	{"embedding with 1 dim", RL_KIND_EMBEDDING, "50257", NULL, 1, 0, 1, RL_ERR_PARSE,
+	 "embedding expects indices x row width (NxD, BxSxD), got 1 dimension"},
 	{"matmul with 5 dims", RL_KIND_MATMUL, "2x2x2x2x2", NULL, 1, 0, 1, RL_ERR_PARSE, "got 5"},
 	{"attention with 3 dims", RL_KIND_ATTENTION, "1x2x3", NULL, 1, 0, 1, RL_ERR_PARSE,
 	 "BxHxSxD"},
@@ -481,6 +489,116 @@ START_TEST(test_custom_needs_both)
 }
 END_TEST
 
+/* rl_op_derive(): the record of one op, every field worked out by hand. */
+static const struct {
+	const char *what;
+	enum rl_kind kind;
+	enum rl_dtype dtype;
+	int ndims;
+	uint64_t dims[5];
+	int variant; /* 1: int4 weights in groups of 128; 2: kv_heads 4; 3: inputs 2; 4: 8 ranks */
+	double flops, read, written, elems, weight_elems, weight_bytes, kv_bytes, dequant;
+	int rw_known;
+} derive_cases[] = {
+	/* M 512, N 768, K 1024: 2 MNK; A 512 K + B K 768 read at 2 B, C written */
+	{"matmul", RL_KIND_MATMUL, RL_BF16, 3, {512, 768, 1024}, 0, 805306368.0,
+	 (524288.0 + 786432) * 2, 393216.0 * 2, 402653184, 786432, 1572864, 0, 0, 1},
+	/* the same B in int4: 786432 / 2 B + one fp16 scale per 128 (12288 B);
+	 * one conversion FLOP per weight */
+	{"matmul int4", RL_KIND_MATMUL, RL_BF16, 3, {512, 768, 1024}, 1, 805306368.0,
+	 524288.0 * 2 + 393216 + 12288, 393216.0 * 2, 402653184, 786432, 405504, 0, 786432, 1},
+	/* 8x64x56x56, 128 3x3 filters, padding 1: out 8x128x56x56 = 3211264;
+	 * 2 x out x 64 x 9 FLOPs; input 1605632 + filter 73728 read at 2 B */
+	{"conv2d", RL_KIND_CONV2D, RL_FP16, 4, {8, 64, 56, 56}, 0, 3699376128.0,
+	 (1605632.0 + 73728) * 2, 3211264.0 * 2, 1605632, 73728, 147456, 0, 0, 1},
+	/* 2x16x1024x64, 4 KV heads: 4 x B H S S D; Q 2097152 + K, V 524288
+	 * each read at 2 B; O written; K and V 2 x 524288 x 2 B */
+	{"attention", RL_KIND_ATTENTION, RL_BF16, 4, {2, 16, 1024, 64}, 2, 8589934592.0,
+	 (2097152.0 + 2 * 524288) * 2, 2097152.0 * 2, 2097152, 0, 0, 2097152, 0, 1},
+	/* 1024x1024 fp32, 2 inputs: one FLOP per element, 2 N read, N written */
+	{"pointwise", RL_KIND_POINTWISE, RL_FP32, 2, {1024, 1024}, 3, 1048576.0, 8388608.0,
+	 4194304.0, 1048576, 0, 0, 0, 0, 1},
+	/* 2^20 bf16 on 8 ranks: bus bytes 2^21 x 2 x 7 / 8, none in device
+	 * memory's split */
+	{"allreduce", RL_KIND_ALLREDUCE, RL_BF16, 1, {1048576}, 4, 0, 3670016.0, 0, 1048576, 0, 0,
+	 0, 0, 0},
+};
+
+START_TEST(test_derive)
+{
+	struct rl_op op;
+	struct rl_work w;
+	struct rl_err err = {0, ""};
+	int i;
+
+	rl_op_init(&op);
+	op.name = derive_cases[_i].what;
+	op.kind = derive_cases[_i].kind;
+	op.dtype = derive_cases[_i].dtype;
+	op.ndims = derive_cases[_i].ndims;
+	for (i = 0; i < op.ndims; i++)
+		op.dims[i] = derive_cases[_i].dims[i];
+	op.has = RL_HAS_SHAPE;
+	if (derive_cases[_i].kind == RL_KIND_CONV2D) {
+		op.kernel[0] = 128, op.kernel[1] = 3, op.kernel[2] = 3;
+		op.padding = 1;
+		op.has |= RL_HAS_KERNEL;
+	}
+	switch (derive_cases[_i].variant) {
+	case 1:
+		op.weight_dtype = RL_INT4;
+		op.weight_group = 128;
+		op.has |= RL_HAS_WEIGHT_DTYPE;
+		break;
+	case 2: op.kv_heads = 4; break;
+	case 3: op.inputs = 2; break;
+	case 4:
+		op.ranks = 8;
+		op.has |= RL_HAS_RANKS;
+		break;
+	default: break;
+	}
+	ck_assert_msg(rl_op_derive(&op, &w, &err) == 0, "%s: %s", op.name, err.msg);
+	ck_assert_double_eq(w.flops, derive_cases[_i].flops);
+	ck_assert_double_eq(w.bytes_read, derive_cases[_i].read);
+	ck_assert_double_eq(w.bytes_written, derive_cases[_i].written);
+	ck_assert_double_eq(w.bytes, derive_cases[_i].read + derive_cases[_i].written);
+	ck_assert_int_eq(w.rw_known, derive_cases[_i].rw_known);
+	ck_assert_double_eq(w.elems, derive_cases[_i].elems);
+	ck_assert_double_eq(w.weight_elems, derive_cases[_i].weight_elems);
+	ck_assert_double_eq(rl_op_weight_elems(&op), derive_cases[_i].weight_elems);
+	ck_assert_double_eq(w.weight_bytes, derive_cases[_i].weight_bytes);
+	ck_assert_double_eq(w.kv_bytes, derive_cases[_i].kv_bytes);
+	ck_assert_double_eq(w.dequant_flops, derive_cases[_i].dequant);
+	ck_assert_double_eq(w.es, derive_cases[_i].dtype == RL_FP32 ? 4 : 2);
+}
+END_TEST
+
+/* An invalid op: the error of rl_op_work() and a zero record. */
+START_TEST(test_derive_invalid)
+{
+	struct rl_op op;
+	struct rl_work w;
+	struct rl_err err = {0, ""};
+
+	rl_op_init(&op);
+	op.kind = RL_KIND_MATMUL;
+	op.ndims = 2;
+	op.dims[0] = op.dims[1] = 8;
+	op.has = RL_HAS_SHAPE;
+	ck_assert_int_eq(rl_op_derive(&op, &w, &err), RL_ERR_PARSE);
+	ck_assert_str_eq(err.msg, "shape: matmul expects MxNxK or BxMxNxK, got 2 dimensions");
+	ck_assert_double_eq(w.flops, 0);
+	ck_assert_double_eq(w.bytes, 0);
+	/* the output's bytes are known apart for a matmul, not for a custom op */
+	op.ndims = 3;
+	ck_assert_int_eq(rl_op_output_known(&op, NULL), 0);
+	op.kind = RL_KIND_CUSTOM;
+	ck_assert_int_eq(rl_op_output_known(&op, &err), RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not known apart"));
+}
+END_TEST
+
 Suite *suite_formulas(void)
 {
 	Suite *s = suite_create("formulas");
@@ -494,6 +612,8 @@ Suite *suite_formulas(void)
 	tcase_add_test(tc, test_attention_kv_heads);
 	tcase_add_test(tc, test_weight_dtype);
 	tcase_add_test(tc, test_dtype_bytes);
+	tcase_add_loop_test(tc, test_derive, 0, ARRAY_SIZE(derive_cases));
+	tcase_add_test(te, test_derive_invalid);
 	tcase_add_loop_test(te, test_bad, 0, ARRAY_SIZE(bad));
 	tcase_add_test(te, test_custom_needs_both);
 	tcase_add_test(te, test_pointwise_inputs_overflow);

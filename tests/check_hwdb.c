@@ -444,7 +444,7 @@ static const struct {
 	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.gemm = 12 ; s\n",
 	 ":4: unknown key 'host_overhead_us.gemm' (expected host_overhead_us.KIND, KIND one of "
 	 "pointwise, reduction, softmax, layernorm, matmul, conv2d, attention, copy, "
-	 "allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom, or "
+	 "embedding, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv, custom, or "
 	 "host_overhead_us.matmul.fp8)"},
 	{"id = r\nname = R\nhost_overhead_us = 5 ; s\nhost_overhead_us.fused = 5 ; s\n",
 	 "unknown key 'host_overhead_us.fused'"},

@@ -60,6 +60,7 @@ int main(void)
 	srunner_add_suite(sr, suite_outfile());
 	srunner_add_suite(sr, suite_err());
 	srunner_add_suite(sr, suite_json());
+	srunner_add_suite(sr, suite_kind());
 	srunner_add_suite(sr, suite_formulas());
 	srunner_add_suite(sr, suite_bench());
 	srunner_add_suite(sr, suite_hwdb());

@@ -223,12 +223,36 @@ START_TEST(max_batch_search)
 }
 END_TEST
 
+/* rl_memfit_add_work() reads the record: a matmul whose record says 1000 B
+ * of weights and 500 of activations (read + written 1500) holds 3 x 1000 B
+ * of weights for count 3, and 500 B of activations. */
+START_TEST(work_record_read)
+{
+	struct rl_memfit m;
+	struct rl_op op;
+	struct rl_work w = {0};
+
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 4096, 1024});
+	op.count = 3;
+	w.rw_known = 1;
+	w.bytes_read = 1200;
+	w.bytes_written = 300;
+	w.weight_bytes = 1000;
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add_work(&m, &op, &w, NULL), 0);
+	ck_assert_double_eq(m.weight_bytes, 3000);
+	ck_assert_double_eq(m.activation_bytes, 500);
+	ck_assert_double_eq(m.kv_bytes, 0);
+}
+END_TEST
+
 Suite *suite_memfit(void)
 {
 	Suite *s = suite_create("memfit");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, matmul_weights);
+	tcase_add_test(tc, work_record_read);
 	tcase_add_test(tc, matmul_int4_groups);
 	tcase_add_test(tc, attention_kv);
 	tcase_add_test(tc, conv2d_filter);

@@ -505,6 +505,25 @@ START_TEST(test_overflowing_total_refused)
 }
 END_TEST
 
+/* rl_predict_work() reads the record: 1e12 FLOPs on the A100's 312 TFLOP/s
+ * bf16 tensor peak are 3205.13 us whatever the shape says. */
+START_TEST(predict_work_record)
+{
+	struct rl_op op;
+	struct rl_pred p;
+	struct rl_work w = {0};
+
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 16, 16});
+	w.flops = 1e12;
+	w.bytes = w.bytes_read = 1000;
+	ck_assert_int_eq(rl_predict_work(&op, &w, &ctx, &p, NULL), 0);
+	ck_assert_double_eq(p.flops, 1e12);
+	ck_assert_double_eq(p.bytes, 1000);
+	ck_assert_int_eq(p.rw_known, 0);
+	ck_assert_double_eq_tol(p.t_compute_us, 1e12 / 312e12 * 1e6, 1e-6);
+}
+END_TEST
+
 Suite *suite_model(void)
 {
 	Suite *s = suite_create("model");
@@ -513,6 +532,7 @@ Suite *suite_model(void)
 
 	tcase_add_checked_fixture(blog, setup, teardown);
 	tcase_add_test(blog, test_vector_peaks);
+	tcase_add_test(blog, predict_work_record);
 	tcase_add_test(blog, test_repeat_sweep);
 	tcase_add_test(blog, test_cos_cos_fusion);
 	tcase_add_test(blog, test_gelu_relu);

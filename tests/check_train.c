@@ -370,12 +370,47 @@ START_TEST(grad_accum_accumulates)
 }
 END_TEST
 
+/* The _work variants read the formulas' record instead of deriving the op
+ * again: a record whose FLOPs, elements and dtype bytes are made up shows in
+ * what they build. softmax's backward keeps the forward's FLOPs and moves
+ * 3 N es (y, dy read, dx written): 3 x 10 x 8 = 240 B. Its saved output y is
+ * N es = 80 B. A matmul's cast moves its weight elements x (4 + es). */
+START_TEST(work_record_read)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_train_mem m;
+	struct rl_op op;
+	struct rl_work w = {0};
+
+	rl_train_opts_init(&o);
+	test_op_shape(&op, RL_KIND_SOFTMAX, RL_BF16, 2, (uint64_t[]){1024, 4096});
+	w.flops = 1234;
+	w.elems = 10;
+	w.es = 8;
+	ck_assert_int_eq(rl_train_backward_work(&o, &op, &w, 0, out, NULL), 1);
+	ck_assert_double_eq(out[0].op.flops, 1234);
+	ck_assert_double_eq(out[0].op.bytes, 240);
+	rl_train_mem_init(&m);
+	rl_train_mem_add_work(&m, &o, &op, &w);
+	ck_assert_double_eq(m.saved_full, 80);
+	o.autocast = 1;
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){16, 32, 64});
+	w.weight_elems = 100;
+	w.es = 2;
+	ck_assert_int_eq(rl_train_forward_work(&o, &op, &w, out), 1);
+	ck_assert_uint_eq(out[0].op.dims[0], 100);
+	ck_assert_double_eq(out[0].op.bytes, 600);
+}
+END_TEST
+
 Suite *suite_train(void)
 {
 	Suite *s = suite_create("train");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, matmul_backward);
+	tcase_add_test(tc, work_record_read);
 	tcase_add_test(tc, attention_backward);
 	tcase_add_test(tc, row_ops_backward);
 	tcase_add_test(tc, optimizer_bytes);

@@ -105,4 +105,28 @@ expect_error "an inexact division is named" 1 \
 	"^roofline: $tmp/inexact.csv:2: column 'shape': shape 'S/3': 254 / 3 is not a whole number" \
 	classify --set S=254 "$tmp/inexact.csv"
 
+# embedding (issue 22's kind walk): GPT-2's token embedding, 8 x 1024
+# tokens, rows of 768 bf16. 8192 rows of 1536 B read and written
+# (2 x 12,582,912) and 8192 int64 indices read (65,536 B): 25,231,360
+# bytes, no FLOPs, the vector pipe; on the H100 SXM (3350 GB/s)
+# 25231360 / 3.35e12 = 7.53175 us. Its backward adds dy's rows into the
+# table's gradient at the indices: the same bytes.
+printf 'name,kind,dtype,shape\nwte,embedding,bf16,8x1024x768\n' >"$tmp/emb.csv"
+run classify --hw h100-sxm --runtime graph --best-case -f csv "$tmp/emb.csv"
+check "embedding: exit 0" test "$rc" -eq 0
+check "embedding: bytes 25231360" test "$(csv_field "$tmp/out" wte bytes)" = 25231360
+check "embedding: no FLOPs" test "$(csv_field "$tmp/out" wte flops)" = 0
+check "embedding: vector unit" test "$(csv_field "$tmp/out" wte unit)" = vector
+check "embedding: t_memory 7.53175 us" test "$(csv_field "$tmp/out" wte t_memory_us)" = 7.53175
+run classify --hw h100-sxm --runtime graph --best-case --train -f csv "$tmp/emb.csv"
+check "embedding backward: bytes 25231360" test "$(csv_field "$tmp/out" wte.bwd bytes)" = 25231360
+printf 'name,kind,dtype,shape,perm\nwte,embedding,bf16,8x768,1x0\n' >"$tmp/embperm.csv"
+expect_error "perm on an embedding" 1 \
+	"^roofline: $tmp/embperm.csv:2: column 'perm': only copy ops take it, not embedding$" \
+	classify "$tmp/embperm.csv"
+printf 'name,kind,dtype,shape\nwte,embedding,bf16,50257\n' >"$tmp/emb1.csv"
+expect_error "an embedding needs rows and their width" 1 \
+	"shape: embedding expects indices x row width \(NxD, BxSxD\), got 1 dimension" \
+	classify "$tmp/emb1.csv"
+
 done_testing
