@@ -61,9 +61,17 @@ double rl_bench_reference(const struct rl_bench_entry *e, const struct rl_device
 	 * kernel's GPU time, which none of the four measures (graph-node is the
 	 * spacing of back-to-back kernels, 0.68 us on the H200 against a 0.50 us
 	 * floor), so a percentage of it would flag a sound measurement. */
-	default:
+	case RL_BENCH_LAUNCH:
+	/* The special functions are not a pipe's peak; a sweep point is judged
+	 * against the model's curve (rl_bench_knee); a collective against the
+	 * network (collbench.h). */
+	case RL_BENCH_SPECIAL:
+	case RL_BENCH_SWEEP:
+	case RL_BENCH_COLLECTIVE:
+	case RL_BENCH_GROUP_COUNT:
 		return 0;
 	}
+	return 0;
 }
 
 /* The figure an entry is judged by: GB/s for memory and L2, TFLOPS for
@@ -76,18 +84,28 @@ static const char *figure_unit(const struct rl_bench_entry *e)
 	case RL_BENCH_LAUNCH: return "us";
 	case RL_BENCH_SPECIAL: return "Tcall/s";
 	case RL_BENCH_GEMM: return strcmp(e->dtype, "int8") == 0 ? "TOPS" : "TFLOPS";
-	default: return "TFLOPS";
+	case RL_BENCH_VECTOR:
+	case RL_BENCH_SWEEP:
+	case RL_BENCH_COLLECTIVE:
+	case RL_BENCH_GROUP_COUNT: return "TFLOPS";
 	}
+	return "TFLOPS";
 }
 
 static void figures(const struct rl_bench_entry *e, const struct rl_bench_stats *s, double *med,
                     double *best)
 {
+	*med = *best = 0; /* a group past the enum's (none is read) */
 	switch (e->group) {
 	case RL_BENCH_MEMORY:
 	case RL_BENCH_L2: *med = s->gbs_median, *best = s->gbs_best; break;
 	case RL_BENCH_LAUNCH: *med = s->median_us, *best = s->best_us; break;
-	default: *med = s->tflops_median, *best = s->tflops_best; break;
+	case RL_BENCH_VECTOR:
+	case RL_BENCH_SPECIAL:
+	case RL_BENCH_GEMM:
+	case RL_BENCH_SWEEP:
+	case RL_BENCH_COLLECTIVE:
+	case RL_BENCH_GROUP_COUNT: *med = s->tflops_median, *best = s->tflops_best; break;
 	}
 }
 
@@ -383,7 +401,7 @@ int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *r
 		break;
 	case RL_BENCH_FMT_JSON: return rl_bench_write_json(f, b);
 	case RL_BENCH_FMT_CSV: csv(f, b, ref); break;
-	default:
+	case RL_BENCH_FMT_TABLE:
 		table_header(f, b, ref);
 		table_entries(f, b, ref);
 		table_sweep(f, b, ref);
