@@ -14,6 +14,7 @@
 #include "collbench.h"
 #include "err.h"
 #include "model.h"
+#include "oplist_write.h"
 #include "report.h"
 
 /* The reference figure of an entry on device D: GB/s, TFLOPS or us, in the
@@ -370,20 +371,36 @@ static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
  * measured_us. */
 static int sweep_ops(FILE *f, const struct rl_bench *b, const char *dtype, struct rl_err *err)
 {
+	static const enum rl_opcol cols[] = {
+		RL_OPCOL_NAME,   RL_OPCOL_KIND, RL_OPCOL_DTYPE, RL_OPCOL_SHAPE,
+		RL_OPCOL_INPUTS, RL_OPCOL_FPE,  RL_OPCOL_FMA,   RL_OPCOL_MEASURED,
+	};
+	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
 	struct rl_sweep s;
+	struct rl_oprow row;
+	char name[RL_OPCELL_MAX];
 	size_t i;
 	int rc = rl_bench_sweep(b, dtype, &s, err);
 
 	if (rc < 0)
 		return rc;
-	fprintf(f, "# intensity sweep of %s, measured by roofline bench %s on %s (%s)\n",
-	        b->gpu.name, b->version, b->date, dtype);
-	fprintf(f, "name,kind,dtype,shape,inputs,flops_per_element,fma,measured_us\n");
+	rl_oplist_write_comment(f, "intensity sweep of %s, measured by roofline bench %s on %s (%s)",
+	                        b->gpu.name, b->version, b->date, dtype);
+	rl_oplist_write_header(f, cols, ncols);
 	for (i = 0; i < s.n; i++) {
 		const struct rl_bench_entry *e = s.pt[i];
 
-		fprintf(f, "sweep-%s-r%.0f,pointwise,%s,%.0f,1,%.0f,0,%.6g\n", dtype, e->repeat, dtype,
-		        e->flops / e->repeat, e->repeat, rl_quantile(e->us, e->n, 0.5));
+		rl_oprow_init(&row);
+		snprintf(name, sizeof(name), "sweep-%s-r%.0f", dtype, e->repeat);
+		rl_oprow_text(&row, RL_OPCOL_NAME, name);
+		rl_oprow_text(&row, RL_OPCOL_KIND, "pointwise");
+		rl_oprow_text(&row, RL_OPCOL_DTYPE, dtype);
+		rl_oprow_fixed(&row, RL_OPCOL_SHAPE, e->flops / e->repeat, 0); /* the elements */
+		rl_oprow_u64(&row, RL_OPCOL_INPUTS, 1);
+		rl_oprow_fixed(&row, RL_OPCOL_FPE, e->repeat, 0);
+		rl_oprow_u64(&row, RL_OPCOL_FMA, 0);
+		rl_oprow_sig(&row, RL_OPCOL_MEASURED, rl_quantile(e->us, e->n, 0.5), 6);
+		rl_oplist_write_row(f, cols, ncols, &row);
 	}
 	return 0;
 }
