@@ -1,5 +1,5 @@
-/* modelstep.c - one step of a Hugging Face config, as op list text and
- * through the pipeline (see modelstep.h). */
+/* modelstep.c - one step of a Hugging Face config, as op list records:
+ * written as text or handed to the pipeline (see modelstep.h). */
 #include "config.h"
 
 #include "modelstep.h"
@@ -118,51 +118,25 @@ void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_op
 	}
 }
 
-struct run {
-	const struct rl_modelstep *s;
-	rl_pipeline *pl;
-	struct rl_errlist *errs;
-};
-
-static int on_header(const struct rl_ops_header *h, void *user)
-{
-	struct run *r = user;
-	struct rl_pipeline_columns cols;
-	struct rl_pipeline_sinks none;
-
-	memset(&cols, 0, sizeof(cols));
-	memset(&none, 0, sizeof(none));
-	cols.input = r->s->input;
-	cols.nextra = h->nextra;
-	cols.extra_names = h->extra_names;
-	return rl_pipeline_begin(r->s->model, r->s->sinks != NULL ? r->s->sinks : &none, &cols,
-	                         &r->pl);
-}
-
-/* A pipeline error stops the reader: the list is generated, so the first
- * error is the cause and any later one its echo. */
-static int on_op(const struct rl_op *op, void *user)
-{
-	struct run *r = user;
-	struct rl_err e;
-	int rc = rl_pipeline_op(r->pl, op, &e);
-
-	if (rc < 0 && e.code < 0)
-		rl_errlist_add(r->errs, &e);
-	return rc;
-}
+/* The first line of a row in the text rl_modelstep_write writes: after the
+ * comment and the header. */
+#define FIRST_ROW_LINE 3
 
 int rl_modelstep_run(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
                      rl_pipeline **pl, struct rl_errlist *errs)
 {
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
-	struct run r = {s, NULL, errs};
-	struct rl_ops_sink sink = {on_header, on_op, &r, NULL, NULL};
+	enum rl_opcol cols[RL_OPCOL_N];
+	const char *cells[RL_OPCOL_N];
+	const struct rl_ops_header *h;
+	struct rl_pipeline_columns pc;
+	struct rl_pipeline_sinks none;
+	struct rl_oprow c;
+	rl_ops_rows *rd = NULL;
 	struct rl_err e;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int n, rc;
+	struct rl_op op;
+	size_t ncols, k;
+	int n, i, rc;
 
 	*pl = NULL;
 	n = rl_modelops_build(s->cfg, mo, rows, &e);
@@ -170,34 +144,45 @@ int rl_modelstep_run(const struct rl_modelstep *s, const struct rl_modelops_opts
 		rl_errlist_add(errs, &e);
 		return n;
 	}
-	f = open_memstream(&text, &len);
-	if (f == NULL)
-		return RL_ERR_NOMEM;
-	rl_modelstep_write(f, s->config, mo, rows, n);
-	if (fclose(f) != 0) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	f = fmemopen(text, len, "r");
-	if (f == NULL) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	rc = rl_ops_read(f, s->input, &sink, errs);
-	if (rc == 0 && r.pl == NULL)
-		rc = RL_ERR_PARSE;
-	if (rc == 0) {
+	ncols = step_columns(rows, n, cols);
+	for (k = 0; k < ncols; k++)
+		cells[k] = rl_opcol_name(cols[k]);
+	rc = rl_ops_rows_new(s->input, FIRST_ROW_LINE - 1, cells, ncols, NULL, &rd, errs);
+	if (rc < 0)
+		return rc;
+	h = rl_ops_rows_header(rd);
+	memset(&pc, 0, sizeof(pc));
+	memset(&none, 0, sizeof(none));
+	pc.input = s->input;
+	pc.nextra = h->nextra;
+	pc.extra_names = h->extra_names;
+	rc = rl_pipeline_begin(s->model, s->sinks != NULL ? s->sinks : &none, &pc, pl);
+	/* As the reader: every row checked, none fed after the first error; a
+	 * pipeline error stops the step (the rows are generated, so the first
+	 * error is the cause and any later one its echo). */
+	for (i = 0; rc == 0 && i < n; i++) {
+		step_cells(&rows[i], mo, &c);
+		rl_oprow_cells(&c, cols, ncols, cells);
+		if (rl_ops_row(rd, (size_t)(FIRST_ROW_LINE + i), cells, ncols, &op, errs) < 0 ||
+		    errs->count > 0)
+			continue;
 		e.code = 0;
-		rc = rl_pipeline_end(r.pl, &e);
+		rc = rl_pipeline_op(*pl, &op, &e);
 		if (rc < 0 && e.code < 0)
 			rl_errlist_add(errs, &e);
 	}
-	fclose(f);
-	free(text);
-	if (rc < 0) {
-		rl_pipeline_free(r.pl);
-		return rc;
+	if (rc == 0 && errs->count > 0)
+		rc = RL_ERR_PARSE;
+	if (rc == 0) {
+		e.code = 0;
+		rc = rl_pipeline_end(*pl, &e);
+		if (rc < 0 && e.code < 0)
+			rl_errlist_add(errs, &e);
 	}
-	*pl = r.pl;
-	return 0;
+	rl_ops_rows_free(rd);
+	if (rc < 0) {
+		rl_pipeline_free(*pl);
+		*pl = NULL;
+	}
+	return rc;
 }

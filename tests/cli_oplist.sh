@@ -105,4 +105,41 @@ expect_error "an inexact division is named" 1 \
 	"^roofline: $tmp/inexact.csv:2: column 'shape': shape 'S/3': 254 / 3 is not a whole number" \
 	classify --set S=254 "$tmp/inexact.csv"
 
+# model hands its ops to the pipeline without writing text (issue 22), and
+# -f oplist writes them: classify of that list must be model's own result,
+# row for row and warning for warning. Every example config: a decode step
+# (encoders: prefill only), a prefill of 4 sequences and one GPU of tensor
+# parallel 2 with its all-reduces.
+for c in "$EX"/*.json; do
+	name=$(basename "$c" .json)
+	case $name in
+	bert-base | vit-b16) steps="prefill tp" ;;
+	*) steps="decode prefill tp" ;;
+	esac
+	for s in $steps; do
+		train=
+		case $s in
+		decode) opts="--batch 2 --context 1000" ;;
+		prefill) opts="--phase prefill --batch 4" ;;
+		train) opts="--train --batch 2" train=--train ;;
+		tp) opts="--phase prefill --tp 2" ;;
+		esac
+		# shellcheck disable=SC2086
+		"$ROOFLINE" model --hw h100-sxm -f csv $opts "$c" >"$tmp/m.csv" 2>"$tmp/m.err"
+		m=$?
+		# shellcheck disable=SC2086
+		"$ROOFLINE" model --hw h100-sxm -f oplist $opts "$c" >"$tmp/m.ops" 2>"$tmp/o.err" &&
+			"$ROOFLINE" classify --hw h100-sxm -f csv $train "$tmp/m.ops" >"$tmp/c.csv" 2>"$tmp/c.err"
+		o=$?
+		check "$name $s: model and classify of its -f oplist exit 0" test "$m,$o" = 0,0
+		check "$name $s: model -f csv = classify -f csv of model -f oplist" \
+			cmp -s "$tmp/m.csv" "$tmp/c.csv"
+		check "$name $s: the same warnings" cmp -s "$tmp/m.err" "$tmp/c.err"
+		check "$name $s: a row per op of the list" \
+			test "$(wc -l <"$tmp/m.csv")" -gt 10
+	done
+done
+grep -q '^attn_allreduce,allreduce,' "$tmp/m.csv"
+check "--tp 2: the list has its all-reduces" test $? -eq 0
+
 done_testing
