@@ -110,7 +110,10 @@ void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_op
 		         (unsigned long long)o->par->lay.tp, (unsigned long long)o->par->lay.pp,
 		         (unsigned long long)o->par->lay.dp, (unsigned long long)o->par->lay.ep,
 		         (unsigned long long)o->par->lay.microbatches);
-	rl_oplist_write_comment(f, "roofline model %s: %s%s", config, step, par);
+	/* one comment line whatever the step: row i stays on line i + 3 */
+	rl_oplist_write_comment(f, "roofline model %s: %s%s%s", config, step, par,
+	                        o->train ? "; a training step's forward: classify it with --train"
+	                                 : "");
 	rl_oplist_write_header(f, cols, ncols);
 	for (i = 0; i < n; i++) {
 		step_cells(&rows[i], o, &c);

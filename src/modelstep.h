@@ -18,8 +18,9 @@
 #include "pipeline.h"
 
 /* Writes ROWS (N of them, from rl_modelops_build with O) to F as op list
- * v1: a comment line naming CONFIG and the step, the header, one line per
- * row (row i on line i + 3). */
+ * v1: a comment line naming CONFIG and the step (with O->train, that the
+ * list is a training step's forward, for classify --train), the header,
+ * one line per row (row i on line i + 3). */
 void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,
                         const struct rl_modelops_row *rows, int n);
 
