@@ -20,6 +20,7 @@ Suite *suite_hwdb(void);
 Suite *suite_model(void);
 Suite *suite_oplist(void);
 Suite *suite_oplist_write(void);
+Suite *suite_modelstep(void);
 Suite *suite_report(void);
 Suite *suite_probe(void);
 Suite *suite_timeline(void);
