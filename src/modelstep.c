@@ -112,7 +112,8 @@ void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_op
 		         (unsigned long long)o->par->lay.microbatches);
 	/* one comment line whatever the step: row i stays on line i + 3 */
 	rl_oplist_write_comment(f, "roofline model %s: %s%s%s", config, step, par,
-	                        o->train ? "; a training step's forward: classify it with --train"
+	                        o->train ? "; a training step's forward: classify it with --train "
+	                                   "(and the step's other training options)"
 	                                 : "");
 	rl_oplist_write_header(f, cols, ncols);
 	for (i = 0; i < n; i++) {

@@ -109,13 +109,14 @@ expect_error "an inexact division is named" 1 \
 # -f oplist writes them: classify of that list must be model's own result,
 # row for row and warning for warning. Every example config: a decode step
 # (encoders: prefill only), a prefill of 4 sequences, a training step (its
-# forward list, which classify --train expands) and one GPU of tensor
-# parallel 2 with its all-reduces.
+# forward list, which classify --train expands; also with other training
+# options, given to classify) and one GPU of tensor parallel 2 with its
+# all-reduces.
 for c in "$EX"/*.json; do
 	name=$(basename "$c" .json)
 	case $name in
-	bert-base | vit-b16) steps="prefill train tp" ;;
-	*) steps="decode prefill train tp" ;;
+	bert-base | vit-b16) steps="prefill train sgd tp" ;;
+	*) steps="decode prefill train sgd tp" ;;
 	esac
 	for s in $steps; do
 		train=
@@ -123,6 +124,10 @@ for c in "$EX"/*.json; do
 		decode) opts="--batch 2 --context 1000" ;;
 		prefill) opts="--phase prefill --batch 4" ;;
 		train) opts="--train --batch 2" train=--train ;;
+		sgd)
+			opts="--train --optimizer sgd --recompute --grad-accum 2"
+			train="--train --optimizer sgd --recompute --grad-accum 2"
+			;;
 		tp) opts="--phase prefill --tp 2" ;;
 		esac
 		# shellcheck disable=SC2086
@@ -145,7 +150,7 @@ check "--tp 2: the list has its all-reduces" test $? -eq 0
 run model -f oplist --train --batch 2 "$EX/gpt2.json"
 check "--train -f oplist: exit 0" test "$rc" -eq 0
 check "--train -f oplist: its comment says to classify it with --train" \
-	test "$(head -n 1 "$tmp/out")" = "# roofline model $EX/gpt2.json: prefill, batch 2, seq 512; a training step's forward: classify it with --train"
+	test "$(head -n 1 "$tmp/out")" = "# roofline model $EX/gpt2.json: prefill, batch 2, seq 512; a training step's forward: classify it with --train (and the step's other training options)"
 # the training forward: the lm_head on every token (2 x 512 rows) and the loss
 check "--train -f oplist: lm_head over 1024 tokens, then the loss" \
 	test "$(grep -E '^(lm_head|loss),' "$tmp/out" | cut -d, -f1,4 | tr '\n' ' ')" = "lm_head,1024x50257x768 loss,1024x50257 "
