@@ -154,6 +154,7 @@ START_TEST(test_text_and_records_agree)
 	rl_pipeline_free(pl);
 	rl_pipeline_free(tr_run.pl);
 	free(text);
+	rl_device_release(&dev);
 }
 END_TEST
 
@@ -195,6 +196,7 @@ START_TEST(test_error_line)
 		line = strchr(line, '\n') + 1;
 	ck_assert_int_eq(strncmp(line, "qkv_proj,matmul,bf16,", 21), 0);
 	free(text);
+	rl_device_release(&dev);
 }
 END_TEST
 
