@@ -14,6 +14,7 @@
 #include "collbench.h"
 #include "err.h"
 #include "model.h"
+#include "oplist_write.h"
 #include "report.h"
 
 /* The reference figure of an entry on device D: GB/s, TFLOPS or us, in the
@@ -61,9 +62,17 @@ double rl_bench_reference(const struct rl_bench_entry *e, const struct rl_device
 	 * kernel's GPU time, which none of the four measures (graph-node is the
 	 * spacing of back-to-back kernels, 0.68 us on the H200 against a 0.50 us
 	 * floor), so a percentage of it would flag a sound measurement. */
-	default:
+	case RL_BENCH_LAUNCH:
+	/* The special functions are not a pipe's peak; a sweep point is judged
+	 * against the model's curve (rl_bench_knee); a collective against the
+	 * network (collbench.h). */
+	case RL_BENCH_SPECIAL:
+	case RL_BENCH_SWEEP:
+	case RL_BENCH_COLLECTIVE:
+	case RL_BENCH_GROUP_COUNT:
 		return 0;
 	}
+	return 0;
 }
 
 /* The figure an entry is judged by: GB/s for memory and L2, TFLOPS for
@@ -76,18 +85,28 @@ static const char *figure_unit(const struct rl_bench_entry *e)
 	case RL_BENCH_LAUNCH: return "us";
 	case RL_BENCH_SPECIAL: return "Tcall/s";
 	case RL_BENCH_GEMM: return strcmp(e->dtype, "int8") == 0 ? "TOPS" : "TFLOPS";
-	default: return "TFLOPS";
+	case RL_BENCH_VECTOR:
+	case RL_BENCH_SWEEP:
+	case RL_BENCH_COLLECTIVE:
+	case RL_BENCH_GROUP_COUNT: return "TFLOPS";
 	}
+	return "TFLOPS";
 }
 
 static void figures(const struct rl_bench_entry *e, const struct rl_bench_stats *s, double *med,
                     double *best)
 {
+	*med = *best = 0; /* a group past the enum's (none is read) */
 	switch (e->group) {
 	case RL_BENCH_MEMORY:
 	case RL_BENCH_L2: *med = s->gbs_median, *best = s->gbs_best; break;
 	case RL_BENCH_LAUNCH: *med = s->median_us, *best = s->best_us; break;
-	default: *med = s->tflops_median, *best = s->tflops_best; break;
+	case RL_BENCH_VECTOR:
+	case RL_BENCH_SPECIAL:
+	case RL_BENCH_GEMM:
+	case RL_BENCH_SWEEP:
+	case RL_BENCH_COLLECTIVE:
+	case RL_BENCH_GROUP_COUNT: *med = s->tflops_median, *best = s->tflops_best; break;
 	}
 }
 
@@ -352,20 +371,36 @@ static void csv(FILE *f, const struct rl_bench *b, const struct rl_device *ref)
  * measured_us. */
 static int sweep_ops(FILE *f, const struct rl_bench *b, const char *dtype, struct rl_err *err)
 {
+	static const enum rl_opcol cols[] = {
+		RL_OPCOL_NAME,   RL_OPCOL_KIND, RL_OPCOL_DTYPE, RL_OPCOL_SHAPE,
+		RL_OPCOL_INPUTS, RL_OPCOL_FPE,  RL_OPCOL_FMA,   RL_OPCOL_MEASURED,
+	};
+	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
 	struct rl_sweep s;
+	struct rl_oprow row;
+	char name[RL_OPCELL_MAX];
 	size_t i;
 	int rc = rl_bench_sweep(b, dtype, &s, err);
 
 	if (rc < 0)
 		return rc;
-	fprintf(f, "# intensity sweep of %s, measured by roofline bench %s on %s (%s)\n",
-	        b->gpu.name, b->version, b->date, dtype);
-	fprintf(f, "name,kind,dtype,shape,inputs,flops_per_element,fma,measured_us\n");
+	rl_oplist_write_comment(f, "intensity sweep of %s, measured by roofline bench %s on %s (%s)",
+	                        b->gpu.name, b->version, b->date, dtype);
+	rl_oplist_write_header(f, cols, ncols);
 	for (i = 0; i < s.n; i++) {
 		const struct rl_bench_entry *e = s.pt[i];
 
-		fprintf(f, "sweep-%s-r%.0f,pointwise,%s,%.0f,1,%.0f,0,%.6g\n", dtype, e->repeat, dtype,
-		        e->flops / e->repeat, e->repeat, rl_quantile(e->us, e->n, 0.5));
+		rl_oprow_init(&row);
+		snprintf(name, sizeof(name), "sweep-%s-r%.0f", dtype, e->repeat);
+		rl_oprow_text(&row, RL_OPCOL_NAME, name);
+		rl_oprow_text(&row, RL_OPCOL_KIND, "pointwise");
+		rl_oprow_text(&row, RL_OPCOL_DTYPE, dtype);
+		rl_oprow_fixed(&row, RL_OPCOL_SHAPE, e->flops / e->repeat, 0); /* the elements */
+		rl_oprow_u64(&row, RL_OPCOL_INPUTS, 1);
+		rl_oprow_fixed(&row, RL_OPCOL_FPE, e->repeat, 0);
+		rl_oprow_u64(&row, RL_OPCOL_FMA, 0);
+		rl_oprow_sig(&row, RL_OPCOL_MEASURED, rl_quantile(e->us, e->n, 0.5), 6);
+		rl_oplist_write_row(f, cols, ncols, &row);
 	}
 	return 0;
 }
@@ -383,7 +418,7 @@ int rl_bench_report(FILE *f, const struct rl_bench *b, const struct rl_device *r
 		break;
 	case RL_BENCH_FMT_JSON: return rl_bench_write_json(f, b);
 	case RL_BENCH_FMT_CSV: csv(f, b, ref); break;
-	default:
+	case RL_BENCH_FMT_TABLE:
 		table_header(f, b, ref);
 		table_entries(f, b, ref);
 		table_sweep(f, b, ref);

@@ -666,10 +666,6 @@ int cmd_model(int argc, char **argv)
 		return rl_cli_usage("model", "--train: %s weights train frozen only: a gradient step "
 		                             "needs weights it can update (not --weight-dtype %s)",
 		                    rl_dtype_name(mo.weight_dtype), rl_dtype_name(mo.weight_dtype));
-	if (tr.train && oplist)
-		return rl_cli_usage("model", "--train expands the op list as it is classified: "
-		                             "write the forward list (-f oplist without --train) "
-		                             "and classify it with --train");
 	if (tr.train) {
 		mo.phase = RL_PHASE_PREFILL;
 		mo.train = 1;

@@ -18,6 +18,7 @@
 #include "atenmap.h"
 #include "formulas.h"
 #include "ncclmap.h"
+#include "oplist_write.h"
 
 #define NONE SIZE_MAX
 #define MAX_INPUTS 32
@@ -759,39 +760,6 @@ void rl_import_release(struct rl_import *imp)
 
 /* ---- writing op list v1 ---- */
 
-static void csv_text(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' && s[0] != '\t' && s[0] != '#' &&
-	    (s[0] == '\0' || (s[strlen(s) - 1] != ' ' && s[strlen(s) - 1] != '\t'))) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-/* An explicit count: exact integers print in full, anything else round-trips. */
-static void number(FILE *out, double v)
-{
-	if (v == (double)(int64_t)v && v < 9007199254740992.0)
-		fprintf(out, "%" PRId64, (int64_t)v);
-	else
-		fprintf(out, "%.17g", v);
-}
-
-static void dims(FILE *out, const uint64_t *d, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		fprintf(out, "%s%" PRIu64, i ? "x" : "", d[i]);
-}
-
 /* " RING_LL (5 rows), TREE_LL128 (1 row)\n": the NCCL kernels' algorithms
  * and protocols, in order of first row, with their counts (the names are
  * static strings of ncclmap.c, few and compared by address). */
@@ -827,14 +795,24 @@ static void nccl_algos(FILE *out, const struct rl_import *imp)
 	fputc('\n', out);
 }
 
+/* The columns of an imported list: ranks and nodes with collectives, phase
+ * in a training step, after these. */
+static const enum rl_opcol import_cols[] = {
+	RL_OPCOL_NAME, RL_OPCOL_KIND, RL_OPCOL_DTYPE, RL_OPCOL_SHAPE, RL_OPCOL_KERNEL,
+	RL_OPCOL_STRIDE, RL_OPCOL_PADDING, RL_OPCOL_GROUPS, RL_OPCOL_CAUSAL, RL_OPCOL_INPUTS,
+	RL_OPCOL_FPE, RL_OPCOL_FLOPS, RL_OPCOL_BYTES, RL_OPCOL_LAUNCHES, RL_OPCOL_MEASURED,
+	RL_OPCOL_HOST, RL_OPCOL_KV_HEADS,
+};
+
 int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 {
-	size_t i;
+	enum rl_opcol cols[RL_OPCOL_N];
+	struct rl_oprow row;
+	size_t i, ncols;
 
-	fputs("# op list v1 (docs/oplist-format.md), written by roofline import from\n# ", out);
-	for (; *source; source++)
-		fputc(*source == '\n' || *source == '\r' ? '?' : *source, out);
-	fprintf(out, "\n# device: %s\n", imp->device ? imp->device : "(not recorded)");
+	fputs("# op list v1 (docs/oplist-format.md), written by roofline import from\n", out);
+	rl_oplist_write_comment(out, "%s", source);
+	rl_oplist_write_comment(out, "device: %s", imp->device ? imp->device : "(not recorded)");
 	fputs("# one row per outermost CPU op that launched GPU work (per part of a fused\n"
 	      "# transformer op); measured_us: its GPU time, launches: its GPU activities,\n"
 	      "# host_us: the op's own CPU time, kv_heads: K and V heads (grouped-query)\n",
@@ -850,57 +828,18 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 		fputs("# phase: forward, backward (under the autograd engine) or optimizer\n"
 		      "# (under torch.optim's Optimizer.step)\n",
 		      out);
-	fputs("name,kind,dtype,shape,kernel,stride,padding,groups,causal,inputs,"
-	      "flops_per_element,flops,bytes,launches,measured_us,host_us,kv_heads",
-	      out);
-	if (imp->collectives > 0)
-		fputs(",ranks,nodes", out);
-	fputs(imp->training ? ",phase\n" : "\n", out);
+	for (ncols = 0; ncols < sizeof(import_cols) / sizeof(import_cols[0]); ncols++)
+		cols[ncols] = import_cols[ncols];
+	if (imp->collectives > 0) {
+		cols[ncols++] = RL_OPCOL_RANKS;
+		cols[ncols++] = RL_OPCOL_NODES;
+	}
+	if (imp->training)
+		cols[ncols++] = RL_OPCOL_PHASE;
+	rl_oplist_write_header(out, cols, ncols);
 	for (i = 0; i < imp->n; i++) {
-		const struct rl_op *op = &imp->ops[i];
-
-		csv_text(out, op->name);
-		fprintf(out, ",%s,%s,", rl_kind_name(op->kind), rl_dtype_name(op->dtype));
-		if (op->has & RL_HAS_SHAPE)
-			dims(out, op->dims, op->ndims);
-		fputc(',', out);
-		if (op->kind == RL_KIND_CONV2D) {
-			dims(out, op->kernel, 3);
-			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", op->stride, op->padding,
-			        op->groups);
-		} else {
-			fputs(",,,,", out);
-		}
-		if (op->kind == RL_KIND_ATTENTION)
-			fputc(op->causal ? '1' : '0', out);
-		fputc(',', out);
-		if (op->kind == RL_KIND_POINTWISE)
-			fprintf(out, "%" PRIu64, op->inputs);
-		fputc(',', out);
-		if (op->has & RL_HAS_FPE)
-			fprintf(out, "%g", op->flops_per_element);
-		fputc(',', out);
-		if (op->has & RL_HAS_FLOPS)
-			number(out, op->flops);
-		fputc(',', out);
-		if (op->has & RL_HAS_BYTES)
-			number(out, op->bytes);
-		fprintf(out, ",%" PRIu64 ",", op->launches);
-		if (op->has & RL_HAS_MEASURED)
-			fprintf(out, "%.3f", op->measured_us);
-		fputc(',', out);
-		if (op->has & RL_HAS_HOST)
-			fprintf(out, "%.3f", op->host_us);
-		fputc(',', out);
-		if (op->kind == RL_KIND_ATTENTION && op->kv_heads > 0)
-			fprintf(out, "%" PRIu64, op->kv_heads);
-		if (imp->collectives > 0 && (op->has & RL_HAS_RANKS))
-			fprintf(out, ",%" PRIu64 ",%" PRIu64, op->ranks, op->nodes);
-		else if (imp->collectives > 0)
-			fputs(",,", out);
-		if (imp->training)
-			fprintf(out, ",%s", rl_phase_name(op->phase));
-		fputc('\n', out);
+		rl_oprow_from_op(&row, &imp->ops[i]);
+		rl_oplist_write_row(out, cols, ncols, &row);
 	}
 	return ferror(out) ? RL_ERR_IO : 0;
 }

@@ -1,5 +1,5 @@
-/* modelstep.c - one step of a Hugging Face config, as op list text and
- * through the pipeline (see modelstep.h). */
+/* modelstep.c - one step of a Hugging Face config, as op list records:
+ * written as text or handed to the pipeline (see modelstep.h). */
 #include "config.h"
 
 #include "modelstep.h"
@@ -8,11 +8,17 @@
 #include <string.h>
 
 #include "oplist.h"
+#include "oplist_write.h"
 
-void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,
-                        const struct rl_modelops_row *rows, int n)
+/* The columns of ROWS: the kernel and stride where a row is a conv2d with
+ * one, flops_per_element where a row gives one (the Llama block's list is
+ * unchanged), weight_count where a row's differs from its count, ranks and
+ * nodes with a layout's collectives. Returns their number (at most
+ * RL_OPCOL_N). */
+static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0;
+	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
 		if (rows[i].weight_count)
@@ -21,105 +27,120 @@ void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_op
 			fpe = 1;
 		if (rows[i].kernel[0])
 			conv = 1;
-	}
-	for (i = 0; i < n; i++)
 		if (rows[i].ranks)
 			coll = 1;
-	fprintf(f, "# roofline model %s: %s, batch %llu, ", config,
-	        o->phase == RL_PHASE_PREFILL ? "prefill" : "decode",
-	        (unsigned long long)o->batch);
-	if (o->phase == RL_PHASE_PREFILL)
-		fprintf(f, "seq %llu", (unsigned long long)o->seq);
-	else
-		fprintf(f, "context %llu", (unsigned long long)o->context);
-	if (o->par != NULL)
-		fprintf(f, "; one GPU of tp %llu, pp %llu, dp %llu, ep %llu, micro-batches %llu",
-		        (unsigned long long)o->par->lay.tp, (unsigned long long)o->par->lay.pp,
-		        (unsigned long long)o->par->lay.dp, (unsigned long long)o->par->lay.ep,
-		        (unsigned long long)o->par->lay.microbatches);
-	fputc('\n', f);
-	/* flops_per_element only where a row gives one (the Llama block's list
-	 * is unchanged); ranks and nodes with a layout's collectives */
-	fprintf(f, "name,kind,dtype,shape,%sinputs,%scausal,kv_heads,weight_dtype,kv_dtype,count%s%s\n",
-	        conv ? "kernel,stride," : "", fpe ? "flops_per_element," : "",
-	        wc ? ",weight_count" : "", coll ? ",ranks,nodes" : "");
-	for (i = 0; i < n; i++) {
-		const struct rl_modelops_row *r = &rows[i];
+	}
+	cols[k++] = RL_OPCOL_NAME;
+	cols[k++] = RL_OPCOL_KIND;
+	cols[k++] = RL_OPCOL_DTYPE;
+	cols[k++] = RL_OPCOL_SHAPE;
+	if (conv) {
+		cols[k++] = RL_OPCOL_KERNEL;
+		cols[k++] = RL_OPCOL_STRIDE;
+	}
+	cols[k++] = RL_OPCOL_INPUTS;
+	if (fpe)
+		cols[k++] = RL_OPCOL_FPE;
+	cols[k++] = RL_OPCOL_CAUSAL;
+	cols[k++] = RL_OPCOL_KV_HEADS;
+	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
+	cols[k++] = RL_OPCOL_KV_DTYPE;
+	cols[k++] = RL_OPCOL_COUNT;
+	if (wc)
+		cols[k++] = RL_OPCOL_WEIGHT_COUNT;
+	if (coll) {
+		cols[k++] = RL_OPCOL_RANKS;
+		cols[k++] = RL_OPCOL_NODES;
+	}
+	return k;
+}
 
-		fprintf(f, "%s,%s,%s,%s,", r->name, r->kind, rl_dtype_name(o->dtype), r->shape);
-		if (conv && r->kernel[0])
-			fprintf(f, "%s,%llu,", r->kernel, (unsigned long long)r->stride);
-		else if (conv)
-			fputs(",,", f);
-		if (r->inputs)
-			fprintf(f, "%u", r->inputs);
-		if (fpe && r->fpe)
-			fprintf(f, ",%u", r->fpe);
-		else if (fpe)
-			fputc(',', f);
-		fprintf(f, ",%s,", r->causal ? "1" : "");
-		if (r->kv_heads)
-			fprintf(f, "%llu", (unsigned long long)r->kv_heads);
-		fprintf(f, ",%s,%s,%llu", r->weights ? rl_dtype_name(o->weight_dtype) : "",
-		        r->kv ? rl_dtype_name(o->kv_dtype) : "", (unsigned long long)r->count);
-		if (wc && r->weight_count)
-			fprintf(f, ",%llu", (unsigned long long)r->weight_count);
-		else if (wc)
-			fputc(',', f);
-		if (coll && r->ranks)
-			fprintf(f, ",%llu,%llu", (unsigned long long)r->ranks,
-			        (unsigned long long)r->nodes);
-		else if (coll)
-			fputs(",,", f);
-		fputc('\n', f);
+/* The cells of row R of step O: a zero field is an empty cell. */
+static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops_opts *o,
+                       struct rl_oprow *c)
+{
+	rl_oprow_init(c);
+	rl_oprow_text(c, RL_OPCOL_NAME, r->name);
+	rl_oprow_text(c, RL_OPCOL_KIND, r->kind);
+	rl_oprow_text(c, RL_OPCOL_DTYPE, rl_dtype_name(o->dtype));
+	rl_oprow_text(c, RL_OPCOL_SHAPE, r->shape);
+	if (r->kernel[0]) {
+		rl_oprow_text(c, RL_OPCOL_KERNEL, r->kernel);
+		rl_oprow_u64(c, RL_OPCOL_STRIDE, r->stride);
+	}
+	if (r->inputs)
+		rl_oprow_u64(c, RL_OPCOL_INPUTS, r->inputs);
+	if (r->fpe)
+		rl_oprow_u64(c, RL_OPCOL_FPE, r->fpe);
+	if (r->causal)
+		rl_oprow_text(c, RL_OPCOL_CAUSAL, "1");
+	if (r->kv_heads)
+		rl_oprow_u64(c, RL_OPCOL_KV_HEADS, r->kv_heads);
+	if (r->weights)
+		rl_oprow_text(c, RL_OPCOL_WEIGHT_DTYPE, rl_dtype_name(o->weight_dtype));
+	if (r->kv)
+		rl_oprow_text(c, RL_OPCOL_KV_DTYPE, rl_dtype_name(o->kv_dtype));
+	rl_oprow_u64(c, RL_OPCOL_COUNT, r->count);
+	if (r->weight_count)
+		rl_oprow_u64(c, RL_OPCOL_WEIGHT_COUNT, r->weight_count);
+	if (r->ranks) {
+		rl_oprow_u64(c, RL_OPCOL_RANKS, r->ranks);
+		rl_oprow_u64(c, RL_OPCOL_NODES, r->nodes);
 	}
 }
 
-struct run {
-	const struct rl_modelstep *s;
-	rl_pipeline *pl;
-	struct rl_errlist *errs;
-};
-
-static int on_header(const struct rl_ops_header *h, void *user)
+void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,
+                        const struct rl_modelops_row *rows, int n)
 {
-	struct run *r = user;
-	struct rl_pipeline_columns cols;
-	struct rl_pipeline_sinks none;
+	enum rl_opcol cols[RL_OPCOL_N];
+	size_t ncols = step_columns(rows, n, cols);
+	struct rl_oprow c;
+	char step[160], par[200] = "";
+	int i;
 
-	memset(&cols, 0, sizeof(cols));
-	memset(&none, 0, sizeof(none));
-	cols.input = r->s->input;
-	cols.nextra = h->nextra;
-	cols.extra_names = h->extra_names;
-	return rl_pipeline_begin(r->s->model, r->s->sinks != NULL ? r->s->sinks : &none, &cols,
-	                         &r->pl);
+	if (o->phase == RL_PHASE_PREFILL)
+		snprintf(step, sizeof(step), "prefill, batch %llu, seq %llu",
+		         (unsigned long long)o->batch, (unsigned long long)o->seq);
+	else
+		snprintf(step, sizeof(step), "decode, batch %llu, context %llu",
+		         (unsigned long long)o->batch, (unsigned long long)o->context);
+	if (o->par != NULL)
+		snprintf(par, sizeof(par),
+		         "; one GPU of tp %llu, pp %llu, dp %llu, ep %llu, micro-batches %llu",
+		         (unsigned long long)o->par->lay.tp, (unsigned long long)o->par->lay.pp,
+		         (unsigned long long)o->par->lay.dp, (unsigned long long)o->par->lay.ep,
+		         (unsigned long long)o->par->lay.microbatches);
+	/* one comment line whatever the step: row i stays on line i + 3 */
+	rl_oplist_write_comment(f, "roofline model %s: %s%s%s", config, step, par,
+	                        o->train ? "; a training step's forward: classify it with --train "
+	                                   "(and the step's other training options)"
+	                                 : "");
+	rl_oplist_write_header(f, cols, ncols);
+	for (i = 0; i < n; i++) {
+		step_cells(&rows[i], o, &c);
+		rl_oplist_write_row(f, cols, ncols, &c);
+	}
 }
 
-/* A pipeline error stops the reader: the list is generated, so the first
- * error is the cause and any later one its echo. */
-static int on_op(const struct rl_op *op, void *user)
-{
-	struct run *r = user;
-	struct rl_err e;
-	int rc = rl_pipeline_op(r->pl, op, &e);
-
-	if (rc < 0 && e.code < 0)
-		rl_errlist_add(r->errs, &e);
-	return rc;
-}
+/* The first line of a row in the text rl_modelstep_write writes: after the
+ * comment and the header. */
+#define FIRST_ROW_LINE 3
 
 int rl_modelstep_run(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
                      rl_pipeline **pl, struct rl_errlist *errs)
 {
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
-	struct run r = {s, NULL, errs};
-	struct rl_ops_sink sink = {on_header, on_op, &r, NULL, NULL};
+	enum rl_opcol cols[RL_OPCOL_N];
+	const char *cells[RL_OPCOL_N];
+	const struct rl_ops_header *h;
+	struct rl_pipeline_columns pc;
+	struct rl_pipeline_sinks none;
+	struct rl_oprow c;
+	rl_ops_rows *rd = NULL;
 	struct rl_err e;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int n, rc;
+	struct rl_op op;
+	size_t ncols, k;
+	int n, i, rc;
 
 	*pl = NULL;
 	n = rl_modelops_build(s->cfg, mo, rows, &e);
@@ -127,34 +148,45 @@ int rl_modelstep_run(const struct rl_modelstep *s, const struct rl_modelops_opts
 		rl_errlist_add(errs, &e);
 		return n;
 	}
-	f = open_memstream(&text, &len);
-	if (f == NULL)
-		return RL_ERR_NOMEM;
-	rl_modelstep_write(f, s->config, mo, rows, n);
-	if (fclose(f) != 0) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	f = fmemopen(text, len, "r");
-	if (f == NULL) {
-		free(text);
-		return RL_ERR_NOMEM;
-	}
-	rc = rl_ops_read(f, s->input, &sink, errs);
-	if (rc == 0 && r.pl == NULL)
-		rc = RL_ERR_PARSE;
-	if (rc == 0) {
+	ncols = step_columns(rows, n, cols);
+	for (k = 0; k < ncols; k++)
+		cells[k] = rl_opcol_name(cols[k]);
+	rc = rl_ops_rows_new(s->input, FIRST_ROW_LINE - 1, cells, ncols, NULL, &rd, errs);
+	if (rc < 0)
+		return rc;
+	h = rl_ops_rows_header(rd);
+	memset(&pc, 0, sizeof(pc));
+	memset(&none, 0, sizeof(none));
+	pc.input = s->input;
+	pc.nextra = h->nextra;
+	pc.extra_names = h->extra_names;
+	rc = rl_pipeline_begin(s->model, s->sinks != NULL ? s->sinks : &none, &pc, pl);
+	/* As the reader: every row checked, none fed after the first error; a
+	 * pipeline error stops the step (the rows are generated, so the first
+	 * error is the cause and any later one its echo). */
+	for (i = 0; rc == 0 && i < n; i++) {
+		step_cells(&rows[i], mo, &c);
+		rl_oprow_cells(&c, cols, ncols, cells);
+		if (rl_ops_row(rd, (size_t)(FIRST_ROW_LINE + i), cells, ncols, &op, errs) < 0 ||
+		    errs->count > 0)
+			continue;
 		e.code = 0;
-		rc = rl_pipeline_end(r.pl, &e);
+		rc = rl_pipeline_op(*pl, &op, &e);
 		if (rc < 0 && e.code < 0)
 			rl_errlist_add(errs, &e);
 	}
-	fclose(f);
-	free(text);
-	if (rc < 0) {
-		rl_pipeline_free(r.pl);
-		return rc;
+	if (rc == 0 && errs->count > 0)
+		rc = RL_ERR_PARSE;
+	if (rc == 0) {
+		e.code = 0;
+		rc = rl_pipeline_end(*pl, &e);
+		if (rc < 0 && e.code < 0)
+			rl_errlist_add(errs, &e);
 	}
-	*pl = r.pl;
-	return 0;
+	rl_ops_rows_free(rd);
+	if (rc < 0) {
+		rl_pipeline_free(*pl);
+		*pl = NULL;
+	}
+	return rc;
 }

@@ -1,10 +1,11 @@
-/* modelstep.h - one step of a Hugging Face config, as op list text and
- * through the pipeline (roofline model).
+/* modelstep.h - one step of a Hugging Face config, as op list records:
+ * written as text or handed to the pipeline (roofline model).
  *
- * Layer 4: the rows of modelops.c are written as op list v1 (the text of
- * "roofline model -f oplist") and read back through the op-list reader into
- * a pipeline, so that a step that model predicts is exactly what classify
- * makes of its -f oplist. Prints nothing.
+ * Layer 4: the rows of modelops.c become op list v1 cells (oplist_write.h),
+ * written as the text of "roofline model -f oplist", or turned into ops by
+ * the reader's record step (rl_ops_row) and fed to a pipeline without any
+ * text between: the same cells, the same checks, so that a step that model
+ * predicts is exactly what classify makes of its -f oplist. Prints nothing.
  */
 #ifndef RL_MODELSTEP_H
 #define RL_MODELSTEP_H
@@ -17,8 +18,9 @@
 #include "pipeline.h"
 
 /* Writes ROWS (N of them, from rl_modelops_build with O) to F as op list
- * v1: a comment line naming CONFIG and the step, the header, one line per
- * row (row i on line i + 3). */
+ * v1: a comment line naming CONFIG and the step (with O->train, that the
+ * list is a training step's forward, for classify --train), the header,
+ * one line per row (row i on line i + 3). */
 void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,
                         const struct rl_modelops_row *rows, int n);
 
@@ -34,8 +36,9 @@ struct rl_modelstep {
 	const struct rl_pipeline_sinks *sinks; /* NULL: no sink (no output) */
 };
 
-/* Builds step MO of S->cfg and feeds it through a new pipeline on S->model
- * and S->sinks, up to rl_pipeline_end. Returns 0 with *PL the pipeline
+/* Builds step MO of S->cfg and feeds its ops (row i as line i + 3 of
+ * S->input) through a new pipeline on S->model and S->sinks, up to
+ * rl_pipeline_end. Returns 0 with *PL the pipeline
  * (summary and memory fit complete; free it with rl_pipeline_free), or a
  * negative status with *PL NULL: the build's error (rl_modelops_build), the
  * reader's or the pipeline's in ERRS (the first of them is the cause), or

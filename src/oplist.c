@@ -994,6 +994,80 @@ int rl_ops_read_path(const char *path, const struct rl_ops_sink *sink,
 	return rc;
 }
 
+/* ---- rl_ops_rows: the record step on cells held in memory ---- */
+
+struct rl_ops_rows {
+	struct reader r;
+	struct rl_ops_sink sink; /* only its names */
+};
+
+/* Packs the N cells as libcsv's fields would be, for do_header and do_row. */
+static int pack_cells(struct reader *r, const char *const *cells, size_t n)
+{
+	size_t i;
+
+	r->nfields = 0;
+	r->len = 0;
+	for (i = 0; i < n; i++)
+		on_field((void *)cells[i], strlen(cells[i]), r);
+	if (r->field_oom) {
+		add_error(r, RL_ERR_NOMEM, "%s:%zu: out of memory", r->name, r->rec_line);
+		return RL_ERR_NOMEM;
+	}
+	return 0;
+}
+
+int rl_ops_rows_new(const char *name, size_t line, const char *const *cols, size_t n,
+                    const struct rl_symbols *symbols, rl_ops_rows **out,
+                    struct rl_errlist *errs)
+{
+	rl_ops_rows *rows = calloc(1, sizeof(*rows));
+	int rc;
+
+	*out = NULL;
+	if (rows == NULL)
+		return RL_ERR_NOMEM;
+	rows->sink.names = symbols;
+	rows->r.name = name;
+	rows->r.sink = &rows->sink;
+	rows->r.errs = errs;
+	rows->r.rec_line = line;
+	rc = pack_cells(&rows->r, cols, n);
+	if (rc == 0)
+		rc = do_header(&rows->r);
+	if (rc < 0) {
+		rl_ops_rows_free(rows);
+		return rc;
+	}
+	*out = rows;
+	return 0;
+}
+
+const struct rl_ops_header *rl_ops_rows_header(const rl_ops_rows *r)
+{
+	return &r->r.hdr;
+}
+
+int rl_ops_row(rl_ops_rows *rows, size_t line, const char *const *cells, size_t n,
+               struct rl_op *op, struct rl_errlist *errs)
+{
+	struct reader *r = &rows->r;
+	int rc;
+
+	r->errs = errs;
+	r->rec_line = line;
+	rc = pack_cells(r, cells, n);
+	return rc < 0 ? rc : do_row(r, op);
+}
+
+void rl_ops_rows_free(rl_ops_rows *r)
+{
+	if (r == NULL)
+		return;
+	reader_free(&r->r);
+	free(r);
+}
+
 /* ---- rl_oplist: a sink that keeps everything ---- */
 
 static char *keep(struct rl_oplist *l, const char *s)

@@ -61,6 +61,34 @@ int rl_ops_read_used(FILE *f, const char *name, const struct rl_ops_sink *sink,
 int rl_ops_read_path(const char *path, const struct rl_ops_sink *sink,
                      struct rl_errlist *errs);
 
+/* ---- one record at a time ----
+ * The reader's record step without the text: a list built in memory (the
+ * model's rows, through oplist_write.h's cells) is validated by the same
+ * code, with the same messages, as the text it would write. */
+typedef struct rl_ops_rows rl_ops_rows;
+
+/* Takes the N header cells COLS of the list NAME (named in messages; the
+ * header on line LINE), with SYMBOLS as rl_ops_sink's names (NULL: none).
+ * Returns 0 with *OUT (free with rl_ops_rows_free), or a negative status
+ * with *OUT NULL: RL_ERR_PARSE (a header error in ERRS, as rl_ops_read
+ * says it) or RL_ERR_NOMEM. NAME and SYMBOLS are borrowed. */
+int rl_ops_rows_new(const char *name, size_t line, const char *const *cols, size_t n,
+                    const struct rl_symbols *symbols, rl_ops_rows **out,
+                    struct rl_errlist *errs);
+
+/* The header as rl_ops_read hands it to its sink; valid while R lives. */
+const struct rl_ops_header *rl_ops_rows_header(const rl_ops_rows *r);
+
+/* Turns the N cells of the record on line LINE into *OP: the checks, the
+ * defaults and the messages of rl_ops_read ("NAME:LINE: column 'X': ...").
+ * Returns 0, or the negative status of the error added to ERRS (a record
+ * the reader would refuse; RL_ERR_NOMEM). OP's strings point into R, valid
+ * until the next call. */
+int rl_ops_row(rl_ops_rows *r, size_t line, const char *const *cells, size_t n,
+               struct rl_op *op, struct rl_errlist *errs);
+
+void rl_ops_rows_free(rl_ops_rows *r);
+
 /* A whole op list in memory. Strings belong to the list. */
 struct rl_oplist {
 	struct rl_op *ops;

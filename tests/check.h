@@ -19,6 +19,8 @@ Suite *suite_formulas(void);
 Suite *suite_hwdb(void);
 Suite *suite_model(void);
 Suite *suite_oplist(void);
+Suite *suite_oplist_write(void);
+Suite *suite_modelstep(void);
 Suite *suite_report(void);
 Suite *suite_probe(void);
 Suite *suite_timeline(void);

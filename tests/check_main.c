@@ -66,6 +66,8 @@ int main(void)
 	srunner_add_suite(sr, suite_hwdb());
 	srunner_add_suite(sr, suite_model());
 	srunner_add_suite(sr, suite_oplist());
+	srunner_add_suite(sr, suite_oplist_write());
+	srunner_add_suite(sr, suite_modelstep());
 	srunner_add_suite(sr, suite_report());
 	srunner_add_suite(sr, suite_probe());
 	srunner_add_suite(sr, suite_timeline());

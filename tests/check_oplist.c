@@ -686,6 +686,111 @@ START_TEST(test_lookup_statuses)
 }
 END_TEST
 
+/* The record step on cells held in memory: the reader's defaults, checks
+ * and messages, at the line the caller names. */
+START_TEST(test_rows_in_memory)
+{
+	static const char *const head[] = {"name", "kind", "dtype", "shape", "inputs", "count"};
+	static const char *const good[] = {"mul", "pointwise", "bf16", "2x4096", "", "32"};
+	static const char *const dtype[] = {"mul", "pointwise", "fp9", "4", "", ""};
+	static const char *const causal[] = {"mm", "matmul", "", "2x3x4", "2", ""};
+	static const char *const shape[] = {"mm", "matmul", "", "2x3", "", ""};
+	static const char *const dup[] = {"name", "kind", "Name"};
+	struct rl_errlist errs;
+	rl_ops_rows *rows;
+	struct rl_op op;
+
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_rows_new("cfg (op list)", 2, head, ARRAY_SIZE(head), NULL, &rows,
+	                                 &errs),
+	                 0);
+	ck_assert_uint_eq(rl_ops_rows_header(rows)->nextra, 0);
+	ck_assert_int_eq(rl_ops_row(rows, 3, good, ARRAY_SIZE(good), &op, &errs), 0);
+	ck_assert_str_eq(op.name, "mul");
+	ck_assert_int_eq(op.kind, RL_KIND_POINTWISE);
+	ck_assert_int_eq(op.dtype, RL_BF16);
+	ck_assert_int_eq(op.ndims, 2);
+	ck_assert_uint_eq(op.dims[1], 4096);
+	ck_assert_uint_eq(op.inputs, 1); /* the empty cell's default */
+	ck_assert_uint_eq(op.count, 32);
+	ck_assert_uint_eq(op.line, 3);
+	ck_assert_uint_eq(errs.count, 0);
+	ck_assert_int_eq(rl_ops_row(rows, 7, dtype, ARRAY_SIZE(dtype), &op, &errs), RL_ERR_PARSE);
+	ck_assert_int_eq(strncmp(errs.msg[0],
+	                         "cfg (op list):7: column 'dtype': unknown dtype 'fp9' (expected "
+	                         "one of fp64",
+	                         62),
+	                 0);
+	ck_assert_int_eq(rl_ops_row(rows, 8, causal, ARRAY_SIZE(causal), &op, &errs), RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[1],
+	                 "cfg (op list):8: column 'inputs': only pointwise ops take it, not matmul");
+	/* the formulas' check of the shape for the kind */
+	ck_assert_int_eq(rl_ops_row(rows, 9, shape, ARRAY_SIZE(shape), &op, &errs), RL_ERR_PARSE);
+	ck_assert_int_eq(strncmp(errs.msg[2], "cfg (op list):9: ", 17), 0);
+	/* a record of the wrong width */
+	ck_assert_int_eq(rl_ops_row(rows, 10, good, 3, &op, &errs), RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[3], "cfg (op list):10: 3 fields, but the header has 6 columns");
+	ck_assert_uint_eq(errs.count, 4);
+	rl_ops_rows_free(rows);
+	rl_ops_rows_free(NULL);
+
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_ops_rows_new("x", 1, dup, ARRAY_SIZE(dup), NULL, &rows, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_null(rows);
+	ck_assert_str_eq(errs.msg[0], "x:1: header: duplicate column 'Name' (columns 1 and 3)");
+}
+END_TEST
+
+/* The same record as text and as cells: the same op, the same message. */
+START_TEST(test_rows_as_text)
+{
+	static const char *const head[] = {"name", "kind", "dtype", "shape", "kv_heads", "count"};
+	static const char *const row[][6] = {
+		{"sdpa", "attention", "bf16", "1x32x1x2048x128", "8", "32"},
+		{"sdpa", "attention", "bf16", "1x32x1x2048x128", "12", "32"},
+	};
+	const char *text[] = {
+		"# c\nname,kind,dtype,shape,kv_heads,count\nsdpa,attention,bf16,1x32x1x2048x128,8,32\n",
+		"# c\nname,kind,dtype,shape,kv_heads,count\nsdpa,attention,bf16,1x32x1x2048x128,12,32\n",
+	};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct rl_errlist e1, e2;
+		struct rl_oplist l;
+		rl_ops_rows *rows;
+		struct rl_op op;
+		FILE *f = test_stream(text[i]);
+		int rc1, rc2;
+
+		rl_errlist_init(&e1);
+		rl_errlist_init(&e2);
+		rc1 = rl_oplist_read(f, "ops.csv", &l, &e1);
+		fclose(f);
+		ck_assert_int_eq(rl_ops_rows_new("ops.csv", 2, head, 6, NULL, &rows, &e2), 0);
+		rc2 = rl_ops_row(rows, 3, row[i], 6, &op, &e2);
+		ck_assert_int_eq(rc1, rc2);
+		ck_assert_uint_eq(e1.count, e2.count);
+		if (i == 0) {
+			ck_assert_int_eq(rc2, 0);
+			ck_assert_uint_eq(op.kv_heads, 8);
+			ck_assert_int_eq(memcmp(&op.dims, &l.ops[0].dims, sizeof(op.dims)), 0);
+			ck_assert_int_eq(op.ndims, 5);
+			ck_assert_int_eq(op.ndims, l.ops[0].ndims);
+			ck_assert_uint_eq(op.count, 32);
+			ck_assert_uint_eq(op.line, l.ops[0].line);
+		} else {
+			ck_assert_str_eq(e2.msg[0], "ops.csv:3: column 'kv_heads': 12 does not divide "
+			                            "the query heads 32");
+			ck_assert_str_eq(e1.msg[0], e2.msg[0]);
+		}
+		rl_ops_rows_free(rows);
+		rl_oplist_release(&l);
+	}
+}
+END_TEST
+
 Suite *suite_oplist(void)
 {
 	Suite *s = suite_create("oplist");
@@ -710,6 +815,8 @@ Suite *suite_oplist(void)
 	tcase_add_test(errors, test_unused_name);
 	tcase_add_test(good, test_expressions);
 	tcase_add_test(errors, test_lookup_statuses);
+	tcase_add_test(good, test_rows_in_memory);
+	tcase_add_test(good, test_rows_as_text);
 	suite_add_tcase(s, good);
 	suite_add_tcase(s, errors);
 	suite_add_tcase(s, bounds);

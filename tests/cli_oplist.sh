@@ -128,5 +128,54 @@ printf 'name,kind,dtype,shape\nwte,embedding,bf16,50257\n' >"$tmp/emb1.csv"
 expect_error "an embedding needs rows and their width" 1 \
 	"shape: embedding expects indices x row width \(NxD, BxSxD\), got 1 dimension" \
 	classify "$tmp/emb1.csv"
+# model hands its ops to the pipeline without writing text (issue 22), and
+# -f oplist writes them: classify of that list must be model's own result,
+# row for row and warning for warning. Every example config: a decode step
+# (encoders: prefill only), a prefill of 4 sequences, a training step (its
+# forward list, which classify --train expands; also with other training
+# options, given to classify) and one GPU of tensor parallel 2 with its
+# all-reduces.
+for c in "$EX"/*.json; do
+	name=$(basename "$c" .json)
+	case $name in
+	bert-base | vit-b16) steps="prefill train sgd tp" ;;
+	*) steps="decode prefill train sgd tp" ;;
+	esac
+	for s in $steps; do
+		train=
+		case $s in
+		decode) opts="--batch 2 --context 1000" ;;
+		prefill) opts="--phase prefill --batch 4" ;;
+		train) opts="--train --batch 2" train=--train ;;
+		sgd)
+			opts="--train --optimizer sgd --recompute --grad-accum 2"
+			train="--train --optimizer sgd --recompute --grad-accum 2"
+			;;
+		tp) opts="--phase prefill --tp 2" ;;
+		esac
+		# shellcheck disable=SC2086
+		"$ROOFLINE" model --hw h100-sxm -f csv $opts "$c" >"$tmp/m.csv" 2>"$tmp/m.err"
+		m=$?
+		# shellcheck disable=SC2086
+		"$ROOFLINE" model --hw h100-sxm -f oplist $opts "$c" >"$tmp/m.ops" 2>"$tmp/o.err" &&
+			"$ROOFLINE" classify --hw h100-sxm -f csv $train "$tmp/m.ops" >"$tmp/c.csv" 2>"$tmp/c.err"
+		o=$?
+		check "$name $s: model and classify of its -f oplist exit 0" test "$m,$o" = 0,0
+		check "$name $s: model -f csv = classify -f csv of model -f oplist" \
+			cmp -s "$tmp/m.csv" "$tmp/c.csv"
+		check "$name $s: the same warnings" cmp -s "$tmp/m.err" "$tmp/c.err"
+		check "$name $s: a row per op of the list" \
+			test "$(wc -l <"$tmp/m.csv")" -gt 10
+	done
+done
+grep -q '^attn_allreduce,allreduce,' "$tmp/m.csv"
+check "--tp 2: the list has its all-reduces" test $? -eq 0
+run model -f oplist --train --batch 2 "$EX/gpt2.json"
+check "--train -f oplist: exit 0" test "$rc" -eq 0
+check "--train -f oplist: its comment says to classify it with --train" \
+	test "$(head -n 1 "$tmp/out")" = "# roofline model $EX/gpt2.json: prefill, batch 2, seq 512; a training step's forward: classify it with --train (and the step's other training options)"
+# the training forward: the lm_head on every token (2 x 512 rows) and the loss
+check "--train -f oplist: lm_head over 1024 tokens, then the loss" \
+	test "$(grep -E '^(lm_head|loss),' "$tmp/out" | cut -d, -f1,4 | tr '\n' ' ')" = "lm_head,1024x50257x768 loss,1024x50257 "
 
 done_testing
