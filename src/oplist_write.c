@@ -118,38 +118,21 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 	rl_oprow_text(r, RL_OPCOL_DTYPE, rl_dtype_name(op->dtype));
 	if (op->has & RL_HAS_SHAPE)
 		rl_oprow_dims(r, RL_OPCOL_SHAPE, op->dims, op->ndims);
-	/* the columns of one kind only (the reader refuses them on others) */
-	switch (op->kind) {
-	case RL_KIND_CONV2D:
+	/* the columns of one kind only (the reader refuses them on others):
+	 * the kind's row of the registry (kind.h) says which */
+	if (rl_kind_info(op->kind)->columns & RL_KCOL_CONV2D) {
 		rl_oprow_dims(r, RL_OPCOL_KERNEL, op->kernel, 3);
 		rl_oprow_u64(r, RL_OPCOL_STRIDE, op->stride);
 		rl_oprow_u64(r, RL_OPCOL_PADDING, op->padding);
 		rl_oprow_u64(r, RL_OPCOL_GROUPS, op->groups);
-		break;
-	case RL_KIND_ATTENTION:
+	}
+	if (rl_kind_info(op->kind)->columns & RL_KCOL_ATTENTION) {
 		rl_oprow_text(r, RL_OPCOL_CAUSAL, op->causal ? "1" : "0");
 		if (op->kv_heads > 0)
 			rl_oprow_u64(r, RL_OPCOL_KV_HEADS, op->kv_heads);
-		break;
-	case RL_KIND_POINTWISE:
-		rl_oprow_u64(r, RL_OPCOL_INPUTS, op->inputs);
-		break;
-	case RL_KIND_REDUCTION:
-	case RL_KIND_SOFTMAX:
-	case RL_KIND_LAYERNORM:
-	case RL_KIND_MATMUL:
-	case RL_KIND_COPY:
-	case RL_KIND_ALLREDUCE:
-	case RL_KIND_ALLGATHER:
-	case RL_KIND_REDUCESCATTER:
-	case RL_KIND_ALLTOALL:
-	case RL_KIND_BROADCAST:
-	case RL_KIND_SENDRECV:
-	case RL_KIND_CUSTOM:
-	case RL_KIND_FUSED:
-	case RL_KIND_COUNT:
-		break;
 	}
+	if (rl_kind_info(op->kind)->columns & RL_KCOL_INPUTS)
+		rl_oprow_u64(r, RL_OPCOL_INPUTS, op->inputs);
 	if (op->has & RL_HAS_FPE)
 		rl_oprow_g(r, RL_OPCOL_FPE, op->flops_per_element);
 	if (op->has & RL_HAS_FLOPS)
