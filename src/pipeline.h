@@ -43,8 +43,8 @@ struct rl_pipeline_model {
 	const struct rl_runtime *rt; /* its id names the runtime in reports */
 	double host_overhead_us;     /* per kernel launch: RT's, or overridden */
 	const struct rl_effprof *eff; /* the expected times' profile; NULL: none */
-	const double *host_kind_us;  /* [RL_KIND_COUNT]: per launch of each op
-	                              * kind; NULL: host_overhead_us for all */
+	const double *host_kind_us;  /* [RL_HOST_KEY_COUNT]: per launch of each
+	                              * host key (op.h); NULL: host_overhead_us for all */
 	const rl_hwdb *db;           /* the runtime profiles the timeline
 	                              * simulates; needed only with timeline */
 	int best_case;               /* 1: expected times are the roofline's

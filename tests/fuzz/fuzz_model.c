@@ -46,7 +46,7 @@ static struct {
 	struct rl_effprof eff;
 	int has_eff;
 	struct rl_net net;
-	double host_kind_us[RL_KIND_COUNT];
+	double host_kind_us[RL_HOST_KEY_COUNT]; /* as the model indexes it (model.h) */
 	FILE *null;
 } hw;
 
@@ -70,8 +70,8 @@ static void setup(void)
 	rl_hwsystem_net(sys, &hw.net);
 	hw.net.max_nodes = 4; /* the system is one node; let layouts span more */
 	hw.has_eff = rl_effprof_pick(rl_hwdb_dir(hw.db), hw.dev, &hw.eff, &e) > 0;
-	for (k = 0; k < RL_KIND_COUNT; k++)
-		hw.host_kind_us[k] = rl_runtime_host_us(hw.rt, (enum rl_kind)k);
+	for (k = 0; k < RL_HOST_KEY_COUNT; k++)
+		hw.host_kind_us[k] = rl_runtime_host_us(hw.rt, k);
 	hw.null = fopen("/dev/null", "w");
 	if (hw.null == NULL)
 		abort();
