@@ -95,6 +95,7 @@ int main(void)
 	srunner_add_suite(sr, suite_step());
 	srunner_add_suite(sr, suite_summary());
 	srunner_add_suite(sr, suite_effprof());
+	srunner_add_suite(sr, suite_whatif_report());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);
