@@ -102,8 +102,6 @@ RULES = ("MM", "BMM", "MATMUL", "LINEAR", "MV", "DOT", "CONV", "SDPA", "SDPA_BSH
 MM, BMM, MATMUL, LINEAR, MV, DOT, CONV, SDPA, SDPA_BSHD, NORM, GROUPNORM, BATCHNORM, \
     INSTNORM, SOFTMAX, REDUCE, POINTWISE, FILL, COPY, TO, EMBEDDING, INDEX_SELECT, GATHER, \
     INDEX, SCATTER, CAT, STACK, FOREACH, FOREACH_FILL, FOREACH_NORM, ADAM = range(len(RULES))
-CONV_2D, CONV_CONVOLUTION, CONV_CUDNN = range(3)  # conv rows' a: atenmap.c's CONV_ layouts
-_SYMBOLS = {"CONV_2D": CONV_2D, "CONV_CONVOLUTION": CONV_CONVOLUTION, "CONV_CUDNN": CONV_CUDNN}
 
 # The table is not copied here: it is read from src/aten.def beside this
 # script in roofline's source tree (contrib/../src/aten.def; the script is not
@@ -112,18 +110,31 @@ ATEN_DEF = os.path.join(os.path.dirname(os.path.realpath(__file__)), os.pardir, 
                         "aten.def")
 _ATEN_LINE = re.compile(r"^(ATEN|ATEN_TRACE)\((\w+), (\w+), (\w+), ([0-9]+(?:\.[0-9]+)?), "
                         r"(-?\w+), (-?\w+)\)\s*$")
+_CONV_LINE = re.compile(r"^ATEN_CONV\((\w+), (-?[0-9]+), (-?[0-9]+), (-?[0-9]+), (-?[0-9]+), "
+                        r"(-?[0-9]+)\)\s*$")
 
 
 def read_aten_def(path=ATEN_DEF):
-    """src/aten.def as {name: (kind, rule, flops_per_element, a, b)}: its ATEN
-    lines (ATEN_TRACE ops are left out: they become custom rows), and the
-    names of the ATEN_TRACE ops as a second value. Raises ValueError naming
-    the line for a line this reader cannot take, or a rule not ported here."""
-    table, trace = {}, set()
+    """src/aten.def: {name: (kind, rule, flops_per_element, a, b)} of its ATEN
+    lines (ATEN_TRACE ops are left out: they become custom rows), the set of
+    the ATEN_TRACE ops' names, and the conv layouts of its ATEN_CONV lines:
+    their names and, by the same index (a conv row's a), the argument slots
+    of stride, padding, dilation, groups and transposed. Raises ValueError
+    naming the line for a line this reader cannot take, or a rule not ported
+    here."""
+    table, trace, layouts, slots = {}, set(), [], []
     with open(path) as f:
-        for no, line in enumerate(f, 1):
-            if not line.startswith("ATEN"):
-                continue
+        lines = list(enumerate(f, 1))
+    for no, line in lines:
+        if line.startswith("ATEN_CONV"):
+            m = _CONV_LINE.match(line)
+            if m is None:
+                raise ValueError("%s:%d: not ATEN_CONV(LAYOUT, stride, padding, dilation, "
+                                 "groups, transposed)" % (path, no))
+            layouts.append(m.group(1))
+            slots.append(tuple(int(v) for v in m.groups()[1:]))
+    for no, line in lines:
+        if line.startswith("ATEN") and not line.startswith("ATEN_CONV"):
             m = _ATEN_LINE.match(line)
             if m is None:
                 raise ValueError("%s:%d: not ATEN(name, KIND, RULE, flops_per_element, a, b)"
@@ -139,20 +150,20 @@ def read_aten_def(path=ATEN_DEF):
                                  "ATEN_TRACE, or port the rule)" % (path, no, rule, name))
             args = []
             for v in (a, b):
-                if v in _SYMBOLS:
-                    args.append(_SYMBOLS[v])
+                if v in layouts:
+                    args.append(layouts.index(v))
                 elif re.match(r"^-?[0-9]+$", v):
                     args.append(int(v))
                 else:
-                    raise ValueError("%s:%d: '%s' is not a number or one of %s"
-                                     % (path, no, v, ", ".join(sorted(_SYMBOLS))))
+                    raise ValueError("%s:%d: '%s' is not a number or a layout of ATEN_CONV "
+                                     "(%s)" % (path, no, v, ", ".join(layouts)))
             table[name] = (kind.lower(), RULES.index(rule),
                            float(fpe) if "." in fpe else int(fpe), args[0], args[1])
-    return table, trace
+    return table, trace, layouts, slots
 
 
 try:
-    TABLE, TRACE_ONLY = read_aten_def()
+    TABLE, TRACE_ONLY, CONV_LAYOUTS, CONV_SLOTS = read_aten_def()
 except (OSError, ValueError) as _e:
     if __name__ == "__main__":
         sys.stderr.write("torch_oplist.py: the ATen table: %s (the script runs from roofline's "
@@ -348,8 +359,8 @@ def _square(a, i, default):
 
 
 def _do_conv(e, a, row):
-    # stride, padding, dilation, groups, transposed
-    s = ((3, 4, 5, 6, -1), (3, 4, 5, 8, 6), (3, 2, 4, 5, -1))[e[3]]
+    # stride, padding, dilation, groups, transposed (aten.def's ATEN_CONV)
+    s = CONV_SLOTS[e[3]]
     x, w = _tensor(a, 0), _tensor(a, 1)
     if x is None or w is None or x.dim() != 4 or w.dim() != 4 or _conc_true(a, s[4]):
         return False

@@ -75,7 +75,23 @@ enum rule {
 	R_NEW,       /* a fill of the size at slot a; b: slot of the dtype, or -1 */
 };
 
-enum { CONV_2D, CONV_CONVOLUTION, CONV_CUDNN };
+/* The conv layouts (a of a conv row) and their argument slots: aten.def's
+ * ATEN_CONV lines. */
+#define ATEN(name, kind, rule, fpe, a, b)
+#define ATEN_TRACE(name, kind, rule, fpe, a, b)
+#define ATEN_CONV(layout, stride, padding, dilation, groups, transposed) layout,
+enum conv_layout {
+#include "aten.def"
+};
+#undef ATEN_CONV
+#define ATEN_CONV(layout, stride, padding, dilation, groups, transposed) \
+	[layout] = {stride, padding, dilation, groups, transposed},
+static const int conv_slots[][5] = {
+#include "aten.def"
+};
+#undef ATEN_CONV
+#undef ATEN_TRACE
+#undef ATEN
 
 struct entry {
 	const char *name; /* without the "aten::" prefix */
@@ -91,7 +107,9 @@ struct entry {
 static const struct entry table[] = {
 #define ATEN(name, kind, rule, fpe, a, b) {#name, RL_KIND_##kind, R_##rule, fpe, a, b},
 #define ATEN_TRACE(name, kind, rule, fpe, a, b) {#name, RL_KIND_##kind, R_##rule, fpe, a, b},
+#define ATEN_CONV(layout, stride, padding, dilation, groups, transposed)
 #include "aten.def"
+#undef ATEN_CONV
 #undef ATEN_TRACE
 #undef ATEN
 };
@@ -447,14 +465,8 @@ static int conc_square(const struct rl_trace_input *in, int n, int i, long long 
 
 static int do_conv(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
 {
-	/* argument slots of conv2d, convolution/_convolution, cudnn_convolution */
-	static const int slots[3][5] = {
-		/* stride, padding, dilation, groups, transposed */
-		{3, 4, 5, 6, -1},
-		{3, 4, 5, 8, 6},
-		{3, 2, 4, 5, -1},
-	};
-	const int *s = slots[e->a];
+	/* stride, padding, dilation, groups, transposed (aten.def's ATEN_CONV) */
+	const int *s = conv_slots[e->a];
 	const struct rl_trace_input *x = tensor(in, n, 0), *w = tensor(in, n, 1);
 	long long stride, pad, dil, groups = 1;
 	const char *pads;

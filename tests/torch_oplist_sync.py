@@ -5,9 +5,10 @@
 # and that the script's own copies of C facts agree with the C:
 #   - every ATEN or ATEN_TRACE line the C preprocessor would expand is one
 #     the script's reader takes (read_aten_def), no name twice;
+#   - so is every ATEN_CONV line (the conv rows' argument layouts);
 #   - every rule the script ports (RULES) is a rule of atenmap.c's enum rule
 #     and has a branch in the script's _apply; every rule aten.def names is
-#     in the enum; the symbolic parameters (CONV_*) are atenmap.c's, in order;
+#     in the enum;
 #   - MAX_DIMS is op.h's RL_MAX_DIMS; SIZES, the element sizes of the dtype
 #     names, are dtype.c's; the columns it writes are columns of oplist.c;
 #   - with ROOFLINE set (the binary), every kind aten.def names, in lower
@@ -41,10 +42,10 @@ src = read("contrib/torch_oplist.py")
 ns = {"os": os, "re": re, "sys": sys, "__file__": script, "__name__": "torch_oplist_sync"}
 exec(src[src.index("# ---- the ATen table"):src.index("\ntry:\n    TABLE, TRACE_ONLY")], ns)
 try:
-    table, trace = ns["read_aten_def"](os.path.join(top, "src", "aten.def"))
+    table, trace, layouts, slots = ns["read_aten_def"](os.path.join(top, "src", "aten.def"))
 except ValueError as e:
     bad.append("torch_oplist.py cannot read src/aten.def: %s" % e)
-    table, trace = {}, set()
+    table, trace, layouts, slots = {}, set(), [], []
 
 # what the C preprocessor expands: every ATEN( / ATEN_TRACE( outside comments
 deftext = strip_c_comments(read("src/aten.def"))
@@ -52,6 +53,10 @@ c_rows = re.findall(r"\b(ATEN|ATEN_TRACE)\s*\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s
 if len(c_rows) != len(table) + len(trace):
     bad.append("src/aten.def: %d rows for the C preprocessor, %d for torch_oplist.py's reader "
                "(one op to a line, at the start of the line)" % (len(c_rows), len(table) + len(trace)))
+c_conv = re.findall(r"\bATEN_CONV\s*\(\s*(\w+)\s*,", deftext)
+if c_conv != layouts:
+    bad.append("src/aten.def: conv layouts %s for the C preprocessor, %s for torch_oplist.py's "
+               "reader" % (c_conv, layouts))
 
 # the rules
 atenmap = strip_c_comments(read("src/atenmap.c"))
@@ -69,11 +74,6 @@ for r in ns["RULES"]:
         bad.append("torch_oplist.py: RULES has %s, which atenmap.c's enum rule lacks" % r)
     if not re.search(r"\b%s\b" % r, apply_src):
         bad.append("torch_oplist.py: _apply has no branch for rule %s" % r)
-m = re.search(r"enum \{ *(CONV_\w+(?:, *CONV_\w+)*) *\};", atenmap)
-c_conv = [v.strip() for v in m.group(1).split(",")] if m else []
-py_conv = sorted(ns["_SYMBOLS"], key=lambda k: ns["_SYMBOLS"][k])
-if c_conv != py_conv:
-    bad.append("conv layouts: atenmap.c %s, torch_oplist.py %s" % (c_conv, py_conv))
 
 # facts of the op-list format the script writes
 m = re.search(r"#define RL_MAX_DIMS (\d+)", read("src/op.h"))
