@@ -9,7 +9,8 @@ still runs) and records every ATen op it performs, through a dispatch mode
 `roofline import` sees whole in a profiler trace (F.linear, torch.matmul,
 F.scaled_dot_product_attention). Each op becomes an op-list row the way
 src/atenmap.c maps it when `roofline import` reads a trace: the same table of
-ATen names, kinds, shape rules and flops_per_element. Rows of a repeated block
+ATen names, kinds, shape rules and flops_per_element (src/aten.def, read from
+the source tree beside this script), the rules ported. Rows of a repeated block
 (a layer run L times) are written once with count L.
 
     python3 contrib/torch_oplist.py torchvision.models:resnet50 --input 1x3x224x224
@@ -89,125 +90,86 @@ def _esize(t):
     return t.element_size()
 
 
-# ---- the ATen table: a copy of src/atenmap.c's ------------------------------
+# ---- the ATen table: src/aten.def, which src/atenmap.c includes too ---------
 # name: (kind, rule, flops_per_element (0: the kind's default), a, b)
 
+# The rules ported from atenmap.c's enum rule (R_MM ...), by the names
+# aten.def gives them; _apply below follows each one.
+RULES = ("MM", "BMM", "MATMUL", "LINEAR", "MV", "DOT", "CONV", "SDPA", "SDPA_BSHD", "NORM",
+         "GROUPNORM", "BATCHNORM", "INSTNORM", "SOFTMAX", "REDUCE", "POINTWISE", "FILL", "COPY",
+         "TO", "EMBEDDING", "INDEX_SELECT", "GATHER", "INDEX", "SCATTER", "CAT", "STACK",
+         "FOREACH", "FOREACH_FILL", "FOREACH_NORM", "ADAM")
 MM, BMM, MATMUL, LINEAR, MV, DOT, CONV, SDPA, SDPA_BSHD, NORM, GROUPNORM, BATCHNORM, \
     INSTNORM, SOFTMAX, REDUCE, POINTWISE, FILL, COPY, TO, EMBEDDING, INDEX_SELECT, GATHER, \
-    INDEX, SCATTER, CAT, STACK, FOREACH, FOREACH_FILL, FOREACH_NORM, ADAM = range(30)
-CONV_2D, CONV_CONVOLUTION, CONV_CUDNN = range(3)
+    INDEX, SCATTER, CAT, STACK, FOREACH, FOREACH_FILL, FOREACH_NORM, ADAM = range(len(RULES))
 
-TABLE = {
-    "mm": ("matmul", MM, 0, 0, 0),
-    "addmm": ("matmul", MM, 0, 1, 0),
-    "_addmm_activation": ("matmul", MM, 0, 1, 0),
-    "_scaled_mm": ("matmul", MM, 0, 0, 0),
-    "bmm": ("matmul", BMM, 0, 0, 0),
-    "baddbmm": ("matmul", BMM, 0, 1, 0),
-    "matmul": ("matmul", MATMUL, 0, 0, 0),
-    "linear": ("matmul", LINEAR, 0, 0, 0),
-    "mv": ("matmul", MV, 0, 0, 0),
-    "addmv": ("matmul", MV, 0, 1, 0),
-    "dot": ("matmul", DOT, 0, 0, 0),
-    "conv2d": ("conv2d", CONV, 0, CONV_2D, 0),
-    "convolution": ("conv2d", CONV, 0, CONV_CONVOLUTION, 0),
-    "_convolution": ("conv2d", CONV, 0, CONV_CONVOLUTION, 0),
-    "cudnn_convolution": ("conv2d", CONV, 0, CONV_CUDNN, 0),
-    "scaled_dot_product_attention": ("attention", SDPA, 0, 5, 0),
-    "_scaled_dot_product_flash_attention": ("attention", SDPA, 0, 4, 0),
-    "_scaled_dot_product_efficient_attention": ("attention", SDPA, 0, 6, 0),
-    "_scaled_dot_product_cudnn_attention": ("attention", SDPA, 0, 6, 0),
-    "_scaled_dot_product_fused_attention_overrideable": ("attention", SDPA, 0, 5, 0),
-    "_cudnn_attention_forward": ("attention", SDPA, 0, 10, 0),
-    "_flash_attention_forward": ("attention", SDPA_BSHD, 0, 8, 0),
-    "_efficient_attention_forward": ("attention", SDPA_BSHD, 0, 9, 0),
-    "layer_norm": ("layernorm", NORM, 0, 1, 0),
-    "native_layer_norm": ("layernorm", NORM, 0, 1, 0),
-    "rms_norm": ("layernorm", NORM, 4, 1, 0),
-    "_fused_rms_norm": ("layernorm", NORM, 4, 1, 0),
-    "group_norm": ("layernorm", GROUPNORM, 0, 1, 0),
-    "native_group_norm": ("layernorm", GROUPNORM, 0, 6, 0),
-    # a pointwise row: a is the slot of the training flag (-1: eval)
-    "batch_norm": ("pointwise", BATCHNORM, 0, 5, 0),
-    "_batch_norm_impl_index": ("pointwise", BATCHNORM, 0, 5, 0),
-    "native_batch_norm": ("pointwise", BATCHNORM, 0, 5, 0),
-    "cudnn_batch_norm": ("pointwise", BATCHNORM, 0, 5, 0),
-    "_native_batch_norm_legit": ("pointwise", BATCHNORM, 0, 5, 0),
-    "_native_batch_norm_legit_no_training": ("pointwise", BATCHNORM, 0, -1, 0),
-    "instance_norm": ("layernorm", INSTNORM, 0, 0, 0),
-    "softmax": ("softmax", SOFTMAX, 0, 1, 0),
-    "_softmax": ("softmax", SOFTMAX, 0, 1, 0),
-    "_safe_softmax": ("softmax", SOFTMAX, 0, 1, 0),
-    "log_softmax": ("softmax", SOFTMAX, 0, 1, 0),
-    "_log_softmax": ("softmax", SOFTMAX, 0, 1, 0),
-    "sum": ("reduction", REDUCE, 0, 1, 0),
-    "mean": ("reduction", REDUCE, 0, 1, 0),
-    "prod": ("reduction", REDUCE, 0, 1, 1),
-    "max": ("reduction", REDUCE, 0, 1, 1),
-    "min": ("reduction", REDUCE, 0, 1, 1),
-    "amax": ("reduction", REDUCE, 0, 1, 1),
-    "amin": ("reduction", REDUCE, 0, 1, 1),
-    "argmax": ("reduction", REDUCE, 0, 1, 1),
-    "argmin": ("reduction", REDUCE, 0, 1, 1),
-    "any": ("reduction", REDUCE, 0, 1, 1),
-    "all": ("reduction", REDUCE, 0, 1, 1),
-    "logsumexp": ("reduction", REDUCE, 4, 1, 1),
-    "norm": ("reduction", REDUCE, 2, 2, 0),
-    "linalg_vector_norm": ("reduction", REDUCE, 2, 2, 0),
-    "var": ("reduction", REDUCE, 3, 1, 0),
-    "std": ("reduction", REDUCE, 3, 1, 0),
-    "var_mean": ("reduction", REDUCE, 3, 1, 0),
-    "std_mean": ("reduction", REDUCE, 3, 1, 0),
-    "fill_": ("pointwise", FILL, 0, 0, 0),
-    "zero_": ("pointwise", FILL, 0, 0, 0),
-    "zeros_like": ("pointwise", FILL, 0, 0, 0),
-    "ones_like": ("pointwise", FILL, 0, 0, 0),
-    "full_like": ("pointwise", FILL, 0, 0, 0),
-    "copy_": ("copy", COPY, 0, 1, 0),
-    "clone": ("copy", COPY, 0, 0, 0),
-    "contiguous": ("copy", COPY, 0, 0, 0),
-    "reshape": ("copy", COPY, 0, 0, 0),
-    "flatten": ("copy", COPY, 0, 0, 0),
-    "to": ("copy", TO, 0, 1, 0),
-    "_to_copy": ("copy", TO, 0, 1, 0),
-    "cat": ("copy", CAT, 0, 0, 0),
-    "concat": ("copy", CAT, 0, 0, 0),
-    "stack": ("copy", STACK, 0, 0, 0),
-    "embedding": ("copy", EMBEDDING, 0, 0, 0),
-    "index_select": ("copy", INDEX_SELECT, 0, 0, 0),
-    "gather": ("copy", GATHER, 0, 0, 0),
-    "index": ("copy", INDEX, 0, 0, 0),
-    "_foreach_zero_": ("pointwise", FOREACH_FILL, 0, 0, 0),
-    "_foreach_copy_": ("copy", FOREACH, 0, 0, 0),
-    "_foreach_norm": ("reduction", FOREACH_NORM, 2, 0, 0),
-    "_fused_adam_": ("pointwise", ADAM, 14, 0, 0),
-    "_fused_adamw_": ("pointwise", ADAM, 14, 0, 0),
-}
-for _n in ("index_put", "index_put_", "_index_put_impl_", "scatter", "scatter_", "scatter_add",
-           "scatter_add_", "scatter_reduce", "scatter_reduce_"):
-    TABLE[_n] = ("copy", SCATTER, 0, 2, 0)
-for _n in ("index_add", "index_add_", "index_copy", "index_copy_"):
-    TABLE[_n] = ("copy", SCATTER, 0, 3, 0)
-_POINTWISE_FPE = {
-    "pow": 2, "exp": 2, "exp_": 2, "log": 2, "tanh": 6, "tanh_": 6, "sigmoid": 5,
-    "sigmoid_": 5, "silu": 6, "silu_": 6, "gelu": 14, "gelu_": 14, "addcmul": 2,
-    "addcmul_": 2, "addcdiv": 2, "addcdiv_": 2, "lerp": 2, "lerp_": 2,
-    "native_dropout": 2, "dropout": 2,
-}
-for _n in ("add add_ sub sub_ rsub mul mul_ div div_ neg abs reciprocal square sqrt rsqrt pow "
-           "exp exp_ log cos sin erf tanh tanh_ sigmoid sigmoid_ silu silu_ gelu gelu_ relu "
-           "relu_ leaky_relu hardtanh hardtanh_ clamp clamp_ clamp_min clamp_min_ clamp_max "
-           "maximum minimum where masked_fill masked_fill_ addcmul addcmul_ addcdiv addcdiv_ "
-           "lerp lerp_ eq ne lt le gt ge logical_not logical_and logical_or native_dropout "
-           "dropout").split():
-    TABLE[_n] = ("pointwise", POINTWISE, _POINTWISE_FPE.get(_n, 0), 0, 0)
-for _n in ("add sub mul div neg sqrt maximum clamp_min").split():
-    TABLE["_foreach_" + _n + "_"] = ("pointwise", FOREACH, 0, 0, 0)
-    if _n in ("add", "sub", "mul", "div", "neg", "sqrt"):
-        TABLE["_foreach_" + _n] = ("pointwise", FOREACH, 0, 0, 0)
-for _n in ("addcmul", "addcdiv", "lerp"):
-    TABLE["_foreach_" + _n] = ("pointwise", FOREACH, 2, 0, 0)
-    TABLE["_foreach_" + _n + "_"] = ("pointwise", FOREACH, 2, 0, 0)
+# The table is not copied here: it is read from src/aten.def beside this
+# script in roofline's source tree (contrib/../src/aten.def; the script is not
+# installed), so that it maps every op as roofline import does.
+ATEN_DEF = os.path.join(os.path.dirname(os.path.realpath(__file__)), os.pardir, "src",
+                        "aten.def")
+_ATEN_LINE = re.compile(r"^(ATEN|ATEN_TRACE)\((\w+), (\w+), (\w+), ([0-9]+(?:\.[0-9]+)?), "
+                        r"(-?\w+), (-?\w+)\)\s*$")
+_CONV_LINE = re.compile(r"^ATEN_CONV\((\w+), (-?[0-9]+), (-?[0-9]+), (-?[0-9]+), (-?[0-9]+), "
+                        r"(-?[0-9]+)\)\s*$")
+
+
+def read_aten_def(path=ATEN_DEF):
+    """src/aten.def: {name: (kind, rule, flops_per_element, a, b)} of its ATEN
+    lines (ATEN_TRACE ops are left out: they become custom rows), the set of
+    the ATEN_TRACE ops' names, and the conv layouts of its ATEN_CONV lines:
+    their names and, by the same index (a conv row's a), the argument slots
+    of stride, padding, dilation, groups and transposed. Raises ValueError
+    naming the line for a line this reader cannot take, or a rule not ported
+    here."""
+    table, trace, layouts, slots = {}, set(), [], []
+    with open(path) as f:
+        lines = list(enumerate(f, 1))
+    for no, line in lines:
+        if line.startswith("ATEN_CONV"):
+            m = _CONV_LINE.match(line)
+            if m is None:
+                raise ValueError("%s:%d: not ATEN_CONV(LAYOUT, stride, padding, dilation, "
+                                 "groups, transposed)" % (path, no))
+            layouts.append(m.group(1))
+            slots.append(tuple(int(v) for v in m.groups()[1:]))
+    for no, line in lines:
+        if line.startswith("ATEN") and not line.startswith("ATEN_CONV"):
+            m = _ATEN_LINE.match(line)
+            if m is None:
+                raise ValueError("%s:%d: not ATEN(name, KIND, RULE, flops_per_element, a, b)"
+                                 % (path, no))
+            mac, name, kind, rule, fpe, a, b = m.groups()
+            if name in table or name in trace:
+                raise ValueError("%s:%d: '%s' again" % (path, no, name))
+            if mac == "ATEN_TRACE":
+                trace.add(name)
+                continue
+            if rule not in RULES:
+                raise ValueError("%s:%d: rule %s is not ported to torch_oplist.py (mark '%s' "
+                                 "ATEN_TRACE, or port the rule)" % (path, no, rule, name))
+            args = []
+            for v in (a, b):
+                if v in layouts:
+                    args.append(layouts.index(v))
+                elif re.match(r"^-?[0-9]+$", v):
+                    args.append(int(v))
+                else:
+                    raise ValueError("%s:%d: '%s' is not a number or a layout of ATEN_CONV "
+                                     "(%s)" % (path, no, v, ", ".join(layouts)))
+            table[name] = (kind.lower(), RULES.index(rule),
+                           float(fpe) if "." in fpe else int(fpe), args[0], args[1])
+    return table, trace, layouts, slots
+
+
+try:
+    TABLE, TRACE_ONLY, CONV_LAYOUTS, CONV_SLOTS = read_aten_def()
+except (OSError, ValueError) as _e:
+    if __name__ == "__main__":
+        sys.stderr.write("torch_oplist.py: the ATen table: %s (the script runs from roofline's "
+                         "source tree, beside src/aten.def)\n" % _e)
+        sys.exit(1)
+    raise
 
 # Ops that do no work: views and other metadata (besides every op whose schema
 # says its result aliases an input), allocations without a fill, queries.
@@ -397,8 +359,8 @@ def _square(a, i, default):
 
 
 def _do_conv(e, a, row):
-    # stride, padding, dilation, groups, transposed
-    s = ((3, 4, 5, 6, -1), (3, 4, 5, 8, 6), (3, 2, 4, 5, -1))[e[3]]
+    # stride, padding, dilation, groups, transposed (aten.def's ATEN_CONV)
+    s = CONV_SLOTS[e[3]]
     x, w = _tensor(a, 0), _tensor(a, 1)
     if x is None or w is None or x.dim() != 4 or w.dim() != 4 or _conc_true(a, s[4]):
         return False

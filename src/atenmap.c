@@ -1,9 +1,10 @@
 /* atenmap.c - the ATen op table and its shape rules (see atenmap.h).
  *
- * Each table row names an op, the kind it becomes, a rule (how the shape is
- * read from the inputs) and up to two small parameters of the rule: which
- * input holds the first matrix, which "Concrete Inputs" slot holds a dim or
- * the causal flag, and so on. Argument positions follow the ATen schemas
+ * Each table row (src/aten.def, which contrib/torch_oplist.py reads too)
+ * names an op, the kind it becomes, a rule (how the shape is read from the
+ * inputs) and up to two small parameters of the rule: which input holds the
+ * first matrix, which "Concrete Inputs" slot holds a dim or the causal flag,
+ * and so on. Argument positions follow the ATen schemas
  * (native_functions.yaml); docs/trace-import.md repeats them.
  */
 #include "config.h"
@@ -74,7 +75,23 @@ enum rule {
 	R_NEW,       /* a fill of the size at slot a; b: slot of the dtype, or -1 */
 };
 
-enum { CONV_2D, CONV_CONVOLUTION, CONV_CUDNN };
+/* The conv layouts (a of a conv row) and their argument slots: aten.def's
+ * ATEN_CONV lines. */
+#define ATEN(name, kind, rule, fpe, a, b)
+#define ATEN_TRACE(name, kind, rule, fpe, a, b)
+#define ATEN_CONV(layout, stride, padding, dilation, groups, transposed) layout,
+enum conv_layout {
+#include "aten.def"
+};
+#undef ATEN_CONV
+#define ATEN_CONV(layout, stride, padding, dilation, groups, transposed) \
+	[layout] = {stride, padding, dilation, groups, transposed},
+static const int conv_slots[][5] = {
+#include "aten.def"
+};
+#undef ATEN_CONV
+#undef ATEN_TRACE
+#undef ATEN
 
 struct entry {
 	const char *name; /* without the "aten::" prefix */
@@ -84,252 +101,17 @@ struct entry {
 	int a, b;
 };
 
-/* flops_per_element follows examples/blog-cos-cos.csv: exp counts 2, tanh 6,
- * gelu 14 (tanh form; the erf form gets the same budget), sigmoid 5
- * (negate, exp, add, divide), silu 6 (sigmoid and a multiply). */
+/* The table, one row per op of aten.def (ATEN_TRACE: ops that
+ * contrib/torch_oplist.py, which reads the same file, leaves as custom rows;
+ * here they map like the others). */
 static const struct entry table[] = {
-	{"mm", RL_KIND_MATMUL, R_MM, 0, 0, 0},
-	{"addmm", RL_KIND_MATMUL, R_MM, 0, 1, 0},
-	{"_addmm_activation", RL_KIND_MATMUL, R_MM, 0, 1, 0},
-	{"_scaled_mm", RL_KIND_MATMUL, R_MM, 0, 0, 0},
-	{"bmm", RL_KIND_MATMUL, R_BMM, 0, 0, 0},
-	{"baddbmm", RL_KIND_MATMUL, R_BMM, 0, 1, 0},
-	{"matmul", RL_KIND_MATMUL, R_MATMUL, 0, 0, 0},
-	{"linear", RL_KIND_MATMUL, R_LINEAR, 0, 0, 0},
-	{"mv", RL_KIND_MATMUL, R_MV, 0, 0, 0},
-	{"addmv", RL_KIND_MATMUL, R_MV, 0, 1, 0},
-	{"dot", RL_KIND_MATMUL, R_DOT, 0, 0, 0},
-
-	{"conv2d", RL_KIND_CONV2D, R_CONV, 0, CONV_2D, 0},
-	{"convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0},
-	{"_convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CONVOLUTION, 0},
-	{"cudnn_convolution", RL_KIND_CONV2D, R_CONV, 0, CONV_CUDNN, 0},
-
-	{"scaled_dot_product_attention", RL_KIND_ATTENTION, R_SDPA, 0, 5, 0},
-	{"_scaled_dot_product_flash_attention", RL_KIND_ATTENTION, R_SDPA, 0, 4, 0},
-	{"_scaled_dot_product_efficient_attention", RL_KIND_ATTENTION, R_SDPA, 0, 6, 0},
-	{"_scaled_dot_product_cudnn_attention", RL_KIND_ATTENTION, R_SDPA, 0, 6, 0},
-	{"_scaled_dot_product_fused_attention_overrideable", RL_KIND_ATTENTION, R_SDPA, 0, 5, 0},
-	{"_cudnn_attention_forward", RL_KIND_ATTENTION, R_SDPA, 0, 10, 0},
-	{"_flash_attention_forward", RL_KIND_ATTENTION, R_SDPA_BSHD, 0, 8, 0},
-	{"_efficient_attention_forward", RL_KIND_ATTENTION, R_SDPA_BSHD, 0, 9, 0},
-
-	{"layer_norm", RL_KIND_LAYERNORM, R_NORM, 0, 1, 0},
-	{"native_layer_norm", RL_KIND_LAYERNORM, R_NORM, 0, 1, 0},
-	{"rms_norm", RL_KIND_LAYERNORM, R_NORM, 4, 1, 0},
-	{"_fused_rms_norm", RL_KIND_LAYERNORM, R_NORM, 4, 1, 0},
-	{"group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 1, 0},
-	{"native_group_norm", RL_KIND_LAYERNORM, R_GROUPNORM, 0, 6, 0},
-	{"batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
-	{"_batch_norm_impl_index", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
-	{"native_batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
-	{"cudnn_batch_norm", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
-	{"_native_batch_norm_legit", RL_KIND_POINTWISE, R_BATCHNORM, 0, 5, 0},
-	{"_native_batch_norm_legit_no_training", RL_KIND_POINTWISE, R_BATCHNORM, 0, -1, 0},
-	{"instance_norm", RL_KIND_LAYERNORM, R_INSTNORM, 0, 0, 0},
-
-	{"softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
-	{"_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
-	{"_safe_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
-	{"log_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
-	{"_log_softmax", RL_KIND_SOFTMAX, R_SOFTMAX, 0, 1, 0},
-
-	{"sum", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 0},
-	{"mean", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 0},
-	{"prod", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"max", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"min", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"amax", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"amin", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"argmax", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"argmin", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"any", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"all", RL_KIND_REDUCTION, R_REDUCE, 0, 1, 1},
-	{"logsumexp", RL_KIND_REDUCTION, R_REDUCE, 4, 1, 1},
-	{"norm", RL_KIND_REDUCTION, R_REDUCE, 2, 2, 0},
-	{"linalg_vector_norm", RL_KIND_REDUCTION, R_REDUCE, 2, 2, 0},
-	{"var", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
-	{"std", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
-	{"var_mean", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
-	{"std_mean", RL_KIND_REDUCTION, R_REDUCE, 3, 1, 0},
-
-	{"add", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"add_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"sub", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"sub_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"rsub", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"mul", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"mul_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"div", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"div_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"neg", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"abs", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"reciprocal", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"square", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"sqrt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"rsqrt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"pow", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"exp", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"exp_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"log", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"cos", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"sin", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"erf", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"tanh", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
-	{"tanh_", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
-	{"sigmoid", RL_KIND_POINTWISE, R_POINTWISE, 5, 0, 0},
-	{"sigmoid_", RL_KIND_POINTWISE, R_POINTWISE, 5, 0, 0},
-	{"silu", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
-	{"silu_", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
-	{"gelu", RL_KIND_POINTWISE, R_POINTWISE, 14, 0, 0},
-	{"gelu_", RL_KIND_POINTWISE, R_POINTWISE, 14, 0, 0},
-	{"relu", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"relu_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"leaky_relu", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"hardtanh", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"hardtanh_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"clamp", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"clamp_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"clamp_min", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"clamp_min_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"clamp_max", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"maximum", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"minimum", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"where", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"masked_fill", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"masked_fill_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"addcmul", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"addcmul_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"addcdiv", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"addcdiv_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"lerp", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"lerp_", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"eq", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"ne", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"lt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"le", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"gt", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"ge", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"logical_not", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"logical_and", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"logical_or", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"native_dropout", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-	{"dropout", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
-
-	{"fill_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
-	{"zeros", RL_KIND_POINTWISE, R_NEW, 0, 0, 1},
-	{"ones", RL_KIND_POINTWISE, R_NEW, 0, 0, 1},
-	{"new_zeros", RL_KIND_POINTWISE, R_NEW, 0, 1, -1},
-	{"new_ones", RL_KIND_POINTWISE, R_NEW, 0, 1, -1},
-	{"zero_", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
-	{"zeros_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
-	{"ones_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
-	{"full_like", RL_KIND_POINTWISE, R_FILL, 0, 0, 0},
-
-	{"copy_", RL_KIND_COPY, R_COPY, 0, 1, 0},
-	{"clone", RL_KIND_COPY, R_COPY, 0, 0, 0},
-	{"contiguous", RL_KIND_COPY, R_COPY, 0, 0, 0},
-	{"reshape", RL_KIND_COPY, R_COPY, 0, 0, 0},
-	{"flatten", RL_KIND_COPY, R_COPY, 0, 0, 0},
-	{"to", RL_KIND_COPY, R_TO, 0, 1, 0},
-	{"_to_copy", RL_KIND_COPY, R_TO, 0, 1, 0},
-	{"cat", RL_KIND_COPY, R_CAT, 0, 0, 0},
-	{"concat", RL_KIND_COPY, R_CAT, 0, 0, 0},
-	{"stack", RL_KIND_COPY, R_STACK, 0, 0, 0},
-	{"embedding", RL_KIND_COPY, R_EMBEDDING, 0, 0, 0},
-	{"index_select", RL_KIND_COPY, R_INDEX_SELECT, 0, 0, 0},
-	{"gather", RL_KIND_COPY, R_GATHER, 0, 0, 0},
-	{"index", RL_KIND_COPY, R_INDEX, 0, 0, 0},
-	{"index_put", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"index_put_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"_index_put_impl_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"index_add", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
-	{"index_add_", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
-	{"index_copy", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
-	{"index_copy_", RL_KIND_COPY, R_SCATTER, 0, 3, 0},
-	{"scatter", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"scatter_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"scatter_add", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"scatter_add_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"scatter_reduce", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-	{"scatter_reduce_", RL_KIND_COPY, R_SCATTER, 0, 2, 0},
-
-	{"_foreach_add", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_add_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_sub", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_sub_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_mul", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_mul_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_div", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_div_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_neg", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_neg_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_sqrt", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_sqrt_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_maximum_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_clamp_min_", RL_KIND_POINTWISE, R_FOREACH, 0, 0, 0},
-	{"_foreach_addcmul", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
-	{"_foreach_addcmul_", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
-	{"_foreach_addcdiv", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
-	{"_foreach_addcdiv_", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
-	{"_foreach_lerp", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
-	{"_foreach_lerp_", RL_KIND_POINTWISE, R_FOREACH, 2, 0, 0},
-	{"_foreach_zero_", RL_KIND_POINTWISE, R_FOREACH_FILL, 0, 0, 0},
-	{"_foreach_copy_", RL_KIND_COPY, R_FOREACH, 0, 0, 0},
-	{"_foreach_norm", RL_KIND_REDUCTION, R_FOREACH_NORM, 2, 0, 0},
-	{"_fused_adam_", RL_KIND_POINTWISE, R_ADAM, 14, 0, 0},
-	{"_fused_adamw_", RL_KIND_POINTWISE, R_ADAM, 14, 0, 0},
-
-	/* Mixture-of-experts routing and expert GEMMs (transformers 5) */
-	{"_grouped_mm", RL_KIND_MATMUL, R_GROUPED_MM, 0, 0, 0},
-	{"topk", RL_KIND_REDUCTION, R_TOPK, 0, 0, 0},
-	{"sort", RL_KIND_REDUCTION, R_SORT, 0, 0, 0},
-	{"argsort", RL_KIND_REDUCTION, R_SORT, 0, 1, 0},
-	{"histc", RL_KIND_REDUCTION, R_HISTC, 0, 0, 0},
-	{"cumsum", RL_KIND_REDUCTION, R_SCAN, 0, 1, 2},
-	{"cumsum_", RL_KIND_REDUCTION, R_SCAN, 0, 1, 2},
-	{"cumprod", RL_KIND_REDUCTION, R_SCAN, 0, 1, 2},
-	{"floor_divide", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"floor_divide_", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"remainder", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"fmod", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"diff", RL_KIND_POINTWISE, R_DIFF, 0, 0, 0},
-	{"arange", RL_KIND_POINTWISE, R_ARANGE, 2, 0, 0},
-	{"is_nonzero", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
-	{"item", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
-	{"_local_scalar_dense", RL_KIND_COPY, R_SCALAR, 0, 0, 0},
-
-	/* training: the loss, pooling and the backward ops under the autograd
-	 * engine's nodes (docs/trace-import.md, "Training steps") */
-	{"nll_loss_forward", RL_KIND_REDUCTION, R_NLL, 0, 0, 0},
-	{"nll_loss", RL_KIND_REDUCTION, R_NLL, 0, 0, 0},
-	{"nll_loss_nd", RL_KIND_REDUCTION, R_NLL, 0, 0, 0},
-	{"nll_loss_backward", RL_KIND_COPY, R_NLL_BWD, 0, 0, 0},
-	{"max_pool2d", RL_KIND_REDUCTION, R_POOL, 0, 0, 0},
-	{"max_pool2d_with_indices", RL_KIND_REDUCTION, R_POOL, 0, 1, 0},
-	{"max_pool2d_with_indices_backward", RL_KIND_COPY, R_POOL_BWD, 0, 0, 0},
-	{"adaptive_avg_pool2d", RL_KIND_REDUCTION, R_AVGPOOL, 0, 0, 0},
-	{"_adaptive_avg_pool2d", RL_KIND_REDUCTION, R_AVGPOOL, 0, 0, 0},
-	{"native_layer_norm_backward", RL_KIND_LAYERNORM, R_NORM_BWD, 0, 1, 2},
-	{"native_batch_norm_backward", RL_KIND_POINTWISE, R_NORM_BWD, 0, 1, 0},
-	{"cudnn_batch_norm_backward", RL_KIND_POINTWISE, R_NORM_BWD, 0, 0, 0},
-	{"_softmax_backward_data", RL_KIND_SOFTMAX, R_SOFTMAX_BWD, 0, 0, 0},
-	{"_log_softmax_backward_data", RL_KIND_SOFTMAX, R_SOFTMAX_BWD, 0, 0, 0},
-	{"convolution_backward", RL_KIND_CONV2D, R_CONV_BWD, 0, 0, 0},
-	{"_scaled_dot_product_flash_attention_backward", RL_KIND_ATTENTION, R_SDPA_BWD, 0, 11, 0},
-	{"_scaled_dot_product_efficient_attention_backward", RL_KIND_ATTENTION, R_SDPA_BWD, 0, 11, 0},
-	{"_scaled_dot_product_cudnn_attention_backward", RL_KIND_ATTENTION, R_SDPA_BWD, 0, 14, 0},
-	{"embedding_backward", RL_KIND_COPY, R_EMBED_BWD, 0, 0, 0},
-	{"embedding_dense_backward", RL_KIND_COPY, R_EMBED_BWD, 0, 0, 0},
-	{"select_backward", RL_KIND_COPY, R_SELECT_BWD, 0, 0, 0},
-	/* pointwise gradients: dy and the saved input or output read, dx
-	 * written; the FLOPs of the forward op's (train.h's pointwise rule) */
-	{"threshold_backward", RL_KIND_POINTWISE, R_POINTWISE, 0, 0, 0},
-	{"tanh_backward", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
-	{"sigmoid_backward", RL_KIND_POINTWISE, R_POINTWISE, 5, 0, 0},
-	{"silu_backward", RL_KIND_POINTWISE, R_POINTWISE, 6, 0, 0},
-	{"gelu_backward", RL_KIND_POINTWISE, R_POINTWISE, 14, 0, 0},
-	{"native_dropout_backward", RL_KIND_POINTWISE, R_POINTWISE, 2, 0, 0},
+#define ATEN(name, kind, rule, fpe, a, b) {#name, RL_KIND_##kind, R_##rule, fpe, a, b},
+#define ATEN_TRACE(name, kind, rule, fpe, a, b) {#name, RL_KIND_##kind, R_##rule, fpe, a, b},
+#define ATEN_CONV(layout, stride, padding, dilation, groups, transposed)
+#include "aten.def"
+#undef ATEN_CONV
+#undef ATEN_TRACE
+#undef ATEN
 };
 
 /* Fused ops whose children are recorded as ops of their own, each with its
@@ -683,14 +465,8 @@ static int conc_square(const struct rl_trace_input *in, int n, int i, long long 
 
 static int do_conv(const struct entry *e, const struct rl_trace_input *in, int n, struct rl_op *op)
 {
-	/* argument slots of conv2d, convolution/_convolution, cudnn_convolution */
-	static const int slots[3][5] = {
-		/* stride, padding, dilation, groups, transposed */
-		{3, 4, 5, 6, -1},
-		{3, 4, 5, 8, 6},
-		{3, 2, 4, 5, -1},
-	};
-	const int *s = slots[e->a];
+	/* stride, padding, dilation, groups, transposed (aten.def's ATEN_CONV) */
+	const int *s = conv_slots[e->a];
 	const struct rl_trace_input *x = tensor(in, n, 0), *w = tensor(in, n, 1);
 	long long stride, pad, dil, groups = 1;
 	const char *pads;

@@ -46,6 +46,15 @@ Suite *suite_parallel(void);
 Suite *suite_collbench(void);
 Suite *suite_outfile(void);
 Suite *suite_generate(void);
+Suite *suite_dtype(void);
+Suite *suite_op(void);
+Suite *suite_kvfile(void);
+Suite *suite_archtab(void);
+Suite *suite_scale(void);
+Suite *suite_step(void);
+Suite *suite_summary(void);
+Suite *suite_effprof(void);
+Suite *suite_whatif_report(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);

@@ -91,6 +91,15 @@ int main(void)
 	srunner_add_suite(sr, suite_sweep());
 	srunner_add_suite(sr, suite_parallel());
 	srunner_add_suite(sr, suite_collbench());
+	srunner_add_suite(sr, suite_dtype());
+	srunner_add_suite(sr, suite_op());
+	srunner_add_suite(sr, suite_kvfile());
+	srunner_add_suite(sr, suite_archtab());
+	srunner_add_suite(sr, suite_scale());
+	srunner_add_suite(sr, suite_step());
+	srunner_add_suite(sr, suite_summary());
+	srunner_add_suite(sr, suite_effprof());
+	srunner_add_suite(sr, suite_whatif_report());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);

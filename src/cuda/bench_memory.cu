@@ -475,7 +475,7 @@ out:
 /* The driver's device-to-device copy (cudaMemcpyAsync), which frameworks
  * call for a contiguous copy: beside the copy kernel, since on Hopper it
  * reaches more of the HBM bandwidth than an SM copy loop does
- * (docs/measurements/h200-bench-2026-11-29/tuning.txt). */
+ * (docs/measurements/h200-bench-2026-11-29/tuning-roofs.txt). */
 static int mem_memcpy(struct memctx *m, struct rl_err *err)
 {
 	struct gpu *g = m->g;
