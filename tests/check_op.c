@@ -38,7 +38,7 @@ END_TEST
 /* the keywords of the format, in the order of enum rl_kind */
 static const char *const kinds[] = {
 	"pointwise", "reduction", "softmax", "layernorm", "matmul", "conv2d", "attention",
-	"copy", "allreduce", "allgather", "reducescatter", "alltoall", "broadcast",
+	"copy", "embedding", "allreduce", "allgather", "reducescatter", "alltoall", "broadcast",
 	"sendrecv", "custom",
 };
 
@@ -51,7 +51,7 @@ START_TEST(test_kind_names)
 	ck_assert_int_eq(k, _i);
 	ck_assert_ptr_nonnull(strstr(rl_kind_expected(), kinds[_i]));
 	/* allreduce ... sendrecv are the collectives */
-	ck_assert_int_eq(rl_kind_is_collective(k), _i >= 8 && _i <= 13);
+	ck_assert_int_eq(rl_kind_is_collective(k), _i >= 9 && _i <= 14);
 }
 END_TEST
 
