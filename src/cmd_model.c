@@ -13,12 +13,13 @@
 #include "generate.h"
 #include "hfconfig.h"
 #include "modelops.h"
+#include "modelprobe.h"
 #include "modelstep.h"
+#include "generate_report.h"
 #include "num.h"
 #include "parallel.h"
 #include "pipeline.h"
 #include "sweep.h"
-#include "sweep_report.h"
 
 static int usage(void)
 {
@@ -106,18 +107,6 @@ struct model {
 	struct rl_errlist *errs;
 };
 
-/* One step at MO through a pipeline without output: C->pl holds its
- * summary and memory after. Returns 0, or a negative status with the errors
- * in C->errs. */
-static int probe_step(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                      const struct rl_modelops_opts *mo)
-{
-	struct rl_modelstep st = {config, c->input, cfg, &c->model, NULL};
-
-	rl_pipeline_free(c->pl);
-	return rl_modelstep_run(&st, mo, &c->pl, c->errs);
-}
-
 /* The errors of a step: the first only, the cause (the op list is
  * generated: a later error would be its echo), or RL_ERR_NOMEM's. */
 static void step_errors(const struct rl_errlist *errs, const char *input, int rc)
@@ -128,310 +117,61 @@ static void step_errors(const struct rl_errlist *errs, const char *input, int rc
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
 }
 
-/* --max-batch's probe (memfit.h): whether the step at BATCH fits. */
-struct fit {
-	struct model *c;
-	const char *config;
-	const struct rl_hfconfig *cfg;
-	struct rl_modelops_opts mo;
-	const struct rl_device *dev;
-};
-
-static int fit_step(void *user, uint64_t batch, int *fits)
+/* --sweep NAME: the size of the step it sets, or -1 when NAME does not
+ * apply to the step (printed). */
+static int sweep_size(const char *name, const struct rl_hfconfig *cfg,
+                      const struct rl_modelops_opts *mo, int ctx_given)
 {
-	struct fit *w = user;
-	int rc;
-
-	w->mo.batch = batch;
-	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
-	if (rc < 0)
-		return rc;
-	*fits = rl_memfit_fits(rl_pipeline_memfit(w->c->pl), w->dev);
-	return 0;
+	if (strcmp(name, "batch") == 0)
+		return RL_MODELPROBE_BATCH;
+	if (strcmp(name, "seq") == 0 && cfg->family != RL_HF_VIT &&
+	    (mo->phase == RL_PHASE_PREFILL || !ctx_given))
+		return RL_MODELPROBE_SEQ;
+	if (strcmp(name, "context") == 0 && mo->phase == RL_PHASE_DECODE)
+		return RL_MODELPROBE_CONTEXT;
+	rl_cli_error("--sweep %s: %s", name,
+	             strcmp(name, "seq") == 0 && cfg->family == RL_HF_VIT
+	                 ? "model_type vit takes its tokens from the image"
+	             : strcmp(name, "seq") == 0
+	                 ? "the decode step's context is --context: sweep context"
+	             : strcmp(name, "context") == 0 ? "the prefill step has no context: sweep seq"
+	                                            : "not a size of the step (expected batch, "
+	                                              "seq or context)");
+	return -1;
 }
 
-/* --max-batch: the largest batch whose step fits DEV's memory
- * (rl_memfit_max_batch) up to the largest batch, RL_MODELOPS_MAX_SIZE,
- * written as one line to OUT; a line that says so when that cap, not the
- * memory, ended the search. Returns 0 or a negative status (printed, or in
- * C->errs). */
-static int max_batch(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                     struct rl_modelops_opts mo, const struct rl_device *dev, FILE *out)
+/* --sweep, else --generate, else --max-batch over step MO of S, written to OUT.
+ * Returns 0 or a negative status, its errors printed. */
+static int probe_run(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
+                     uint64_t gen, const struct rl_sweep_spec *sw, int ctx_given,
+                     enum rl_format fmt, FILE *out)
 {
-	struct fit w = {c, config, cfg, mo, dev};
-	double cap = rl_memfit_device_bytes(dev);
-	const struct rl_memfit *mem;
-	const struct rl_summary *s;
-	char why[64] = "";
-	uint64_t b;
-	int rc;
-
-	if (cap <= 0) {
-		rl_cli_error("--max-batch: %s gives no memory_gib", dev->id);
-		return RL_ERR_ARG;
-	}
-	rc = rl_memfit_max_batch(fit_step, &w, RL_MODELOPS_MAX_SIZE, &b);
-	if (rc < 0)
-		return rc;
-	/* the step of the answer (batch 1 when none fits) */
-	mo.batch = b > 0 ? b : 1;
-	rc = probe_step(c, config, cfg, &mo);
-	if (rc < 0)
-		return rc;
-	s = rl_pipeline_summary(c->pl);
-	mem = rl_pipeline_memfit(c->pl);
-	if (b == 0) {
-		rl_cli_error("--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
-		             rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
-		return RL_ERR_RANGE;
-	}
-	/* the largest batch fits: the search, not the memory, stopped there.
-	 * The weights stay and the rest grows with the batch, at most in
-	 * proportion: the memory would allow one more when M x (B + 1) / B
-	 * fits */
-	if (b == RL_MODELOPS_MAX_SIZE)
-		snprintf(why, sizeof(why), " (the largest batch searched%s)",
-		         rl_memfit_total_bytes(mem) * ((double)b + 1) / (double)b <= cap
-		             ? "; memory would allow more"
-		             : "");
-	fprintf(out, "max batch %llu%s: step %.2f us expected, %.2f us roofline; memory %.2f of "
-	             "%g GiB\n",
-	        (unsigned long long)b, why, s->total_us, s->roofline_us,
-	        rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
-	return 0;
-}
-
-/* --generate's step function (generate.h): MO at the prefill or at a
- * decode step's context, through the pipeline. */
-struct gen {
-	struct model *c;
-	const char *config;
-	const struct rl_hfconfig *cfg;
-	struct rl_modelops_opts mo;
-};
-
-static int gen_step(void *user, int prefill, uint64_t context, struct rl_generate_times *t)
-{
-	struct gen *w = user;
-	const struct rl_summary *s;
-	int rc;
-
-	w->mo.phase = prefill ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
-	w->mo.context = prefill ? w->mo.seq : context;
-	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
-	if (rc < 0)
-		return rc;
-	s = rl_pipeline_summary(w->c->pl);
-	t->expected_us = s->total_us;
-	t->roofline_us = s->roofline_us;
-	return 0;
-}
-
-/* A time of the block in WIDTH columns, or "-" where it is not defined
- * (the time per output token of the prefill alone). */
-static void gen_time(FILE *out, int width, double v)
-{
-	if (isnan(v))
-		fprintf(out, "%*s", width, "-");
-	else
-		fprintf(out, "%*.2f", width, v);
-}
-
-/* --generate N: N output tokens, the prefill of MO->seq tokens at MO->batch
- * (the time to first token and the first token), then the N - 1 decode
- * steps at contexts seq to seq + N - 2 (generate.h: every step evaluated,
- * or the steps integrated over blocks of contexts past
- * RL_GENERATE_EXACT). A warning when the prefill or the last decode step
- * (the largest context) does not fit DEV's memory. Written to OUT as a block
- * (table, md) or an object (json). Returns 0 or a negative status (printed,
- * or in C->errs). */
-static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                    struct rl_modelops_opts mo, uint64_t tokens, const struct rl_device *dev,
-                    enum rl_format fmt, FILE *out)
-{
-	struct rl_generate_spec spec = {mo.batch, mo.seq, tokens, RL_MODELOPS_MAX_SIZE};
-	struct gen w = {c, config, cfg, mo};
+	struct rl_modelprobe_max_batch mb;
 	struct rl_generate g;
+	struct rl_errlist errs;
 	struct rl_err e;
-	char range[96];
-	int i, rc;
+	int rc, which;
 
-	/* the memory: the prefill's (its activations) and the last decode
-	 * step's (the largest KV cache) bound every step's; checked first, so
-	 * that a step too large also fails before the others (the context is
-	 * within RL_MODELOPS_MAX_SIZE: checked with the options) */
-	for (i = 0; i < (tokens > 1 ? 2 : 1); i++) {
-		mo.phase = i == 0 ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
-		mo.context = i == 0 ? mo.seq : mo.seq + tokens - 2;
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-			rl_cli_error("warning: --generate: the %s needs %.2f GiB, over the device's "
-			             "%g GiB",
-			             i == 0 ? "prefill" : "last decode step",
-			             rl_memfit_total_bytes(rl_pipeline_memfit(c->pl)) / RL_MEMFIT_GIB,
-			             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
-	}
-	rc = rl_generate_run(&spec, gen_step, &w, &g, &e);
-	if (rc < 0)
-		return rc; /* the step's errors, in C->errs (SPEC was checked) */
-	if (g.steps > 0)
-		snprintf(range, sizeof(range), "decode at contexts %llu to %llu",
-		         (unsigned long long)g.first_context, (unsigned long long)g.last_context);
-	else
-		snprintf(range, sizeof(range), "the prefill's; no decode step");
-	if (fmt == RL_FMT_JSON) {
-		fprintf(out,
-		        "{\"generate\":{\"batch\":%llu,\"seq\":%llu,\"tokens\":%llu,"
-		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)tokens, g.prefill.expected_us, g.prefill.roofline_us);
-		if (g.steps > 0)
-			fprintf(out, "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,",
-			        g.per_token.expected_us, g.per_token.roofline_us);
-		else
-			fputs("\"per_token_us\":null,\"per_token_roofline_us\":null,", out);
-		fprintf(out,
-		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
-		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f,"
-		        "\"steps_evaluated\":%llu,\"error_estimate\":%.3g}}\n",
-		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline, (unsigned long long)g.evaluated, g.error);
-		return 0;
-	}
-	if (fmt == RL_FMT_MD) {
-		fprintf(out,
-		        "Generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n\n"
-		        "| | expected | roofline |\n|---|---:|---:|\n"
-		        "| prefill (time to first token), us | %.2f | %.2f |\n"
-		        "| per output token (mean), us | ",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
-		        g.prefill.roofline_us);
-		gen_time(out, 0, g.per_token.expected_us);
-		fputs(" | ", out);
-		gen_time(out, 0, g.per_token.roofline_us);
-		fprintf(out,
-		        " |\n"
-		        "| total, us | %.2f | %.2f |\n"
-		        "| tokens/s | %.1f | %.1f |\n",
-		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline);
+	rl_errlist_init(&errs);
+	e.msg[0] = '\0';
+	if (sw->n) {
+		which = sweep_size(sw->name, s->cfg, mo, ctx_given);
+		if (which < 0)
+			return RL_ERR_ARG;
+		rc = rl_modelprobe_sweep(s, mo, sw, (enum rl_modelprobe_size)which, fmt, out, &errs);
+	} else if (gen) {
+		rc = rl_modelprobe_generate(s, mo, gen, rl_cli_warn_sink, NULL, &g, &errs, &e);
+		if (rc == 0)
+			rc = rl_generate_report_write(out, fmt, &g);
 	} else {
-		fprintf(out,
-		        "generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n"
-		        "                                    expected      roofline\n"
-		        "  prefill (time to first token) %12.2f  %12.2f us\n"
-		        "  per output token (mean)       ",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
-		        g.prefill.roofline_us);
-		gen_time(out, 12, g.per_token.expected_us);
-		fputs("  ", out);
-		gen_time(out, 12, g.per_token.roofline_us);
-		fprintf(out,
-		        " us\n"
-		        "  total                         %12.2f  %12.2f us\n"
-		        "  throughput                    %12.1f  %12.1f tokens/s\n",
-		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline);
+		rc = rl_modelprobe_max_batch(s, mo, &mb, &errs, &e);
+		if (rc == 0)
+			rl_modelprobe_max_batch_write(out, &mb);
 	}
-	if (g.evaluated < g.steps)
-		fprintf(out,
-		        "%s%snote: %llu decode steps, %llu of them evaluated, the others integrated "
-		        "over blocks of contexts (estimated error %.2g %%)\n",
-		        fmt == RL_FMT_MD ? "\n" : "", fmt == RL_FMT_MD ? "" : "  ",
-		        (unsigned long long)g.steps, (unsigned long long)g.evaluated,
-		        g.error * 100);
-	return 0;
-}
-
-/* --sweep: one step per value (sweep.h); the swept option is FIELD of MO,
- * and at decode a swept seq moves the context too unless --context is
- * given. Tokens per step: batch at decode, batch x seq at prefill. */
-struct sweep {
-	struct model *c;
-	const char *config;
-	const struct rl_hfconfig *cfg;
-	struct rl_modelops_opts mo;
-	uint64_t *field;
-	int ctx_follows;
-};
-
-static int sweep_step(void *user, uint64_t v, const struct rl_summary **s,
-                      const struct rl_memfit **m, double *items)
-{
-	struct sweep *w = user;
-	int rc;
-
-	*w->field = v;
-	if (w->ctx_follows)
-		w->mo.context = w->mo.seq;
-	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
-	if (rc < 0)
-		return rc;
-	*s = rl_pipeline_summary(w->c->pl);
-	*m = rl_pipeline_memfit(w->c->pl);
-	*items = (double)w->mo.batch * (w->mo.phase == RL_PHASE_PREFILL ? (double)w->mo.seq : 1.0);
-	return 0;
-}
-
-/* Runs SW over the step MO and writes the table to OUT as FMT. Returns 0, a
- * negative status (in C->errs, or printed), or RL_ERR_ARG for a name that
- * does not apply (printed). */
-static int run_sweep(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                     struct rl_modelops_opts mo, int ctx_given, const struct rl_sweep_spec *sw,
-                     const struct rl_cli_model_opts *m, enum rl_format fmt, FILE *out)
-{
-	const char *phase = mo.phase == RL_PHASE_PREFILL ? "prefill" : "decode";
-	struct rl_sweep_table *t = malloc(sizeof(*t));
-	struct sweep w = {c, config, cfg, mo, NULL, 0};
-	char title[512];
-	int rc, n;
-
-	if (t == NULL)
-		return RL_ERR_NOMEM;
-	if (strcmp(sw->name, "batch") == 0) {
-		w.field = &w.mo.batch;
-	} else if (strcmp(sw->name, "seq") == 0 && cfg->family != RL_HF_VIT &&
-	           (mo.phase == RL_PHASE_PREFILL || !ctx_given)) {
-		w.field = &w.mo.seq;
-		w.ctx_follows = mo.phase == RL_PHASE_DECODE;
-	} else if (strcmp(sw->name, "context") == 0 && mo.phase == RL_PHASE_DECODE) {
-		w.field = &w.mo.context;
-	} else {
-		rl_cli_error("--sweep %s: %s", sw->name,
-		             strcmp(sw->name, "seq") == 0 && cfg->family == RL_HF_VIT
-		                 ? "model_type vit takes its tokens from the image"
-		             : strcmp(sw->name, "seq") == 0
-		                 ? "the decode step's context is --context: sweep context"
-		             : strcmp(sw->name, "context") == 0
-		                 ? "the prefill step has no context: sweep seq"
-		                 : "not a size of the step (expected batch, seq or context)");
-		free(t);
-		return RL_ERR_ARG;
-	}
-	/* what the step is, but for the swept size */
-	n = snprintf(title, sizeof(title), "%s, %s", config, phase);
-	if (w.field != &w.mo.batch)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", batch %llu",
-		              (unsigned long long)mo.batch);
-	if (w.field != &w.mo.seq && mo.phase == RL_PHASE_PREFILL)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", seq %llu",
-		              (unsigned long long)mo.seq);
-	if (w.ctx_follows)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", context = seq");
-	if (w.field != &w.mo.context && !w.ctx_follows && mo.phase == RL_PHASE_DECODE)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", context %llu",
-		              (unsigned long long)mo.context);
-	snprintf(title + n, sizeof(title) - (size_t)n, "; %s, %s runtime", m->dev->id, m->rt->id);
-	rl_sweep_table_init(t, sw->name, "tokens", m->dev);
-	t->title = title;
-	rc = rl_sweep_run(sw, sweep_step, &w, m->dev, t);
-	if (rc == 0)
-		rc = rl_sweep_report_write(out, fmt, t);
-	free(t);
+	if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
+		step_errors(&errs, s->input, rc);
+	else if (rc < 0 && e.msg[0] != '\0')
+		rl_cli_error("%s", e.msg);
 	return rc;
 }
 
@@ -728,16 +468,10 @@ int cmd_model(int argc, char **argv)
 	rl_cli_pipeline_model(&m, &c.model);
 	c.model.train = tr.train ? &tr.t : NULL;
 	if (maxb || gen || sw.n) {
-		if (sw.n)
-			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
-			               out->f);
-		else if (gen)
-			rc = generate(&c, argv[optind], &cfg, mo, gen, m.dev, c.sinks.fmt, out->f);
-		else
-			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out->f);
-		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
-			step_errors(&errs, c.input, rc);
-		if (rc == 0 && rl_cli_outputs_commit(&outs) == 0)
+		struct rl_modelstep st = {argv[optind], c.input, &cfg, &c.model, NULL};
+
+		if (probe_run(&st, &mo, gen, &sw, ctx, c.sinks.fmt, out->f) == 0 &&
+		    rl_cli_outputs_commit(&outs) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}

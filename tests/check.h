@@ -42,6 +42,8 @@ Suite *suite_parallel(void);
 Suite *suite_collbench(void);
 Suite *suite_outfile(void);
 Suite *suite_generate(void);
+Suite *suite_generate_report(void);
+Suite *suite_modelprobe(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);
