@@ -314,6 +314,50 @@ int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+/* ---- what bench, calibrate and validate share ---- */
+
+/* The groups of a bench run (memory, pipes, gemm, launch, sweep,
+ * collectives), bits of a mask in that order: collectives runs across the
+ * machine's GPUs (--gpus); a run without --only measures every other. */
+enum { RL_CLI_BENCH_GROUPS = 6 };
+#define RL_CLI_BENCH_COLLECTIVES (1u << (RL_CLI_BENCH_GROUPS - 1))
+#define RL_CLI_BENCH_DEFAULT (((1u << RL_CLI_BENCH_GROUPS) - 1) & ~RL_CLI_BENCH_COLLECTIVES)
+
+struct rl_bench;
+
+/* The time now in UTC as ISO 8601 ("2026-12-02T05:00:00Z") into BUF of N
+ * bytes ("?" when it cannot be had). */
+void rl_cli_now_iso(char *buf, size_t n);
+
+/* A monotonic clock in seconds. */
+double rl_cli_seconds(void);
+
+/* --device S of command CMD: a CUDA device index into *DEV; 0, or a printed
+ * usage error (RL_EXIT_USAGE). */
+int rl_cli_device_index(const char *cmd, const char *s, int *dev);
+
+/* --gpus N of command CMD: 1 to 64 into *GPUS; 0, or a printed usage error
+ * (RL_EXIT_USAGE). */
+int rl_cli_gpus_opt(const char *cmd, const char *arg, int *gpus);
+
+/* --only LIST of command CMD: group names, comma-separated, into the bit set
+ * *MASK; 0, or a printed usage error (RL_EXIT_USAGE). */
+int rl_cli_bench_only(const char *cmd, const char *list, unsigned *mask);
+
+/* Runs the groups of MASK on DEV (collectives on GPUS devices, 0 every one)
+ * into *B, QUICK for the short run; progress on stderr. Returns 0, or -1
+ * after printing the error. */
+int rl_cli_bench_run(int dev, int gpus, int quick, unsigned mask, struct rl_bench *b);
+
+/* Number of entries of B whose result check failed; each named on stderr. */
+size_t rl_cli_bench_failed(const struct rl_bench *b);
+
+/* The reference device: --hw SPEC, else the database entry matching G, else
+ * the probe's derivation of G (into *OWNED, a warning on stderr). NULL on
+ * error (printed). */
+const struct rl_device *rl_cli_reference(rl_hwdb *db, const char *spec, const struct rl_gpu *g,
+                                         struct rl_device *owned);
+
 int cmd_bench(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
