@@ -24,53 +24,23 @@
 
 static int bench_usage(void)
 {
-	printf("Usage: roofline bench [OPTIONS]\n"
-	       "\n"
-	       "Measure the roofs of a CUDA GPU with microbenchmarks: device-memory bandwidth\n"
-	       "(copy, read, write, triad), L2 bandwidth, the vector pipes (FP32 FMA and\n"
-	       "multiply-only, FP64, FP16 and BF16 packed), cos and exp, tensor-core GEMMs\n"
-	       "per dtype through cuBLASLt, the four launch overheads, and the intensity\n"
-	       "sweep (r dependent multiplies per element, r = 1..1024) with its knee. Each\n"
-	       "figure is set beside the reference device's (the database entry that matches\n"
-	       "the GPU, or --hw), each sweep beside the model's curve.\n"
-	       "\n"
-	       "Options:\n"
-	       "      --device N     CUDA device index (default 0)\n"
-	       "      --quick        fewer repetitions and smaller sizes: a smoke run\n"
-	       "      --only LIST    run only these groups, comma-separated: memory, pipes\n"
-	       "                     (vector and special), gemm, launch, sweep; or\n"
-	       "                     collectives (not run by default): NCCL all-reduce,\n"
-	       "                     all-gather, reduce-scatter, all-to-all and send/recv\n"
-	       "                     across the GPUs, 8 B to 4 GiB, algbw and busbw as\n"
-	       "                     nccl-tests reports them, each result checked\n"
-	       "      --gpus N       collectives on devices 0 to N - 1 (default: all)\n"
-	       "      --from FILE    report a recording (bench -f json) instead of measuring\n"
-	       "      --hw ID|FILE   reference device (default: the entry matching the GPU)\n"
-	       "      --hwdb DIR     device database directory\n"
-	       "  -f, --format FMT   table (default), csv (one row per measurement), json\n"
-	       "                     (the recording: every sample, for --from) or\n"
-	       "                     sweep[:DTYPE] (the fp32, bf16 or fp16 sweep as an op list\n"
-	       "                     with measured_us, for plot --sweep; default fp32)\n"
-	       "  -o, --output FILE  write to FILE (whole or not at all)\n"
-	       "  -h, --help         show this help and exit\n"
-	       "  -V, --version      show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
-	       "check or a bad recording, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_BENCH,
+	                   "Usage: roofline bench [OPTIONS]\n"
+	                   "\n"
+	                   "Measure the roofs of a CUDA GPU with microbenchmarks: device-memory bandwidth\n"
+	                   "(copy, read, write, triad), L2 bandwidth, the vector pipes (FP32 FMA and\n"
+	                   "multiply-only, FP64, FP16 and BF16 packed), cos and exp, tensor-core GEMMs\n"
+	                   "per dtype through cuBLASLt, the four launch overheads, and the intensity\n"
+	                   "sweep (r dependent multiplies per element, r = 1..1024) with its knee. Each\n"
+	                   "figure is set beside the reference device's (the database entry that matches\n"
+	                   "the GPU, or --hw), each sweep beside the model's curve.\n",
+	                   "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
+	                   "check or a bad recording, 2 usage error.\n");
 }
 
 int cmd_bench(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"device", required_argument, NULL, 'd'}, {"quick", no_argument, NULL, 'q'},
-		{"only", required_argument, NULL, 'O'},   {"from", required_argument, NULL, 'F'},
-		{"hw", required_argument, NULL, 'w'},     {"hwdb", required_argument, NULL, 'D'},
-		{"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
-		{"gpus", required_argument, NULL, 'G'},
-		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *from = NULL, *hw = NULL, *hwdb = NULL, *output = NULL, *sweep = "fp32";
 	int gpus = 0, gpus_given = 0;
 	enum rl_bench_format fmt = RL_BENCH_FMT_TABLE;
@@ -86,25 +56,26 @@ int cmd_bench(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_BENCH, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd':
+		case RL_OPT_DEVICE:
 			if (rl_cli_device_index("bench", optarg, &dev) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'q': quick = 1; break;
-		case 'O':
+		case RL_OPT_QUICK: quick = 1; break;
+		case RL_OPT_ONLY:
 			if (rl_cli_bench_only("bench", optarg, &mask) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'G':
+		case RL_OPT_GPUS:
 			if (rl_cli_gpus_opt("bench", optarg, &gpus) != 0)
 				return RL_EXIT_USAGE;
 			gpus_given = 1;
 			break;
-		case 'F': from = optarg; break;
-		case 'w': hw = optarg; break;
-		case 'D': hwdb = optarg; break;
+		case RL_OPT_FROM: from = optarg; break;
+		case RL_OPT_HW: hw = optarg; break;
+		case RL_OPT_HWDB: hwdb = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)

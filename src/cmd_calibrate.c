@@ -24,38 +24,17 @@
 
 static int calibrate_usage(void)
 {
-	printf("Usage: roofline calibrate -o FILE [OPTIONS]\n"
-	       "\n"
-	       "Run the benchmarks of 'roofline bench' and write a device file whose roofs\n"
-	       "are the measured ones (median of the samples; memory bandwidth from the copy\n"
-	       "kernel, tensor peaks from the best GEMM shape per dtype; min_kernel_us stays\n"
-	       "the datasheet's), each with its method as source and the datasheet\n"
-	       "figure kept beside it as datasheet.KEY. 'classify --hw FILE' then predicts\n"
-	       "with the measured roofs; --roofs datasheet with the datasheet's.\n"
-	       "\n"
-	       "Options:\n"
-	       "  -o, --output FILE  the device file to write (whole or not at all)\n"
-	       "      --device N     CUDA device index (default 0)\n"
-	       "      --quick        a smoke run (its file says so)\n"
-	       "      --from FILE    calibrate from a recording (bench -f json)\n"
-	       "      --record FILE  also write the recording the roofs come from\n"
-	       "      --hw ID|FILE   the datasheet entry (default: the one matching the GPU;\n"
-	       "                     the probe's derivation when none matches)\n"
-	       "      --id ID        the new device's id (default: the datasheet's + -measured)\n"
-	       "      --collectives  measure the NCCL collectives instead (bench --only\n"
-	       "                     collectives) and write a system file: all-reduce's bus\n"
-	       "                     bandwidth and latency as intra_bandwidth_gbs and\n"
-	       "                     intra_latency_us, every kind's as nccl.KIND_busbw_gbs,\n"
-	       "                     the system's figures beside them (--hw SYSTEM needed;\n"
-	       "                     a recording of collectives given to --from does the same)\n"
-	       "      --gpus N       the collectives on devices 0 to N - 1 (default: all)\n"
-	       "      --hwdb DIR     device database directory\n"
-	       "  -h, --help         show this help and exit\n"
-	       "  -V, --version      show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
-	       "check or a bad recording, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_CALIBRATE,
+	                   "Usage: roofline calibrate -o FILE [OPTIONS]\n"
+	                   "\n"
+	                   "Run the benchmarks of 'roofline bench' and write a device file whose roofs\n"
+	                   "are the measured ones (median of the samples; memory bandwidth from the copy\n"
+	                   "kernel, tensor peaks from the best GEMM shape per dtype; min_kernel_us stays\n"
+	                   "the datasheet's), each with its method as source and the datasheet\n"
+	                   "figure kept beside it as datasheet.KEY. 'classify --hw FILE' then predicts\n"
+	                   "with the measured roofs; --roofs datasheet with the datasheet's.\n",
+	                   "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
+	                   "check or a bad recording, 2 usage error.\n");
 }
 
 static void print_calibration(const struct rl_device *cal, const char *path)
@@ -172,15 +151,7 @@ done:
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"device", required_argument, NULL, 'd'}, {"quick", no_argument, NULL, 'q'},
-		{"from", required_argument, NULL, 'F'},   {"record", required_argument, NULL, 'R'},
-		{"hw", required_argument, NULL, RL_OPT_HW}, {"id", required_argument, NULL, 'I'},
-		{"hwdb", required_argument, NULL, RL_OPT_HWDB}, {"output", required_argument, NULL, 'o'},
-		{"collectives", no_argument, NULL, 'C'},  {"gpus", required_argument, NULL, 'G'},
-		{"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *from = NULL, *record = NULL, *id = NULL;
 	int collectives = 0, gpus = 0;
 	const char *output = NULL;
@@ -199,21 +170,22 @@ int cmd_calibrate(int argc, char **argv)
 	rl_cli_model_init(&m, "calibrate", NULL);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_CALIBRATE, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd':
+		case RL_OPT_DEVICE:
 			if (rl_cli_device_index("calibrate", optarg, &dev) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'q': quick = 1; break;
-		case 'F': from = optarg; break;
-		case 'R': record = optarg; break;
+		case RL_OPT_QUICK: quick = 1; break;
+		case RL_OPT_FROM: from = optarg; break;
+		case RL_OPT_RECORD: record = optarg; break;
 		case RL_OPT_HW:
 		case RL_OPT_HWDB: rl_cli_model_option(&m, opt, optarg); break;
-		case 'I': id = optarg; break;
+		case RL_OPT_ID: id = optarg; break;
 		case 'o': output = optarg; break;
-		case 'C': collectives = 1; break;
-		case 'G':
+		case RL_OPT_COLLECTIVES: collectives = 1; break;
+		case RL_OPT_GPUS:
 			if (rl_cli_gpus_opt("calibrate", optarg, &gpus) != 0)
 				return RL_EXIT_USAGE;
 			collectives = 1;

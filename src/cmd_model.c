@@ -23,57 +23,14 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline model [OPTIONS] CONFIG.json\n"
-	       "\n"
-	       "Build the op list of one step (prefill or decode) of a transformer from\n"
-	       "its Hugging Face config.json (model_type llama, mistral, mixtral, qwen2,\n"
-	       "gpt2, bert or vit: encoders, prefill only), and predict it as classify\n"
-	       "does, or write it (-f oplist).\n"
-	       "\n"
-	       "Options:\n"
-	       "      --phase PHASE         decode (default: one token per sequence) or\n"
-	       "                            prefill (the prompt; the encoders' default)\n"
-	       "      --batch N             sequences (default 1)\n"
-	       "      --seq N               prompt tokens per sequence (default 512)\n"
-	       "      --context N           KV length at decode (default: --seq)\n"
-	       "      --dtype T             activations (default bf16)\n"
-	       "      --weight-dtype T      weights, e.g. int4 (default: --dtype)\n"
-	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
-	       "      --max-batch           print the largest batch whose step fits the\n"
-	       "                            device's memory (at most 16777216), its step\n"
-	       "                            time and memory\n"
-	       "      --generate N          N output tokens: the prefill of --seq tokens\n"
-	       "                            (the first), then N - 1 decode steps, the\n"
-	       "                            context growing from --seq: time to first\n"
-	       "                            token, time per output token, total, tokens/s\n"
-	       "      --expert-imbalance X  MoE (mixtral): the busiest expert's tokens over\n"
-	       "                            the mean, >= 1 (default 1: uniform routing)\n"
-	       "      --sweep NAME=V1,V2,...  one step per value of batch, seq or context:\n"
-	       "                            step time, tokens/s, time share per bound,\n"
-	       "                            memory and whether it fits (docs/sweep.md)\n"
-	       "      --tp N, --pp N, --dp N, --ep N\n"
-	       "                            tensor, pipeline, data and expert parallel\n"
-	       "                            degrees (default 1): the op list is one GPU's\n"
-	       "                            share with its collectives, on the system of\n"
-	       "                            --hw (docs/parallel.md)\n"
-	       "      --microbatches M      pipeline micro-batches (default: pp, or the\n"
-	       "                            largest divisor of batch / dp below it)\n"
-	       "      --timeline            simulate the step on the host, the GPU and\n"
-	       "                            the communication stream (docs/timeline.md)\n"
-	       RL_HELP_HW
-	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
-	       RL_HELP_ROOFS
-	       RL_HELP_MODEL
-	       "  -f, --format FMT          table (default), csv, json, md, or oplist\n"
-	       "                            (the op list, for classify)\n"
-	       "      --wide                table: show every column, names uncut\n"
-	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
-	       "                            standard output\n"
-	       "  -h, --help                show this help and exit\n"
-	       "  -V, --version             show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_MODEL,
+	                   "Usage: roofline model [OPTIONS] CONFIG.json\n"
+	                   "\n"
+	                   "Build the op list of one step (prefill or decode) of a transformer from\n"
+	                   "its Hugging Face config.json (model_type llama, mistral, mixtral, qwen2,\n"
+	                   "gpt2, bert or vit: encoders, prefill only), and predict it as classify\n"
+	                   "does, or write it (-f oplist).\n",
+	                   "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
 /* A size option from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
@@ -177,35 +134,7 @@ static int probe_run(const struct rl_modelstep *s, const struct rl_modelops_opts
 
 int cmd_model(int argc, char **argv)
 {
-	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB,
-	       O_GEN, O_IMB, O_SWEEP, O_TP, O_PP, O_DP, O_EP, O_MB, O_TL };
-	static const struct option longopts[] = {
-		RL_CLI_MODEL_LONGOPTS,
-		{"phase", required_argument, NULL, O_PHASE},
-		{"batch", required_argument, NULL, O_BATCH},
-		{"seq", required_argument, NULL, O_SEQ},
-		{"context", required_argument, NULL, O_CONTEXT},
-		{"dtype", required_argument, NULL, O_DTYPE},
-		{"weight-dtype", required_argument, NULL, O_WDTYPE},
-		{"kv-dtype", required_argument, NULL, O_KVDTYPE},
-		{"max-batch", no_argument, NULL, O_MAXB},
-		{"generate", required_argument, NULL, O_GEN},
-		{"expert-imbalance", required_argument, NULL, O_IMB},
-		{"tp", required_argument, NULL, O_TP},
-		{"pp", required_argument, NULL, O_PP},
-		{"dp", required_argument, NULL, O_DP},
-		{"ep", required_argument, NULL, O_EP},
-		{"microbatches", required_argument, NULL, O_MB},
-		{"timeline", no_argument, NULL, O_TL},
-		RL_CLI_TRAIN_LONGOPTS,
-		{"sweep", required_argument, NULL, O_SWEEP},
-		{"format", required_argument, NULL, 'f'},
-		{"wide", no_argument, NULL, 'w'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *output = NULL;
 	struct rl_cli_model_opts m;
 	struct rl_cli_train_opts tr;
@@ -242,13 +171,14 @@ int cmd_model(int argc, char **argv)
 	mo.expert_imbalance = 1.0;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_MODEL, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_PHASE:
+		case RL_OPT_PHASE:
 			phase_given = 1;
 			if (strcmp(optarg, "decode") == 0)
 				mo.phase = RL_PHASE_DECODE;
@@ -258,36 +188,36 @@ int cmd_model(int argc, char **argv)
 				return rl_cli_usage("model", "--phase: unknown phase '%s' (expected "
 				                             "prefill or decode)", optarg);
 			break;
-		case O_BATCH:
+		case RL_OPT_BATCH:
 			if (size_opt("--batch", optarg, &mo.batch) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_SEQ:
+		case RL_OPT_SEQ:
 			if (size_opt("--seq", optarg, &mo.seq) != 0)
 				return RL_EXIT_USAGE;
 			seq_given = 1;
 			break;
-		case O_CONTEXT:
+		case RL_OPT_CONTEXT:
 			if (size_opt("--context", optarg, &mo.context) != 0)
 				return RL_EXIT_USAGE;
 			ctx = 1;
 			break;
-		case O_DTYPE:
+		case RL_OPT_DTYPE:
 			if (dtype_opt("--dtype", optarg, 1, &mo.dtype) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_WDTYPE:
+		case RL_OPT_WEIGHT_DTYPE:
 			if (dtype_opt("--weight-dtype", optarg, 0, &mo.weight_dtype) != 0)
 				return RL_EXIT_USAGE;
 			wdt = 1;
 			break;
-		case O_KVDTYPE:
+		case RL_OPT_KV_DTYPE:
 			if (dtype_opt("--kv-dtype", optarg, 0, &mo.kv_dtype) != 0)
 				return RL_EXIT_USAGE;
 			kvdt = 1;
 			break;
-		case O_MAXB: maxb = 1; break;
-		case O_IMB: {
+		case RL_OPT_MAX_BATCH: maxb = 1; break;
+		case RL_OPT_EXPERT_IMBALANCE: {
 			struct rl_err perr;
 
 			if (rl_parse_nonneg(optarg, &mo.expert_imbalance, &perr) < 0 ||
@@ -296,29 +226,29 @@ int cmd_model(int argc, char **argv)
 				                             "from 1 to 1e6", optarg);
 			break;
 		}
-		case O_GEN:
+		case RL_OPT_GENERATE:
 			if (size_opt("--generate", optarg, &gen) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_TP:
-		case O_PP:
-		case O_DP:
-		case O_EP:
-		case O_MB: {
+		case RL_OPT_TP:
+		case RL_OPT_PP:
+		case RL_OPT_DP:
+		case RL_OPT_EP:
+		case RL_OPT_MICROBATCHES: {
 			static const char *const names[] = {"--tp", "--pp", "--dp", "--ep",
 			                                    "--microbatches"};
 			uint64_t *v[] = {&lay.tp, &lay.pp, &lay.dp, &lay.ep, &lay.microbatches};
 
-			if (size_opt(names[opt - O_TP], optarg, v[opt - O_TP]) != 0)
+			if (size_opt(names[opt - RL_OPT_TP], optarg, v[opt - RL_OPT_TP]) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		}
-		case O_TL: c.sinks.timeline = 1; break;
+		case RL_OPT_TIMELINE: c.sinks.timeline = 1; break;
 		RL_CLI_TRAIN_CASES:
 			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_SWEEP: {
+		case RL_OPT_SWEEP: {
 			size_t i;
 
 			if (rl_sweep_parse(optarg, &sw, &e) < 0)
@@ -335,7 +265,7 @@ int cmd_model(int argc, char **argv)
 					                    RL_MODELOPS_MAX_SIZE);
 			break;
 		}
-		case 'w': c.sinks.wide = 1; break;
+		case RL_OPT_WIDE: c.sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "oplist") == 0)

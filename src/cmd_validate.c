@@ -23,38 +23,18 @@
 
 static int validate_usage(void)
 {
-	printf("Usage: roofline validate [OPTIONS] [OPS.csv]\n"
-	       "\n"
-	       "Run synthetic ops on the GPU (the built-in set, or each row of OPS.csv that a\n"
-	       "synthetic kernel can do: pointwise, copy, reduction, softmax, layernorm,\n"
-	       "matmul) and set each measured time beside the model's prediction: the error,\n"
-	       "the predicted and the measured bound, then median and 90th-percentile error\n"
-	       "and the confusion matrix of the bounds. Measured bound: overhead when the\n"
-	       "per-op wall time of a back-to-back launch loop exceeds 1.5x the kernel's own\n"
-	       "GPU time; else compute or memory by which roof the op came closer to.\n"
-	       "\n"
-	       "Options:\n"
-	       "      --device N            CUDA device index (default 0)\n"
-	       "      --from FILE           report a recording (validate -f json) instead\n"
-	       "      --list                print the built-in op list and exit\n"
-	       "      --tp N                a tensor-parallel transformer layer on N GPUs\n"
-	       "                            (N >= 2; refused on a machine with fewer GPUs;\n"
-	       "                            the run itself is not written yet: issue 16)\n"
-	       "      --hw ID|FILE          device to predict on (default: the entry matching\n"
-	       "                            the GPU)\n"
-	       "      --roofs WHICH         measured or datasheet roofs of a calibrated --hw\n"
-	       "      --hwdb DIR            device database directory\n"
-	       "      --runtime NAME        host-side runtime profile (default cpp: the\n"
-	       "                            synthetic ops are launched from C)\n"
-	       "      --host-overhead-us X  host cost per kernel launch in microseconds\n"
-	       "  -f, --format FMT         table (default), csv, md or json (the recording)\n"
-	       "  -o, --output FILE        write to FILE (whole or not at all)\n"
-	       "  -h, --help               show this help and exit\n"
-	       "  -V, --version            show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
-	       "check, a bad op list or recording, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_VALIDATE,
+	                   "Usage: roofline validate [OPTIONS] [OPS.csv]\n"
+	                   "\n"
+	                   "Run synthetic ops on the GPU (the built-in set, or each row of OPS.csv that a\n"
+	                   "synthetic kernel can do: pointwise, copy, reduction, softmax, layernorm,\n"
+	                   "matmul) and set each measured time beside the model's prediction: the error,\n"
+	                   "the predicted and the measured bound, then median and 90th-percentile error\n"
+	                   "and the confusion matrix of the bounds. Measured bound: overhead when the\n"
+	                   "per-op wall time of a back-to-back launch loop exceeds 1.5x the kernel's own\n"
+	                   "GPU time; else compute or memory by which roof the op came closer to.\n",
+	                   "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
+	                   "check, a bad op list or recording, 2 usage error.\n");
 }
 
 static char *read_text(const char *path)
@@ -117,18 +97,7 @@ static int run_validation(int dev, struct rl_validation *v)
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"device", required_argument, NULL, 'd'},
-		{"from", required_argument, NULL, 'F'},
-		{"list", no_argument, NULL, 'l'},
-		{"tp", required_argument, NULL, 'T'},
-		RL_CLI_MODEL_LONGOPTS,
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *from = NULL, *output = NULL, *ops = NULL;
 	enum rl_vformat fmt = RL_VFMT_TABLE;
 	struct rl_cli_model_opts m;
@@ -144,15 +113,16 @@ int cmd_validate(int argc, char **argv)
 	rl_cli_model_init(&m, "validate", "cpp");
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_VALIDATE, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd':
+		case RL_OPT_DEVICE:
 			if (rl_cli_device_index("validate", optarg, &dev) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'F': from = optarg; break;
-		case 'l': fputs(rl_validate_builtin(), stdout); return RL_EXIT_OK;
-		case 'T': {
+		case RL_OPT_FROM: from = optarg; break;
+		case RL_OPT_LIST: fputs(rl_validate_builtin(), stdout); return RL_EXIT_OK;
+		case RL_OPT_TP: {
 			struct rl_err e;
 			uint64_t n;
 
