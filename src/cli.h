@@ -344,6 +344,10 @@ void rl_cli_getopt(unsigned cmd, struct rl_cli_getopt *g);
  * 79. */
 void rl_cli_help_options(FILE *out, unsigned cmd);
 
+/* The long name (without "--") of the option whose getopt_long value is
+ * VAL, "?" for none. */
+const char *rl_cli_option_name(int val);
+
 /* --help of CMD on standard output: USAGE (the usage lines and what the
  * command does, ending in a newline), "Options:" and the options, then an
  * empty line and TAIL (the exit status; NULL or "": none). Returns

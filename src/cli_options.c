@@ -358,3 +358,13 @@ int rl_cli_help(unsigned cmd, const char *usage, const char *tail)
 		printf("\n%s", tail);
 	return RL_EXIT_OK;
 }
+
+const char *rl_cli_option_name(int val)
+{
+	size_t i;
+
+	for (i = 0; i < rl_cli_noptions; i++)
+		if (rl_cli_options[i].val == val)
+			return rl_cli_options[i].name;
+	return "?";
+}

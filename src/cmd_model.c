@@ -3,14 +3,12 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "dtype.h"
-#include "generate.h"
 #include "hfconfig.h"
 #include "modelops.h"
 #include "modelprobe.h"
@@ -19,7 +17,6 @@
 #include "num.h"
 #include "parallel.h"
 #include "pipeline.h"
-#include "sweep.h"
 
 static int usage(void)
 {
@@ -33,36 +30,28 @@ static int usage(void)
 	                   "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
-/* A size option from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
-static int size_opt(const char *opt, const char *arg, uint64_t *out)
+/* Size option OPT from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
+static int size_opt(int opt, const char *arg, uint64_t *out)
 {
 	struct rl_err e;
 
 	if (rl_parse_u64(arg, out, &e) < 0 || *out < 1 || *out > RL_MODELOPS_MAX_SIZE)
-		return rl_cli_usage("model", "%s: '%s' is not an integer from 1 to %u", opt, arg,
-		                    RL_MODELOPS_MAX_SIZE);
+		return rl_cli_usage("model", "--%s: '%s' is not an integer from 1 to %u",
+		                    rl_cli_option_name(opt), arg, RL_MODELOPS_MAX_SIZE);
 	return 0;
 }
 
-static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_dtype *out)
+/* Dtype option OPT (--dtype: of the activations); 0 or a usage error. */
+static int dtype_opt(int opt, const char *arg, enum rl_dtype *out)
 {
 	if (rl_dtype_parse(arg, out) < 0)
-		return rl_cli_usage("model", "%s: unknown dtype '%s' (expected %s)", opt, arg,
-		                    rl_dtype_expected());
-	if (activations && rl_dtype_storage_only(*out))
-		return rl_cli_usage("model", "%s: %s is a storage type only (give it to "
-		                             "--weight-dtype or --kv-dtype)", opt, arg);
+		return rl_cli_usage("model", "--%s: unknown dtype '%s' (expected %s)",
+		                    rl_cli_option_name(opt), arg, rl_dtype_expected());
+	if (opt == RL_OPT_DTYPE && rl_dtype_storage_only(*out))
+		return rl_cli_usage("model", "--dtype: %s is a storage type only (give it to "
+		                             "--weight-dtype or --kv-dtype)", arg);
 	return 0;
 }
-
-struct model {
-	const char *input; /* the op list's name in messages: "CONFIG (op list)",
-	                    * whose line N is line N of -f oplist */
-	struct rl_pipeline_model model;
-	struct rl_pipeline_sinks sinks;
-	rl_pipeline *pl;
-	struct rl_errlist *errs;
-};
 
 /* The errors of a step: the first only, the cause (the op list is
  * generated: a later error would be its echo), or RL_ERR_NOMEM's. */
@@ -72,29 +61,6 @@ static void step_errors(const struct rl_errlist *errs, const char *input, int rc
 		rl_cli_error("%s", errs->msg[0]);
 	else
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
-}
-
-/* --sweep NAME: the size of the step it sets, or -1 when NAME does not
- * apply to the step (printed). */
-static int sweep_size(const char *name, const struct rl_hfconfig *cfg,
-                      const struct rl_modelops_opts *mo, int ctx_given)
-{
-	if (strcmp(name, "batch") == 0)
-		return RL_MODELPROBE_BATCH;
-	if (strcmp(name, "seq") == 0 && cfg->family != RL_HF_VIT &&
-	    (mo->phase == RL_PHASE_PREFILL || !ctx_given))
-		return RL_MODELPROBE_SEQ;
-	if (strcmp(name, "context") == 0 && mo->phase == RL_PHASE_DECODE)
-		return RL_MODELPROBE_CONTEXT;
-	rl_cli_error("--sweep %s: %s", name,
-	             strcmp(name, "seq") == 0 && cfg->family == RL_HF_VIT
-	                 ? "model_type vit takes its tokens from the image"
-	             : strcmp(name, "seq") == 0
-	                 ? "the decode step's context is --context: sweep context"
-	             : strcmp(name, "context") == 0 ? "the prefill step has no context: sweep seq"
-	                                            : "not a size of the step (expected batch, "
-	                                              "seq or context)");
-	return -1;
 }
 
 /* --sweep, else --generate, else --max-batch over step MO of S, written to OUT.
@@ -107,15 +73,15 @@ static int probe_run(const struct rl_modelstep *s, const struct rl_modelops_opts
 	struct rl_generate g;
 	struct rl_errlist errs;
 	struct rl_err e;
-	int rc, which;
+	enum rl_modelprobe_size which;
+	int rc;
 
 	rl_errlist_init(&errs);
 	e.msg[0] = '\0';
 	if (sw->n) {
-		which = sweep_size(sw->name, s->cfg, mo, ctx_given);
-		if (which < 0)
-			return RL_ERR_ARG;
-		rc = rl_modelprobe_sweep(s, mo, sw, (enum rl_modelprobe_size)which, fmt, out, &errs);
+		rc = rl_modelprobe_sweep_size(sw->name, s->cfg, mo, ctx_given, &which, &e);
+		if (rc == 0)
+			rc = rl_modelprobe_sweep(s, mo, sw, which, fmt, out, &errs);
 	} else if (gen) {
 		rc = rl_modelprobe_generate(s, mo, gen, rl_cli_warn_sink, NULL, &g, &errs, &e);
 		if (rc == 0)
@@ -143,7 +109,9 @@ int cmd_model(int argc, char **argv)
 	struct rl_hfconfig cfg;
 	struct rl_parallel lay;
 	struct rl_parallel_place place;
-	struct model c;
+	struct rl_pipeline_model pm;
+	struct rl_pipeline_sinks sinks;
+	rl_pipeline *pl = NULL;
 	struct rl_errlist errs;
 	struct rl_outfiles outs;
 	struct rl_outfile *out;
@@ -153,8 +121,23 @@ int cmd_model(int argc, char **argv)
 	uint64_t gen = 0;
 	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
+	/* where each size and dtype option goes, and the flag that it was given */
+	const struct { int opt; uint64_t *v; int *given; } sizes[] = {
+		{RL_OPT_BATCH, &mo.batch, NULL},     {RL_OPT_SEQ, &mo.seq, &seq_given},
+		{RL_OPT_CONTEXT, &mo.context, &ctx}, {RL_OPT_GENERATE, &gen, NULL},
+		{RL_OPT_TP, &lay.tp, NULL},          {RL_OPT_PP, &lay.pp, NULL},
+		{RL_OPT_DP, &lay.dp, NULL},          {RL_OPT_EP, &lay.ep, NULL},
+		{RL_OPT_MICROBATCHES, &lay.microbatches, NULL},
+	};
+	const struct { int opt; enum rl_dtype *v; int *given; } dtypes[] = {
+		{RL_OPT_DTYPE, &mo.dtype, NULL},
+		{RL_OPT_WEIGHT_DTYPE, &mo.weight_dtype, &wdt},
+		{RL_OPT_KV_DTYPE, &mo.kv_dtype, &kvdt},
+	};
+	size_t i;
 
-	memset(&c, 0, sizeof(c));
+	memset(&pm, 0, sizeof(pm));
+	memset(&sinks, 0, sizeof(sinks));
 	rl_outfiles_init(&outs);
 	memset(&mo, 0, sizeof(mo));
 	memset(&sw, 0, sizeof(sw));
@@ -162,8 +145,7 @@ int cmd_model(int argc, char **argv)
 	rl_cli_model_init(&m, "model", "eager");
 	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
-	c.sinks.fmt = RL_FMT_TABLE;
-	c.errs = &errs;
+	sinks.fmt = RL_FMT_TABLE;
 	mo.phase = RL_PHASE_DECODE;
 	mo.batch = 1;
 	mo.seq = 512;
@@ -188,33 +170,23 @@ int cmd_model(int argc, char **argv)
 				return rl_cli_usage("model", "--phase: unknown phase '%s' (expected "
 				                             "prefill or decode)", optarg);
 			break;
-		case RL_OPT_BATCH:
-			if (size_opt("--batch", optarg, &mo.batch) != 0)
+		case RL_OPT_BATCH: case RL_OPT_SEQ: case RL_OPT_CONTEXT: case RL_OPT_GENERATE:
+		case RL_OPT_TP: case RL_OPT_PP: case RL_OPT_DP: case RL_OPT_EP:
+		case RL_OPT_MICROBATCHES:
+			for (i = 0; sizes[i].opt != opt; i++)
+				;
+			if (size_opt(opt, optarg, sizes[i].v) != 0)
 				return RL_EXIT_USAGE;
+			if (sizes[i].given != NULL)
+				*sizes[i].given = 1;
 			break;
-		case RL_OPT_SEQ:
-			if (size_opt("--seq", optarg, &mo.seq) != 0)
+		case RL_OPT_DTYPE: case RL_OPT_WEIGHT_DTYPE: case RL_OPT_KV_DTYPE:
+			for (i = 0; dtypes[i].opt != opt; i++)
+				;
+			if (dtype_opt(opt, optarg, dtypes[i].v) != 0)
 				return RL_EXIT_USAGE;
-			seq_given = 1;
-			break;
-		case RL_OPT_CONTEXT:
-			if (size_opt("--context", optarg, &mo.context) != 0)
-				return RL_EXIT_USAGE;
-			ctx = 1;
-			break;
-		case RL_OPT_DTYPE:
-			if (dtype_opt("--dtype", optarg, 1, &mo.dtype) != 0)
-				return RL_EXIT_USAGE;
-			break;
-		case RL_OPT_WEIGHT_DTYPE:
-			if (dtype_opt("--weight-dtype", optarg, 0, &mo.weight_dtype) != 0)
-				return RL_EXIT_USAGE;
-			wdt = 1;
-			break;
-		case RL_OPT_KV_DTYPE:
-			if (dtype_opt("--kv-dtype", optarg, 0, &mo.kv_dtype) != 0)
-				return RL_EXIT_USAGE;
-			kvdt = 1;
+			if (dtypes[i].given != NULL)
+				*dtypes[i].given = 1;
 			break;
 		case RL_OPT_MAX_BATCH: maxb = 1; break;
 		case RL_OPT_EXPERT_IMBALANCE: {
@@ -226,51 +198,21 @@ int cmd_model(int argc, char **argv)
 				                             "from 1 to 1e6", optarg);
 			break;
 		}
-		case RL_OPT_GENERATE:
-			if (size_opt("--generate", optarg, &gen) != 0)
-				return RL_EXIT_USAGE;
-			break;
-		case RL_OPT_TP:
-		case RL_OPT_PP:
-		case RL_OPT_DP:
-		case RL_OPT_EP:
-		case RL_OPT_MICROBATCHES: {
-			static const char *const names[] = {"--tp", "--pp", "--dp", "--ep",
-			                                    "--microbatches"};
-			uint64_t *v[] = {&lay.tp, &lay.pp, &lay.dp, &lay.ep, &lay.microbatches};
-
-			if (size_opt(names[opt - RL_OPT_TP], optarg, v[opt - RL_OPT_TP]) != 0)
-				return RL_EXIT_USAGE;
-			break;
-		}
-		case RL_OPT_TIMELINE: c.sinks.timeline = 1; break;
+		case RL_OPT_TIMELINE: sinks.timeline = 1; break;
 		RL_CLI_TRAIN_CASES:
 			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case RL_OPT_SWEEP: {
-			size_t i;
-
-			if (rl_sweep_parse(optarg, &sw, &e) < 0)
+		case RL_OPT_SWEEP:
+			if (rl_modelprobe_sweep_parse(optarg, &sw, &e) < 0)
 				return rl_cli_usage("model", "%s", e.msg);
-			if (strcmp(sw.name, "batch") != 0 && strcmp(sw.name, "seq") != 0 &&
-			    strcmp(sw.name, "context") != 0)
-				return rl_cli_usage("model", "--sweep: unknown name '%s' (expected batch, "
-				                             "seq or context)", sw.name);
-			for (i = 0; i < sw.n; i++)
-				if (sw.value[i] > RL_MODELOPS_MAX_SIZE)
-					return rl_cli_usage("model", "--sweep %s: %llu is past the largest "
-					                             "size %u", sw.name,
-					                    (unsigned long long)sw.value[i],
-					                    RL_MODELOPS_MAX_SIZE);
 			break;
-		}
-		case RL_OPT_WIDE: c.sinks.wide = 1; break;
+		case RL_OPT_WIDE: sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "oplist") == 0)
 				oplist = 1;
-			else if (rl_format_parse(optarg, &c.sinks.fmt) < 0)
+			else if (rl_format_parse(optarg, &sinks.fmt) < 0)
 				return rl_cli_usage("model", "unknown format '%s' (expected table, csv, "
 				                             "json, md or oplist)", optarg);
 			break;
@@ -283,47 +225,19 @@ int cmd_model(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("model", optind == argc ? "no config.json given"
 		                                             : "more than one config.json given");
-	if (maxb && oplist)
-		return rl_cli_usage("model", "--max-batch writes one line, not an op list");
-	if ((rl_parallel_active(&lay) || lay.microbatches) && (maxb || gen))
-		return rl_cli_usage("model", "%s takes one GPU's whole step: not with --tp, --pp, "
-		                             "--dp, --ep or --microbatches",
-		                    maxb ? "--max-batch" : "--generate");
-	if (c.sinks.timeline && (oplist || maxb || gen || c.sinks.fmt == RL_FMT_CSV))
-		return rl_cli_usage("model", "--timeline needs --format table, json or md");
 	if (rl_cli_train_check(&tr, "model") != 0)
 		return RL_EXIT_USAGE;
-	if (tr.train && (gen || ctx || (phase_given && mo.phase != RL_PHASE_PREFILL)))
-		return rl_cli_usage("model", "--train: a training step runs over --batch x --seq "
-		                             "tokens: not with %s",
-		                    gen ? "--generate" : ctx ? "--context" : "--phase decode");
-	if (tr.train && rl_dtype_storage_only(mo.weight_dtype))
-		return rl_cli_usage("model", "--train: %s weights train frozen only: a gradient step "
-		                             "needs weights it can update (not --weight-dtype %s)",
-		                    rl_dtype_name(mo.weight_dtype), rl_dtype_name(mo.weight_dtype));
-	if (tr.train && oplist)
-		return rl_cli_usage("model", "--train expands the op list as it is classified: "
-		                             "write the forward list (-f oplist without --train) "
-		                             "and classify it with --train");
+	{
+		struct rl_modelprobe_modes md = {maxb, gen, sw.n, oplist, sinks.fmt == RL_FMT_CSV,
+		                                 sinks.timeline, rl_parallel_active(&lay) ||
+		                                 lay.microbatches != 0, tr.train, ctx, phase_given};
+
+		if (rl_modelprobe_modes_check(&md, &mo, &e) < 0)
+			return rl_cli_usage("model", "%s", e.msg);
+	}
 	if (tr.train) {
 		mo.phase = RL_PHASE_PREFILL;
 		mo.train = 1;
-	}
-	if (gen && (oplist || maxb || c.sinks.fmt == RL_FMT_CSV))
-		return rl_cli_usage("model", "--generate writes a block (table, md) or an object "
-		                             "(json): not with %s",
-		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "-f csv");
-	if (sw.n && (oplist || maxb || gen))
-		return rl_cli_usage("model", "--sweep writes one row per value: not with %s",
-		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "--generate");
-	if (gen && (ctx || mo.phase != RL_PHASE_DECODE))
-		return rl_cli_usage("model", "--generate runs prefill then decode from --seq: "
-		                             "not with --phase prefill or --context");
-	if (gen) {
-		struct rl_generate_spec spec = {mo.batch, mo.seq, gen, RL_MODELOPS_MAX_SIZE};
-
-		if (rl_generate_check(&spec, &e) < 0)
-			return rl_cli_usage("model", "%s", e.msg);
 	}
 	if (!ctx)
 		mo.context = mo.seq;
@@ -394,41 +308,40 @@ int cmd_model(int argc, char **argv)
 		goto out;
 	}
 	sprintf(listname, "%s (op list)", argv[optind]);
-	c.input = listname;
-	rl_cli_pipeline_model(&m, &c.model);
-	c.model.train = tr.train ? &tr.t : NULL;
+	rl_cli_pipeline_model(&m, &pm);
+	pm.train = tr.train ? &tr.t : NULL;
 	if (maxb || gen || sw.n) {
-		struct rl_modelstep st = {argv[optind], c.input, &cfg, &c.model, NULL};
+		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, NULL};
 
-		if (probe_run(&st, &mo, gen, &sw, ctx, c.sinks.fmt, out->f) == 0 &&
+		if (probe_run(&st, &mo, gen, &sw, ctx, sinks.fmt, out->f) == 0 &&
 		    rl_cli_outputs_commit(&outs) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
-	c.model.parallel = mo.par;
-	c.sinks.out = out->f;
-	c.sinks.whatif = 1;
-	c.sinks.memfit = 1;
+	pm.parallel = mo.par;
+	sinks.out = out->f;
+	sinks.whatif = 1;
+	sinks.memfit = 1;
 	{
-		struct rl_modelstep st = {argv[optind], c.input, &cfg, &c.model, &c.sinks};
+		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, &sinks};
 
-		rc = rl_modelstep_run(&st, &mo, &c.pl, &errs);
+		rc = rl_modelstep_run(&st, &mo, &pl, &errs);
 	}
 	if (rc == RL_ERR_IO && errs.count == 0 && rl_outfiles_failed(&outs)) {
 		rl_cli_outputs_commit(&outs); /* fails, naming the output */
 		goto out;
 	}
 	if (rc < 0) {
-		step_errors(&errs, c.input, rc);
+		step_errors(&errs, listname, rc);
 		goto out;
 	}
-	rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
+	rl_cli_memfit_warning(rl_pipeline_memfit(pl), m.dev);
 	if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
 	free(listname);
 	rl_outfiles_release(&outs);
-	rl_pipeline_free(c.pl);
+	rl_pipeline_free(pl);
 	rl_cli_model_release(&m);
 	return status;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "memfit.h"
 #include "modelprobe.h"
 #include "sweep_report.h"
@@ -20,6 +21,52 @@ static int probe(const struct rl_modelstep *s, const struct rl_modelops_opts *mo
 	rl_pipeline_free(*pl);
 	*pl = NULL;
 	return rl_modelstep_run(&st, mo, pl, errs);
+}
+
+int rl_modelprobe_modes_check(const struct rl_modelprobe_modes *m,
+                              const struct rl_modelops_opts *mo, struct rl_err *err)
+{
+	const char *w = rl_dtype_name(mo->weight_dtype);
+
+	if (m->max_batch && m->oplist)
+		return rl_err_set(err, RL_ERR_ARG, "--max-batch writes one line, not an op list");
+	if (m->parallel && (m->max_batch || m->generate))
+		return rl_err_set(err, RL_ERR_ARG, "%s takes one GPU's whole step: not with --tp, "
+		                                   "--pp, --dp, --ep or --microbatches",
+		                  m->max_batch ? "--max-batch" : "--generate");
+	if (m->timeline && (m->oplist || m->max_batch || m->generate || m->csv))
+		return rl_err_set(err, RL_ERR_ARG, "--timeline needs --format table, json or md");
+	if (m->train && (m->generate || m->context || (m->phase && mo->phase != RL_PHASE_PREFILL)))
+		return rl_err_set(err, RL_ERR_ARG, "--train: a training step runs over --batch x "
+		                                   "--seq tokens: not with %s",
+		                  m->generate ? "--generate"
+		                  : m->context ? "--context"
+		                               : "--phase decode");
+	if (m->train && rl_dtype_storage_only(mo->weight_dtype))
+		return rl_err_set(err, RL_ERR_ARG, "--train: %s weights train frozen only: a gradient "
+		                                   "step needs weights it can update (not "
+		                                   "--weight-dtype %s)", w, w);
+	if (m->train && m->oplist)
+		return rl_err_set(err, RL_ERR_ARG, "--train expands the op list as it is classified: "
+		                                   "write the forward list (-f oplist without "
+		                                   "--train) and classify it with --train");
+	if (m->generate && (m->oplist || m->max_batch || m->csv))
+		return rl_err_set(err, RL_ERR_ARG, "--generate writes a block (table, md) or an "
+		                                   "object (json): not with %s",
+		                  m->oplist ? "-f oplist" : m->max_batch ? "--max-batch" : "-f csv");
+	if (m->sweep && (m->oplist || m->max_batch || m->generate))
+		return rl_err_set(err, RL_ERR_ARG, "--sweep writes one row per value: not with %s",
+		                  m->oplist ? "-f oplist" : m->max_batch ? "--max-batch" : "--generate");
+	if (m->generate && (m->context || mo->phase != RL_PHASE_DECODE))
+		return rl_err_set(err, RL_ERR_ARG, "--generate runs prefill then decode from --seq: "
+		                                   "not with --phase prefill or --context");
+	if (m->generate) {
+		struct rl_generate_spec spec = {mo->batch, mo->seq, m->generate, RL_MODELOPS_MAX_SIZE};
+
+		if (rl_generate_check(&spec, err) < 0)
+			return RL_ERR_ARG;
+	}
+	return 0;
 }
 
 /* ---- --max-batch ---- */
@@ -185,6 +232,54 @@ static int sweep_step(void *user, uint64_t v, const struct rl_summary **sum,
 	*m = rl_pipeline_memfit(w->pl);
 	*items = (double)w->mo.batch * (w->mo.phase == RL_PHASE_PREFILL ? (double)w->mo.seq : 1.0);
 	return 0;
+}
+
+int rl_modelprobe_sweep_parse(const char *arg, struct rl_sweep_spec *sw, struct rl_err *err)
+{
+	size_t i;
+	int rc = rl_sweep_parse(arg, sw, err);
+
+	if (rc < 0)
+		return rc;
+	if (strcmp(sw->name, "batch") != 0 && strcmp(sw->name, "seq") != 0 &&
+	    strcmp(sw->name, "context") != 0)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "--sweep: unknown name '%s' (expected batch, seq or context)",
+		                  sw->name);
+	for (i = 0; i < sw->n; i++)
+		if (sw->value[i] > RL_MODELOPS_MAX_SIZE)
+			return rl_err_set(err, RL_ERR_RANGE, "--sweep %s: %llu is past the largest size %u",
+			                  sw->name, (unsigned long long)sw->value[i],
+			                  RL_MODELOPS_MAX_SIZE);
+	return 0;
+}
+
+/* vit takes its tokens from the image (hfconfig.c): it has no seq to sweep */
+int rl_modelprobe_sweep_size(const char *name, const struct rl_hfconfig *cfg,
+                             const struct rl_modelops_opts *mo, int ctx_given,
+                             enum rl_modelprobe_size *which, struct rl_err *err)
+{
+	if (strcmp(name, "batch") == 0) {
+		*which = RL_MODELPROBE_BATCH;
+		return 0;
+	}
+	if (strcmp(name, "seq") == 0 && cfg->family != RL_HF_VIT &&
+	    (mo->phase == RL_PHASE_PREFILL || !ctx_given)) {
+		*which = RL_MODELPROBE_SEQ;
+		return 0;
+	}
+	if (strcmp(name, "context") == 0 && mo->phase == RL_PHASE_DECODE) {
+		*which = RL_MODELPROBE_CONTEXT;
+		return 0;
+	}
+	return rl_err_set(err, RL_ERR_ARG, "--sweep %s: %s", name,
+	                  strcmp(name, "seq") == 0 && cfg->family == RL_HF_VIT
+	                      ? "model_type vit takes its tokens from the image"
+	                  : strcmp(name, "seq") == 0
+	                      ? "the decode step's context is --context: sweep context"
+	                  : strcmp(name, "context") == 0
+	                      ? "the prefill step has no context: sweep seq"
+	                      : "not a size of the step (expected batch, seq or context)");
 }
 
 int rl_modelprobe_sweep(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,

@@ -19,6 +19,28 @@
 #include "report.h"
 #include "sweep.h"
 
+/* What roofline model is asked to do, beside the step's sizes: the probes
+ * and the outputs they exclude. */
+struct rl_modelprobe_modes {
+	int max_batch;     /* --max-batch */
+	uint64_t generate; /* --generate N; 0: not given */
+	size_t sweep;      /* --sweep's values; 0: not given */
+	int oplist;        /* -f oplist */
+	int csv;           /* -f csv */
+	int timeline;      /* --timeline */
+	int parallel;      /* --tp, --pp, --dp, --ep or --microbatches given */
+	int train;         /* --train */
+	int context;       /* --context given */
+	int phase;         /* --phase given (its value in the step's phase) */
+};
+
+/* Whether MODES combine for step MO (its phase, weight dtype, batch and seq
+ * as given): 0, or RL_ERR_ARG with ERR the first conflict, naming the
+ * options ("--max-batch writes one line, not an op list"; --generate past
+ * the largest context: rl_generate_check's). */
+int rl_modelprobe_modes_check(const struct rl_modelprobe_modes *modes,
+                              const struct rl_modelops_opts *mo, struct rl_err *err);
+
 /* --max-batch's answer. */
 struct rl_modelprobe_max_batch {
 	uint64_t batch;       /* the largest batch that fits, 0 when batch 1 does
@@ -64,12 +86,28 @@ int rl_modelprobe_generate(const struct rl_modelstep *s, const struct rl_modelop
                            uint64_t tokens, rl_modelprobe_warn_fn warn, void *user,
                            struct rl_generate *g, struct rl_errlist *errs, struct rl_err *err);
 
+
 /* Which size of the step a sweep sets. */
 enum rl_modelprobe_size {
 	RL_MODELPROBE_BATCH,
 	RL_MODELPROBE_SEQ,     /* the prompt; at decode the context follows it */
 	RL_MODELPROBE_CONTEXT, /* the decode step's KV length */
 };
+
+/* --sweep ARG (sweep.h's rl_sweep_parse): NAME batch, seq or context, each
+ * value at most RL_MODELOPS_MAX_SIZE. Returns 0, or RL_ERR_PARSE /
+ * RL_ERR_RANGE with ERR saying why (naming --sweep). */
+int rl_modelprobe_sweep_parse(const char *arg, struct rl_sweep_spec *sw, struct rl_err *err);
+
+/* The size that --sweep NAME sets in step MO of CFG (CTX_GIVEN: --context
+ * was given) into *WHICH: batch; seq at prefill, or at decode without
+ * --context (the context following it), not for vit (its tokens come from
+ * the image); context at decode. Returns 0, or RL_ERR_ARG with ERR saying
+ * why NAME does not apply ("--sweep context: the prefill step has no
+ * context: sweep seq"). */
+int rl_modelprobe_sweep_size(const char *name, const struct rl_hfconfig *cfg,
+                             const struct rl_modelops_opts *mo, int ctx_given,
+                             enum rl_modelprobe_size *which, struct rl_err *err);
 
 /* --sweep: the step MO of S at every value of SW, the size WHICH set to it
  * (the command checks that it applies to the step), into a table written to

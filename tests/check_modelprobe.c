@@ -271,6 +271,83 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/* The modes that exclude each other, each conflict's message naming the
+ * options; the sizes a sweep may set. */
+START_TEST(test_modes_and_sweep_names)
+{
+	struct rl_modelops_opts mo;
+	struct rl_modelprobe_modes md;
+	struct rl_sweep_spec sw;
+	struct rl_hfconfig cfg;
+	enum rl_modelprobe_size which;
+	struct rl_err e;
+
+	memset(&mo, 0, sizeof(mo));
+	mo.phase = RL_PHASE_DECODE;
+	mo.batch = 1;
+	mo.seq = 512;
+	mo.dtype = mo.weight_dtype = mo.kv_dtype = RL_BF16;
+	memset(&md, 0, sizeof(md));
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), 0);
+	md.max_batch = md.oplist = 1;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--max-batch writes one line, not an op list");
+	memset(&md, 0, sizeof(md));
+	md.generate = 8;
+	md.parallel = 1;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--generate takes one GPU's whole step: not with --tp, --pp, "
+	                        "--dp, --ep or --microbatches");
+	md.parallel = 0;
+	md.csv = 1;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--generate writes a block (table, md) or an object (json): not "
+	                        "with -f csv");
+	md.csv = 0;
+	md.train = 1;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--train: a training step runs over --batch x --seq tokens: not "
+	                        "with --generate");
+	/* N = 16777216 - 512 + 2 = 16776706 tokens from a 512-token prompt:
+	 * the last decode context 512 + N - 2 = 16777216, the largest; one more
+	 * is past it */
+	md.train = 0;
+	md.generate = 16776706;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), 0);
+	md.generate = 16776707;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
+	memset(&md, 0, sizeof(md));
+	md.train = 1;
+	mo.weight_dtype = RL_INT4;
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--train: int4 weights train frozen only: a gradient step needs "
+	                        "weights it can update (not --weight-dtype int4)");
+	mo.weight_dtype = RL_BF16;
+
+	ck_assert_int_eq(rl_modelprobe_sweep_parse("batch=1,8", &sw, &e), 0);
+	ck_assert_int_eq(rl_modelprobe_sweep_parse("heads=1,2", &sw, &e), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "--sweep: unknown name 'heads' (expected batch, seq or context)");
+	ck_assert_int_eq(rl_modelprobe_sweep_parse("seq=1,16777217", &sw, &e), RL_ERR_RANGE);
+	ck_assert_str_eq(e.msg, "--sweep seq: 16777217 is past the largest size 16777216");
+
+	ck_assert_int_eq(rl_hfconfig_parse(tiny, "tiny.json", &cfg, &e), 0);
+	ck_assert_int_eq(rl_modelprobe_sweep_size("seq", &cfg, &mo, 0, &which, &e), 0);
+	ck_assert_int_eq(which, RL_MODELPROBE_SEQ);
+	ck_assert_int_eq(rl_modelprobe_sweep_size("seq", &cfg, &mo, 1, &which, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--sweep seq: the decode step's context is --context: sweep "
+	                        "context");
+	mo.phase = RL_PHASE_PREFILL;
+	ck_assert_int_eq(rl_modelprobe_sweep_size("context", &cfg, &mo, 0, &which, &e),
+	                 RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--sweep context: the prefill step has no context: sweep seq");
+	cfg.family = RL_HF_VIT;
+	ck_assert_int_eq(rl_modelprobe_sweep_size("seq", &cfg, &mo, 0, &which, &e), RL_ERR_ARG);
+	ck_assert_str_eq(e.msg, "--sweep seq: model_type vit takes its tokens from the image");
+	ck_assert_int_eq(rl_modelprobe_sweep_size("batch", &cfg, &mo, 0, &which, &e), 0);
+	ck_assert_int_eq(which, RL_MODELPROBE_BATCH);
+}
+END_TEST
+
 Suite *suite_modelprobe(void)
 {
 	Suite *s = suite_create("modelprobe");
@@ -279,6 +356,7 @@ Suite *suite_modelprobe(void)
 	tcase_add_test(tc, test_max_batch);
 	tcase_add_test(tc, test_generate);
 	tcase_add_test(tc, test_sweep);
+	tcase_add_test(tc, test_modes_and_sweep_names);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
