@@ -336,8 +336,16 @@ struct rl_cli_getopt {
 	                     * letters */
 };
 
-/* Fills G with the options of command CMD (an RL_CMD_* bit). */
+/* Fills G with the options of command CMD (an RL_CMD_* bit) and readies
+ * getopt_long for a command's arguments: optind 1, opterr 0 (the command
+ * prints its errors). */
 void rl_cli_getopt(unsigned cmd, struct rl_cli_getopt *g);
+
+/* What getopt_long's value OPT for command CMD is when it is none of the
+ * command's own: -h prints USAGE, -V the version (RL_EXIT_OK); ':' (a value
+ * missing) and any other a usage error (printed; RL_EXIT_USAGE). Every
+ * command's "default:" case, so that they all answer alike. */
+int rl_cli_option_other(const char *cmd, int opt, int (*usage)(void), char **argv);
 
 /* Writes the options of CMD to OUT, in the table's order: "  -f, --format
  * FMT" or "      --hw ID|FILE|live", the help from column 28, wrapped at

@@ -245,6 +245,8 @@ void rl_cli_getopt(unsigned cmd, struct rl_cli_getopt *g)
 {
 	size_t i, n = 0, s = 0;
 
+	optind = 1; /* from the first argument after the command's name */
+	opterr = 0; /* the command says what is wrong */
 	g->shortopts[s++] = ':';
 	for (i = 0; i < rl_cli_noptions; i++) {
 		const struct rl_cli_opt *o = &rl_cli_options[i];
@@ -367,4 +369,14 @@ const char *rl_cli_option_name(int val)
 		if (rl_cli_options[i].val == val)
 			return rl_cli_options[i].name;
 	return "?";
+}
+
+int rl_cli_option_other(const char *cmd, int opt, int (*usage)(void), char **argv)
+{
+	switch (opt) {
+	case 'h': return usage();
+	case 'V': return rl_cli_version();
+	case ':': return rl_cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+	default: return rl_cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+	}
 }

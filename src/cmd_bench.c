@@ -54,8 +54,6 @@ int cmd_bench(int argc, char **argv)
 	unsigned mask = RL_CLI_BENCH_DEFAULT;
 	int opt, dev = 0, quick = 0, rc, status = RL_EXIT_OK;
 
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_BENCH, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -91,10 +89,7 @@ int cmd_bench(int argc, char **argv)
 				return rl_cli_usage("bench", "unknown format '%s' (expected table, csv, json "
 				                    "or sweep[:DTYPE])", optarg);
 			break;
-		case 'h': return bench_usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("bench", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("bench", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("bench", opt, bench_usage, argv);
 		}
 	}
 	if (optind != argc)

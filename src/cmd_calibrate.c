@@ -168,8 +168,6 @@ int cmd_calibrate(int argc, char **argv)
 	double t0 = rl_cli_seconds();
 
 	rl_cli_model_init(&m, "calibrate", NULL);
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_CALIBRATE, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -190,10 +188,7 @@ int cmd_calibrate(int argc, char **argv)
 				return RL_EXIT_USAGE;
 			collectives = 1;
 			break;
-		case 'h': return calibrate_usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("calibrate", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("calibrate", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("calibrate", opt, calibrate_usage, argv);
 		}
 	}
 	if (optind != argc)

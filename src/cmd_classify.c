@@ -207,8 +207,6 @@ int cmd_classify(int argc, char **argv)
 	rl_errlist_init(&errs);
 	c.sinks.fmt = RL_FMT_TABLE;
 	c.errs = &errs;
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_CLASSIFY, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -247,10 +245,7 @@ int cmd_classify(int argc, char **argv)
 				return rl_cli_usage("classify", "unknown format '%s' (expected table, csv, json or md)",
 				                    optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("classify", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("classify", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("classify", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

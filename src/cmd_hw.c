@@ -308,8 +308,6 @@ int cmd_hw(int argc, char **argv)
 	int opt, status = RL_EXIT_OK;
 	rl_hwdb *db;
 
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_HW, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -319,10 +317,7 @@ int cmd_hw(int argc, char **argv)
 				return rl_cli_usage("hw", "unknown format '%s' (expected table, csv or json)",
 				                    optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("hw", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("hw", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("hw", opt, usage, argv);
 		}
 	}
 	if (optind == argc)

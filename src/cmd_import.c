@@ -76,16 +76,11 @@ int cmd_import(int argc, char **argv)
 	struct rl_outfile *out;
 	int opt, rc, status = RL_EXIT_OK;
 
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_IMPORT, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("import", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("import", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("import", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -151,8 +151,6 @@ int cmd_model(int argc, char **argv)
 	mo.seq = 512;
 	mo.dtype = RL_BF16;
 	mo.expert_imbalance = 1.0;
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_MODEL, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -216,10 +214,7 @@ int cmd_model(int argc, char **argv)
 				return rl_cli_usage("model", "unknown format '%s' (expected table, csv, "
 				                             "json, md or oplist)", optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("model", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("model", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("model", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -107,8 +107,6 @@ int cmd_plot(int argc, char **argv)
 	rl_outfiles_init(&outs);
 	rl_cli_model_init(&m, "plot", "eager");
 	rl_symbols_init(&syms);
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_PLOT, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -126,10 +124,7 @@ int cmd_plot(int argc, char **argv)
 			break;
 		}
 		case 'o': output = optarg; break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("plot", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("plot", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("plot", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -66,8 +66,6 @@ int cmd_probe(int argc, char **argv)
 	uint64_t index = 0;
 	int opt, rc;
 
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_PROBE, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -84,10 +82,7 @@ int cmd_probe(int argc, char **argv)
 				return rl_cli_usage("probe", "unknown format '%s' (expected table, json, "
 				                    "hwdb or attrs)", optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("probe", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("probe", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("probe", opt, usage, argv);
 		}
 	}
 	if (optind != argc)
@@ -152,14 +147,10 @@ int cmd_devices(int argc, char **argv)
 	struct rl_err err;
 	int opt, n, i;
 
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_DEVICES, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'h': return devices_usage();
-		case 'V': return rl_cli_version();
-		default: return rl_cli_usage("devices", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("devices", opt, devices_usage, argv);
 		}
 	}
 	if (optind != argc)

@@ -86,8 +86,6 @@ int cmd_report(int argc, char **argv)
 	rl_cli_model_init(&m, "report", "eager");
 	rl_step_init(&step);
 	sinks.fmt = RL_FMT_TABLE;
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_REPORT, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -105,10 +103,7 @@ int cmd_report(int argc, char **argv)
 				return rl_cli_usage("report", "unknown format '%s' (expected table, csv, json or md)",
 				                    optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("report", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("report", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -111,8 +111,6 @@ int cmd_validate(int argc, char **argv)
 	int opt, dev = 0, rc, status = RL_EXIT_FAIL, tp = 0;
 
 	rl_cli_model_init(&m, "validate", "cpp");
-	optind = 1;
-	opterr = 0;
 	rl_cli_getopt(RL_CMD_VALIDATE, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -153,10 +151,7 @@ int cmd_validate(int argc, char **argv)
 				return rl_cli_usage("validate", "unknown format '%s' (expected table, csv, "
 				                    "md or json)", optarg);
 			break;
-		case 'h': return validate_usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("validate", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("validate", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("validate", opt, validate_usage, argv);
 		}
 	}
 	if (optind < argc)
