@@ -92,11 +92,11 @@ int rl_generate_report_write(FILE *out, enum rl_format fmt, const struct rl_gene
 		        g->tokens_per_s_roofline);
 	}
 	if (g->evaluated < g->steps)
-		fprintf(out,
-		        "%s%snote: %llu decode steps, %llu of them evaluated, the others integrated "
-		        "over blocks of contexts (estimated error %.2g %%)\n",
-		        fmt == RL_FMT_MD ? "\n" : "", fmt == RL_FMT_MD ? "" : "  ",
-		        (unsigned long long)g->steps, (unsigned long long)g->evaluated,
-		        g->error * 100);
+		fprintf(
+		    out,
+		    "%s%snote: %llu decode steps, %llu of them evaluated, the others integrated "
+		    "over blocks of contexts (estimated error %.2g %%)\n",
+		    fmt == RL_FMT_MD ? "\n" : "", fmt == RL_FMT_MD ? "" : "  ",
+		    (unsigned long long)g->steps, (unsigned long long)g->evaluated, g->error * 100);
 	return 0;
 }

@@ -12,8 +12,8 @@
 
 /* One step at MO of S, without output: *PL (the previous one freed) holds
  * its summary and memory after. */
-static int probe(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
-                 rl_pipeline **pl, struct rl_errlist *errs)
+static int probe(const struct rl_modelstep *s, const struct rl_modelops_opts *mo, rl_pipeline **pl,
+                 struct rl_errlist *errs)
 {
 	struct rl_modelstep st = *s;
 
@@ -31,37 +31,49 @@ int rl_modelprobe_modes_check(const struct rl_modelprobe_modes *m,
 	if (m->max_batch && m->oplist)
 		return rl_err_set(err, RL_ERR_ARG, "--max-batch writes one line, not an op list");
 	if (m->parallel && (m->max_batch || m->generate))
-		return rl_err_set(err, RL_ERR_ARG, "%s takes one GPU's whole step: not with --tp, "
-		                                   "--pp, --dp, --ep or --microbatches",
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "%s takes one GPU's whole step: not with --tp, "
+		                  "--pp, --dp, --ep or --microbatches",
 		                  m->max_batch ? "--max-batch" : "--generate");
 	if (m->timeline && (m->oplist || m->max_batch || m->generate || m->csv))
 		return rl_err_set(err, RL_ERR_ARG, "--timeline needs --format table, json or md");
 	if (m->train && (m->generate || m->context || (m->phase && mo->phase != RL_PHASE_PREFILL)))
-		return rl_err_set(err, RL_ERR_ARG, "--train: a training step runs over --batch x "
-		                                   "--seq tokens: not with %s",
-		                  m->generate ? "--generate"
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--train: a training step runs over --batch x "
+		                  "--seq tokens: not with %s",
+		                  m->generate  ? "--generate"
 		                  : m->context ? "--context"
 		                               : "--phase decode");
 	if (m->train && rl_dtype_storage_only(mo->weight_dtype))
-		return rl_err_set(err, RL_ERR_ARG, "--train: %s weights train frozen only: a gradient "
-		                                   "step needs weights it can update (not "
-		                                   "--weight-dtype %s)", w, w);
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--train: %s weights train frozen only: a gradient "
+		                  "step needs weights it can update (not "
+		                  "--weight-dtype %s)",
+		                  w, w);
 	if (m->train && m->oplist)
-		return rl_err_set(err, RL_ERR_ARG, "--train expands the op list as it is classified: "
-		                                   "write the forward list (-f oplist without "
-		                                   "--train) and classify it with --train");
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--train expands the op list as it is classified: "
+		                  "write the forward list (-f oplist without "
+		                  "--train) and classify it with --train");
 	if (m->generate && (m->oplist || m->max_batch || m->csv))
-		return rl_err_set(err, RL_ERR_ARG, "--generate writes a block (table, md) or an "
-		                                   "object (json): not with %s",
-		                  m->oplist ? "-f oplist" : m->max_batch ? "--max-batch" : "-f csv");
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--generate writes a block (table, md) or an "
+		                  "object (json): not with %s",
+		                  m->oplist      ? "-f oplist"
+		                  : m->max_batch ? "--max-batch"
+		                                 : "-f csv");
 	if (m->sweep && (m->oplist || m->max_batch || m->generate))
 		return rl_err_set(err, RL_ERR_ARG, "--sweep writes one row per value: not with %s",
-		                  m->oplist ? "-f oplist" : m->max_batch ? "--max-batch" : "--generate");
+		                  m->oplist      ? "-f oplist"
+		                  : m->max_batch ? "--max-batch"
+		                                 : "--generate");
 	if (m->generate && (m->context || mo->phase != RL_PHASE_DECODE))
-		return rl_err_set(err, RL_ERR_ARG, "--generate runs prefill then decode from --seq: "
-		                                   "not with --phase prefill or --context");
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--generate runs prefill then decode from --seq: "
+		                  "not with --phase prefill or --context");
 	if (m->generate) {
-		struct rl_generate_spec spec = {mo->batch, mo->seq, m->generate, RL_MODELOPS_MAX_SIZE};
+		struct rl_generate_spec spec = {mo->batch, mo->seq, m->generate,
+		                                RL_MODELOPS_MAX_SIZE};
 
 		if (rl_generate_check(&spec, err) < 0)
 			return RL_ERR_ARG;
@@ -131,8 +143,9 @@ out:
 
 void rl_modelprobe_max_batch_write(FILE *out, const struct rl_modelprobe_max_batch *r)
 {
-	fprintf(out, "max batch %llu%s%s%s: step %.2f us expected, %.2f us roofline; memory %.2f "
-	             "of %g GiB\n",
+	fprintf(out,
+	        "max batch %llu%s%s%s: step %.2f us expected, %.2f us roofline; memory %.2f "
+	        "of %g GiB\n",
 	        (unsigned long long)r->batch, r->capped ? " (the largest batch searched" : "",
 	        r->more ? "; memory would allow more" : "", r->capped ? ")" : "", r->step_us,
 	        r->roofline_us, r->memory_bytes / RL_MEMFIT_GIB, r->device_bytes / RL_MEMFIT_GIB);
@@ -190,11 +203,12 @@ int rl_modelprobe_generate(const struct rl_modelstep *s, const struct rl_modelop
 		if (!rl_memfit_fits(m, s->model->dev) && warn != NULL) {
 			char msg[256];
 
-			snprintf(msg, sizeof(msg),
-			         "warning: --generate: the %s needs %.2f GiB, over the device's %g GiB",
-			         i == 0 ? "prefill" : "last decode step",
-			         rl_memfit_total_bytes(m) / RL_MEMFIT_GIB,
-			         rl_memfit_device_bytes(s->model->dev) / RL_MEMFIT_GIB);
+			snprintf(
+			    msg, sizeof(msg),
+			    "warning: --generate: the %s needs %.2f GiB, over the device's %g GiB",
+			    i == 0 ? "prefill" : "last decode step",
+			    rl_memfit_total_bytes(m) / RL_MEMFIT_GIB,
+			    rl_memfit_device_bytes(s->model->dev) / RL_MEMFIT_GIB);
 			warn(msg, user);
 		}
 	}
@@ -248,9 +262,9 @@ int rl_modelprobe_sweep_parse(const char *arg, struct rl_sweep_spec *sw, struct 
 		                  sw->name);
 	for (i = 0; i < sw->n; i++)
 		if (sw->value[i] > RL_MODELOPS_MAX_SIZE)
-			return rl_err_set(err, RL_ERR_RANGE, "--sweep %s: %llu is past the largest size %u",
-			                  sw->name, (unsigned long long)sw->value[i],
-			                  RL_MODELOPS_MAX_SIZE);
+			return rl_err_set(err, RL_ERR_RANGE,
+			                  "--sweep %s: %llu is past the largest size %u", sw->name,
+			                  (unsigned long long)sw->value[i], RL_MODELOPS_MAX_SIZE);
 	return 0;
 }
 

@@ -43,18 +43,18 @@ int rl_modelprobe_modes_check(const struct rl_modelprobe_modes *modes,
 
 /* --max-batch's answer. */
 struct rl_modelprobe_max_batch {
-	uint64_t batch;       /* the largest batch that fits, 0 when batch 1 does
-	                       * not; at most RL_MODELOPS_MAX_SIZE */
-	int capped;           /* batch is RL_MODELOPS_MAX_SIZE: the search, not
-	                       * the memory, stopped there */
-	int more;             /* capped, and the memory would allow one more:
-	                       * the step's memory x (B + 1) / B fits (the
-	                       * weights stay, the rest grows at most in
-	                       * proportion) */
-	double step_us;       /* the step at batch (1 when none fits): expected */
-	double roofline_us;   /* and roofline, us */
-	double memory_bytes;  /* its memory (memfit.h) */
-	double device_bytes;  /* the device's */
+	uint64_t batch;      /* the largest batch that fits, 0 when batch 1 does
+	                      * not; at most RL_MODELOPS_MAX_SIZE */
+	int capped;          /* batch is RL_MODELOPS_MAX_SIZE: the search, not
+	                      * the memory, stopped there */
+	int more;            /* capped, and the memory would allow one more:
+	                      * the step's memory x (B + 1) / B fits (the
+	                      * weights stay, the rest grows at most in
+	                      * proportion) */
+	double step_us;      /* the step at batch (1 when none fits): expected */
+	double roofline_us;  /* and roofline, us */
+	double memory_bytes; /* its memory (memfit.h) */
+	double device_bytes; /* the device's */
 };
 
 /* The largest batch from 1 to RL_MODELOPS_MAX_SIZE whose step MO (its batch
@@ -85,7 +85,6 @@ typedef void (*rl_modelprobe_warn_fn)(const char *msg, void *user);
 int rl_modelprobe_generate(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
                            uint64_t tokens, rl_modelprobe_warn_fn warn, void *user,
                            struct rl_generate *g, struct rl_errlist *errs, struct rl_err *err);
-
 
 /* Which size of the step a sweep sets. */
 enum rl_modelprobe_size {

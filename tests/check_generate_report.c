@@ -66,8 +66,9 @@ START_TEST(test_table)
 	g.per_token.expected_us = g.per_token.roofline_us = NAN;
 	written(RL_FMT_TABLE, &g, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, "1 output token (the prefill's; no decode step)\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "  per output token (mean)                  -             -"
-	                                  " us\n"));
+	ck_assert_ptr_nonnull(strstr(buf,
+	                             "  per output token (mean)                  -             -"
+	                             " us\n"));
 }
 END_TEST
 
@@ -102,13 +103,13 @@ START_TEST(test_json)
 
 	four_tokens(&g);
 	written(RL_FMT_JSON, &g, buf, sizeof(buf));
-	ck_assert_str_eq(buf,
-	                 "{\"generate\":{\"batch\":2,\"seq\":10,\"tokens\":4,\"prefill_us\":1000.000,"
-	                 "\"prefill_roofline_us\":500.000,\"per_token_us\":100.000,"
-	                 "\"per_token_roofline_us\":50.000,\"total_us\":1300.000,"
-	                 "\"total_roofline_us\":650.000,\"tokens_per_s\":6153.846,"
-	                 "\"tokens_per_s_roofline\":12307.692,\"steps_evaluated\":3,"
-	                 "\"error_estimate\":0}}\n");
+	ck_assert_str_eq(
+	    buf, "{\"generate\":{\"batch\":2,\"seq\":10,\"tokens\":4,\"prefill_us\":1000.000,"
+	         "\"prefill_roofline_us\":500.000,\"per_token_us\":100.000,"
+	         "\"per_token_roofline_us\":50.000,\"total_us\":1300.000,"
+	         "\"total_roofline_us\":650.000,\"tokens_per_s\":6153.846,"
+	         "\"tokens_per_s_roofline\":12307.692,\"steps_evaluated\":3,"
+	         "\"error_estimate\":0}}\n");
 	g.steps = 0;
 	written(RL_FMT_JSON, &g, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, "\"per_token_us\":null,\"per_token_roofline_us\":null,"));

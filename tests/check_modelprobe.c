@@ -16,9 +16,9 @@
 #include "modelprobe.h"
 
 static const char *tiny =
-	"{\"model_type\": \"llama\", \"hidden_size\": 256, \"intermediate_size\": 512, "
-	"\"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"num_hidden_layers\": 2, "
-	"\"vocab_size\": 1000}";
+    "{\"model_type\": \"llama\", \"hidden_size\": 256, \"intermediate_size\": 512, "
+    "\"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"num_hidden_layers\": 2, "
+    "\"vocab_size\": 1000}";
 
 struct fixture {
 	struct rl_device dev;
@@ -56,8 +56,8 @@ static void fixture_init(struct fixture *f)
 
 /* The step MO at BATCH, run directly: its memory (bytes), expected and
  * roofline time (us). */
-static double step_at(struct fixture *f, uint64_t batch, int phase, uint64_t ctx,
-                      double *us, double *roof_us)
+static double step_at(struct fixture *f, uint64_t batch, int phase, uint64_t ctx, double *us,
+                      double *roof_us)
 {
 	struct rl_modelops_opts mo = f->mo;
 	rl_pipeline *pl;
@@ -224,9 +224,9 @@ START_TEST(test_sweep)
 	fixture_init(&f);
 	ck_assert_int_eq(rl_sweep_parse("batch=1,8,64", &sw, &e), 0);
 	mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(rl_modelprobe_sweep(&f.st, &f.mo, &sw, RL_MODELPROBE_BATCH, RL_FMT_CSV,
-	                                     mem, &f.errs),
-	                 0);
+	ck_assert_int_eq(
+	    rl_modelprobe_sweep(&f.st, &f.mo, &sw, RL_MODELPROBE_BATCH, RL_FMT_CSV, mem, &f.errs),
+	    0);
 	fclose(mem);
 	mem = fmemopen(buf, len, "r");
 	ck_assert_int_eq(rl_sweep_read_csv(mem, "sweep.csv", t, &e), 0);
@@ -250,9 +250,8 @@ START_TEST(test_sweep)
 	f.mo.phase = RL_PHASE_PREFILL;
 	f.mo.batch = 2;
 	mem = open_memstream(&buf, &len);
-	ck_assert_int_eq(rl_modelprobe_sweep(&f.st, &f.mo, &sw, RL_MODELPROBE_SEQ, RL_FMT_CSV, mem,
-	                                     &f.errs),
-	                 0);
+	ck_assert_int_eq(
+	    rl_modelprobe_sweep(&f.st, &f.mo, &sw, RL_MODELPROBE_SEQ, RL_FMT_CSV, mem, &f.errs), 0);
 	fclose(mem);
 	mem = fmemopen(buf, len, "r");
 	ck_assert_int_eq(rl_sweep_read_csv(mem, "sweep.csv", t, &e), 0);
@@ -337,8 +336,7 @@ START_TEST(test_modes_and_sweep_names)
 	ck_assert_str_eq(e.msg, "--sweep seq: the decode step's context is --context: sweep "
 	                        "context");
 	mo.phase = RL_PHASE_PREFILL;
-	ck_assert_int_eq(rl_modelprobe_sweep_size("context", &cfg, &mo, 0, &which, &e),
-	                 RL_ERR_ARG);
+	ck_assert_int_eq(rl_modelprobe_sweep_size("context", &cfg, &mo, 0, &which, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--sweep context: the prefill step has no context: sweep seq");
 	cfg.family = RL_HF_VIT;
 	ck_assert_int_eq(rl_modelprobe_sweep_size("seq", &cfg, &mo, 0, &which, &e), RL_ERR_ARG);
