@@ -9,11 +9,11 @@
 
 #include "cli.h"
 #include "dtype.h"
+#include "generate_report.h"
 #include "hfconfig.h"
 #include "modelops.h"
 #include "modelprobe.h"
 #include "modelstep.h"
-#include "generate_report.h"
 #include "num.h"
 #include "parallel.h"
 #include "pipeline.h"
