@@ -3,22 +3,13 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bench.h"
 #include "json.h"
-#include "bench_report.h"
-#include "calibrate.h"
-#include "calsystem.h"
-#include "hwsystem.h"
 #include "cli.h"
 #include "cuda.h"
-#include "gpubench.h"
 #include "num.h"
-#include "synth.h"
 #include "validate.h"
 
 static int validate_usage(void)
