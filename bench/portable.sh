@@ -14,7 +14,7 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 lib=/usr/lib/x86_64-linux-gnu
 dir=$(dirname "$out")
 mkdir -p "$dir"
-gcc -o "$out" src/roofline-main.o src/roofline-cli.o src/roofline-cmd_*.o \
+gcc -o "$out" src/roofline-main.o src/roofline-cli.o src/roofline-cli_options.o src/roofline-cmd_*.o \
 	src/libroofline.a "$lib/libyajl_s.a" "$lib/libcsv.a" "$lib/libz.a" -ldl -lm
 # The plugin's objects as the Makefile links them (cuda_objects).
 gcc -shared -o "$dir/roofline-cuda.so" src/cuda/*.cuo src/cuda/*.pico \

@@ -3,7 +3,9 @@
 
 #include "cli.h"
 
+#include "bench.h"
 #include "cuda.h"
+#include "gpubench.h"
 #include "num.h"
 #include "probe.h"
 
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void rl_cli_warn_sink(const char *msg, void *user)
@@ -61,6 +64,29 @@ static void print_escaped(const char *fmt, va_list ap)
 		free(esc);
 	if (msg != small)
 		free(msg);
+}
+
+void rl_cli_print_wrapped(FILE *out, const char *text, int width)
+{
+	const char *p = text;
+	int col = 0;
+
+	while (*p != '\0') {
+		int len = (int)strcspn(p, " ");
+
+		if (col > 0 && col + 1 + len > width) {
+			fputc('\n', out);
+			col = 0;
+		} else if (col > 0) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", len, p);
+		col += len;
+		p += len;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
 }
 
 void rl_cli_error(const char *fmt, ...)
@@ -598,4 +624,168 @@ int rl_cli_train_check(const struct rl_cli_train_opts *o, const char *cmd)
 		return rl_cli_usage(cmd, "--autocast and --master-weights: autocast keeps the "
 		                         "weights in fp32 already (give one)");
 	return 0;
+}
+
+/* ---- bench, calibrate and validate: the GPU commands ---- */
+
+void rl_cli_now_iso(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) == NULL || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "?");
+}
+
+double rl_cli_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int rl_cli_device_index(const char *cmd, const char *s, int *dev)
+{
+	struct rl_err err;
+	uint64_t v;
+
+	if (rl_parse_u64(s, &v, &err) < 0 || v > INT_MAX)
+		return rl_cli_usage(cmd, "--device: expected a device index, got '%s'", s);
+	*dev = (int)v;
+	return 0;
+}
+
+/* The groups of a bench run, in the order they run. */
+static const struct {
+	const char *name;
+	int (*fn)(int dev, int quick, struct rl_bench *b, struct rl_err *err);
+} groups[] = {
+	{"memory", rl_gpubench_memory}, {"pipes", rl_gpubench_pipes},
+	{"gemm", rl_gpubench_gemm},     {"launch", rl_gpubench_launch},
+	{"sweep", rl_gpubench_sweep},
+	/* across the machine's GPUs (--gpus): rl_gpubench_collectives */
+	{"collectives", NULL},
+};
+#define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
+_Static_assert(N_GROUPS == RL_CLI_BENCH_GROUPS, "cli.h's RL_CLI_BENCH_GROUPS");
+
+/* --gpus N of command CMD: 1 to 64 into *GPUS; 0, or a printed usage error
+ * (RL_EXIT_USAGE). */
+int rl_cli_gpus_opt(const char *cmd, const char *arg, int *gpus)
+{
+	struct rl_err e;
+	uint64_t v;
+
+	if (rl_parse_u64(arg, &v, &e) < 0 || v < 1 || v > 64)
+		return rl_cli_usage(cmd, "--gpus: expected a number of GPUs (1 to 64), got '%s'",
+		                    arg);
+	*gpus = (int)v;
+	return 0;
+}
+
+/* Parses --only into the bit set *MASK. */
+int rl_cli_bench_only(const char *cmd, const char *list, unsigned *mask)
+{
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < N_GROUPS; i++)
+			if (strlen(groups[i].name) == n && strncmp(p, groups[i].name, n) == 0)
+				break;
+		if (i == N_GROUPS)
+			return rl_cli_usage(cmd, "--only: unknown group '%.*s' (expected memory, pipes, "
+			                    "gemm, launch, sweep or collectives)", (int)n, p);
+		*mask |= 1u << i;
+		p += n + (p[n] == ',');
+	}
+	return *mask == 0 ? rl_cli_usage(cmd, "--only: no group given") : 0;
+}
+
+/* Runs the groups of MASK on DEV into *B; progress on stderr. Returns 0, or
+ * -1 after printing the error (the rl_cli_* convention, cli.h: a status for
+ * the exit code, not an RL_ERR_*). */
+int rl_cli_bench_run(int dev, int gpus, int quick, unsigned mask, struct rl_bench *b)
+{
+	struct rl_err err;
+	size_t i;
+	double t0 = rl_cli_seconds();
+	int version;
+
+	rl_bench_init(b);
+	snprintf(b->version, sizeof(b->version), "%s", PACKAGE_VERSION);
+	rl_cli_now_iso(b->date, sizeof(b->date));
+	b->quick = quick;
+	/* NCCL first: where it is missing, one line says so, GPU or not */
+	if ((mask & RL_CLI_BENCH_COLLECTIVES) && rl_gpubench_nccl_version(&version, &err) < 0) {
+		rl_cli_error("bench --only collectives: %s", err.msg);
+		return -1;
+	}
+	if (rl_cuda_query(dev, &b->gpu, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < N_GROUPS; i++) {
+		double t = rl_cli_seconds();
+		size_t before = b->n;
+
+		if (!(mask & (1u << i)))
+			continue;
+		if (groups[i].fn != NULL)
+			fprintf(stderr, "roofline: bench: %s on %s (device %d)...\n", groups[i].name,
+			        b->gpu.name, dev);
+		else if (gpus == 0)
+			fprintf(stderr, "roofline: bench: collectives on %s (every GPU)...\n",
+			        b->gpu.name);
+		else
+			fprintf(stderr, "roofline: bench: collectives on %s (devices 0 to %d)...\n",
+			        b->gpu.name, gpus - 1);
+		if ((groups[i].fn != NULL ? groups[i].fn(dev, quick, b, &err)
+		                          : rl_gpubench_collectives(gpus, quick, b, &err)) < 0) {
+			rl_cli_error("bench %s: %s", groups[i].name, err.msg);
+			return -1;
+		}
+		fprintf(stderr, "roofline: bench: %s: %zu measurement%s in %.1f s\n",
+		        groups[i].name, b->n - before, b->n - before == 1 ? "" : "s",
+		        rl_cli_seconds() - t);
+	}
+	fprintf(stderr, "roofline: bench: done in %.1f s\n", rl_cli_seconds() - t0);
+	return 0;
+}
+
+/* Number of entries whose result check failed; each is named on stderr. */
+size_t rl_cli_bench_failed(const struct rl_bench *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->n; i++)
+		if (b->e[i].check < 0) {
+			rl_cli_error("bench: %s %s %s %s: the result check FAILED",
+			             rl_bench_group_name(b->e[i].group), b->e[i].name, b->e[i].dtype,
+			             b->e[i].shape);
+			n++;
+		}
+	return n;
+}
+
+/* The reference device: --hw SPEC, else the database entry matching G, else
+ * the probe's derivation of G (into *OWNED). NULL on error (printed). */
+const struct rl_device *rl_cli_reference(rl_hwdb *db, const char *spec, const struct rl_gpu *g,
+                                         struct rl_device *owned)
+{
+	struct rl_xcheck x;
+	char why[256];
+	const struct rl_device *d;
+
+	if (spec != NULL)
+		return rl_cli_device(db, spec, owned);
+	d = rl_xcheck_match(db, g, why, sizeof(why));
+	if (d != NULL)
+		return d;
+	rl_cli_error("warning: %s matches no database entry (%s); the reference is the "
+	             "probe's derivation", g->name, why);
+	return rl_cli_derive(db, g, owned, &x) < 0 ? NULL : owned;
 }

@@ -18,28 +18,6 @@
 
 enum { RL_EXIT_OK = 0, RL_EXIT_FAIL = 1, RL_EXIT_USAGE = 2 };
 
-/* --help lines of the options every predicting command (classify, plot,
- * report) takes the same way. */
-#define RL_HELP_HW \
-	"      --hw ID|FILE|live     device: an id or alias of the database, a .device\n" \
-	"                            file, or live[:N] for the CUDA GPU of this machine;\n" \
-	"                            or a system (hw systems) or FILE.system: its GPU,\n" \
-	"                            and its interconnect for collectives\n"
-#define RL_HELP_ROOFS \
-	"      --roofs WHICH         measured or datasheet: which roofs a calibrated\n" \
-	"                            device file (roofline calibrate) predicts with\n"
-#define RL_HELP_MODEL \
-	"      --hwdb DIR            device database directory (default $ROOFLINE_HWDB,\n" \
-	"                            else the build tree's or the installed hwdb/)\n" \
-	"      --runtime NAME        host-side runtime profile: eager, graph, cpp\n" \
-	"                            (default eager)\n" \
-	"      --host-overhead-us X  host cost per kernel launch in microseconds,\n" \
-	"                            overriding the runtime profile for every op kind\n" \
-	"      --best-case           the pure roofline (a lower bound) everywhere,\n" \
-	"                            instead of expected times\n" \
-	"      --efficiency FILE     efficiency profile of the expected times (default:\n" \
-	"                            the GPU's own in the hwdb, else the nearest one's)\n"
-
 struct rl_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -48,6 +26,11 @@ struct rl_cmd {
 
 /* Prints "roofline: <message>" on stderr, the message's control bytes and
  * bytes that are not UTF-8 written as \xNN (rl_err_escape). */
+/* TEXT (words between single spaces) to OUT in lines of at most WIDTH
+ * columns, broken at spaces, and a newline: the help's paragraphs made from
+ * a table (model's families). */
+void rl_cli_print_wrapped(FILE *out, const char *text, int width);
+
 void rl_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* When M does not fit DEV's memory (memfit.h): "roofline: warning: the step
@@ -81,9 +64,9 @@ rl_hwdb *rl_cli_open_hwdb(const char *flag);
 
 /* The options that choose what ops are predicted on, which every
  * predicting command (classify, plot, report, validate; calibrate takes
- * --hw and --hwdb) parses the same way: getopt_long values RL_OPT_*, listed
- * by RL_CLI_MODEL_LONGOPTS and handled by the cases RL_CLI_MODEL_CASES with
- * rl_cli_model_option. */
+ * --hw and --hwdb) parses the same way: getopt_long values RL_OPT_*, rows of
+ * the option table (rl_cli_options) handled by the cases RL_CLI_MODEL_CASES
+ * with rl_cli_model_option. */
 enum {
 	RL_OPT_HW = 0x100,
 	RL_OPT_ROOFS,
@@ -93,14 +76,6 @@ enum {
 	RL_OPT_EFFICIENCY,
 	RL_OPT_BEST_CASE,
 };
-#define RL_CLI_MODEL_LONGOPTS \
-	{"hw", required_argument, NULL, RL_OPT_HW}, \
-	{"roofs", required_argument, NULL, RL_OPT_ROOFS}, \
-	{"hwdb", required_argument, NULL, RL_OPT_HWDB}, \
-	{"runtime", required_argument, NULL, RL_OPT_RUNTIME}, \
-	{"host-overhead-us", required_argument, NULL, RL_OPT_HOST_OVERHEAD}, \
-	{"efficiency", required_argument, NULL, RL_OPT_EFFICIENCY}, \
-	{"best-case", no_argument, NULL, RL_OPT_BEST_CASE}
 #define RL_CLI_MODEL_CASES \
 	case RL_OPT_HW: \
 	case RL_OPT_ROOFS: \
@@ -182,27 +157,8 @@ void rl_cli_pipeline_model(const struct rl_cli_model_opts *o, struct rl_pipeline
 void rl_cli_model_release(struct rl_cli_model_opts *o);
 
 /* The training-step options of classify and model (train.h): getopt_long
- * values RL_OPT_TRAIN..., listed by RL_CLI_TRAIN_LONGOPTS and handled by
- * the cases RL_CLI_TRAIN_CASES with rl_cli_train_option. */
-#define RL_HELP_TRAIN \
-	"      --train               a training step: each forward op's backward ops\n" \
-	"                            (in reverse order) and the optimizer step, with\n" \
-	"                            gradients, optimizer state and saved activations\n" \
-	"                            in the memory fit (docs/oplist-format.md)\n" \
-	"      --optimizer NAME      adamw (default), adam, sgd (with momentum) or none\n" \
-	"      --fused-optimizer     one fused kernel (fused=True) instead of PyTorch's\n" \
-	"                            default foreach passes\n" \
-	"      --state-dtype T       the optimizer state's dtype (default fp32)\n" \
-	"      --autocast            weights and gradients kept in fp32, the ops in\n" \
-	"                            their dtype (torch.autocast): each weight cast\n" \
-	"                            in forward, each weight gradient in backward\n" \
-	"      --master-weights      an fp32 master copy of the 16-bit weights, which\n" \
-	"                            the optimizer updates and copies back\n" \
-	"      --recompute           activation recomputation: the repeated blocks\n" \
-	"                            (rows with count > 1) run forward again\n" \
-	"      --grad-accum N        micro-batches per optimizer step (default 1)\n" \
-	"      --weight-decay        L2 weight decay of SGD or Adam (weight_decay > 0):\n" \
-	"                            one more foreach pass, g + wd p\n"
+ * values RL_OPT_TRAIN..., rows of the option table handled by the cases
+ * RL_CLI_TRAIN_CASES with rl_cli_train_option. */
 enum {
 	RL_OPT_TRAIN = 0x140,
 	RL_OPT_OPTIMIZER,
@@ -214,16 +170,6 @@ enum {
 	RL_OPT_GRAD_ACCUM,
 	RL_OPT_WEIGHT_DECAY,
 };
-#define RL_CLI_TRAIN_LONGOPTS \
-	{"train", no_argument, NULL, RL_OPT_TRAIN}, \
-	{"optimizer", required_argument, NULL, RL_OPT_OPTIMIZER}, \
-	{"fused-optimizer", no_argument, NULL, RL_OPT_FUSED_OPTIMIZER}, \
-	{"state-dtype", required_argument, NULL, RL_OPT_STATE_DTYPE}, \
-	{"autocast", no_argument, NULL, RL_OPT_AUTOCAST}, \
-	{"master-weights", no_argument, NULL, RL_OPT_MASTER_WEIGHTS}, \
-	{"recompute", no_argument, NULL, RL_OPT_RECOMPUTE}, \
-	{"grad-accum", required_argument, NULL, RL_OPT_GRAD_ACCUM}, \
-	{"weight-decay", no_argument, NULL, RL_OPT_WEIGHT_DECAY}
 #define RL_CLI_TRAIN_CASES \
 	case RL_OPT_TRAIN: \
 	case RL_OPT_OPTIMIZER: \
@@ -307,6 +253,120 @@ struct rl_import;
  * -1 on failure. */
 int rl_cli_import(const char *path, struct rl_import *imp);
 
+/* ---- the option table (cli_options.c) ----
+ *
+ * Every option of every command is a row of rl_cli_options: its long name,
+ * its short letter, getopt_long's value (the letter, else an RL_OPT_*), its
+ * argument's name in the help (NULL: it takes none), the commands that take
+ * it (RL_CMD_* bits) and its help. A command makes its getopt_long arrays
+ * from the table (rl_cli_getopt) and prints its options' help from it
+ * (rl_cli_help), so that its --help lists what it accepts and nothing else.
+ * An option whose meaning differs between commands (--format, --hw, --from)
+ * has a row per meaning; no command takes two rows of one name. */
+enum {
+	RL_CMD_CLASSIFY = 1u << 0,
+	RL_CMD_MODEL = 1u << 1,
+	RL_CMD_PLOT = 1u << 2,
+	RL_CMD_HW = 1u << 3,
+	RL_CMD_PROBE = 1u << 4,
+	RL_CMD_DEVICES = 1u << 5,
+	RL_CMD_IMPORT = 1u << 6,
+	RL_CMD_REPORT = 1u << 7,
+	RL_CMD_BENCH = 1u << 8,
+	RL_CMD_CALIBRATE = 1u << 9,
+	RL_CMD_VALIDATE = 1u << 10,
+};
+#define RL_CMD_COUNT 11
+
+/* getopt_long's values of the options without a short letter, beyond the
+ * model's (RL_OPT_HW...) and training's (RL_OPT_TRAIN...) */
+enum {
+	RL_OPT_DEVICE = 0x180,
+	RL_OPT_ATTRS,
+	RL_OPT_QUICK,
+	RL_OPT_ONLY,
+	RL_OPT_COLLECTIVES,
+	RL_OPT_GPUS,
+	RL_OPT_FROM,
+	RL_OPT_RECORD,
+	RL_OPT_LIST,
+	RL_OPT_ID,
+	RL_OPT_PHASE,
+	RL_OPT_BATCH,
+	RL_OPT_SEQ,
+	RL_OPT_CONTEXT,
+	RL_OPT_DTYPE,
+	RL_OPT_WEIGHT_DTYPE,
+	RL_OPT_KV_DTYPE,
+	RL_OPT_MAX_BATCH,
+	RL_OPT_GENERATE,
+	RL_OPT_EXPERT_IMBALANCE,
+	RL_OPT_TP, /* RL_OPT_TP ... RL_OPT_MICROBATCHES in this order */
+	RL_OPT_PP,
+	RL_OPT_DP,
+	RL_OPT_EP,
+	RL_OPT_MICROBATCHES,
+	RL_OPT_TIMELINE,
+	RL_OPT_SET,
+	RL_OPT_SCALE,
+	RL_OPT_SWEEP,
+	RL_OPT_ITEMS_PER_STEP,
+	RL_OPT_SWEEP_TABLE,
+	RL_OPT_L2,
+	RL_OPT_WIDE,
+	RL_OPT_SUGGEST_FUSION,
+	RL_OPT_SVG,
+};
+
+struct rl_cli_opt {
+	const char *name;  /* long name, without "--" */
+	char short_name;   /* its letter, or 0 */
+	int val;           /* getopt_long's value: the letter, else an RL_OPT_* */
+	const char *arg;   /* the argument's name in the help, NULL: none */
+	unsigned cmds;     /* RL_CMD_* bits of the commands that take it */
+	const char *help;  /* one paragraph, wrapped by rl_cli_help ('\n' breaks
+	                    * it); NULL: listed on one line with the next row,
+	                    * whose help it shares */
+};
+
+extern const struct rl_cli_opt rl_cli_options[];
+extern const size_t rl_cli_noptions;
+
+#define RL_CLI_OPTS_MAX 64
+
+/* getopt_long's arrays of one command. */
+struct rl_cli_getopt {
+	struct option longopts[RL_CLI_OPTS_MAX]; /* ended by a row of zeros */
+	char shortopts[32]; /* ":" (a missing value returns ':'), then the
+	                     * letters */
+};
+
+/* Fills G with the options of command CMD (an RL_CMD_* bit) and readies
+ * getopt_long for a command's arguments: optind 1, opterr 0 (the command
+ * prints its errors). */
+void rl_cli_getopt(unsigned cmd, struct rl_cli_getopt *g);
+
+/* What getopt_long's value OPT for command CMD is when it is none of the
+ * command's own: -h prints USAGE, -V the version (RL_EXIT_OK); ':' (a value
+ * missing) and any other a usage error (printed; RL_EXIT_USAGE). Every
+ * command's "default:" case, so that they all answer alike. */
+int rl_cli_option_other(const char *cmd, int opt, int (*usage)(void), char **argv);
+
+/* Writes the options of CMD to OUT, in the table's order: "  -f, --format
+ * FMT" or "      --hw ID|FILE|live", the help from column 28, wrapped at
+ * 79. */
+void rl_cli_help_options(FILE *out, unsigned cmd);
+
+/* The long name (without "--") of the option whose getopt_long value is
+ * VAL, "?" for none. */
+const char *rl_cli_option_name(int val);
+
+/* --help of CMD on standard output: USAGE (the usage lines and what the
+ * command does, ending in a newline), "Options:" and the options, then an
+ * empty line and TAIL (the exit status; NULL or "": none). Returns
+ * RL_EXIT_OK. */
+int rl_cli_help(unsigned cmd, const char *usage, const char *tail);
+
 int cmd_classify(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
@@ -314,6 +374,50 @@ int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+/* ---- what bench, calibrate and validate share ---- */
+
+/* The groups of a bench run (memory, pipes, gemm, launch, sweep,
+ * collectives), bits of a mask in that order: collectives runs across the
+ * machine's GPUs (--gpus); a run without --only measures every other. */
+enum { RL_CLI_BENCH_GROUPS = 6 };
+#define RL_CLI_BENCH_COLLECTIVES (1u << (RL_CLI_BENCH_GROUPS - 1))
+#define RL_CLI_BENCH_DEFAULT (((1u << RL_CLI_BENCH_GROUPS) - 1) & ~RL_CLI_BENCH_COLLECTIVES)
+
+struct rl_bench;
+
+/* The time now in UTC as ISO 8601 ("2026-12-02T05:00:00Z") into BUF of N
+ * bytes ("?" when it cannot be had). */
+void rl_cli_now_iso(char *buf, size_t n);
+
+/* A monotonic clock in seconds. */
+double rl_cli_seconds(void);
+
+/* --device S of command CMD: a CUDA device index into *DEV; 0, or a printed
+ * usage error (RL_EXIT_USAGE). */
+int rl_cli_device_index(const char *cmd, const char *s, int *dev);
+
+/* --gpus N of command CMD: 1 to 64 into *GPUS; 0, or a printed usage error
+ * (RL_EXIT_USAGE). */
+int rl_cli_gpus_opt(const char *cmd, const char *arg, int *gpus);
+
+/* --only LIST of command CMD: group names, comma-separated, into the bit set
+ * *MASK; 0, or a printed usage error (RL_EXIT_USAGE). */
+int rl_cli_bench_only(const char *cmd, const char *list, unsigned *mask);
+
+/* Runs the groups of MASK on DEV (collectives on GPUS devices, 0 every one)
+ * into *B, QUICK for the short run; progress on stderr. Returns 0, or -1
+ * after printing the error. */
+int rl_cli_bench_run(int dev, int gpus, int quick, unsigned mask, struct rl_bench *b);
+
+/* Number of entries of B whose result check failed; each named on stderr. */
+size_t rl_cli_bench_failed(const struct rl_bench *b);
+
+/* The reference device: --hw SPEC, else the database entry matching G, else
+ * the probe's derivation of G (into *OWNED, a warning on stderr). NULL on
+ * error (printed). */
+const struct rl_device *rl_cli_reference(rl_hwdb *db, const char *spec, const struct rl_gpu *g,
+                                         struct rl_device *owned);
+
 int cmd_bench(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -18,45 +18,13 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline classify [OPTIONS] OPS.csv\n"
-	       "\n"
-	       "Predict, for each op of an op list (CSV, docs/oplist-format.md; '-' reads\n"
-	       "standard input), whether its time goes to compute, memory bandwidth or\n"
-	       "overhead, its best possible time, and what to do about it.\n"
-	       "\n"
-	       "Options:\n"
-	       RL_HELP_HW
-	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
-	       RL_HELP_ROOFS
-	       RL_HELP_MODEL
-	       RL_HELP_TRAIN
-	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
-	       "      --scale NAME=K,...    table, csv: predict each op and the list with\n"
-	       "                            NAME's size times K too, and report the ratio\n"
-	       "      --sweep NAME=V1,V2,...  one row per value of a --set name: step time,\n"
-	       "                            time share per bound, memory, fits (the list\n"
-	       "                            read again per value; table, csv, json, md)\n"
-	       "      --items-per-step EXPR  with --sweep: items per step, an expression over\n"
-	       "                            the names (B, B*197), for an items/s column\n"
-	       "  -f, --format FMT          table (default), csv, json or md\n"
-	       "      --timeline            simulate one step on the host and the GPU for\n"
-	       "                            every runtime profile: step time, GPU idle time,\n"
-	       "                            GPU-Util (table, json, md; docs/timeline.md)\n"
-	       "      --l2                  predict L2-resident ops (marked ^) with their\n"
-	       "                            input read from the L2 at l2_bandwidth_gbs\n"
-	       "      --wide                table: show every column, names uncut\n"
-	       "      --suggest-fusion      table, md: propose fusing runs of memory- or\n"
-	       "                            overhead-bound pointwise, softmax and layernorm\n"
-	       "                            ops, with the time saved\n"
-	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
-	       "                            standard output\n"
-	       "      --svg FILE            also draw the roofline chart (as roofline plot)\n"
-	       "                            into FILE, whole or not at all\n"
-	       "  -h, --help                show this help and exit\n"
-	       "  -V, --version             show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_CLASSIFY,
+	                   "Usage: roofline classify [OPTIONS] OPS.csv\n"
+	                   "\n"
+	                   "Predict, for each op of an op list (CSV, docs/oplist-format.md; '-' reads\n"
+	                   "standard input), whether its time goes to compute, memory bandwidth or\n"
+	                   "overhead, its best possible time, and what to do about it.\n",
+	                   "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
 struct classify {
@@ -217,24 +185,7 @@ out:
 
 int cmd_classify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		RL_CLI_MODEL_LONGOPTS,
-		{"format", required_argument, NULL, 'f'},
-		{"timeline", no_argument, NULL, 't'},
-		{"wide", no_argument, NULL, 'w'},
-		{"l2", no_argument, NULL, 'L'},
-		{"suggest-fusion", no_argument, NULL, 'F'},
-		RL_CLI_TRAIN_LONGOPTS,
-		{"set", required_argument, NULL, 'S'},
-		{"scale", required_argument, NULL, 'K'},
-		{"sweep", required_argument, NULL, 'W'},
-		{"items-per-step", required_argument, NULL, 'I'},
-		{"output", required_argument, NULL, 'o'},
-		{"svg", required_argument, NULL, 'G'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *output = NULL, *scale = NULL, *svg = NULL;
 	struct rl_cli_model_opts m;
 	struct rl_cli_train_opts tr;
@@ -256,9 +207,8 @@ int cmd_classify(int argc, char **argv)
 	rl_errlist_init(&errs);
 	c.sinks.fmt = RL_FMT_TABLE;
 	c.errs = &errs;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_CLASSIFY, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
@@ -268,37 +218,34 @@ int cmd_classify(int argc, char **argv)
 			if (rl_cli_train_option(&tr, "classify", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 't': c.sinks.timeline = 1; break;
-		case 'w': c.sinks.wide = 1; break;
-		case 'L': c.sinks.l2 = 1; break;
-		case 'F': c.sinks.suggest = 1; break;
-		case 'K': scale = optarg; break;
-		case 'S': {
+		case RL_OPT_TIMELINE: c.sinks.timeline = 1; break;
+		case RL_OPT_WIDE: c.sinks.wide = 1; break;
+		case RL_OPT_L2: c.sinks.l2 = 1; break;
+		case RL_OPT_SUGGEST_FUSION: c.sinks.suggest = 1; break;
+		case RL_OPT_SCALE: scale = optarg; break;
+		case RL_OPT_SET: {
 			struct rl_err e;
 
 			if (rl_symbols_set(&syms, optarg, &e) < 0)
 				return rl_cli_usage("classify", "%s", e.msg);
 			break;
 		}
-		case 'W': {
+		case RL_OPT_SWEEP: {
 			struct rl_err e;
 
 			if (rl_sweep_parse(optarg, &c.sweep, &e) < 0)
 				return rl_cli_usage("classify", "%s", e.msg);
 			break;
 		}
-		case 'I': c.items = optarg; break;
+		case RL_OPT_ITEMS_PER_STEP: c.items = optarg; break;
 		case 'o': output = optarg; break;
-		case 'G': svg = optarg; break;
+		case RL_OPT_SVG: svg = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &c.sinks.fmt) < 0)
 				return rl_cli_usage("classify", "unknown format '%s' (expected table, csv, json or md)",
 				                    optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("classify", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("classify", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("classify", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

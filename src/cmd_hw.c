@@ -13,24 +13,17 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline hw list [OPTIONS]\n"
-	       "       roofline hw show [OPTIONS] ID|FILE\n"
-	       "       roofline hw systems [OPTIONS]\n"
-	       "       roofline hw runtimes [OPTIONS]\n"
-	       "\n"
-	       "List the devices and systems of the database (csv: the devices; 'hw systems'\n"
-	       "lists the systems alone), show one device or system with the source of every\n"
-	       "figure, or list the runtime profiles (host cost per kernel launch: the\n"
-	       "default, then each op kind that has its own).\n"
-	       "\n"
-	       "Options:\n"
-	       "      --hwdb DIR     device database directory (default $ROOFLINE_HWDB, else\n"
-	       "                     the build tree's or the installed hwdb/)\n"
-	       "  -f, --format FMT   table (default), csv or json; 'show --format csv' writes\n"
-	       "                     rows key,value,source\n"
-	       "  -h, --help         show this help and exit\n"
-	       "  -V, --version      show the version and exit\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_HW,
+	                   "Usage: roofline hw list [OPTIONS]\n"
+	                   "       roofline hw show [OPTIONS] ID|FILE\n"
+	                   "       roofline hw systems [OPTIONS]\n"
+	                   "       roofline hw runtimes [OPTIONS]\n"
+	                   "\n"
+	                   "List the devices and systems of the database (csv: the devices; 'hw systems'\n"
+	                   "lists the systems alone), show one device or system with the source of every\n"
+	                   "figure, or list the runtime profiles (host cost per kernel launch: the\n"
+	                   "default, then each op kind that has its own).\n",
+	                   NULL);
 }
 
 static const char *val(const struct rl_device *d, enum rl_hw_key k, char *buf, size_t n)
@@ -309,32 +302,22 @@ static void list_runtimes(const rl_hwdb *db, enum rl_format fmt)
 
 int cmd_hw(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"hwdb", required_argument, NULL, 'D'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *hwdb = NULL, *action;
 	enum rl_format fmt = RL_FMT_TABLE;
 	int opt, status = RL_EXIT_OK;
 	rl_hwdb *db;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_HW, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'D': hwdb = optarg; break;
+		case RL_OPT_HWDB: hwdb = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &fmt) < 0 || fmt == RL_FMT_MD)
 				return rl_cli_usage("hw", "unknown format '%s' (expected table, csv or json)",
 				                    optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("hw", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("hw", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("hw", opt, usage, argv);
 		}
 	}
 	if (optind == argc)

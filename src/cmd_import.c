@@ -11,23 +11,16 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline import [OPTIONS] TRACE.json[.gz]\n"
-	       "\n"
-	       "Read a PyTorch profiler trace (torch.profiler's export_chrome_trace, plain or\n"
-	       "gzipped; '-' reads standard input) and write an op list (CSV,\n"
-	       "docs/oplist-format.md): one row per outermost op that launched GPU work, with\n"
-	       "kind, dtype and shape from its recorded inputs, measured_us (its GPU time),\n"
-	       "launches and host_us (its CPU time). 'roofline classify' reads it back;\n"
-	       "docs/trace-import.md lists the ops it maps.\n"
-	       "\n"
-	       "Options:\n"
-	       "  -o, --output FILE  write to FILE (whole or not at all) instead of\n"
-	       "                     standard output\n"
-	       "  -h, --help         show this help and exit\n"
-	       "  -V, --version      show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_IMPORT,
+	                   "Usage: roofline import [OPTIONS] TRACE.json[.gz]\n"
+	                   "\n"
+	                   "Read a PyTorch profiler trace (torch.profiler's export_chrome_trace, plain or\n"
+	                   "gzipped; '-' reads standard input) and write an op list (CSV,\n"
+	                   "docs/oplist-format.md): one row per outermost op that launched GPU work, with\n"
+	                   "kind, dtype and shape from its recorded inputs, measured_us (its GPU time),\n"
+	                   "launches and host_us (its CPU time). 'roofline classify' reads it back;\n"
+	                   "docs/trace-import.md lists the ops it maps.\n",
+	                   "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
 int rl_cli_import(const char *path, struct rl_import *imp)
@@ -76,27 +69,18 @@ int rl_cli_import(const char *path, struct rl_import *imp)
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *output = NULL;
 	struct rl_import imp;
 	struct rl_outfiles outs;
 	struct rl_outfile *out;
 	int opt, rc, status = RL_EXIT_OK;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_IMPORT, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("import", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("import", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("import", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

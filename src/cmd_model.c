@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,39 +10,14 @@
 #include "cli.h"
 #include "dtype.h"
 #include "family.h"
-#include "generate.h"
+#include "generate_report.h"
 #include "hfconfig.h"
 #include "modelops.h"
+#include "modelprobe.h"
 #include "modelstep.h"
 #include "num.h"
 #include "parallel.h"
 #include "pipeline.h"
-#include "sweep.h"
-#include "sweep_report.h"
-
-/* TEXT on stdout in lines of at most 72 columns, broken at spaces. */
-static void print_wrapped(const char *text)
-{
-	const char *p = text;
-	int col = 0;
-
-	while (*p != '\0') {
-		int len = (int)strcspn(p, " ");
-
-		if (col > 0 && col + 1 + len > 72) {
-			putchar('\n');
-			col = 0;
-		} else if (col > 0) {
-			putchar(' ');
-			col++;
-		}
-		printf("%.*s", len, p);
-		col += len;
-		p += len;
-		p += strspn(p, " ");
-	}
-	putchar('\n');
-}
 
 static int usage(void)
 {
@@ -58,95 +32,31 @@ static int usage(void)
 	         "and predict it as classify does, or write it (-f oplist).",
 	         types, enc);
 	printf("Usage: roofline model [OPTIONS] CONFIG.json\n\n");
-	print_wrapped(text);
-	printf("\n"
-	       "Options:\n"
-	       "      --phase PHASE         decode (default: one token per sequence) or\n"
-	       "                            prefill (the prompt; the encoders' default)\n"
-	       "      --batch N             sequences (default 1)\n"
-	       "      --seq N               prompt tokens per sequence (default 512)\n"
-	       "      --context N           KV length at decode (default: --seq)\n"
-	       "      --dtype T             activations (default bf16)\n"
-	       "      --weight-dtype T      weights, e.g. int4 (default: --dtype)\n"
-	       "      --kv-dtype T          KV cache, e.g. fp8 (default: --dtype)\n"
-	       "      --max-batch           print the largest batch whose step fits the\n"
-	       "                            device's memory (at most 16777216), its step\n"
-	       "                            time and memory\n"
-	       "      --generate N          N output tokens: the prefill of --seq tokens\n"
-	       "                            (the first), then N - 1 decode steps, the\n"
-	       "                            context growing from --seq: time to first\n"
-	       "                            token, time per output token, total, tokens/s\n"
-	       "      --expert-imbalance X  MoE (mixtral): the busiest expert's tokens over\n"
-	       "                            the mean, >= 1 (default 1: uniform routing)\n"
-	       "      --sweep NAME=V1,V2,...  one step per value of batch, seq or context:\n"
-	       "                            step time, tokens/s, time share per bound,\n"
-	       "                            memory and whether it fits (docs/sweep.md)\n"
-	       "      --tp N, --pp N, --dp N, --ep N\n"
-	       "                            tensor, pipeline, data and expert parallel\n"
-	       "                            degrees (default 1): the op list is one GPU's\n"
-	       "                            share with its collectives, on the system of\n"
-	       "                            --hw (docs/parallel.md)\n"
-	       "      --microbatches M      pipeline micro-batches (default: pp, or the\n"
-	       "                            largest divisor of batch / dp below it)\n"
-	       "      --timeline            simulate the step on the host, the GPU and\n"
-	       "                            the communication stream (docs/timeline.md)\n"
-	       RL_HELP_HW
-	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
-	       RL_HELP_ROOFS
-	       RL_HELP_MODEL
-	       "  -f, --format FMT          table (default), csv, json, md, or oplist\n"
-	       "                            (the op list, for classify)\n"
-	       "      --wide                table: show every column, names uncut\n"
-	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
-	       "                            standard output\n"
-	       "  -h, --help                show this help and exit\n"
-	       "  -V, --version             show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
-	return RL_EXIT_OK;
+	rl_cli_print_wrapped(stdout, text, 72);
+	return rl_cli_help(RL_CMD_MODEL, "", "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
-/* A size option from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
-static int size_opt(const char *opt, const char *arg, uint64_t *out)
+/* Size option OPT from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
+static int size_opt(int opt, const char *arg, uint64_t *out)
 {
 	struct rl_err e;
 
 	if (rl_parse_u64(arg, out, &e) < 0 || *out < 1 || *out > RL_MODELOPS_MAX_SIZE)
-		return rl_cli_usage("model", "%s: '%s' is not an integer from 1 to %u", opt, arg,
-		                    RL_MODELOPS_MAX_SIZE);
+		return rl_cli_usage("model", "--%s: '%s' is not an integer from 1 to %u",
+		                    rl_cli_option_name(opt), arg, RL_MODELOPS_MAX_SIZE);
 	return 0;
 }
 
-static int dtype_opt(const char *opt, const char *arg, int activations, enum rl_dtype *out)
+/* Dtype option OPT (--dtype: of the activations); 0 or a usage error. */
+static int dtype_opt(int opt, const char *arg, enum rl_dtype *out)
 {
 	if (rl_dtype_parse(arg, out) < 0)
-		return rl_cli_usage("model", "%s: unknown dtype '%s' (expected %s)", opt, arg,
-		                    rl_dtype_expected());
-	if (activations && rl_dtype_storage_only(*out))
-		return rl_cli_usage("model", "%s: %s is a storage type only (give it to "
-		                             "--weight-dtype or --kv-dtype)", opt, arg);
+		return rl_cli_usage("model", "--%s: unknown dtype '%s' (expected %s)",
+		                    rl_cli_option_name(opt), arg, rl_dtype_expected());
+	if (opt == RL_OPT_DTYPE && rl_dtype_storage_only(*out))
+		return rl_cli_usage("model", "--dtype: %s is a storage type only (give it to "
+		                             "--weight-dtype or --kv-dtype)", arg);
 	return 0;
-}
-
-struct model {
-	const char *input; /* the op list's name in messages: "CONFIG (op list)",
-	                    * whose line N is line N of -f oplist */
-	struct rl_pipeline_model model;
-	struct rl_pipeline_sinks sinks;
-	rl_pipeline *pl;
-	struct rl_errlist *errs;
-};
-
-/* One step at MO through a pipeline without output: C->pl holds its
- * summary and memory after. Returns 0, or a negative status with the errors
- * in C->errs. */
-static int probe_step(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                      const struct rl_modelops_opts *mo)
-{
-	struct rl_modelstep st = {config, c->input, cfg, &c->model, NULL};
-
-	rl_pipeline_free(c->pl);
-	return rl_modelstep_run(&st, mo, &c->pl, c->errs);
 }
 
 /* The errors of a step: the first only, the cause (the op list is
@@ -159,348 +69,44 @@ static void step_errors(const struct rl_errlist *errs, const char *input, int rc
 		rl_cli_error("%s: %s", input, rl_strerror(rc));
 }
 
-/* --max-batch's probe (memfit.h): whether the step at BATCH fits. */
-struct fit {
-	struct model *c;
-	const char *config;
-	const struct rl_hfconfig *cfg;
-	struct rl_modelops_opts mo;
-	const struct rl_device *dev;
-};
-
-static int fit_step(void *user, uint64_t batch, int *fits)
+/* --sweep, else --generate, else --max-batch over step MO of S, written to OUT.
+ * Returns 0 or a negative status, its errors printed. */
+static int probe_run(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
+                     uint64_t gen, const struct rl_sweep_spec *sw, int ctx_given,
+                     enum rl_format fmt, FILE *out)
 {
-	struct fit *w = user;
-	int rc;
-
-	w->mo.batch = batch;
-	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
-	if (rc < 0)
-		return rc;
-	*fits = rl_memfit_fits(rl_pipeline_memfit(w->c->pl), w->dev);
-	return 0;
-}
-
-/* --max-batch: the largest batch whose step fits DEV's memory
- * (rl_memfit_max_batch) up to the largest batch, RL_MODELOPS_MAX_SIZE,
- * written as one line to OUT; a line that says so when that cap, not the
- * memory, ended the search. Returns 0 or a negative status (printed, or in
- * C->errs). */
-static int max_batch(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                     struct rl_modelops_opts mo, const struct rl_device *dev, FILE *out)
-{
-	struct fit w = {c, config, cfg, mo, dev};
-	double cap = rl_memfit_device_bytes(dev);
-	const struct rl_memfit *mem;
-	const struct rl_summary *s;
-	char why[64] = "";
-	uint64_t b;
-	int rc;
-
-	if (cap <= 0) {
-		rl_cli_error("--max-batch: %s gives no memory_gib", dev->id);
-		return RL_ERR_ARG;
-	}
-	rc = rl_memfit_max_batch(fit_step, &w, RL_MODELOPS_MAX_SIZE, &b);
-	if (rc < 0)
-		return rc;
-	/* the step of the answer (batch 1 when none fits) */
-	mo.batch = b > 0 ? b : 1;
-	rc = probe_step(c, config, cfg, &mo);
-	if (rc < 0)
-		return rc;
-	s = rl_pipeline_summary(c->pl);
-	mem = rl_pipeline_memfit(c->pl);
-	if (b == 0) {
-		rl_cli_error("--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
-		             rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
-		return RL_ERR_RANGE;
-	}
-	/* the largest batch fits: the search, not the memory, stopped there.
-	 * The weights stay and the rest grows with the batch, at most in
-	 * proportion: the memory would allow one more when M x (B + 1) / B
-	 * fits */
-	if (b == RL_MODELOPS_MAX_SIZE)
-		snprintf(why, sizeof(why), " (the largest batch searched%s)",
-		         rl_memfit_total_bytes(mem) * ((double)b + 1) / (double)b <= cap
-		             ? "; memory would allow more"
-		             : "");
-	fprintf(out, "max batch %llu%s: step %.2f us expected, %.2f us roofline; memory %.2f of "
-	             "%g GiB\n",
-	        (unsigned long long)b, why, s->total_us, s->roofline_us,
-	        rl_memfit_total_bytes(mem) / RL_MEMFIT_GIB, cap / RL_MEMFIT_GIB);
-	return 0;
-}
-
-/* --generate's step function (generate.h): MO at the prefill or at a
- * decode step's context, through the pipeline. */
-struct gen {
-	struct model *c;
-	const char *config;
-	const struct rl_hfconfig *cfg;
-	struct rl_modelops_opts mo;
-};
-
-static int gen_step(void *user, int prefill, uint64_t context, struct rl_generate_times *t)
-{
-	struct gen *w = user;
-	const struct rl_summary *s;
-	int rc;
-
-	w->mo.phase = prefill ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
-	w->mo.context = prefill ? w->mo.seq : context;
-	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
-	if (rc < 0)
-		return rc;
-	s = rl_pipeline_summary(w->c->pl);
-	t->expected_us = s->total_us;
-	t->roofline_us = s->roofline_us;
-	return 0;
-}
-
-/* A time of the block in WIDTH columns, or "-" where it is not defined
- * (the time per output token of the prefill alone). */
-static void gen_time(FILE *out, int width, double v)
-{
-	if (isnan(v))
-		fprintf(out, "%*s", width, "-");
-	else
-		fprintf(out, "%*.2f", width, v);
-}
-
-/* --generate N: N output tokens, the prefill of MO->seq tokens at MO->batch
- * (the time to first token and the first token), then the N - 1 decode
- * steps at contexts seq to seq + N - 2 (generate.h: every step evaluated,
- * or the steps integrated over blocks of contexts past
- * RL_GENERATE_EXACT). A warning when the prefill or the last decode step
- * (the largest context) does not fit DEV's memory. Written to OUT as a block
- * (table, md) or an object (json). Returns 0 or a negative status (printed,
- * or in C->errs). */
-static int generate(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                    struct rl_modelops_opts mo, uint64_t tokens, const struct rl_device *dev,
-                    enum rl_format fmt, FILE *out)
-{
-	struct rl_generate_spec spec = {mo.batch, mo.seq, tokens, RL_MODELOPS_MAX_SIZE};
-	struct gen w = {c, config, cfg, mo};
+	struct rl_modelprobe_max_batch mb;
 	struct rl_generate g;
+	struct rl_errlist errs;
 	struct rl_err e;
-	char range[96];
-	int i, rc;
-
-	/* the memory: the prefill's (its activations) and the last decode
-	 * step's (the largest KV cache) bound every step's; checked first, so
-	 * that a step too large also fails before the others (the context is
-	 * within RL_MODELOPS_MAX_SIZE: checked with the options) */
-	for (i = 0; i < (tokens > 1 ? 2 : 1); i++) {
-		mo.phase = i == 0 ? RL_PHASE_PREFILL : RL_PHASE_DECODE;
-		mo.context = i == 0 ? mo.seq : mo.seq + tokens - 2;
-		rc = probe_step(c, config, cfg, &mo);
-		if (rc < 0)
-			return rc;
-		if (!rl_memfit_fits(rl_pipeline_memfit(c->pl), dev))
-			rl_cli_error("warning: --generate: the %s needs %.2f GiB, over the device's "
-			             "%g GiB",
-			             i == 0 ? "prefill" : "last decode step",
-			             rl_memfit_total_bytes(rl_pipeline_memfit(c->pl)) / RL_MEMFIT_GIB,
-			             rl_memfit_device_bytes(dev) / RL_MEMFIT_GIB);
-	}
-	rc = rl_generate_run(&spec, gen_step, &w, &g, &e);
-	if (rc < 0)
-		return rc; /* the step's errors, in C->errs (SPEC was checked) */
-	if (g.steps > 0)
-		snprintf(range, sizeof(range), "decode at contexts %llu to %llu",
-		         (unsigned long long)g.first_context, (unsigned long long)g.last_context);
-	else
-		snprintf(range, sizeof(range), "the prefill's; no decode step");
-	if (fmt == RL_FMT_JSON) {
-		fprintf(out,
-		        "{\"generate\":{\"batch\":%llu,\"seq\":%llu,\"tokens\":%llu,"
-		        "\"prefill_us\":%.3f,\"prefill_roofline_us\":%.3f,",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)tokens, g.prefill.expected_us, g.prefill.roofline_us);
-		if (g.steps > 0)
-			fprintf(out, "\"per_token_us\":%.3f,\"per_token_roofline_us\":%.3f,",
-			        g.per_token.expected_us, g.per_token.roofline_us);
-		else
-			fputs("\"per_token_us\":null,\"per_token_roofline_us\":null,", out);
-		fprintf(out,
-		        "\"total_us\":%.3f,\"total_roofline_us\":%.3f,"
-		        "\"tokens_per_s\":%.3f,\"tokens_per_s_roofline\":%.3f,"
-		        "\"steps_evaluated\":%llu,\"error_estimate\":%.3g}}\n",
-		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline, (unsigned long long)g.evaluated, g.error);
-		return 0;
-	}
-	if (fmt == RL_FMT_MD) {
-		fprintf(out,
-		        "Generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n\n"
-		        "| | expected | roofline |\n|---|---:|---:|\n"
-		        "| prefill (time to first token), us | %.2f | %.2f |\n"
-		        "| per output token (mean), us | ",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
-		        g.prefill.roofline_us);
-		gen_time(out, 0, g.per_token.expected_us);
-		fputs(" | ", out);
-		gen_time(out, 0, g.per_token.roofline_us);
-		fprintf(out,
-		        " |\n"
-		        "| total, us | %.2f | %.2f |\n"
-		        "| tokens/s | %.1f | %.1f |\n",
-		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline);
-	} else {
-		fprintf(out,
-		        "generate: batch %llu, prompt %llu tokens, %llu output token%s (%s)\n"
-		        "                                    expected      roofline\n"
-		        "  prefill (time to first token) %12.2f  %12.2f us\n"
-		        "  per output token (mean)       ",
-		        (unsigned long long)mo.batch, (unsigned long long)mo.seq,
-		        (unsigned long long)tokens, tokens == 1 ? "" : "s", range, g.prefill.expected_us,
-		        g.prefill.roofline_us);
-		gen_time(out, 12, g.per_token.expected_us);
-		fputs("  ", out);
-		gen_time(out, 12, g.per_token.roofline_us);
-		fprintf(out,
-		        " us\n"
-		        "  total                         %12.2f  %12.2f us\n"
-		        "  throughput                    %12.1f  %12.1f tokens/s\n",
-		        g.total.expected_us, g.total.roofline_us, g.tokens_per_s,
-		        g.tokens_per_s_roofline);
-	}
-	if (g.evaluated < g.steps)
-		fprintf(out,
-		        "%s%snote: %llu decode steps, %llu of them evaluated, the others integrated "
-		        "over blocks of contexts (estimated error %.2g %%)\n",
-		        fmt == RL_FMT_MD ? "\n" : "", fmt == RL_FMT_MD ? "" : "  ",
-		        (unsigned long long)g.steps, (unsigned long long)g.evaluated,
-		        g.error * 100);
-	return 0;
-}
-
-/* --sweep: one step per value (sweep.h); the swept option is FIELD of MO,
- * and at decode a swept seq moves the context too unless --context is
- * given. Tokens per step: batch at decode, batch x seq at prefill. */
-struct sweep {
-	struct model *c;
-	const char *config;
-	const struct rl_hfconfig *cfg;
-	struct rl_modelops_opts mo;
-	uint64_t *field;
-	int ctx_follows;
-};
-
-static int sweep_step(void *user, uint64_t v, const struct rl_summary **s,
-                      const struct rl_memfit **m, double *items)
-{
-	struct sweep *w = user;
+	enum rl_modelprobe_size which;
 	int rc;
 
-	*w->field = v;
-	if (w->ctx_follows)
-		w->mo.context = w->mo.seq;
-	rc = probe_step(w->c, w->config, w->cfg, &w->mo);
-	if (rc < 0)
-		return rc;
-	*s = rl_pipeline_summary(w->c->pl);
-	*m = rl_pipeline_memfit(w->c->pl);
-	*items = (double)w->mo.batch * (w->mo.phase == RL_PHASE_PREFILL ? (double)w->mo.seq : 1.0);
-	return 0;
-}
-
-/* Runs SW over the step MO and writes the table to OUT as FMT. Returns 0, a
- * negative status (in C->errs, or printed), or RL_ERR_ARG for a name that
- * does not apply (printed). */
-static int run_sweep(struct model *c, const char *config, const struct rl_hfconfig *cfg,
-                     struct rl_modelops_opts mo, int ctx_given, const struct rl_sweep_spec *sw,
-                     const struct rl_cli_model_opts *m, enum rl_format fmt, FILE *out)
-{
-	const char *phase = mo.phase == RL_PHASE_PREFILL ? "prefill" : "decode";
-	struct rl_sweep_table *t = malloc(sizeof(*t));
-	struct sweep w = {c, config, cfg, mo, NULL, 0};
-	char title[512];
-	int rc, n;
-
-	if (t == NULL)
-		return RL_ERR_NOMEM;
-	if (strcmp(sw->name, "batch") == 0) {
-		w.field = &w.mo.batch;
-	} else if (strcmp(sw->name, "seq") == 0 && cfg->tokens > 0) {
-		/* the family fixes the tokens per sequence (vit's patches) */
-		rl_cli_error("--sweep seq: model_type %s takes its tokens from the image",
-		             cfg->model_type);
-		free(t);
-		return RL_ERR_ARG;
-	} else if (strcmp(sw->name, "seq") == 0 &&
-	           (mo.phase == RL_PHASE_PREFILL || !ctx_given)) {
-		w.field = &w.mo.seq;
-		w.ctx_follows = mo.phase == RL_PHASE_DECODE;
-	} else if (strcmp(sw->name, "context") == 0 && mo.phase == RL_PHASE_DECODE) {
-		w.field = &w.mo.context;
+	rl_errlist_init(&errs);
+	e.msg[0] = '\0';
+	if (sw->n) {
+		rc = rl_modelprobe_sweep_size(sw->name, s->cfg, mo, ctx_given, &which, &e);
+		if (rc == 0)
+			rc = rl_modelprobe_sweep(s, mo, sw, which, fmt, out, &errs);
+	} else if (gen) {
+		rc = rl_modelprobe_generate(s, mo, gen, rl_cli_warn_sink, NULL, &g, &errs, &e);
+		if (rc == 0)
+			rc = rl_generate_report_write(out, fmt, &g);
 	} else {
-		rl_cli_error("--sweep %s: %s", sw->name,
-		             strcmp(sw->name, "seq") == 0
-		                 ? "the decode step's context is --context: sweep context"
-		             : strcmp(sw->name, "context") == 0
-		                 ? "the prefill step has no context: sweep seq"
-		                 : "not a size of the step (expected batch, seq or context)");
-		free(t);
-		return RL_ERR_ARG;
+		rc = rl_modelprobe_max_batch(s, mo, &mb, &errs, &e);
+		if (rc == 0)
+			rl_modelprobe_max_batch_write(out, &mb);
 	}
-	/* what the step is, but for the swept size */
-	n = snprintf(title, sizeof(title), "%s, %s", config, phase);
-	if (w.field != &w.mo.batch)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", batch %llu",
-		              (unsigned long long)mo.batch);
-	if (w.field != &w.mo.seq && mo.phase == RL_PHASE_PREFILL)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", seq %llu",
-		              (unsigned long long)mo.seq);
-	if (w.ctx_follows)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", context = seq");
-	if (w.field != &w.mo.context && !w.ctx_follows && mo.phase == RL_PHASE_DECODE)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ", context %llu",
-		              (unsigned long long)mo.context);
-	snprintf(title + n, sizeof(title) - (size_t)n, "; %s, %s runtime", m->dev->id, m->rt->id);
-	rl_sweep_table_init(t, sw->name, "tokens", m->dev);
-	t->title = title;
-	rc = rl_sweep_run(sw, sweep_step, &w, m->dev, t);
-	if (rc == 0)
-		rc = rl_sweep_report_write(out, fmt, t);
-	free(t);
+	if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
+		step_errors(&errs, s->input, rc);
+	else if (rc < 0 && e.msg[0] != '\0')
+		rl_cli_error("%s", e.msg);
 	return rc;
 }
 
 int cmd_model(int argc, char **argv)
 {
-	enum { O_PHASE = 0x200, O_BATCH, O_SEQ, O_CONTEXT, O_DTYPE, O_WDTYPE, O_KVDTYPE, O_MAXB,
-	       O_GEN, O_IMB, O_SWEEP, O_TP, O_PP, O_DP, O_EP, O_MB, O_TL };
-	static const struct option longopts[] = {
-		RL_CLI_MODEL_LONGOPTS,
-		{"phase", required_argument, NULL, O_PHASE},
-		{"batch", required_argument, NULL, O_BATCH},
-		{"seq", required_argument, NULL, O_SEQ},
-		{"context", required_argument, NULL, O_CONTEXT},
-		{"dtype", required_argument, NULL, O_DTYPE},
-		{"weight-dtype", required_argument, NULL, O_WDTYPE},
-		{"kv-dtype", required_argument, NULL, O_KVDTYPE},
-		{"max-batch", no_argument, NULL, O_MAXB},
-		{"generate", required_argument, NULL, O_GEN},
-		{"expert-imbalance", required_argument, NULL, O_IMB},
-		{"tp", required_argument, NULL, O_TP},
-		{"pp", required_argument, NULL, O_PP},
-		{"dp", required_argument, NULL, O_DP},
-		{"ep", required_argument, NULL, O_EP},
-		{"microbatches", required_argument, NULL, O_MB},
-		{"timeline", no_argument, NULL, O_TL},
-		RL_CLI_TRAIN_LONGOPTS,
-		{"sweep", required_argument, NULL, O_SWEEP},
-		{"format", required_argument, NULL, 'f'},
-		{"wide", no_argument, NULL, 'w'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *output = NULL;
 	struct rl_cli_model_opts m;
 	struct rl_cli_train_opts tr;
@@ -509,7 +115,9 @@ int cmd_model(int argc, char **argv)
 	struct rl_hfconfig cfg;
 	struct rl_parallel lay;
 	struct rl_parallel_place place;
-	struct model c;
+	struct rl_pipeline_model pm;
+	struct rl_pipeline_sinks sinks;
+	rl_pipeline *pl = NULL;
 	struct rl_errlist errs;
 	struct rl_outfiles outs;
 	struct rl_outfile *out;
@@ -519,8 +127,23 @@ int cmd_model(int argc, char **argv)
 	uint64_t gen = 0;
 	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
+	/* where each size and dtype option goes, and the flag that it was given */
+	const struct { int opt; uint64_t *v; int *given; } sizes[] = {
+		{RL_OPT_BATCH, &mo.batch, NULL},     {RL_OPT_SEQ, &mo.seq, &seq_given},
+		{RL_OPT_CONTEXT, &mo.context, &ctx}, {RL_OPT_GENERATE, &gen, NULL},
+		{RL_OPT_TP, &lay.tp, NULL},          {RL_OPT_PP, &lay.pp, NULL},
+		{RL_OPT_DP, &lay.dp, NULL},          {RL_OPT_EP, &lay.ep, NULL},
+		{RL_OPT_MICROBATCHES, &lay.microbatches, NULL},
+	};
+	const struct { int opt; enum rl_dtype *v; int *given; } dtypes[] = {
+		{RL_OPT_DTYPE, &mo.dtype, NULL},
+		{RL_OPT_WEIGHT_DTYPE, &mo.weight_dtype, &wdt},
+		{RL_OPT_KV_DTYPE, &mo.kv_dtype, &kvdt},
+	};
+	size_t i;
 
-	memset(&c, 0, sizeof(c));
+	memset(&pm, 0, sizeof(pm));
+	memset(&sinks, 0, sizeof(sinks));
 	rl_outfiles_init(&outs);
 	memset(&mo, 0, sizeof(mo));
 	memset(&sw, 0, sizeof(sw));
@@ -528,22 +151,20 @@ int cmd_model(int argc, char **argv)
 	rl_cli_model_init(&m, "model", "eager");
 	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
-	c.sinks.fmt = RL_FMT_TABLE;
-	c.errs = &errs;
+	sinks.fmt = RL_FMT_TABLE;
 	mo.phase = RL_PHASE_DECODE;
 	mo.batch = 1;
 	mo.seq = 512;
 	mo.dtype = RL_BF16;
 	mo.expert_imbalance = 1.0;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_MODEL, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_PHASE:
+		case RL_OPT_PHASE:
 			phase_given = 1;
 			if (strcmp(optarg, "decode") == 0)
 				mo.phase = RL_PHASE_DECODE;
@@ -553,36 +174,26 @@ int cmd_model(int argc, char **argv)
 				return rl_cli_usage("model", "--phase: unknown phase '%s' (expected "
 				                             "prefill or decode)", optarg);
 			break;
-		case O_BATCH:
-			if (size_opt("--batch", optarg, &mo.batch) != 0)
+		case RL_OPT_BATCH: case RL_OPT_SEQ: case RL_OPT_CONTEXT: case RL_OPT_GENERATE:
+		case RL_OPT_TP: case RL_OPT_PP: case RL_OPT_DP: case RL_OPT_EP:
+		case RL_OPT_MICROBATCHES:
+			for (i = 0; sizes[i].opt != opt; i++)
+				;
+			if (size_opt(opt, optarg, sizes[i].v) != 0)
 				return RL_EXIT_USAGE;
+			if (sizes[i].given != NULL)
+				*sizes[i].given = 1;
 			break;
-		case O_SEQ:
-			if (size_opt("--seq", optarg, &mo.seq) != 0)
+		case RL_OPT_DTYPE: case RL_OPT_WEIGHT_DTYPE: case RL_OPT_KV_DTYPE:
+			for (i = 0; dtypes[i].opt != opt; i++)
+				;
+			if (dtype_opt(opt, optarg, dtypes[i].v) != 0)
 				return RL_EXIT_USAGE;
-			seq_given = 1;
+			if (dtypes[i].given != NULL)
+				*dtypes[i].given = 1;
 			break;
-		case O_CONTEXT:
-			if (size_opt("--context", optarg, &mo.context) != 0)
-				return RL_EXIT_USAGE;
-			ctx = 1;
-			break;
-		case O_DTYPE:
-			if (dtype_opt("--dtype", optarg, 1, &mo.dtype) != 0)
-				return RL_EXIT_USAGE;
-			break;
-		case O_WDTYPE:
-			if (dtype_opt("--weight-dtype", optarg, 0, &mo.weight_dtype) != 0)
-				return RL_EXIT_USAGE;
-			wdt = 1;
-			break;
-		case O_KVDTYPE:
-			if (dtype_opt("--kv-dtype", optarg, 0, &mo.kv_dtype) != 0)
-				return RL_EXIT_USAGE;
-			kvdt = 1;
-			break;
-		case O_MAXB: maxb = 1; break;
-		case O_IMB: {
+		case RL_OPT_MAX_BATCH: maxb = 1; break;
+		case RL_OPT_EXPERT_IMBALANCE: {
 			struct rl_err perr;
 
 			if (rl_parse_nonneg(optarg, &mo.expert_imbalance, &perr) < 0 ||
@@ -591,100 +202,43 @@ int cmd_model(int argc, char **argv)
 				                             "from 1 to 1e6", optarg);
 			break;
 		}
-		case O_GEN:
-			if (size_opt("--generate", optarg, &gen) != 0)
-				return RL_EXIT_USAGE;
-			break;
-		case O_TP:
-		case O_PP:
-		case O_DP:
-		case O_EP:
-		case O_MB: {
-			static const char *const names[] = {"--tp", "--pp", "--dp", "--ep",
-			                                    "--microbatches"};
-			uint64_t *v[] = {&lay.tp, &lay.pp, &lay.dp, &lay.ep, &lay.microbatches};
-
-			if (size_opt(names[opt - O_TP], optarg, v[opt - O_TP]) != 0)
-				return RL_EXIT_USAGE;
-			break;
-		}
-		case O_TL: c.sinks.timeline = 1; break;
+		case RL_OPT_TIMELINE: sinks.timeline = 1; break;
 		RL_CLI_TRAIN_CASES:
 			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case O_SWEEP: {
-			size_t i;
-
-			if (rl_sweep_parse(optarg, &sw, &e) < 0)
+		case RL_OPT_SWEEP:
+			if (rl_modelprobe_sweep_parse(optarg, &sw, &e) < 0)
 				return rl_cli_usage("model", "%s", e.msg);
-			if (strcmp(sw.name, "batch") != 0 && strcmp(sw.name, "seq") != 0 &&
-			    strcmp(sw.name, "context") != 0)
-				return rl_cli_usage("model", "--sweep: unknown name '%s' (expected batch, "
-				                             "seq or context)", sw.name);
-			for (i = 0; i < sw.n; i++)
-				if (sw.value[i] > RL_MODELOPS_MAX_SIZE)
-					return rl_cli_usage("model", "--sweep %s: %llu is past the largest "
-					                             "size %u", sw.name,
-					                    (unsigned long long)sw.value[i],
-					                    RL_MODELOPS_MAX_SIZE);
 			break;
-		}
-		case 'w': c.sinks.wide = 1; break;
+		case RL_OPT_WIDE: sinks.wide = 1; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "oplist") == 0)
 				oplist = 1;
-			else if (rl_format_parse(optarg, &c.sinks.fmt) < 0)
+			else if (rl_format_parse(optarg, &sinks.fmt) < 0)
 				return rl_cli_usage("model", "unknown format '%s' (expected table, csv, "
 				                             "json, md or oplist)", optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("model", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("model", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("model", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)
 		return rl_cli_usage("model", optind == argc ? "no config.json given"
 		                                             : "more than one config.json given");
-	if (maxb && oplist)
-		return rl_cli_usage("model", "--max-batch writes one line, not an op list");
-	if ((rl_parallel_active(&lay) || lay.microbatches) && (maxb || gen))
-		return rl_cli_usage("model", "%s takes one GPU's whole step: not with --tp, --pp, "
-		                             "--dp, --ep or --microbatches",
-		                    maxb ? "--max-batch" : "--generate");
-	if (c.sinks.timeline && (oplist || maxb || gen || c.sinks.fmt == RL_FMT_CSV))
-		return rl_cli_usage("model", "--timeline needs --format table, json or md");
 	if (rl_cli_train_check(&tr, "model") != 0)
 		return RL_EXIT_USAGE;
-	if (tr.train && (gen || ctx || (phase_given && mo.phase != RL_PHASE_PREFILL)))
-		return rl_cli_usage("model", "--train: a training step runs over --batch x --seq "
-		                             "tokens: not with %s",
-		                    gen ? "--generate" : ctx ? "--context" : "--phase decode");
-	if (tr.train && rl_dtype_storage_only(mo.weight_dtype))
-		return rl_cli_usage("model", "--train: %s weights train frozen only: a gradient step "
-		                             "needs weights it can update (not --weight-dtype %s)",
-		                    rl_dtype_name(mo.weight_dtype), rl_dtype_name(mo.weight_dtype));
+	{
+		struct rl_modelprobe_modes md = {maxb, gen, sw.n, oplist, sinks.fmt == RL_FMT_CSV,
+		                                 sinks.timeline, rl_parallel_active(&lay) ||
+		                                 lay.microbatches != 0, tr.train, ctx, phase_given};
+
+		if (rl_modelprobe_modes_check(&md, &mo, &e) < 0)
+			return rl_cli_usage("model", "%s", e.msg);
+	}
 	if (tr.train) {
 		mo.phase = RL_PHASE_PREFILL;
 		mo.train = 1;
-	}
-	if (gen && (oplist || maxb || c.sinks.fmt == RL_FMT_CSV))
-		return rl_cli_usage("model", "--generate writes a block (table, md) or an object "
-		                             "(json): not with %s",
-		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "-f csv");
-	if (sw.n && (oplist || maxb || gen))
-		return rl_cli_usage("model", "--sweep writes one row per value: not with %s",
-		                    oplist ? "-f oplist" : maxb ? "--max-batch" : "--generate");
-	if (gen && (ctx || mo.phase != RL_PHASE_DECODE))
-		return rl_cli_usage("model", "--generate runs prefill then decode from --seq: "
-		                             "not with --phase prefill or --context");
-	if (gen) {
-		struct rl_generate_spec spec = {mo.batch, mo.seq, gen, RL_MODELOPS_MAX_SIZE};
-
-		if (rl_generate_check(&spec, &e) < 0)
-			return rl_cli_usage("model", "%s", e.msg);
 	}
 	if (!ctx)
 		mo.context = mo.seq;
@@ -755,47 +309,40 @@ int cmd_model(int argc, char **argv)
 		goto out;
 	}
 	sprintf(listname, "%s (op list)", argv[optind]);
-	c.input = listname;
-	rl_cli_pipeline_model(&m, &c.model);
-	c.model.train = tr.train ? &tr.t : NULL;
+	rl_cli_pipeline_model(&m, &pm);
+	pm.train = tr.train ? &tr.t : NULL;
 	if (maxb || gen || sw.n) {
-		if (sw.n)
-			rc = run_sweep(&c, argv[optind], &cfg, mo, ctx, &sw, &m, c.sinks.fmt,
-			               out->f);
-		else if (gen)
-			rc = generate(&c, argv[optind], &cfg, mo, gen, m.dev, c.sinks.fmt, out->f);
-		else
-			rc = max_batch(&c, argv[optind], &cfg, mo, m.dev, out->f);
-		if (rc < 0 && (errs.count > 0 || rc == RL_ERR_NOMEM))
-			step_errors(&errs, c.input, rc);
-		if (rc == 0 && rl_cli_outputs_commit(&outs) == 0)
+		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, NULL};
+
+		if (probe_run(&st, &mo, gen, &sw, ctx, sinks.fmt, out->f) == 0 &&
+		    rl_cli_outputs_commit(&outs) == 0)
 			status = RL_EXIT_OK;
 		goto out;
 	}
-	c.model.parallel = mo.par;
-	c.sinks.out = out->f;
-	c.sinks.whatif = 1;
-	c.sinks.memfit = 1;
+	pm.parallel = mo.par;
+	sinks.out = out->f;
+	sinks.whatif = 1;
+	sinks.memfit = 1;
 	{
-		struct rl_modelstep st = {argv[optind], c.input, &cfg, &c.model, &c.sinks};
+		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, &sinks};
 
-		rc = rl_modelstep_run(&st, &mo, &c.pl, &errs);
+		rc = rl_modelstep_run(&st, &mo, &pl, &errs);
 	}
 	if (rc == RL_ERR_IO && errs.count == 0 && rl_outfiles_failed(&outs)) {
 		rl_cli_outputs_commit(&outs); /* fails, naming the output */
 		goto out;
 	}
 	if (rc < 0) {
-		step_errors(&errs, c.input, rc);
+		step_errors(&errs, listname, rc);
 		goto out;
 	}
-	rl_cli_memfit_warning(rl_pipeline_memfit(c.pl), m.dev);
+	rl_cli_memfit_warning(rl_pipeline_memfit(pl), m.dev);
 	if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
 	free(listname);
 	rl_outfiles_release(&outs);
-	rl_pipeline_free(c.pl);
+	rl_pipeline_free(pl);
 	rl_cli_model_release(&m);
 	return status;
 }

@@ -17,33 +17,15 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline plot [OPTIONS] OPS.csv\n"
-	       "\n"
-	       "Draw an op list (CSV, docs/oplist-format.md; '-' reads standard input) as\n"
-	       "an SVG chart: the roofline of the device, with one point per op at its\n"
-	       "predicted FLOP/s, coloured by bound, its area its share of the time, and\n"
-	       "the measured point where the list has measured_us. With --sweep, the\n"
-	       "predicted time, FLOP/s and bytes/s of each op in file order instead.\n"
-	       "\n"
-	       "Options:\n"
-	       RL_HELP_HW
-	       "                            (default $ROOFLINE_HW, else h100-sxm)\n"
-	       RL_HELP_ROOFS
-	       RL_HELP_MODEL
-	       "      --set NAME=N,...      bind the names that shapes use (Bx4096) to sizes\n"
-	       "      --sweep               the sweep chart: x is each op's flops_per_element\n"
-	       "                            when every op gives one, else its position\n"
-	       "      --sweep-table         draw a sweep's csv instead (roofline model or\n"
-	       "                            classify --sweep ... -f csv; '-' reads standard\n"
-	       "                            input): throughput and step time against the\n"
-	       "                            swept value, the knee and where memory runs out\n"
-	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
-	       "                            standard output\n"
-	       "  -h, --help                show this help and exit\n"
-	       "  -V, --version             show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_PLOT,
+	                   "Usage: roofline plot [OPTIONS] OPS.csv\n"
+	                   "\n"
+	                   "Draw an op list (CSV, docs/oplist-format.md; '-' reads standard input) as\n"
+	                   "an SVG chart: the roofline of the device, with one point per op at its\n"
+	                   "predicted FLOP/s, coloured by bound, its area its share of the time, and\n"
+	                   "the measured point where the list has measured_us. With --sweep, the\n"
+	                   "predicted time, FLOP/s and bytes/s of each op in file order instead.\n",
+	                   "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
 struct plot {
@@ -109,16 +91,7 @@ out:
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		RL_CLI_MODEL_LONGOPTS,
-		{"sweep", no_argument, NULL, 's'},
-		{"sweep-table", no_argument, NULL, 'T'},
-		{"set", required_argument, NULL, 'S'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *output = NULL, *input;
 	struct rl_cli_model_opts m;
 	struct plot pl;
@@ -134,17 +107,16 @@ int cmd_plot(int argc, char **argv)
 	rl_outfiles_init(&outs);
 	rl_cli_model_init(&m, "plot", "eager");
 	rl_symbols_init(&syms);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_PLOT, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 's': sweep = 1; break;
-		case 'T': table = 1; break;
-		case 'S': {
+		case RL_OPT_SWEEP: sweep = 1; break;
+		case RL_OPT_SWEEP_TABLE: table = 1; break;
+		case RL_OPT_SET: {
 			struct rl_err e;
 
 			if (rl_symbols_set(&syms, optarg, &e) < 0)
@@ -152,10 +124,7 @@ int cmd_plot(int argc, char **argv)
 			break;
 		}
 		case 'o': output = optarg; break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("plot", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("plot", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("plot", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

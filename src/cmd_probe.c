@@ -16,42 +16,25 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline probe [OPTIONS]\n"
-	       "\n"
-	       "Query a CUDA GPU, derive its device entry (peaks per pipe from the SM count,\n"
-	       "clocks and per-architecture rates; bandwidth from memory clock and bus width)\n"
-	       "and cross-check it against the matching entry of the database, flagging\n"
-	       "every value more than 5 %% apart.\n"
-	       "\n"
-	       "Options:\n"
-	       "      --device N     CUDA device index (default 0)\n"
-	       "      --attrs FILE   derive from a recorded attribute set (--format attrs)\n"
-	       "                     instead of querying a GPU\n"
-	       "  -f, --format FMT   table (default: derived beside database), json, hwdb (a\n"
-	       "                     device file for --hw FILE) or attrs (the raw attributes)\n"
-	       "      --hwdb DIR     device database directory for the cross-check\n"
-	       "  -o, --output FILE  write to FILE (whole or not at all)\n"
-	       "  -h, --help         show this help and exit\n"
-	       "  -V, --version      show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 no CUDA support, driver, device or a CUDA error,\n"
-	       "2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_PROBE,
+	                   "Usage: roofline probe [OPTIONS]\n"
+	                   "\n"
+	                   "Query a CUDA GPU, derive its device entry (peaks per pipe from the SM count,\n"
+	                   "clocks and per-architecture rates; bandwidth from memory clock and bus width)\n"
+	                   "and cross-check it against the matching entry of the database, flagging\n"
+	                   "every value more than 5 % apart.\n",
+	                   "Exit status: 0 success, 1 no CUDA support, driver, device or a CUDA error,\n"
+	                   "2 usage error.\n");
 }
 
 static int devices_usage(void)
 {
-	printf("Usage: roofline devices [OPTIONS]\n"
-	       "\n"
-	       "List the CUDA devices of this machine: index, name, compute capability, SMs,\n"
-	       "memory and PCI bus id.\n"
-	       "\n"
-	       "Options:\n"
-	       "  -h, --help     show this help and exit\n"
-	       "  -V, --version  show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 no CUDA support, driver or device, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_DEVICES,
+	                   "Usage: roofline devices [OPTIONS]\n"
+	                   "\n"
+	                   "List the CUDA devices of this machine: index, name, compute capability, SMs,\n"
+	                   "memory and PCI bus id.\n",
+	                   "Exit status: 0 success, 1 no CUDA support, driver or device, 2 usage error.\n");
 }
 
 /* "roofline 0.1.0 on 2026-11-29" */
@@ -68,16 +51,7 @@ static void stamp(char *buf, size_t n)
 
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"device", required_argument, NULL, 'd'},
-		{"attrs", required_argument, NULL, 'a'},
-		{"format", required_argument, NULL, 'f'},
-		{"hwdb", required_argument, NULL, 'D'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *attrs = NULL, *hwdb = NULL, *output = NULL;
 	enum rl_probe_format fmt = RL_PROBE_TABLE;
 	struct rl_probe_info pi;
@@ -92,27 +66,23 @@ int cmd_probe(int argc, char **argv)
 	uint64_t index = 0;
 	int opt, rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_PROBE, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd':
+		case RL_OPT_DEVICE:
 			if (rl_parse_u64(optarg, &index, &err) < 0 || index > INT_MAX)
 				return rl_cli_usage("probe", "--device: expected a device index, got '%s'",
 				                    optarg);
 			break;
-		case 'a': attrs = optarg; break;
-		case 'D': hwdb = optarg; break;
+		case RL_OPT_ATTRS: attrs = optarg; break;
+		case RL_OPT_HWDB: hwdb = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (rl_probe_format_parse(optarg, &fmt) < 0)
 				return rl_cli_usage("probe", "unknown format '%s' (expected table, json, "
 				                    "hwdb or attrs)", optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("probe", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("probe", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("probe", opt, usage, argv);
 		}
 	}
 	if (optind != argc)
@@ -173,21 +143,14 @@ int cmd_probe(int argc, char **argv)
 
 int cmd_devices(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	struct rl_err err;
 	int opt, n, i;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_DEVICES, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'h': return devices_usage();
-		case 'V': return rl_cli_version();
-		default: return rl_cli_usage("devices", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("devices", opt, devices_usage, argv);
 		}
 	}
 	if (optind != argc)

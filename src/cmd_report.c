@@ -18,36 +18,15 @@
 
 static int usage(void)
 {
-	printf("Usage: roofline report [OPTIONS] TRACE.json[.gz]\n"
-	       "\n"
-	       "Import a PyTorch profiler trace (as 'roofline import') and classify its ops\n"
-	       "(as 'roofline classify'), each with its measured GPU time against its\n"
-	       "roofline; then the step: GPU busy time and idle gaps, the share of the step\n"
-	       "that is overhead, time per op kind measured against the roofline, and the ten\n"
-	       "ops with the most recoverable time, with advice.\n"
-	       "\n"
-	       "Options:\n"
-	       RL_HELP_HW
-	       "                            (default: the GPU the trace's deviceProperties\n"
-	       "                            name, matched in the database)\n"
-	       RL_HELP_ROOFS
-	       RL_HELP_MODEL
-	       "  -f, --format FMT          table (default), csv, json or md\n"
-	       "      --wide                table: show every column, names uncut\n"
-	       "      --timeline            simulate the step on the host and the GPU for every\n"
-	       "                            runtime profile, beside the trace's measured step\n"
-	       "                            (table, json, md; docs/timeline.md)\n"
-	       "      --l2                  predict L2-resident ops with their input read from\n"
-	       "                            the L2 (l2_bandwidth_gbs; docs/oplist-format.md)\n"
-	       "      --svg FILE            also draw the roofline chart, with each op's\n"
-	       "                            measured point (as roofline plot)\n"
-	       "  -o, --output FILE         write to FILE (whole or not at all) instead of\n"
-	       "                            standard output\n"
-	       "  -h, --help                show this help and exit\n"
-	       "  -V, --version             show the version and exit\n"
-	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error.\n");
-	return RL_EXIT_OK;
+	return rl_cli_help(RL_CMD_REPORT,
+	                   "Usage: roofline report [OPTIONS] TRACE.json[.gz]\n"
+	                   "\n"
+	                   "Import a PyTorch profiler trace (as 'roofline import') and classify its ops\n"
+	                   "(as 'roofline classify'), each with its measured GPU time against its\n"
+	                   "roofline; then the step: GPU busy time and idle gaps, the share of the step\n"
+	                   "that is overhead, time per op kind measured against the roofline, and the ten\n"
+	                   "ops with the most recoverable time, with advice.\n",
+	                   "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
 /* Without --hw: the trace's device, else $ROOFLINE_HW when the trace names
@@ -85,18 +64,7 @@ static const struct rl_device *trace_device(rl_hwdb *db, const struct rl_import 
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		RL_CLI_MODEL_LONGOPTS,
-		{"format", required_argument, NULL, 'f'},
-		{"wide", no_argument, NULL, 'w'},
-		{"timeline", no_argument, NULL, 't'},
-		{"l2", no_argument, NULL, 'L'},
-		{"svg", required_argument, NULL, 'G'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	struct rl_cli_getopt go;
 	const char *output = NULL, *svg = NULL, *input;
 	struct rl_cli_model_opts m;
 	struct rl_pipeline_model model;
@@ -118,28 +86,24 @@ int cmd_report(int argc, char **argv)
 	rl_cli_model_init(&m, "report", "eager");
 	rl_step_init(&step);
 	sinks.fmt = RL_FMT_TABLE;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+	rl_cli_getopt(RL_CMD_REPORT, &go);
+	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
 			break;
-		case 'w': sinks.wide = 1; break;
-		case 't': sinks.timeline = 1; break;
-		case 'L': sinks.l2 = 1; break;
-		case 'G': svg = optarg; break;
+		case RL_OPT_WIDE: sinks.wide = 1; break;
+		case RL_OPT_TIMELINE: sinks.timeline = 1; break;
+		case RL_OPT_L2: sinks.l2 = 1; break;
+		case RL_OPT_SVG: svg = optarg; break;
 		case 'o': output = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &sinks.fmt) < 0)
 				return rl_cli_usage("report", "unknown format '%s' (expected table, csv, json or md)",
 				                    optarg);
 			break;
-		case 'h': return usage();
-		case 'V': return rl_cli_version();
-		case ':': return rl_cli_usage("report", "option '%s' needs a value", argv[optind - 1]);
-		default: return rl_cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		default: return rl_cli_option_other("report", opt, usage, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -55,6 +55,8 @@ Suite *suite_step(void);
 Suite *suite_summary(void);
 Suite *suite_effprof(void);
 Suite *suite_whatif_report(void);
+Suite *suite_generate_report(void);
+Suite *suite_modelprobe(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */
 void test_load_device(const char *id, struct rl_device *d);
