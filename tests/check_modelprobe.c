@@ -338,7 +338,9 @@ START_TEST(test_modes_and_sweep_names)
 	mo.phase = RL_PHASE_PREFILL;
 	ck_assert_int_eq(rl_modelprobe_sweep_size("context", &cfg, &mo, 0, &which, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--sweep context: the prefill step has no context: sweep seq");
-	cfg.family = RL_HF_VIT;
+	/* vit-b16: (224 / 16)^2 + 1 = 197 tokens per image, fixed by the family */
+	cfg.tokens = 197;
+	snprintf(cfg.model_type, sizeof(cfg.model_type), "vit");
 	ck_assert_int_eq(rl_modelprobe_sweep_size("seq", &cfg, &mo, 0, &which, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--sweep seq: model_type vit takes its tokens from the image");
 	ck_assert_int_eq(rl_modelprobe_sweep_size("batch", &cfg, &mo, 0, &which, &e), 0);
