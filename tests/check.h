@@ -20,6 +20,7 @@ Suite *suite_hwdb(void);
 Suite *suite_model(void);
 Suite *suite_oplist(void);
 Suite *suite_report(void);
+Suite *suite_column(void);
 Suite *suite_probe(void);
 Suite *suite_timeline(void);
 Suite *suite_fusion(void);

@@ -66,6 +66,7 @@ int main(void)
 	srunner_add_suite(sr, suite_model());
 	srunner_add_suite(sr, suite_oplist());
 	srunner_add_suite(sr, suite_report());
+	srunner_add_suite(sr, suite_column());
 	srunner_add_suite(sr, suite_probe());
 	srunner_add_suite(sr, suite_timeline());
 	srunner_add_suite(sr, suite_fusion());
