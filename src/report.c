@@ -47,9 +47,12 @@ struct rl_report {
 	size_t qnote_ops[RL_REPORT_QNOTES], nq;
 	int has_measured; /* info.has_measured, info.has_host */
 	int has_host;
-	/* csv's and json's columns (column.h), in their order */
+	/* csv's and json's columns (column.h), in their order, and the
+	 * lengths of their names */
 	enum rl_col cols[RL_COL_COUNT];
+	size_t klen[RL_COL_COUNT];
 	size_t ncols;
+	size_t json_rows; /* rows written, for the comma before the next */
 	/* the table's or md's cells, from its layout */
 	const struct layout_cell *cells[RL_COL_COUNT];
 	size_t ncells;
@@ -391,8 +394,10 @@ static void pick_columns(rl_report *r)
 		return;
 	case RL_FMT_JSON:
 		for (i = 0; i < RL_COL_COUNT; i++)
-			if (rl_columns[i].formats & RL_COLF_JSON)
+			if (rl_columns[i].formats & RL_COLF_JSON) {
+				r->klen[r->ncols] = strlen(rl_columns[i].name);
 				r->cols[r->ncols++] = (enum rl_col)i;
+			}
 		return;
 	case RL_FMT_MD:
 		lay = md_layout;
@@ -1178,38 +1183,131 @@ static int json_begin(rl_report *r)
 	return 0;
 }
 
+/* The op rows are written here, not through yajl: its generator was the
+ * wall of a million-op json report (a call per token, a strlen per key;
+ * docs/performance.md, issue 22). A row's keys are fixed, so each row goes
+ * straight into the writer's buffer, byte for byte what yajl_gen writes as
+ * configured in json.c (no beautify, '/' not escaped: yajl_string_encode's
+ * escapes), while yajl keeps the document around the rows: it opened the
+ * array and closes it, its state unchanged by the rows in between. */
+static void jw_put(struct rl_json_writer *w, const char *s, size_t n)
+{
+	if (n > sizeof(w->buf) - w->len) {
+		rl_json_writer_flush(w);
+		if (n > sizeof(w->buf)) {
+			fwrite(s, 1, n, w->out);
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+/* S as a JSON string, escaped as yajl_string_encode does: the two-letter
+ * escapes, other bytes below 0x20 as \u00XX (upper-case hex), the rest as
+ * they are. */
+static void jw_str(struct rl_json_writer *w, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *run = s;
+
+	jw_put(w, "\"", 1);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *esc;
+		char u[6];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		switch (c) {
+		case '\r': esc = "\\r"; break;
+		case '\n': esc = "\\n"; break;
+		case '\\': esc = "\\\\"; break;
+		case '"': esc = "\\\""; break;
+		case '\f': esc = "\\f"; break;
+		case '\b': esc = "\\b"; break;
+		case '\t': esc = "\\t"; break;
+		default:
+			memcpy(u, "\\u00", 4);
+			u[4] = hex[c >> 4];
+			u[5] = hex[c & 0xF];
+			esc = NULL;
+			break;
+		}
+		jw_put(w, run, (size_t)(s - run));
+		if (esc != NULL)
+			jw_put(w, esc, 2);
+		else
+			jw_put(w, u, 6);
+		run = s + 1;
+	}
+	jw_put(w, run, (size_t)(s - run));
+	jw_put(w, "\"", 1);
+}
+
+/* "KEY": */
+static void jw_key(struct rl_json_writer *w, const char *key, int first)
+{
+	if (!first)
+		jw_put(w, ",", 1);
+	jw_str(w, key);
+	jw_put(w, ":", 1);
+}
+
 static void json_row(rl_report *r, const struct rl_col_row *row)
 {
-	yajl_gen g = r->g;
+	struct rl_json_writer *w = r->jw;
+	char b[64];
 	size_t i;
+	int first = 1;
 
-	yajl_gen_map_open(g);
+	if (r->json_rows++ > 0)
+		jw_put(w, ",", 1);
+	jw_put(w, "{", 1);
 	for (i = 0; i < r->ncols; i++) {
 		const struct rl_column *c = &rl_columns[r->cols[i]];
 		union rl_col_val v;
 
 		if (!c->get(row, &v))
 			continue;
+		/* the names need no escapes (check_column) */
+		if (!first)
+			jw_put(w, ",", 1);
+		first = 0;
+		jw_put(w, "\"", 1);
+		jw_put(w, c->name, r->klen[i]);
+		jw_put(w, "\":", 2);
 		switch (c->type) {
-		case RL_COL_STR: rl_json_kv(g, c->name, v.s); break;
-		case RL_COL_NUM: rl_json_kn(g, c->name, v.n); break;
-		case RL_COL_U64: rl_json_ku(g, c->name, v.u); break;
-		case RL_COL_BOOL:
-			rl_json_str(g, c->name);
-			yajl_gen_bool(g, v.b);
+		case RL_COL_STR:
+			if (v.s == NULL)
+				jw_put(w, "null", 4);
+			else
+				jw_str(w, v.s);
 			break;
+		case RL_COL_NUM:
+			if (isfinite(v.n))
+				jw_put(w, b, rl_fmt_num(b, v.n));
+			else
+				jw_put(w, "null", 4);
+			break;
+		case RL_COL_U64: jw_put(w, b, rl_fmt_u64(b, v.u)); break;
+		case RL_COL_BOOL: jw_put(w, v.b ? "true" : "false", v.b ? 4 : 5); break;
 		}
 	}
 	if (r->info.nextra > 0) {
-		rl_json_str(g, "extra");
-		yajl_gen_map_open(g);
-		for (i = 0; i < r->info.nextra; i++)
-			rl_json_kv(g, r->info.extra_names[i], row->op->extra[i]);
-		yajl_gen_map_close(g);
+		jw_key(w, "extra", first);
+		jw_put(w, "{", 1);
+		for (i = 0; i < r->info.nextra; i++) {
+			jw_key(w, r->info.extra_names[i], i == 0);
+			if (row->op->extra[i] == NULL)
+				jw_put(w, "null", 4);
+			else
+				jw_str(w, row->op->extra[i]);
+		}
+		jw_put(w, "}", 1);
 	}
-	yajl_gen_map_close(g);
+	jw_put(w, "}", 1);
 }
-
 
 static void json_kind(yajl_gen g, const struct rl_step_kind *x)
 {

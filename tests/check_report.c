@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
 #include "check.h"
@@ -159,6 +160,104 @@ START_TEST(test_json_structure)
 	ck_assert_ptr_nonnull(yajl_tree_get(root, advice, yajl_t_string));
 	yajl_tree_free(root);
 	free(s);
+}
+END_TEST
+
+/* Issue 22: the op rows are written by report.c's own writer, not yajl's
+ * generator. Its strings must be what yajl_gen writes: every byte from 1 to
+ * 255 in a name and in a carried-through cell, against yajl_gen's own
+ * encoding of the same string (the oracle), and a name read back by yajl's
+ * parser as it was. */
+static char *yajl_encoded(const char *s)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	size_t len;
+	char *copy;
+
+	yajl_gen_array_open(g); /* a bare string is no document for yajl */
+	yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+	yajl_gen_get_buf(g, &buf, &len);
+	copy = strndup((const char *)buf + 1, len - 1);
+	yajl_gen_free(g);
+	return copy;
+}
+
+START_TEST(test_json_row_strings)
+{
+	static const char text[] = "name,kind,dtype,shape,note\n"
+	                           "\"a \"\"quoted\"\" \\back/slash\",copy,fp32,1024,x\n";
+	struct rl_device dev;
+	struct rl_model_ctx ctx;
+	struct rl_report_info info;
+	struct rl_oplist l;
+	struct rl_errlist errs;
+	struct rl_summary sum;
+	struct rl_pred p;
+	struct rl_op op;
+	rl_report *rep;
+	char all[256], *buf = NULL, *enc, *key, errbuf[256];
+	const char *cell[1];
+	size_t len = 0;
+	int i;
+	FILE *in = test_stream(text), *out = open_memstream(&buf, &len);
+	yajl_val root;
+
+	for (i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	test_load_device("a100-sxm4-40gb", &dev);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_oplist_read(in, "t.csv", &l, &errs), 0);
+	fclose(in);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &dev;
+	memset(&info, 0, sizeof(info));
+	info.dev = &dev;
+	info.runtime = "eager";
+	info.nextra = l.nextra;
+	info.extra_names = (const char *const *)l.extra_names;
+	rl_summary_init(&sum);
+	ck_assert_int_eq(rl_predict(&l.ops[0], &ctx, &p, NULL), 0);
+	ck_assert_int_eq(rl_summary_add(&sum, &l.ops[0], &p, NULL), 0);
+	ck_assert_int_eq(rl_report_begin(out, RL_FMT_JSON, &info, &rep), 0);
+	ck_assert_int_eq(rl_report_row(rep, &l.ops[0], &p), 0);
+	op = l.ops[0];
+	op.name = all;
+	cell[0] = all;
+	op.extra = cell;
+	ck_assert_int_eq(rl_report_row(rep, &op, &p), 0);
+	ck_assert_int_eq(rl_report_end(rep, &sum), 0);
+	rl_report_free(rep);
+	fclose(out);
+	enc = yajl_encoded(all);
+	key = malloc(strlen(enc) + 16);
+	sprintf(key, "{\"name\":%s,", enc);
+	ck_assert_msg(strstr(buf, key) != NULL, "%s", buf);
+	sprintf(key, "{\"note\":%s}}", enc);
+	ck_assert_msg(strstr(buf, key) != NULL, "%s", buf);
+	/* the first row alone parses back: cut the document after it */
+	key = strstr(buf, ",{\"name\":");
+	ck_assert_ptr_nonnull(key);
+	strcpy(key, "]}");
+	root = yajl_tree_parse(buf, errbuf, sizeof(errbuf));
+	ck_assert_msg(root != NULL, "%s", errbuf);
+	{
+		const char *ops[] = {"ops", NULL}, *name[] = {"name", NULL};
+		yajl_val a = yajl_tree_get(root, ops, yajl_t_array);
+
+		ck_assert_ptr_nonnull(a);
+		ck_assert_uint_eq(a->u.array.len, 1);
+		ck_assert_str_eq(YAJL_GET_STRING(yajl_tree_get(a->u.array.values[0], name,
+		                                               yajl_t_string)),
+		                 "a \"quoted\" \\back/slash");
+	}
+	yajl_tree_free(root);
+	free(enc);
+	free(buf);
+	rl_summary_release(&sum);
+	rl_oplist_release(&l);
+	rl_device_release(&dev);
 }
 END_TEST
 
@@ -478,6 +577,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_csv_columns);
 	tcase_add_test(tc, test_csv_quotes_blanks);
 	tcase_add_test(tc, test_json_structure);
+	tcase_add_test(tc, test_json_row_strings);
 	tcase_add_test(tc, test_table_fits_80_columns);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("expected");
