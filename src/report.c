@@ -449,7 +449,13 @@ static void csv_row(rl_report *r, const struct rl_col_row *row)
 			continue;
 		switch (c->type) {
 		case RL_COL_STR: line_str(r, v.s); break;
-		case RL_COL_NUM: line_put(r, b, rl_fmt_num(b, v.n)); break;
+		case RL_COL_NUM:
+			/* formatted in place: a number is at most 32 bytes */
+			if (line_reserve(r, 32) == 0)
+				r->line_len += rl_fmt_num(r->line + r->line_len, v.n);
+			else
+				r->oom = 1;
+			break;
 		case RL_COL_U64: line_put(r, b, rl_fmt_u64(b, v.u)); break;
 		case RL_COL_BOOL: line_put(r, v.b ? "1" : "0", 1); break;
 		}
@@ -1285,10 +1291,14 @@ static void json_row(rl_report *r, const struct rl_col_row *row)
 				jw_str(w, v.s);
 			break;
 		case RL_COL_NUM:
-			if (isfinite(v.n))
-				jw_put(w, b, rl_fmt_num(b, v.n));
-			else
+			if (!isfinite(v.n)) {
 				jw_put(w, "null", 4);
+				break;
+			}
+			/* formatted in place: a number is at most 32 bytes */
+			if (sizeof(w->buf) - w->len < 32)
+				rl_json_writer_flush(w);
+			w->len += rl_fmt_num(w->buf + w->len, v.n);
 			break;
 		case RL_COL_U64: jw_put(w, b, rl_fmt_u64(b, v.u)); break;
 		case RL_COL_BOOL: jw_put(w, v.b ? "true" : "false", v.b ? 4 : 5); break;
