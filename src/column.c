@@ -190,17 +190,18 @@ GET(get_line)
 #define CSV RL_COLF_CSV
 #define JSON RL_COLF_JSON
 #define BOTH (RL_COLF_CSV | RL_COLF_JSON)
+#define STATIC RL_COLF_STATIC
 
 /* name, type, formats, csv position, csv condition, table style, getter,
  * doc; in json's key order. */
 const struct rl_column rl_columns[RL_COL_COUNT] = {
 	[RL_COL_NAME] = {"name", RL_COL_STR, BOTH, 1, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_name,
 	                 "the op's name"},
-	[RL_COL_KIND] = {"kind", RL_COL_STR, BOTH, 2, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_kind,
+	[RL_COL_KIND] = {"kind", RL_COL_STR, BOTH | STATIC, 2, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_kind,
 	                 "op kind"},
-	[RL_COL_DTYPE] = {"dtype", RL_COL_STR, BOTH, 3, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_dtype,
+	[RL_COL_DTYPE] = {"dtype", RL_COL_STR, BOTH | STATIC, 3, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_dtype,
 	                  "data type"},
-	[RL_COL_PHASE] = {"phase", RL_COL_STR, BOTH, 25, RL_COLW_PHASE, RL_STYLE_TEXT, get_phase,
+	[RL_COL_PHASE] = {"phase", RL_COL_STR, BOTH | STATIC, 25, RL_COLW_PHASE, RL_STYLE_TEXT, get_phase,
 	                  "forward, backward or optimizer (training steps)"},
 	[RL_COL_OP_COUNT] = {"count", RL_COL_U64, BOTH, 4, RL_COLW_ALWAYS, RL_STYLE_TEXT,
 	                     get_count, "occurrences"},
@@ -210,9 +211,9 @@ const struct rl_column rl_columns[RL_COL_COUNT] = {
 	                  "bytes moved by one occurrence"},
 	[RL_COL_INTENSITY] = {"intensity", RL_COL_NUM, BOTH, 7, RL_COLW_ALWAYS,
 	                      RL_STYLE_INTENSITY, get_intensity, "FLOP/byte"},
-	[RL_COL_UNIT] = {"unit", RL_COL_STR, BOTH, 8, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_unit,
+	[RL_COL_UNIT] = {"unit", RL_COL_STR, BOTH | STATIC, 8, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_unit,
 	                 "tensor or vector unit"},
-	[RL_COL_PIPE] = {"pipe", RL_COL_STR, JSON, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_pipe,
+	[RL_COL_PIPE] = {"pipe", RL_COL_STR, JSON | STATIC, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_pipe,
 	                 "the pipe whose peak is used"},
 	[RL_COL_FALLBACK] = {"fallback", RL_COL_BOOL, JSON, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT,
 	                     get_fallback, "the device lacks the asked-for pipe"},
@@ -232,7 +233,7 @@ const struct rl_column rl_columns[RL_COL_COUNT] = {
 	                  "the roofline's GPU time, us"},
 	[RL_COL_T] = {"t_us", RL_COL_NUM, BOTH, 13, RL_COLW_ALWAYS, RL_STYLE_US, get_t,
 	              "the roofline's time, us"},
-	[RL_COL_BOUND] = {"bound", RL_COL_STR, BOTH, 14, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_bound,
+	[RL_COL_BOUND] = {"bound", RL_COL_STR, BOTH | STATIC, 14, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_bound,
 	                  "the roofline's bound"},
 	[RL_COL_RANKS] = {"ranks", RL_COL_U64, JSON, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT, get_ranks,
 	                  "collectives: GPUs taking part"},
@@ -260,12 +261,12 @@ const struct rl_column rl_columns[RL_COL_COUNT] = {
 	                         RL_STYLE_US, get_expected_gpu, "expected GPU time, us"},
 	[RL_COL_EXPECTED] = {"expected_us", RL_COL_NUM, BOTH, 23, RL_COLW_ALWAYS, RL_STYLE_US,
 	                     get_expected, "expected time, us"},
-	[RL_COL_EXPECTED_BOUND] = {"expected_bound", RL_COL_STR, BOTH, 24, RL_COLW_ALWAYS,
+	[RL_COL_EXPECTED_BOUND] = {"expected_bound", RL_COL_STR, BOTH | STATIC, 24, RL_COLW_ALWAYS,
 	                           RL_STYLE_TEXT, get_expected_bound, "the expected time's bound"},
-	[RL_COL_EXPECTED_NOTE] = {"expected_note", RL_COL_STR, JSON, 0, RL_COLW_ALWAYS,
+	[RL_COL_EXPECTED_NOTE] = {"expected_note", RL_COL_STR, JSON | STATIC, 0, RL_COLW_ALWAYS,
 	                          RL_STYLE_TEXT, get_expected_note,
 	                          "what sets the expected time beyond the roofline"},
-	[RL_COL_ADVICE] = {"advice", RL_COL_STR, JSON, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT,
+	[RL_COL_ADVICE] = {"advice", RL_COL_STR, JSON | STATIC, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT,
 	                   get_advice, "what would speed the op up"},
 	[RL_COL_MEASURED] = {"measured_us", RL_COL_NUM, BOTH, 16, RL_COLW_MEASURED, RL_STYLE_US,
 	                     get_measured, "measured GPU time of one occurrence, us"},

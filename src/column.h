@@ -84,6 +84,9 @@ struct rl_col_row {
  * (report.c) name. */
 #define RL_COLF_CSV 0x1u
 #define RL_COLF_JSON 0x2u
+/* Not a format: the getter's string has static storage (a kind's, a bound's
+ * name, an advice), so that a writer may keep its encoding by address. */
+#define RL_COLF_STATIC 0x4u
 
 /* When csv has the column at all: always, or when the op list has measured
  * times, host times, phases (its header is fixed before the first op). Json

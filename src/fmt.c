@@ -96,7 +96,7 @@ size_t rl_fmt_fixed(char *buf, double v, int decimals)
 
 /* round(v / 10^(e - 5)): six digits when 10^e <= v < 10^(e+1). Scaling by an
  * exact power of ten rounds once. */
-static uint64_t scale6(double v, int e)
+static inline uint64_t scale6(double v, int e)
 {
 	int k = e - 5;
 
@@ -113,7 +113,7 @@ size_t rl_fmt_num(char *buf, double v)
 	size_t n = 0, k;
 	uint64_t digits;
 	int e, neg = v < 0;
-	char d[8];
+	char d[16]; /* six digits, then room for the fixed-size copies below */
 
 	if (isinf(v))
 		return (size_t)snprintf(buf, 32, "%sinf", v < 0 ? "-" : "");
@@ -152,17 +152,20 @@ size_t rl_fmt_num(char *buf, double v)
 	memcpy(d, two_digits + 2 * (digits / 10000), 2);
 	memcpy(d + 2, two_digits + 2 * (digits / 100 % 100), 2);
 	memcpy(d + 4, two_digits + 2 * (digits % 100), 2);
+	memset(d + 6, '0', sizeof(d) - 6);
 	/* %g: fixed notation when -4 <= e < 6, trailing zeros dropped */
 	k = 6;
 	while (k > 1 && d[k - 1] == '0')
 		k--;
 	if (e >= -4 && e < 6) {
 		if (e >= 0) {
-			memcpy(buf + n, d, (size_t)e + 1);
+			/* 8-byte copies of constant size (one store each) that run past
+			 * the digits wanted; BUF has 32 bytes and n < 2, e < 6 */
+			memcpy(buf + n, d, 8);
 			n += (size_t)e + 1;
 			if (k > (size_t)e + 1) {
 				buf[n++] = '.';
-				memcpy(buf + n, d + e + 1, k - (size_t)e - 1);
+				memcpy(buf + n, d + e + 1, 8);
 				n += k - (size_t)e - 1;
 			}
 		} else {

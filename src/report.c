@@ -5,6 +5,7 @@
 
 #include <csv.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
@@ -50,8 +51,17 @@ struct rl_report {
 	/* csv's and json's columns (column.h), in their order, and the
 	 * lengths of their names */
 	enum rl_col cols[RL_COL_COUNT];
-	size_t klen[RL_COL_COUNT];
 	size_t ncols;
+	/* json: each column's key as a row writes it after another, ,"name": */
+	char keys[RL_COL_COUNT * 40];
+	size_t key_off[RL_COL_COUNT], key_len[RL_COL_COUNT];
+	/* the static strings of RL_COLF_STATIC columns seen (by address): their
+	 * length, and whether csv and json write them as they are */
+	struct str_memo {
+		const char *s;
+		size_t len;
+		int csv_plain, json_plain;
+	} memo[64];
 	size_t json_rows; /* rows written, for the comma before the next */
 	/* the table's or md's cells, from its layout */
 	const struct layout_cell *cells[RL_COL_COUNT];
@@ -395,7 +405,13 @@ static void pick_columns(rl_report *r)
 	case RL_FMT_JSON:
 		for (i = 0; i < RL_COL_COUNT; i++)
 			if (rl_columns[i].formats & RL_COLF_JSON) {
-				r->klen[r->ncols] = strlen(rl_columns[i].name);
+				/* the names need no escapes (check_column) */
+				size_t at = r->ncols ? r->key_off[r->ncols - 1] + r->key_len[r->ncols - 1] : 0;
+				int kn = snprintf(r->keys + at, sizeof(r->keys) - at, ",\"%s\":",
+				                  rl_columns[i].name);
+
+				r->key_off[r->ncols] = at;
+				r->key_len[r->ncols] = (size_t)kn;
 				r->cols[r->ncols++] = (enum rl_col)i;
 			}
 		return;
@@ -414,6 +430,25 @@ static void pick_columns(rl_report *r)
 	for (i = 0; i < n; i++)
 		if ((lay[i].need & have) == lay[i].need)
 			r->cells[r->ncells++] = &lay[i];
+}
+
+/* What csv and json make of the static string S: kept by its address, so
+ * that the kind, bound and advice of a million rows are measured once. */
+static const struct str_memo *memo_get(rl_report *r, const char *s)
+{
+	struct str_memo *m = &r->memo[((uintptr_t)s >> 4) & 63];
+	const char *c;
+
+	if (m->s == s)
+		return m;
+	m->s = s;
+	m->len = strlen(s);
+	m->csv_plain = !needs_quotes(s);
+	m->json_plain = 1;
+	for (c = s; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == '"' || *c == '\\')
+			m->json_plain = 0;
+	return m;
 }
 
 /* ---- csv ---- */
@@ -448,7 +483,17 @@ static void csv_row(rl_report *r, const struct rl_col_row *row)
 		if (!c->get(row, &v))
 			continue;
 		switch (c->type) {
-		case RL_COL_STR: line_str(r, v.s); break;
+		case RL_COL_STR:
+			if (c->formats & RL_COLF_STATIC) {
+				const struct str_memo *m = memo_get(r, v.s);
+
+				if (m->csv_plain) {
+					line_put(r, v.s, m->len);
+					break;
+				}
+			}
+			line_str(r, v.s);
+			break;
 		case RL_COL_NUM:
 			/* formatted in place: a number is at most 32 bytes */
 			if (line_reserve(r, 32) == 0)
@@ -1196,7 +1241,7 @@ static int json_begin(rl_report *r)
  * configured in json.c (no beautify, '/' not escaped: yajl_string_encode's
  * escapes), while yajl keeps the document around the rows: it opened the
  * array and closes it, its state unchanged by the rows in between. */
-static void jw_put(struct rl_json_writer *w, const char *s, size_t n)
+static inline void jw_put(struct rl_json_writer *w, const char *s, size_t n)
 {
 	if (n > sizeof(w->buf) - w->len) {
 		rl_json_writer_flush(w);
@@ -1276,19 +1321,25 @@ static void json_row(rl_report *r, const struct rl_col_row *row)
 
 		if (!c->get(row, &v))
 			continue;
-		/* the names need no escapes (check_column) */
-		if (!first)
-			jw_put(w, ",", 1);
+		jw_put(w, r->keys + r->key_off[i] + first, r->key_len[i] - (size_t)first);
 		first = 0;
-		jw_put(w, "\"", 1);
-		jw_put(w, c->name, r->klen[i]);
-		jw_put(w, "\":", 2);
 		switch (c->type) {
 		case RL_COL_STR:
-			if (v.s == NULL)
+			if (v.s == NULL) {
 				jw_put(w, "null", 4);
-			else
-				jw_str(w, v.s);
+				break;
+			}
+			if (c->formats & RL_COLF_STATIC) {
+				const struct str_memo *m = memo_get(r, v.s);
+
+				if (m->json_plain) {
+					jw_put(w, "\"", 1);
+					jw_put(w, v.s, m->len);
+					jw_put(w, "\"", 1);
+					break;
+				}
+			}
+			jw_str(w, v.s);
 			break;
 		case RL_COL_NUM:
 			if (!isfinite(v.n)) {
