@@ -71,6 +71,7 @@ GET(get_fallback)
 
 PRED_NUM(get_peak_tflops, r->p->peak_flops / 1e12)
 PRED_NUM(get_ridge, r->p->ridge)
+PRED_NUM(get_bandwidth, r->p->bandwidth / 1e9)
 PRED_NUM(get_t_compute, r->p->t_compute_us)
 PRED_NUM(get_t_memory, r->p->t_memory_us)
 PRED_NUM(get_t_overhead, r->p->t_overhead_us)
@@ -221,6 +222,9 @@ const struct rl_column rl_columns[RL_COL_COUNT] = {
 	                        RL_STYLE_FIXED2, get_peak_tflops, "the pipe's peak, TFLOP/s"},
 	[RL_COL_RIDGE] = {"ridge_flop_per_byte", RL_COL_NUM, JSON, 0, RL_COLW_ALWAYS,
 	                  RL_STYLE_FIXED2, get_ridge, "the ridge point, FLOP/byte"},
+	[RL_COL_BANDWIDTH] = {"bandwidth_gbs", RL_COL_NUM, JSON, 0, RL_COLW_ALWAYS, RL_STYLE_FIXED2,
+	                      get_bandwidth,
+	                      "the memory bandwidth of its memory roof (the read and write mix), GB/s"},
 	[RL_COL_T_COMPUTE] = {"t_compute_us", RL_COL_NUM, BOTH, 9, RL_COLW_ALWAYS, RL_STYLE_US,
 	                      get_t_compute, "compute roof time, us"},
 	[RL_COL_T_MEMORY] = {"t_memory_us", RL_COL_NUM, BOTH, 10, RL_COLW_ALWAYS, RL_STYLE_US,

@@ -84,6 +84,9 @@ START_TEST(test_getters)
 	ck_assert_uint_eq(v.u, 12);
 	ck_assert_int_eq(get(RL_COL_ATTAINABLE_TFLOPS, &op, &p, 0, &v), 1);
 	ck_assert_double_eq_tol(v.n, 312, 1e-9);
+	p.bandwidth = 1555e9; /* the A100 40GB's 1,555 GB/s, in bytes/s */
+	ck_assert_int_eq(get(RL_COL_BANDWIDTH, &op, &p, 0, &v), 1);
+	ck_assert_double_eq_tol(v.n, 1555, 1e-9);
 	/* not measured: no measured time and no ratios */
 	ck_assert_int_eq(get(RL_COL_MEASURED, &op, &p, 0, &v), 0);
 	ck_assert_int_eq(get(RL_COL_MEASURED_OVER_EXPECTED, &op, &p, 0, &v), 0);

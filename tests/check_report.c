@@ -21,6 +21,7 @@ static const char *ops_text =
 	"tiny,pointwise,fp32,1,1,,\"l,1\"\n";
 
 static char *render_text(const char *text, enum rl_format fmt, int wide);
+static char *render_dev(const char *text, enum rl_format fmt, int wide, const char *dev_id);
 
 /* Classifies ops_text on the A100 40GB with 5 us of host overhead into a
  * malloc'ed string. */
@@ -31,6 +32,12 @@ static char *render(enum rl_format fmt, int wide)
 
 /* The same for the op list TEXT. */
 static char *render_text(const char *text, enum rl_format fmt, int wide)
+{
+	return render_dev(text, fmt, wide, "a100-sxm4-40gb");
+}
+
+/* The same on the device DEV_ID of the database. */
+static char *render_dev(const char *text, enum rl_format fmt, int wide, const char *dev_id)
 {
 	struct rl_device dev;
 	struct rl_model_ctx ctx;
@@ -43,7 +50,7 @@ static char *render_text(const char *text, enum rl_format fmt, int wide)
 	size_t len = 0, i;
 	FILE *in = test_stream(text), *out = open_memstream(&buf, &len);
 
-	test_load_device("a100-sxm4-40gb", &dev);
+	test_load_device(dev_id, &dev);
 	rl_errlist_init(&errs);
 	ck_assert_int_eq(rl_oplist_read(in, "t.csv", &l, &errs), 0);
 	fclose(in);
@@ -258,6 +265,39 @@ START_TEST(test_json_row_strings)
 	rl_summary_release(&sum);
 	rl_oplist_release(&l);
 	rl_device_release(&dev);
+}
+END_TEST
+
+/* Issue 22's column walk: json's bandwidth_gbs, the bandwidth of an op's
+ * memory roof. On the measured H200 (read 4455 GB/s, write 4583.3 GB/s) a
+ * copy reads and writes as many bytes: 2 / (1/4455 + 1/4583.3) = 4518.24
+ * GB/s; a 4096^3 bf16 matmul reads A and B (2 x 32 MiB) and writes C
+ * (32 MiB): 3 / (2/4455 + 1/4583.3) = 4496.96 GB/s. */
+START_TEST(test_json_bandwidth)
+{
+	static const char text[] = "name,kind,dtype,shape\n"
+	                           "cp,copy,fp32,16777216\n"
+	                           "mm,matmul,bf16,4096x4096x4096\n";
+	static const double want[] = {4518.24, 4496.96};
+	char *s = render_dev(text, RL_FMT_JSON, 0, "h200-sxm-measured");
+	char errbuf[256];
+	yajl_val root = yajl_tree_parse(s, errbuf, sizeof(errbuf));
+	const char *ops[] = {"ops", NULL}, *bw[] = {"bandwidth_gbs", NULL};
+	yajl_val a;
+	size_t i;
+
+	ck_assert_msg(root != NULL, "%s", errbuf);
+	a = yajl_tree_get(root, ops, yajl_t_array);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->u.array.len, 2);
+	for (i = 0; i < 2; i++) {
+		yajl_val v = yajl_tree_get(a->u.array.values[i], bw, yajl_t_number);
+
+		ck_assert_ptr_nonnull(v);
+		ck_assert_double_eq_tol(YAJL_GET_DOUBLE(v), want[i], 0.01);
+	}
+	yajl_tree_free(root);
+	free(s);
 }
 END_TEST
 
@@ -578,6 +618,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_csv_quotes_blanks);
 	tcase_add_test(tc, test_json_structure);
 	tcase_add_test(tc, test_json_row_strings);
+	tcase_add_test(tc, test_json_bandwidth);
 	tcase_add_test(tc, test_table_fits_80_columns);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("expected");
