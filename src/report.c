@@ -436,7 +436,9 @@ static void pick_columns(rl_report *r)
  * that the kind, bound and advice of a million rows are measured once. */
 static const struct str_memo *memo_get(rl_report *r, const char *s)
 {
-	struct str_memo *m = &r->memo[((uintptr_t)s >> 4) & 63];
+	/* Fibonacci hashing of the address: static strings lie a few bytes
+	 * apart, so the low bits alone would share slots */
+	struct str_memo *m = &r->memo[((uint64_t)(uintptr_t)s * 0x9E3779B97F4A7C15u) >> 58];
 	const char *c;
 
 	if (m->s == s)
