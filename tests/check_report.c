@@ -243,6 +243,7 @@ START_TEST(test_json_row_strings)
 	ck_assert_msg(strstr(buf, key) != NULL, "%s", buf);
 	sprintf(key, "{\"note\":%s}}", enc);
 	ck_assert_msg(strstr(buf, key) != NULL, "%s", buf);
+	free(key);
 	/* the first row alone parses back: cut the document after it */
 	key = strstr(buf, ",{\"name\":");
 	ck_assert_ptr_nonnull(key);
