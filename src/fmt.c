@@ -19,26 +19,34 @@ static const char two_digits[] = "0001020304050607080910111213141516171819202122
                                  "50515253545556575859606162636465666768697071727374"
                                  "75767778798081828384858687888990919293949596979899";
 
-/* Writes U in decimal, two digits per division; returns the length. */
+/* The number of decimal digits of U. */
+static inline size_t digits_u64(uint64_t u)
+{
+	size_t n = 1;
+
+	while (u >= 10000) {
+		u /= 10000;
+		n += 4;
+	}
+	return n + (u >= 10) + (u >= 100) + (u >= 1000);
+}
+
+/* Writes U in decimal, two digits per division, from its last digit back
+ * into place; returns the length. */
 static size_t put_u64(char *buf, uint64_t u)
 {
-	char tmp[24];
-	size_t i = sizeof(tmp), n;
+	size_t n = digits_u64(u), i = n;
 
+	buf[n] = '\0';
 	while (u >= 100) {
 		i -= 2;
-		memcpy(tmp + i, two_digits + 2 * (u % 100), 2);
+		memcpy(buf + i, two_digits + 2 * (u % 100), 2);
 		u /= 100;
 	}
-	if (u >= 10) {
-		i -= 2;
-		memcpy(tmp + i, two_digits + 2 * u, 2);
-	} else {
-		tmp[--i] = (char)('0' + u);
-	}
-	n = sizeof(tmp) - i;
-	memcpy(buf, tmp + i, n);
-	buf[n] = '\0';
+	if (u >= 10)
+		memcpy(buf, two_digits + 2 * u, 2);
+	else
+		buf[0] = (char)('0' + u);
 	return n;
 }
 
@@ -88,7 +96,7 @@ size_t rl_fmt_fixed(char *buf, double v, int decimals)
 
 /* round(v / 10^(e - 5)): six digits when 10^e <= v < 10^(e+1). Scaling by an
  * exact power of ten rounds once. */
-static uint64_t scale6(double v, int e)
+static inline uint64_t scale6(double v, int e)
 {
 	int k = e - 5;
 
@@ -105,7 +113,7 @@ size_t rl_fmt_num(char *buf, double v)
 	size_t n = 0, k;
 	uint64_t digits;
 	int e, neg = v < 0;
-	char d[8];
+	char d[16]; /* six digits, then room for the fixed-size copies below */
 
 	if (isinf(v))
 		return (size_t)snprintf(buf, 32, "%sinf", v < 0 ? "-" : "");
@@ -127,25 +135,37 @@ size_t rl_fmt_num(char *buf, double v)
 		return n + (size_t)snprintf(buf + n, 32, "%.6g", v);
 	/* floor(log10(v)) within one, from the binary exponent (log10(2) ~
 	 * 1233 / 4096); scale6 corrects an off-by-one */
-	frexp(v, &e);
+	{
+		uint64_t bits;
+
+		/* frexp's exponent without the call: v is normal here */
+		memcpy(&bits, &v, sizeof(bits));
+		e = (int)((bits >> 52) & 0x7FF) - 1022;
+	}
 	e = ((e - 1) * 1233) >> 12;
 	digits = scale6(v, e);
 	if (digits >= 1000000) /* log10 was low, or rounding carried: 999999.5 */
 		digits = scale6(v, ++e);
 	else if (digits < 100000) /* log10 was high */
 		digits = scale6(v, --e);
-	put_u64(d, digits);
+	/* the six digits, two at a time */
+	memcpy(d, two_digits + 2 * (digits / 10000), 2);
+	memcpy(d + 2, two_digits + 2 * (digits / 100 % 100), 2);
+	memcpy(d + 4, two_digits + 2 * (digits % 100), 2);
+	memset(d + 6, '0', sizeof(d) - 6);
 	/* %g: fixed notation when -4 <= e < 6, trailing zeros dropped */
 	k = 6;
 	while (k > 1 && d[k - 1] == '0')
 		k--;
 	if (e >= -4 && e < 6) {
 		if (e >= 0) {
-			memcpy(buf + n, d, (size_t)e + 1);
+			/* 8-byte copies of constant size (one store each) that run past
+			 * the digits wanted; BUF has 32 bytes and n < 2, e < 6 */
+			memcpy(buf + n, d, 8);
 			n += (size_t)e + 1;
 			if (k > (size_t)e + 1) {
 				buf[n++] = '.';
-				memcpy(buf + n, d + e + 1, k - (size_t)e - 1);
+				memcpy(buf + n, d + e + 1, 8);
 				n += k - (size_t)e - 1;
 			}
 		} else {
@@ -165,7 +185,13 @@ size_t rl_fmt_num(char *buf, double v)
 		memcpy(buf + n, d + 1, k - 1);
 		n += k - 1;
 	}
-	return n + (size_t)snprintf(buf + n, 16, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+	/* "e+XX" or "e-XX": |e| < 100 here */
+	buf[n++] = 'e';
+	buf[n++] = e < 0 ? '-' : '+';
+	memcpy(buf + n, two_digits + 2 * (e < 0 ? -e : e), 2);
+	n += 2;
+	buf[n] = '\0';
+	return n;
 }
 
 size_t rl_fmt_us(char *buf, size_t len, double us)

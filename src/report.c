@@ -5,10 +5,12 @@
 
 #include <csv.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
+#include "column.h"
 #include "fmt.h"
 #include "json.h"
 #include "timeline_report.h"
@@ -30,6 +32,12 @@
 /* The most distinct quantised-path notes a table's footnote lists. */
 #define RL_REPORT_QNOTES 8
 
+struct layout_cell;
+
+/* json: a key is written as a copy of this many bytes (its ,"name": is at
+ * most 40, check_column) */
+#define KEY_COPY 40
+
 struct rl_report {
 	FILE *out;
 	enum rl_format fmt;
@@ -44,7 +52,25 @@ struct rl_report {
 	size_t qnote_ops[RL_REPORT_QNOTES], nq;
 	int has_measured; /* info.has_measured, info.has_host */
 	int has_host;
-	char *line; /* the csv or table row being built */
+	/* csv's and json's columns (column.h), in their order, and the
+	 * lengths of their names */
+	enum rl_col cols[RL_COL_COUNT];
+	size_t ncols;
+	/* json: each column's key as a row writes it after another, ,"name": */
+	char keys[RL_COL_COUNT * 40 + KEY_COPY];
+	size_t key_off[RL_COL_COUNT], key_len[RL_COL_COUNT];
+	/* the static strings of RL_COLF_STATIC columns seen (by address): their
+	 * length, and whether csv and json write them as they are */
+	struct str_memo {
+		const char *s;
+		size_t len;
+		int csv_plain, json_plain;
+	} memo[64];
+	size_t json_rows; /* rows written, for the comma before the next */
+	/* the table's or md's cells, from its layout */
+	const struct layout_cell *cells[RL_COL_COUNT];
+	size_t ncells;
+	char *line; /* the csv, table or md rows being built */
 	size_t line_len, line_cap;
 	int oom;
 	struct rl_json_writer *jw;
@@ -101,37 +127,11 @@ static int has_measured(const rl_report *r)
 	return r->has_measured;
 }
 
-/* ---- csv ---- */
+/* Rows are built in memory (csv's, the table's, md's) and written in large
+ * blocks: stdio's per-call cost dominated a million-row write, and the
+ * kernel's cost per write its 4 KiB blocks (docs/performance.md). */
+#define SPILL_BYTES (1u << 16)
 
-static const char *const csv_cols[] = {
-	"name", "kind", "dtype", "count", "flops", "bytes", "intensity", "unit",
-	"t_compute_us", "t_memory_us", "t_overhead_us", "t_gpu_us", "t_us", "bound",
-	"attainable_tflops",
-};
-
-static void csv_begin(rl_report *r)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]); i++)
-		fprintf(r->out, "%s%s", i ? "," : "", csv_cols[i]);
-	if (has_measured(r))
-		fputs(",measured_us,roofline_pct,measured_over_expected,measured_over_roofline",
-		      r->out);
-	if (r->has_host)
-		fputs(",host_us", r->out);
-	fputs(",l2_resident,expected_gpu_us,expected_us,expected_bound", r->out);
-	if (r->info.has_phase)
-		fputs(",phase", r->out);
-	for (i = 0; i < r->info.nextra; i++) {
-		fputc(',', r->out);
-		rl_csv_field(r->out, r->info.extra_names[i]);
-	}
-	fputc('\n', r->out);
-}
-
-/* A csv row is built in memory and written with one fwrite: stdio's
- * per-call cost dominated a million-row write. */
 static int line_reserve(rl_report *r, size_t more)
 {
 	if (r->line_len + more > r->line_cap) {
@@ -159,14 +159,12 @@ static inline void line_put(rl_report *r, const char *s, size_t n)
 	}
 }
 
-/* Appends S as a csv field after a comma (FIRST: no comma), quoted by
- * libcsv's csv_write when it needs quotes. */
-static void line_field(rl_report *r, const char *s, int first)
+/* Appends S as a csv field, quoted by libcsv's csv_write when it needs
+ * quotes. */
+static void line_str(rl_report *r, const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!first)
-		line_put(r, ",", 1);
 	if (!needs_quotes(s)) {
 		line_put(r, s, n);
 		return;
@@ -179,91 +177,26 @@ static void line_field(rl_report *r, const char *s, int first)
 	r->line_len += csv_write(r->line + r->line_len, n, s, strlen(s));
 }
 
-static void line_num(rl_report *r, double v)
+/* Moves the rows built so far to the stream. */
+static void line_flush(rl_report *r)
 {
-	char b[64];
-
-	line_put(r, ",", 1);
-	line_put(r, b, rl_fmt_num(b, v));
-}
-
-/* Appends a blank and S padded to |WIDTH| (negative: left-aligned). */
-static void line_col(rl_report *r, const char *s, int width)
-{
-	static const char blanks[] = "                                ";
-	size_t n = strlen(s), w = (size_t)(width < 0 ? -width : width);
-	size_t pad = n < w ? w - n : 0;
-
-	line_put(r, " ", 1);
-	if (width > 0)
-		line_put(r, blanks, pad);
-	line_put(r, s, n);
-	if (width < 0)
-		line_put(r, blanks, pad);
-}
-
-/* Appends NUM / DEN, or an empty field when DEN is not positive. */
-static void line_ratio(rl_report *r, double num, double den)
-{
-	if (den > 0)
-		line_num(r, num / den);
-	else
-		line_put(r, ",", 1);
-}
-
-static void csv_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
-{
-	const double nums[] = {p->flops, p->bytes, p->intensity};
-	const double times[] = {p->t_compute_us, p->t_memory_us, p->t_overhead_us,
-	                        p->t_gpu_us, p->t_us};
-	char b[32];
-	size_t i;
-
+	if (r->line_len > 0)
+		fwrite(r->line, 1, r->line_len, r->out);
 	r->line_len = 0;
-	line_field(r, op->name, 1);
-	line_field(r, rl_kind_name(op->kind), 0);
-	line_field(r, rl_dtype_name(op->dtype), 0);
-	line_put(r, ",", 1);
-	line_put(r, b, rl_fmt_u64(b, op->count));
-	for (i = 0; i < 3; i++)
-		line_num(r, nums[i]);
-	line_field(r, rl_unit_name(p->unit), 0);
-	for (i = 0; i < 5; i++)
-		line_num(r, times[i]);
-	line_field(r, rl_bound_name(p->bound), 0);
-	line_num(r, p->attainable_flops / 1e12);
-	if (has_measured(r)) {
-		if (op->has & RL_HAS_MEASURED) {
-			line_num(r, op->measured_us);
-			line_num(r, p->roofline_pct);
-			line_ratio(r, op->measured_us, p->expected_gpu_us);
-			line_ratio(r, op->measured_us, p->t_gpu_us);
-		} else {
-			line_put(r, ",,,,", 4);
-		}
-	}
-	if (r->has_host) {
-		if (op->has & RL_HAS_HOST)
-			line_num(r, op->host_us);
-		else
-			line_put(r, ",", 1);
-	}
-	line_put(r, p->l2_resident ? ",1" : ",0", 2);
-	line_num(r, p->expected_gpu_us);
-	line_num(r, p->expected_us);
-	line_field(r, rl_bound_name(p->expected_bound), 0);
-	if (r->info.has_phase)
-		line_field(r, rl_phase_name(op->phase), 0);
-	for (i = 0; i < r->info.nextra; i++)
-		line_field(r, op->extra[i], 0);
-	line_put(r, "\n", 1);
-	fwrite(r->line, 1, r->line_len, r->out);
+}
+
+/* After a row: the rows to the stream once there are SPILL_BYTES of them. */
+static void line_spill(rl_report *r)
+{
+	if (r->line_len >= SPILL_BYTES)
+		line_flush(r);
 }
 
 /* ---- table and md ---- */
 
 static void wrap(FILE *out, const char *text, const char *first, const char *rest);
 static void cut_name(char *buf, size_t len, const char *name, int w, char mark);
+static void text_head(rl_report *r);
 
 /* Expected times: the table's time and bound columns are the expected
  * ones (headed exp_us, exp_bound), and with measured times the ratios
@@ -291,16 +224,7 @@ static void table_begin(rl_report *r)
 			fprintf(r->out, "%s\n\n", r->info.expected_source);
 		if (r->info.interconnect != NULL)
 			fprintf(r->out, "%s\n\n", r->info.interconnect);
-		fprintf(r->out, "| name | kind | dtype | count | FLOP/B | %s | %s | TFLOP/s",
-		        x ? "expected_us" : "t_us", x ? "expected bound" : "bound");
-		if (has_measured(r) && x)
-			fputs(" | measured_us | measured / expected | measured / roofline |\n"
-			      "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|\n",
-			      r->out);
-		else if (has_measured(r))
-			fputs(" | measured_us | roofline % |\n|---|---|---|--:|--:|--:|---|--:|--:|--:|\n", r->out);
-		else
-			fputs(" |\n|---|---|---|--:|--:|--:|---|--:|\n", r->out);
+		text_head(r);
 		return;
 	}
 	{
@@ -318,28 +242,7 @@ static void table_begin(rl_report *r)
 		if (r->info.interconnect != NULL)
 			wrap(r->out, r->info.interconnect, "", "  ");
 	}
-	if (r->info.wide) {
-		fprintf(r->out, "%-32s %-9s %-8s %6s %10s %10s %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
-		        "name", "kind", "dtype", "count", "GFLOP", "MB", "FLOP/B", "unit", "t_comp_us",
-		        "t_mem_us", "t_ovh_us", "t_gpu_us", "t_us", "bound", "TFLOP/s");
-		if (x)
-			fprintf(r->out, " %10s %10s %-9s", "exp_gpu_us", "exp_us", "exp_bound");
-		if (has_measured(r))
-			fprintf(r->out, " %10s %7s", "meas_us", "roof%");
-		if (has_measured(r) && x)
-			fprintf(r->out, " %6s %6s", "m/exp", "m/roof");
-	} else if (has_measured(r) && x) {
-		fprintf(r->out, "%-*s %-9s %-8s %9s %-9s %8s %5s %6s", NAME_W, "name", "kind",
-		        "dtype", "exp_us", "exp_bound", "meas_us", "m/exp", "m/roof");
-	} else if (has_measured(r)) {
-		fprintf(r->out, "%-*s %-9s %-8s %7s %9s %-8s %9s %5s", NAME_W, "name", "kind",
-		        "dtype", "FLOP/B", "t_us", "bound", "meas_us", "roof%");
-	} else {
-		fprintf(r->out, "%-*s %-9s %-8s %5s %7s %9s %-*s %7s", NAME_W, "name", "kind",
-		        "dtype", "count", "FLOP/B", x ? "exp_us" : "t_us", x ? 9 : 8,
-		        x ? "exp_bound" : "bound", "TFLOP/s");
-	}
-	fputc('\n', r->out);
+	text_head(r);
 }
 
 /* Copies NAME cut to W display columns (UTF-8 aware), with '~' marking a
@@ -372,30 +275,6 @@ static void cut_name(char *buf, size_t len, const char *name, int w, char mark)
 		buf[o++] = ' ', buf[o] = '\0';
 }
 
-/* A ratio for the table: "1.23", or "-" when DEN is not positive. */
-static void fmt_ratio(char *buf, size_t len, double num, double den)
-{
-	if (den > 0 && num / den < 1e4)
-		rl_fmt_fixed(buf, num / den, 2);
-	else if (den > 0)
-		snprintf(buf, len, "%.3g", num / den);
-	else
-		snprintf(buf, len, "-");
-}
-
-/* A then B into BUF of LEN bytes, cut to fit: snprintf's "%s%s" without its
- * cost, which a million rows feel. */
-static void cat2(char *buf, size_t len, const char *a, const char *b)
-{
-	size_t n = 0;
-
-	while (*a && n + 1 < len)
-		buf[n++] = *a++;
-	while (*b && n + 1 < len)
-		buf[n++] = *b++;
-	buf[n] = '\0';
-}
-
 /* The kind in the table's 9 columns: a longer name (reducescatter) cut
  * with the table's mark, "reducesc~". */
 static const char *table_kind(enum rl_kind k, char *buf, size_t len)
@@ -408,112 +287,379 @@ static const char *table_kind(enum rl_kind k, char *buf, size_t len)
 	return buf;
 }
 
-static void table_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
+/* ---- the columns (column.h) ---- */
+
+/* A cell of a table or md layout: a column of rl_columns, its heading, its
+ * width (negative: left-aligned; md: its alignment only), how it is
+ * written (RL_STYLE_DEFAULT: the column's style) and when the layout has it
+ * (NEED_*: every bit must hold). */
+#define NEED_X 0x1u      /* expected times (not --best-case) */
+#define NEED_BEST 0x2u   /* --best-case */
+#define NEED_MEAS 0x4u   /* the list has measured times */
+#define NEED_NOMEAS 0x8u /* it has none */
+
+struct layout_cell {
+	enum rl_col id;
+	const char *head;
+	int width;
+	enum rl_col_style style;
+	unsigned need;
+};
+
+/* The default table: 80 columns. */
+static const struct layout_cell narrow_layout[] = {
+	{RL_COL_NAME, "name", -NAME_W, RL_STYLE_NAME_CUT, 0},
+	{RL_COL_KIND, "kind", -9, RL_STYLE_KIND9, 0},
+	{RL_COL_DTYPE, "dtype", -8, RL_STYLE_DTYPE_FB, 0},
+	{RL_COL_OP_COUNT, "count", 5, RL_STYLE_COUNT5, NEED_NOMEAS},
+	{RL_COL_INTENSITY, "FLOP/B", 7, RL_STYLE_DEFAULT, NEED_NOMEAS},
+	{RL_COL_INTENSITY, "FLOP/B", 7, RL_STYLE_DEFAULT, NEED_MEAS | NEED_BEST},
+	{RL_COL_EXPECTED, "exp_us", 9, RL_STYLE_DEFAULT, NEED_X},
+	{RL_COL_T, "t_us", 9, RL_STYLE_DEFAULT, NEED_BEST},
+	{RL_COL_EXPECTED_BOUND, "exp_bound", -9, RL_STYLE_BOUND_DIFF, NEED_X},
+	{RL_COL_BOUND, "bound", -8, RL_STYLE_DEFAULT, NEED_BEST},
+	{RL_COL_ATTAINABLE_TFLOPS, "TFLOP/s", 7, RL_STYLE_DEFAULT, NEED_NOMEAS},
+	{RL_COL_MEASURED, "meas_us", 8, RL_STYLE_DEFAULT, NEED_MEAS | NEED_X},
+	{RL_COL_MEASURED, "meas_us", 9, RL_STYLE_DEFAULT, NEED_MEAS | NEED_BEST},
+	{RL_COL_MEASURED_OVER_EXPECTED, "m/exp", 5, RL_STYLE_DEFAULT, NEED_MEAS | NEED_X},
+	{RL_COL_MEASURED_OVER_ROOFLINE, "m/roof", 6, RL_STYLE_DEFAULT, NEED_MEAS | NEED_X},
+	{RL_COL_ROOFLINE_PCT, "roof%", 5, RL_STYLE_DEFAULT, NEED_MEAS | NEED_BEST},
+};
+
+/* --wide: every column, no truncation. */
+static const struct layout_cell wide_layout[] = {
+	{RL_COL_NAME, "name", -32, RL_STYLE_NAME_L2, 0},
+	{RL_COL_KIND, "kind", -9, RL_STYLE_KIND9, 0},
+	{RL_COL_DTYPE, "dtype", -8, RL_STYLE_DTYPE_FB, 0},
+	{RL_COL_OP_COUNT, "count", 6, RL_STYLE_DEFAULT, 0},
+	{RL_COL_FLOPS, "GFLOP", 10, RL_STYLE_GIGA4, 0},
+	{RL_COL_BYTES, "MB", 10, RL_STYLE_MEGA4, 0},
+	{RL_COL_INTENSITY, "FLOP/B", 8, RL_STYLE_DEFAULT, 0},
+	{RL_COL_UNIT, "unit", -6, RL_STYLE_DEFAULT, 0},
+	{RL_COL_T_COMPUTE, "t_comp_us", 10, RL_STYLE_DEFAULT, 0},
+	{RL_COL_T_MEMORY, "t_mem_us", 10, RL_STYLE_DEFAULT, 0},
+	{RL_COL_T_OVERHEAD, "t_ovh_us", 10, RL_STYLE_DEFAULT, 0},
+	{RL_COL_T_GPU, "t_gpu_us", 10, RL_STYLE_DEFAULT, 0},
+	{RL_COL_T, "t_us", 10, RL_STYLE_DEFAULT, 0},
+	{RL_COL_BOUND, "bound", -8, RL_STYLE_DEFAULT, 0},
+	{RL_COL_ATTAINABLE_TFLOPS, "TFLOP/s", 8, RL_STYLE_DEFAULT, 0},
+	{RL_COL_EXPECTED_GPU, "exp_gpu_us", 10, RL_STYLE_DEFAULT, NEED_X},
+	{RL_COL_EXPECTED, "exp_us", 10, RL_STYLE_DEFAULT, NEED_X},
+	{RL_COL_EXPECTED_BOUND, "exp_bound", -9, RL_STYLE_BOUND_DIFF, NEED_X},
+	{RL_COL_MEASURED, "meas_us", 10, RL_STYLE_DEFAULT, NEED_MEAS},
+	{RL_COL_ROOFLINE_PCT, "roof%", 7, RL_STYLE_DEFAULT, NEED_MEAS},
+	{RL_COL_MEASURED_OVER_EXPECTED, "m/exp", 6, RL_STYLE_DEFAULT, NEED_MEAS | NEED_X},
+	{RL_COL_MEASURED_OVER_ROOFLINE, "m/roof", 6, RL_STYLE_DEFAULT, NEED_MEAS | NEED_X},
+};
+
+/* md: the widths give the alignment only. */
+static const struct layout_cell md_layout[] = {
+	{RL_COL_NAME, "name", -1, RL_STYLE_NAME_MD, 0},
+	{RL_COL_KIND, "kind", -1, RL_STYLE_DEFAULT, 0},
+	{RL_COL_DTYPE, "dtype", -1, RL_STYLE_DTYPE_FB, 0},
+	{RL_COL_OP_COUNT, "count", 1, RL_STYLE_DEFAULT, 0},
+	{RL_COL_INTENSITY, "FLOP/B", 1, RL_STYLE_DEFAULT, 0},
+	{RL_COL_EXPECTED, "expected_us", 1, RL_STYLE_DEFAULT, NEED_X},
+	{RL_COL_T, "t_us", 1, RL_STYLE_DEFAULT, NEED_BEST},
+	{RL_COL_EXPECTED_BOUND, "expected bound", -1, RL_STYLE_BOUND_DIFF, NEED_X},
+	{RL_COL_BOUND, "bound", -1, RL_STYLE_DEFAULT, NEED_BEST},
+	{RL_COL_ATTAINABLE_TFLOPS, "TFLOP/s", 1, RL_STYLE_DEFAULT, 0},
+	{RL_COL_MEASURED, "measured_us", 1, RL_STYLE_DEFAULT, NEED_MEAS},
+	{RL_COL_MEASURED_OVER_EXPECTED, "measured / expected", 1, RL_STYLE_DEFAULT,
+	 NEED_MEAS | NEED_X},
+	{RL_COL_MEASURED_OVER_ROOFLINE, "measured / roofline", 1, RL_STYLE_DEFAULT,
+	 NEED_MEAS | NEED_X},
+	{RL_COL_ROOFLINE_PCT, "roofline %", 1, RL_STYLE_DEFAULT, NEED_MEAS | NEED_BEST},
+};
+
+/* Whether the list has column C at all (csv's header). */
+static int col_listed(const rl_report *r, const struct rl_column *c)
 {
-	char kb[16];
-	char name[4 * NAME_W + 8], ai[32], t[32], dt[16], m[32], pct[32], tf[32];
-	char bnd[32], rx[32], rr[32];
-	int x = expected_cols(r);
-
-	cat2(dt, sizeof(dt), rl_dtype_name(op->dtype), p->fallback ? "*" : "");
-	fmt_intensity(ai, sizeof(ai), p->intensity);
-	rl_fmt_us(t, sizeof(t), x ? p->expected_us : p->t_us);
-	cat2(bnd, sizeof(bnd), rl_bound_name(x ? p->expected_bound : p->bound),
-	     x && p->expected_bound != p->bound ? DIFF_MARK : "");
-	rl_fmt_fixed(tf, p->attainable_flops / 1e12, 2);
-	m[0] = pct[0] = '\0';
-	if (op->has & RL_HAS_MEASURED) {
-		rl_fmt_us(m, sizeof(m), op->measured_us);
-		rl_fmt_fixed(pct, p->roofline_pct, 0);
-		fmt_ratio(rx, sizeof(rx), op->measured_us, p->expected_gpu_us);
-		fmt_ratio(rr, sizeof(rr), op->measured_us, p->t_gpu_us);
-	} else {
-		strcpy(m, "-");
-		strcpy(pct, "-");
-		strcpy(rx, "-");
-		strcpy(rr, "-");
+	switch (c->when) {
+	case RL_COLW_ALWAYS: return 1;
+	case RL_COLW_MEASURED: return r->has_measured;
+	case RL_COLW_HOST: return r->has_host;
+	case RL_COLW_PHASE: return r->info.has_phase;
 	}
-	if (x && p->expected_bound != p->bound)
-		r->bound_differs++;
-	if (r->fmt == RL_FMT_MD) {
-		fputs("| ", r->out);
-		/* a '|' inside a name would end the cell */
-		for (const char *c = op->name; *c; c++)
-			fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, r->out);
-		if (p->l2_resident)
-			fputs(L2_MARK, r->out);
-		fprintf(r->out, " | %s | %s | %llu | %s | %s | %s | %s", rl_kind_name(op->kind), dt,
-		        (unsigned long long)op->count, ai, t, bnd, tf);
-		if (has_measured(r) && x)
-			fprintf(r->out, " | %s | %s | %s", m, rx, rr);
-		else if (has_measured(r))
-			fprintf(r->out, " | %s | %s", m, pct);
-		fputs(" |\n", r->out);
+	return 0;
+}
+
+/* Picks the report's columns: csv's in their csv order, json's in the
+ * table's, the table's or md's from their layout. */
+static void pick_columns(rl_report *r)
+{
+	const struct layout_cell *lay = NULL;
+	size_t i, n = 0;
+	unsigned have;
+
+	switch (r->fmt) {
+	case RL_FMT_CSV:
+		for (i = 0; i < RL_COL_COUNT; i++) {
+			const struct rl_column *c = &rl_columns[i];
+
+			if ((c->formats & RL_COLF_CSV) && col_listed(r, c))
+				r->cols[c->csv_pos - 1] = (enum rl_col)i, n++;
+		}
+		/* the positions of the conditions that do not hold leave holes */
+		r->ncols = 0;
+		for (i = 0; i < RL_COL_COUNT && r->ncols < n; i++)
+			if (r->cols[i] != RL_COL_COUNT)
+				r->cols[r->ncols++] = r->cols[i];
 		return;
-	}
-	if (r->info.wide) {
-		char c[32], mm[32], o[32], g[32], tt[32], eg[32];
+	case RL_FMT_JSON:
+		for (i = 0; i < RL_COL_COUNT; i++)
+			if (rl_columns[i].formats & RL_COLF_JSON) {
+				/* the names need no escapes (check_column) */
+				size_t at = r->ncols ? r->key_off[r->ncols - 1] + r->key_len[r->ncols - 1] : 0;
+				int kn = snprintf(r->keys + at, sizeof(r->keys) - at, ",\"%s\":",
+				                  rl_columns[i].name);
 
-		rl_fmt_us(c, sizeof(c), p->t_compute_us);
-		rl_fmt_us(mm, sizeof(mm), p->t_memory_us);
-		rl_fmt_us(o, sizeof(o), p->t_overhead_us);
-		rl_fmt_us(g, sizeof(g), p->t_gpu_us);
-		rl_fmt_us(tt, sizeof(tt), p->t_us);
-		rl_fmt_us(eg, sizeof(eg), p->expected_gpu_us);
-		fprintf(r->out, "%s%-*s %-9s %-8s %6llu %10.4g %10.4g %8s %-6s %10s %10s %10s %10s %10s %-8s %8s",
-		        op->name, strlen(op->name) < 32 ? 32 - (int)strlen(op->name) : 0,
-		        p->l2_resident ? L2_MARK : "",
-		        table_kind(op->kind, kb, sizeof(kb)), dt, (unsigned long long)op->count,
-		        p->flops / 1e9, p->bytes / 1e6, ai, rl_unit_name(p->unit), c, mm, o, g, tt,
-		        rl_bound_name(p->bound), tf);
-		if (x)
-			fprintf(r->out, " %10s %10s %-9s", eg, t, bnd);
-		if (has_measured(r))
-			fprintf(r->out, " %10s %7s", m, pct);
-		if (has_measured(r) && x)
-			fprintf(r->out, " %6s %6s", rx, rr);
-		fputc('\n', r->out);
+				r->key_off[r->ncols] = at;
+				r->key_len[r->ncols] = (size_t)kn;
+				r->cols[r->ncols++] = (enum rl_col)i;
+			}
 		return;
+	case RL_FMT_MD:
+		lay = md_layout;
+		n = sizeof(md_layout) / sizeof(md_layout[0]);
+		break;
+	case RL_FMT_TABLE:
+		lay = r->info.wide ? wide_layout : narrow_layout;
+		n = r->info.wide ? sizeof(wide_layout) / sizeof(wide_layout[0])
+		                 : sizeof(narrow_layout) / sizeof(narrow_layout[0]);
+		break;
 	}
-	cut_name(name, sizeof(name), op->name, NAME_W, p->l2_resident ? L2_MARK[0] : 0);
-	/* the narrow table is built like a csv row: fixed columns, one fwrite */
-	r->line_len = 0;
-	line_put(r, name, strlen(name));
-	line_col(r, table_kind(op->kind, kb, sizeof(kb)), -9);
-	line_col(r, dt, -8);
-	if (has_measured(r) && x) {
-		line_col(r, t, 9);
-		line_col(r, bnd, -9);
-		line_col(r, m, 8);
-		line_col(r, rx, 5);
-		line_col(r, rr, 6);
-	} else if (has_measured(r)) {
-		line_col(r, ai, 7);
-		line_col(r, t, 9);
-		line_col(r, bnd, -8);
-		line_col(r, m, 9);
-		line_col(r, pct, 5);
-	} else {
-		char cnt[24];
+	have = (expected_cols(r) ? NEED_X : NEED_BEST) |
+	       (has_measured(r) ? NEED_MEAS : NEED_NOMEAS);
+	for (i = 0; i < n; i++)
+		if ((lay[i].need & have) == lay[i].need)
+			r->cells[r->ncells++] = &lay[i];
+}
 
-		/* the count column is 5 wide: 12345, 123k, 123M, 1e+12 */
-		if (op->count < 100000)
-			rl_fmt_u64(cnt, op->count);
-		else if (op->count < 100000000)
-			snprintf(cnt, sizeof(cnt), "%lluk", (unsigned long long)(op->count / 1000));
-		else if (op->count < 100000000000ULL)
-			snprintf(cnt, sizeof(cnt), "%lluM", (unsigned long long)(op->count / 1000000));
+/* What csv and json make of the static string S: kept by its address, so
+ * that the kind, bound and advice of a million rows are measured once. */
+static const struct str_memo *memo_get(rl_report *r, const char *s)
+{
+	/* Fibonacci hashing of the address: static strings lie a few bytes
+	 * apart, so the low bits alone would share slots */
+	struct str_memo *m = &r->memo[((uint64_t)(uintptr_t)s * 0x9E3779B97F4A7C15u) >> 58];
+	const char *c;
+
+	if (m->s == s)
+		return m;
+	m->s = s;
+	m->len = strlen(s);
+	m->csv_plain = !needs_quotes(s);
+	m->json_plain = 1;
+	for (c = s; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == '"' || *c == '\\')
+			m->json_plain = 0;
+	return m;
+}
+
+/* ---- csv ---- */
+
+static void csv_begin(rl_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncols; i++)
+		fprintf(r->out, "%s%s", i ? "," : "", rl_columns[r->cols[i]].name);
+	for (i = 0; i < r->info.nextra; i++) {
+		fputc(',', r->out);
+		rl_csv_field(r->out, r->info.extra_names[i]);
+	}
+	fputc('\n', r->out);
+}
+
+/* A csv row is built in memory after the rows before it and written in
+ * large blocks (line_spill): stdio's per-call cost dominated a million-row
+ * write, and the kernel's per-write cost its 4 KiB blocks. */
+static void csv_row(rl_report *r, const struct rl_col_row *row)
+{
+	char b[32];
+	size_t i;
+
+	for (i = 0; i < r->ncols; i++) {
+		const struct rl_column *c = &rl_columns[r->cols[i]];
+		union rl_col_val v;
+
+		if (i > 0)
+			line_put(r, ",", 1);
+		if (!c->get(row, &v))
+			continue;
+		switch (c->type) {
+		case RL_COL_STR:
+			if (c->formats & RL_COLF_STATIC) {
+				const struct str_memo *m = memo_get(r, v.s);
+
+				if (m->csv_plain) {
+					line_put(r, v.s, m->len);
+					break;
+				}
+			}
+			line_str(r, v.s);
+			break;
+		case RL_COL_NUM:
+			/* formatted in place: a number is at most 32 bytes */
+			if (line_reserve(r, 32) == 0)
+				r->line_len += rl_fmt_num(r->line + r->line_len, v.n);
+			else
+				r->oom = 1;
+			break;
+		case RL_COL_U64: line_put(r, b, rl_fmt_u64(b, v.u)); break;
+		case RL_COL_BOOL: line_put(r, v.b ? "1" : "0", 1); break;
+		}
+	}
+	for (i = 0; i < r->info.nextra; i++) {
+		line_put(r, ",", 1);
+		line_str(r, row->op->extra[i]);
+	}
+	line_put(r, "\n", 1);
+	line_spill(r);
+}
+
+/* The text of CELL for ROW into BUF (LEN bytes, at least 4 * NAME_W + 8),
+ * or borrowed; *SUFFIX gets a mark that follows it ("" for none). */
+static const char *cell_text(const rl_report *r, const struct layout_cell *cell,
+                             const struct rl_col_row *row, char *buf, size_t len,
+                             const char **suffix)
+{
+	const struct rl_column *c = &rl_columns[cell->id];
+	enum rl_col_style st = cell->style != RL_STYLE_DEFAULT ? cell->style : c->style;
+	const struct rl_pred *p = row->p;
+	union rl_col_val v;
+
+	*suffix = "";
+	if (!c->get(row, &v))
+		return "-";
+	switch (st) {
+	case RL_STYLE_DEFAULT:
+	case RL_STYLE_TEXT:
+		switch (c->type) {
+		case RL_COL_STR: return v.s;
+		case RL_COL_NUM: rl_fmt_num(buf, v.n); return buf;
+		case RL_COL_U64: rl_fmt_u64(buf, v.u); return buf;
+		case RL_COL_BOOL: return v.b ? "1" : "0";
+		}
+		return "";
+	case RL_STYLE_US: rl_fmt_us(buf, len, v.n); return buf;
+	case RL_STYLE_FIXED2: rl_fmt_fixed(buf, v.n, 2); return buf;
+	case RL_STYLE_FIXED0: rl_fmt_fixed(buf, v.n, 0); return buf;
+	case RL_STYLE_INTENSITY: fmt_intensity(buf, len, v.n); return buf;
+	case RL_STYLE_RATIO:
+		if (v.n < 1e4)
+			rl_fmt_fixed(buf, v.n, 2);
 		else
-			snprintf(cnt, sizeof(cnt), "%.0e", (double)op->count);
-		line_col(r, cnt, 5);
-		line_col(r, ai, 7);
-		line_col(r, t, 9);
-		line_col(r, bnd, x ? -9 : -8);
-		line_col(r, tf, 7);
+			snprintf(buf, len, "%.3g", v.n);
+		return buf;
+	case RL_STYLE_NAME_CUT:
+		cut_name(buf, len, v.s, cell->width < 0 ? -cell->width : cell->width,
+		         p->l2_resident ? L2_MARK[0] : 0);
+		return buf;
+	case RL_STYLE_NAME_L2:
+	case RL_STYLE_NAME_MD: /* escaped by md_cell */
+		*suffix = p->l2_resident ? L2_MARK : "";
+		return v.s;
+	case RL_STYLE_KIND9: return table_kind(row->op->kind, buf, len);
+	case RL_STYLE_DTYPE_FB: *suffix = p->fallback ? "*" : ""; return v.s;
+	case RL_STYLE_BOUND_DIFF:
+		*suffix = expected_cols(r) && p->expected_bound != p->bound ? DIFF_MARK : "";
+		return v.s;
+	case RL_STYLE_COUNT5:
+		/* 5 wide: 12345, 123k, 123M, 1e+12 */
+		if (v.u < 100000)
+			rl_fmt_u64(buf, v.u);
+		else if (v.u < 100000000)
+			snprintf(buf, len, "%lluk", (unsigned long long)(v.u / 1000));
+		else if (v.u < 100000000000ULL)
+			snprintf(buf, len, "%lluM", (unsigned long long)(v.u / 1000000));
+		else
+			snprintf(buf, len, "%.0e", (double)v.u);
+		return buf;
+	case RL_STYLE_GIGA4: snprintf(buf, len, "%.4g", v.n / 1e9); return buf;
+	case RL_STYLE_MEGA4: snprintf(buf, len, "%.4g", v.n / 1e6); return buf;
+	}
+	return "";
+}
+
+/* Appends S then SUFFIX padded to |WIDTH| bytes (negative: left-aligned),
+ * after a blank unless FIRST. */
+static void line_cell(rl_report *r, const char *s, const char *suffix, int width, int first)
+{
+	static const char blanks[] = "                                ";
+	size_t n = strlen(s), m = strlen(suffix);
+	size_t w = (size_t)(width < 0 ? -width : width);
+	size_t pad = n + m < w ? w - n - m : 0;
+
+	if (!first)
+		line_put(r, " ", 1);
+	if (width > 0)
+		line_put(r, blanks, pad);
+	line_put(r, s, n);
+	line_put(r, suffix, m);
+	if (width < 0)
+		line_put(r, blanks, pad);
+}
+
+/* A table or md row from the report's layout. */
+static void text_row(rl_report *r, const struct rl_col_row *row)
+{
+	char buf[4 * NAME_W + 8];
+	size_t i;
+
+	if (r->fmt == RL_FMT_MD)
+		line_put(r, "| ", 2);
+	for (i = 0; i < r->ncells; i++) {
+		const struct layout_cell *cell = r->cells[i];
+		const char *suffix, *s = cell_text(r, cell, row, buf, sizeof(buf), &suffix);
+
+		if (r->fmt != RL_FMT_MD) {
+			line_cell(r, s, suffix, cell->width, i == 0);
+			continue;
+		}
+		if (i > 0)
+			line_put(r, " | ", 3);
+		if (cell->style == RL_STYLE_NAME_MD) {
+			/* a '|' inside a name would end the cell */
+			const char *c;
+
+			for (c = s; *c; c++)
+				line_put(r, *c == '|' ? "\\|" : c, *c == '|' ? 2 : 1);
+		} else {
+			line_put(r, s, strlen(s));
+		}
+		line_put(r, suffix, strlen(suffix));
+	}
+	line_put(r, r->fmt == RL_FMT_MD ? " |\n" : "\n", r->fmt == RL_FMT_MD ? 3 : 1);
+	line_spill(r);
+}
+
+/* The layout's headings: the table's padded as its cells, md's with the
+ * alignment row. */
+static void text_head(rl_report *r)
+{
+	size_t i;
+
+	r->line_len = 0;
+	if (r->fmt == RL_FMT_MD)
+		line_put(r, "| ", 2);
+	for (i = 0; i < r->ncells; i++) {
+		if (r->fmt != RL_FMT_MD)
+			line_cell(r, r->cells[i]->head, "", r->cells[i]->width, i == 0);
+		else
+			line_put(r, i ? " | " : "", i ? 3 : 0), line_put(r, r->cells[i]->head, strlen(r->cells[i]->head));
+	}
+	if (r->fmt == RL_FMT_MD) {
+		line_put(r, " |\n|", 4);
+		for (i = 0; i < r->ncells; i++)
+			line_put(r, r->cells[i]->width < 0 ? "---|" : "--:|", 4);
 	}
 	line_put(r, "\n", 1);
 	fwrite(r->line, 1, r->line_len, r->out);
+	r->line_len = 0;
 }
+
 
 /* Writes TEXT word-wrapped to 80 columns, the first line after FIRST and the
  * others after REST. */
@@ -1094,77 +1240,147 @@ static int json_begin(rl_report *r)
 	return 0;
 }
 
-static void json_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
+/* The op rows are written here, not through yajl: its generator was the
+ * wall of a million-op json report (a call per token, a strlen per key;
+ * docs/performance.md, issue 22). A row's keys are fixed, so each row goes
+ * straight into the writer's buffer, byte for byte what yajl_gen writes as
+ * configured in json.c (no beautify, '/' not escaped: yajl_string_encode's
+ * escapes), while yajl keeps the document around the rows: it opened the
+ * array and closes it, its state unchanged by the rows in between. */
+static inline void jw_put(struct rl_json_writer *w, const char *s, size_t n)
 {
-	yajl_gen g = r->g;
-	size_t i;
+	if (n > sizeof(w->buf) - w->len) {
+		rl_json_writer_flush(w);
+		if (n > sizeof(w->buf)) {
+			fwrite(s, 1, n, w->out);
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
 
-	yajl_gen_map_open(g);
-	rl_json_kv(g, "name", op->name);
-	rl_json_kv(g, "kind", rl_kind_name(op->kind));
-	rl_json_kv(g, "dtype", rl_dtype_name(op->dtype));
-	if (r->info.has_phase)
-		rl_json_kv(g, "phase", rl_phase_name(op->phase));
-	rl_json_ku(g, "count", op->count);
-	rl_json_kn(g, "flops", p->flops);
-	rl_json_kn(g, "bytes", p->bytes);
-	rl_json_kn(g, "intensity", p->intensity);
-	rl_json_kv(g, "unit", rl_unit_name(p->unit));
-	rl_json_kv(g, "pipe", rl_pipe_key(p->pipe));
-	rl_json_str(g, "fallback");
-	yajl_gen_bool(g, p->fallback);
-	rl_json_kn(g, "peak_tflops", p->peak_flops / 1e12);
-	rl_json_kn(g, "ridge_flop_per_byte", p->ridge);
-	rl_json_kn(g, "t_compute_us", p->t_compute_us);
-	rl_json_kn(g, "t_memory_us", p->t_memory_us);
-	rl_json_kn(g, "t_overhead_us", p->t_overhead_us);
-	rl_json_kn(g, "t_launch_us", p->t_launch_us);
-	rl_json_kn(g, "t_gpu_us", p->t_gpu_us);
-	rl_json_kn(g, "t_us", p->t_us);
-	rl_json_kv(g, "bound", rl_bound_name(p->bound));
-	if (rl_kind_is_collective(op->kind)) {
-		/* the interconnect's parts (collective.h) */
-		rl_json_ku(g, "ranks", op->ranks);
-		rl_json_ku(g, "nodes", op->nodes);
-		rl_json_kn(g, "t_network_us", p->t_network_us);
-		rl_json_kn(g, "t_net_intra_us", p->t_net_intra_us);
-		rl_json_kn(g, "t_net_inter_us", p->t_net_inter_us);
-		rl_json_kn(g, "t_net_latency_us", p->t_net_latency_us);
+/* S as a JSON string, escaped as yajl_string_encode does: the two-letter
+ * escapes, other bytes below 0x20 as \u00XX (upper-case hex), the rest as
+ * they are. */
+static void jw_str(struct rl_json_writer *w, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *run = s;
+
+	jw_put(w, "\"", 1);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *esc;
+		char u[6];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		switch (c) {
+		case '\r': esc = "\\r"; break;
+		case '\n': esc = "\\n"; break;
+		case '\\': esc = "\\\\"; break;
+		case '"': esc = "\\\""; break;
+		case '\f': esc = "\\f"; break;
+		case '\b': esc = "\\b"; break;
+		case '\t': esc = "\\t"; break;
+		default:
+			memcpy(u, "\\u00", 4);
+			u[4] = hex[c >> 4];
+			u[5] = hex[c & 0xF];
+			esc = NULL;
+			break;
+		}
+		jw_put(w, run, (size_t)(s - run));
+		if (esc != NULL)
+			jw_put(w, esc, 2);
+		else
+			jw_put(w, u, 6);
+		run = s + 1;
 	}
-	rl_json_kn(g, "attainable_tflops", p->attainable_flops / 1e12);
-	rl_json_str(g, "l2_resident");
-	yajl_gen_bool(g, p->l2_resident);
-	if (p->l2_resident)
-		rl_json_kn(g, "l2_bytes", p->l2_bytes);
-	if (p->l2_resident && r->info.l2)
-		rl_json_kn(g, "l2_saved_us", p->l2_saved_us);
-	rl_json_kn(g, "expected_gpu_us", p->expected_gpu_us);
-	rl_json_kn(g, "expected_us", p->expected_us);
-	rl_json_kv(g, "expected_bound", rl_bound_name(p->expected_bound));
-	if (p->expected_note != NULL)
-		rl_json_kv(g, "expected_note", p->expected_note);
-	rl_json_kv(g, "advice", rl_op_advice(op, p));
-	if (op->has & RL_HAS_MEASURED) {
-		rl_json_kn(g, "measured_us", op->measured_us);
-		rl_json_kn(g, "roofline_pct", p->roofline_pct);
-		if (p->expected_gpu_us > 0)
-			rl_json_kn(g, "measured_over_expected", op->measured_us / p->expected_gpu_us);
-		if (p->t_gpu_us > 0)
-			rl_json_kn(g, "measured_over_roofline", op->measured_us / p->t_gpu_us);
+	jw_put(w, run, (size_t)(s - run));
+	jw_put(w, "\"", 1);
+}
+
+/* "KEY": */
+static void jw_key(struct rl_json_writer *w, const char *key, int first)
+{
+	if (!first)
+		jw_put(w, ",", 1);
+	jw_str(w, key);
+	jw_put(w, ":", 1);
+}
+
+static void json_row(rl_report *r, const struct rl_col_row *row)
+{
+	struct rl_json_writer *w = r->jw;
+	char b[64];
+	size_t i;
+	int first = 1;
+
+	if (r->json_rows++ > 0)
+		jw_put(w, ",", 1);
+	jw_put(w, "{", 1);
+	for (i = 0; i < r->ncols; i++) {
+		const struct rl_column *c = &rl_columns[r->cols[i]];
+		union rl_col_val v;
+
+		if (!c->get(row, &v))
+			continue;
+		if (sizeof(w->buf) - w->len >= KEY_COPY) {
+			/* a copy of constant size, one or two stores, in place of
+			 * memcpy's call; r->keys has KEY_COPY bytes of slack */
+			memcpy(w->buf + w->len, r->keys + r->key_off[i] + first, KEY_COPY);
+			w->len += r->key_len[i] - (size_t)first;
+		} else {
+			jw_put(w, r->keys + r->key_off[i] + first, r->key_len[i] - (size_t)first);
+		}
+		first = 0;
+		switch (c->type) {
+		case RL_COL_STR:
+			if (v.s == NULL) {
+				jw_put(w, "null", 4);
+				break;
+			}
+			if (c->formats & RL_COLF_STATIC) {
+				const struct str_memo *m = memo_get(r, v.s);
+
+				if (m->json_plain) {
+					jw_put(w, "\"", 1);
+					jw_put(w, v.s, m->len);
+					jw_put(w, "\"", 1);
+					break;
+				}
+			}
+			jw_str(w, v.s);
+			break;
+		case RL_COL_NUM:
+			if (!isfinite(v.n)) {
+				jw_put(w, "null", 4);
+				break;
+			}
+			/* formatted in place: a number is at most 32 bytes */
+			if (sizeof(w->buf) - w->len < 32)
+				rl_json_writer_flush(w);
+			w->len += rl_fmt_num(w->buf + w->len, v.n);
+			break;
+		case RL_COL_U64: jw_put(w, b, rl_fmt_u64(b, v.u)); break;
+		case RL_COL_BOOL: jw_put(w, v.b ? "true" : "false", v.b ? 4 : 5); break;
+		}
 	}
-	if (op->has & RL_HAS_HOST)
-		rl_json_kn(g, "host_us", op->host_us);
-	if (op->line > 0)
-		rl_json_kn(g, "line", (double)op->line);
 	if (r->info.nextra > 0) {
-		rl_json_str(g, "extra");
-		yajl_gen_map_open(g);
-		for (i = 0; i < r->info.nextra; i++)
-			rl_json_kv(g, r->info.extra_names[i], op->extra[i]);
-		yajl_gen_map_close(g);
+		jw_key(w, "extra", first);
+		jw_put(w, "{", 1);
+		for (i = 0; i < r->info.nextra; i++) {
+			jw_key(w, r->info.extra_names[i], i == 0);
+			if (row->op->extra[i] == NULL)
+				jw_put(w, "null", 4);
+			else
+				jw_str(w, row->op->extra[i]);
+		}
+		jw_put(w, "}", 1);
 	}
-	yajl_gen_map_close(g);
-	json_flush(r);
+	jw_put(w, "}", 1);
 }
 
 static void json_kind(yajl_gen g, const struct rl_step_kind *x)
@@ -1387,6 +1603,7 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
                     rl_report **rep)
 {
 	rl_report *r = calloc(1, sizeof(*r));
+	size_t i;
 
 	if (r == NULL)
 		return RL_ERR_NOMEM;
@@ -1396,10 +1613,14 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
 	r->has_measured = info->has_measured;
 	r->has_host = info->has_host;
 	*rep = r;
+	for (i = 0; i < RL_COL_COUNT; i++)
+		r->cols[i] = RL_COL_COUNT;
+	pick_columns(r);
 	switch (fmt) {
 	case RL_FMT_CSV: csv_begin(r); break;
 	case RL_FMT_JSON: return json_begin(r);
-	default: table_begin(r); break;
+	case RL_FMT_TABLE:
+	case RL_FMT_MD: table_begin(r); break;
 	}
 	return 0;
 }
@@ -1437,13 +1658,20 @@ static void note_quantised(rl_report *r, const struct rl_pred *p)
 
 int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 {
+	const struct rl_col_row row = {op, p, r->info.has_phase, r->info.l2};
+
 	if (p->fallback)
 		note_fallback(r, p);
 	note_quantised(r, p);
 	switch (r->fmt) {
-	case RL_FMT_CSV: csv_row(r, op, p); break;
-	case RL_FMT_JSON: json_row(r, op, p); break;
-	default: table_row(r, op, p); break;
+	case RL_FMT_CSV: csv_row(r, &row); break;
+	case RL_FMT_JSON: json_row(r, &row); break;
+	case RL_FMT_TABLE:
+	case RL_FMT_MD:
+		if (expected_cols(r) && p->expected_bound != p->bound)
+			r->bound_differs++;
+		text_row(r, &row);
+		break;
 	}
 	if (r->oom)
 		return RL_ERR_NOMEM;
@@ -1452,10 +1680,12 @@ int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 
 int rl_report_end(rl_report *r, const struct rl_summary *s)
 {
+	line_flush(r);
 	switch (r->fmt) {
 	case RL_FMT_CSV: break;
 	case RL_FMT_JSON: json_end(r, s); break;
-	default: table_end(r, s); break;
+	case RL_FMT_TABLE:
+	case RL_FMT_MD: table_end(r, s); break;
 	}
 	return ferror(r->out) ? RL_ERR_IO : 0;
 }

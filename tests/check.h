@@ -22,6 +22,7 @@ Suite *suite_oplist(void);
 Suite *suite_oplist_write(void);
 Suite *suite_modelstep(void);
 Suite *suite_report(void);
+Suite *suite_column(void);
 Suite *suite_probe(void);
 Suite *suite_timeline(void);
 Suite *suite_fusion(void);

@@ -4,6 +4,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -89,6 +91,38 @@ START_TEST(test_si_cut)
 }
 END_TEST
 
+/* Issue 22: rl_fmt_num's own digits and exponent (no frexp, no printf for
+ * "e+XX") against printf's "%.6g" over the whole range it formats itself,
+ * 1e-20 to 1e21, both signs; and rl_fmt_u64 at every digit count. */
+START_TEST(test_num_range)
+{
+	unsigned long x = 22;
+	char a[64], b[64];
+	uint64_t p = 1;
+	int i;
+
+	for (i = 0; i < 300000; i++) {
+		double v;
+
+		x = x * 6364136223846793005UL + 1442695040888963407UL; /* LCG */
+		v = exp(((double)(x >> 11) / 9007199254740992.0) * 94.5 - 46.0); /* 1e-20..1e21 */
+		if (i & 1)
+			v = -v;
+		rl_fmt_num(a, v);
+		snprintf(b, sizeof(b), v == floor(v) && fabs(v) < 1e15 ? "%.0f" : "%.6g", v);
+		ck_assert_msg(strcmp(a, b) == 0, "%.17g: '%s', printf '%s'", v, a, b);
+	}
+	for (i = 0; i < 20; i++, p *= 10) {
+		rl_fmt_u64(a, p);
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)p);
+		ck_assert_str_eq(a, b);
+		rl_fmt_u64(a, p - 1);
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)(p - 1));
+		ck_assert_str_eq(a, b);
+	}
+}
+END_TEST
+
 Suite *suite_fmt(void)
 {
 	Suite *s = suite_create("fmt");
@@ -96,6 +130,7 @@ Suite *suite_fmt(void)
 
 	tcase_add_loop_test(tc, test_us, 0, ARRAY_SIZE(us_cases));
 	tcase_add_test(tc, test_us_cut);
+	tcase_add_test(tc, test_num_range);
 	tcase_add_loop_test(tc, test_si, 0, ARRAY_SIZE(si_cases));
 	tcase_add_test(tc, test_si_cut);
 	suite_add_tcase(s, tc);

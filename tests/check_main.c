@@ -69,6 +69,7 @@ int main(void)
 	srunner_add_suite(sr, suite_oplist_write());
 	srunner_add_suite(sr, suite_modelstep());
 	srunner_add_suite(sr, suite_report());
+	srunner_add_suite(sr, suite_column());
 	srunner_add_suite(sr, suite_probe());
 	srunner_add_suite(sr, suite_timeline());
 	srunner_add_suite(sr, suite_fusion());

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
 #include "check.h"
@@ -20,6 +21,7 @@ static const char *ops_text =
 	"tiny,pointwise,fp32,1,1,,\"l,1\"\n";
 
 static char *render_text(const char *text, enum rl_format fmt, int wide);
+static char *render_dev(const char *text, enum rl_format fmt, int wide, const char *dev_id);
 
 /* Classifies ops_text on the A100 40GB with 5 us of host overhead into a
  * malloc'ed string. */
@@ -30,6 +32,12 @@ static char *render(enum rl_format fmt, int wide)
 
 /* The same for the op list TEXT. */
 static char *render_text(const char *text, enum rl_format fmt, int wide)
+{
+	return render_dev(text, fmt, wide, "a100-sxm4-40gb");
+}
+
+/* The same on the device DEV_ID of the database. */
+static char *render_dev(const char *text, enum rl_format fmt, int wide, const char *dev_id)
 {
 	struct rl_device dev;
 	struct rl_model_ctx ctx;
@@ -42,7 +50,7 @@ static char *render_text(const char *text, enum rl_format fmt, int wide)
 	size_t len = 0, i;
 	FILE *in = test_stream(text), *out = open_memstream(&buf, &len);
 
-	test_load_device("a100-sxm4-40gb", &dev);
+	test_load_device(dev_id, &dev);
 	rl_errlist_init(&errs);
 	ck_assert_int_eq(rl_oplist_read(in, "t.csv", &l, &errs), 0);
 	fclose(in);
@@ -157,6 +165,138 @@ START_TEST(test_json_structure)
 	ck_assert_double_eq_tol(YAJL_GET_DOUBLE(yajl_tree_get(root, share_ovh, yajl_t_number)),
 	                        5 / 7053.16, 1e-5);
 	ck_assert_ptr_nonnull(yajl_tree_get(root, advice, yajl_t_string));
+	yajl_tree_free(root);
+	free(s);
+}
+END_TEST
+
+/* Issue 22: the op rows are written by report.c's own writer, not yajl's
+ * generator. Its strings must be what yajl_gen writes: every byte from 1 to
+ * 255 in a name and in a carried-through cell, against yajl_gen's own
+ * encoding of the same string (the oracle), and a name read back by yajl's
+ * parser as it was. */
+static char *yajl_encoded(const char *s)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	size_t len;
+	char *copy;
+
+	yajl_gen_array_open(g); /* a bare string is no document for yajl */
+	yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+	yajl_gen_get_buf(g, &buf, &len);
+	copy = strndup((const char *)buf + 1, len - 1);
+	yajl_gen_free(g);
+	return copy;
+}
+
+START_TEST(test_json_row_strings)
+{
+	static const char text[] = "name,kind,dtype,shape,note\n"
+	                           "\"a \"\"quoted\"\" \\back/slash\",copy,fp32,1024,x\n";
+	struct rl_device dev;
+	struct rl_model_ctx ctx;
+	struct rl_report_info info;
+	struct rl_oplist l;
+	struct rl_errlist errs;
+	struct rl_summary sum;
+	struct rl_pred p;
+	struct rl_op op;
+	rl_report *rep;
+	char all[256], *buf = NULL, *enc, *key, errbuf[256];
+	const char *cell[1];
+	size_t len = 0;
+	int i;
+	FILE *in = test_stream(text), *out = open_memstream(&buf, &len);
+	yajl_val root;
+
+	for (i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	test_load_device("a100-sxm4-40gb", &dev);
+	rl_errlist_init(&errs);
+	ck_assert_int_eq(rl_oplist_read(in, "t.csv", &l, &errs), 0);
+	fclose(in);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = &dev;
+	memset(&info, 0, sizeof(info));
+	info.dev = &dev;
+	info.runtime = "eager";
+	info.nextra = l.nextra;
+	info.extra_names = (const char *const *)l.extra_names;
+	rl_summary_init(&sum);
+	ck_assert_int_eq(rl_predict(&l.ops[0], &ctx, &p, NULL), 0);
+	ck_assert_int_eq(rl_summary_add(&sum, &l.ops[0], &p, NULL), 0);
+	ck_assert_int_eq(rl_report_begin(out, RL_FMT_JSON, &info, &rep), 0);
+	ck_assert_int_eq(rl_report_row(rep, &l.ops[0], &p), 0);
+	op = l.ops[0];
+	op.name = all;
+	cell[0] = all;
+	op.extra = cell;
+	ck_assert_int_eq(rl_report_row(rep, &op, &p), 0);
+	ck_assert_int_eq(rl_report_end(rep, &sum), 0);
+	rl_report_free(rep);
+	fclose(out);
+	enc = yajl_encoded(all);
+	key = malloc(strlen(enc) + 16);
+	sprintf(key, "{\"name\":%s,", enc);
+	ck_assert_msg(strstr(buf, key) != NULL, "%s", buf);
+	sprintf(key, "{\"note\":%s}}", enc);
+	ck_assert_msg(strstr(buf, key) != NULL, "%s", buf);
+	free(key);
+	/* the first row alone parses back: cut the document after it */
+	key = strstr(buf, ",{\"name\":");
+	ck_assert_ptr_nonnull(key);
+	strcpy(key, "]}");
+	root = yajl_tree_parse(buf, errbuf, sizeof(errbuf));
+	ck_assert_msg(root != NULL, "%s", errbuf);
+	{
+		const char *ops[] = {"ops", NULL}, *name[] = {"name", NULL};
+		yajl_val a = yajl_tree_get(root, ops, yajl_t_array);
+
+		ck_assert_ptr_nonnull(a);
+		ck_assert_uint_eq(a->u.array.len, 1);
+		ck_assert_str_eq(YAJL_GET_STRING(yajl_tree_get(a->u.array.values[0], name,
+		                                               yajl_t_string)),
+		                 "a \"quoted\" \\back/slash");
+	}
+	yajl_tree_free(root);
+	free(enc);
+	free(buf);
+	rl_summary_release(&sum);
+	rl_oplist_release(&l);
+	rl_device_release(&dev);
+}
+END_TEST
+
+/* Issue 22's column walk: json's bandwidth_gbs, the bandwidth of an op's
+ * memory roof. On the measured H200 (read 4455 GB/s, write 4583.3 GB/s) a
+ * copy reads and writes as many bytes: 2 / (1/4455 + 1/4583.3) = 4518.24
+ * GB/s; a 4096^3 bf16 matmul reads A and B (2 x 32 MiB) and writes C
+ * (32 MiB): 3 / (2/4455 + 1/4583.3) = 4496.96 GB/s. */
+START_TEST(test_json_bandwidth)
+{
+	static const char text[] = "name,kind,dtype,shape\n"
+	                           "cp,copy,fp32,16777216\n"
+	                           "mm,matmul,bf16,4096x4096x4096\n";
+	static const double want[] = {4518.24, 4496.96};
+	char *s = render_dev(text, RL_FMT_JSON, 0, "h200-sxm-measured");
+	char errbuf[256];
+	yajl_val root = yajl_tree_parse(s, errbuf, sizeof(errbuf));
+	const char *ops[] = {"ops", NULL}, *bw[] = {"bandwidth_gbs", NULL};
+	yajl_val a;
+	size_t i;
+
+	ck_assert_msg(root != NULL, "%s", errbuf);
+	a = yajl_tree_get(root, ops, yajl_t_array);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->u.array.len, 2);
+	for (i = 0; i < 2; i++) {
+		yajl_val v = yajl_tree_get(a->u.array.values[i], bw, yajl_t_number);
+
+		ck_assert_ptr_nonnull(v);
+		ck_assert_double_eq_tol(YAJL_GET_DOUBLE(v), want[i], 0.01);
+	}
 	yajl_tree_free(root);
 	free(s);
 }
@@ -478,6 +618,8 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_csv_columns);
 	tcase_add_test(tc, test_csv_quotes_blanks);
 	tcase_add_test(tc, test_json_structure);
+	tcase_add_test(tc, test_json_row_strings);
+	tcase_add_test(tc, test_json_bandwidth);
 	tcase_add_test(tc, test_table_fits_80_columns);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("expected");
