@@ -57,6 +57,7 @@ Suite *suite_summary(void);
 Suite *suite_effprof(void);
 Suite *suite_whatif_report(void);
 Suite *suite_generate_report(void);
+Suite *suite_kind_report(void);
 Suite *suite_modelprobe(void);
 
 /* Loads RL_TEST_HWDB/ID.device into *D or fails the test. */

@@ -87,6 +87,7 @@ int main(void)
 	srunner_add_suite(sr, suite_family());
 	srunner_add_suite(sr, suite_generate());
 	srunner_add_suite(sr, suite_generate_report());
+	srunner_add_suite(sr, suite_kind_report());
 	srunner_add_suite(sr, suite_modelprobe());
 	srunner_add_suite(sr, suite_expected());
 	srunner_add_suite(sr, suite_memfit());
