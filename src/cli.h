@@ -275,8 +275,9 @@ enum {
 	RL_CMD_BENCH = 1u << 8,
 	RL_CMD_CALIBRATE = 1u << 9,
 	RL_CMD_VALIDATE = 1u << 10,
+	RL_CMD_KINDS = 1u << 11,
 };
-#define RL_CMD_COUNT 11
+#define RL_CMD_COUNT 12
 
 /* getopt_long's values of the options without a short letter, beyond the
  * model's (RL_OPT_HW...) and training's (RL_OPT_TRAIN...) */
@@ -374,6 +375,7 @@ int cmd_probe(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_kinds(int argc, char **argv);
 /* ---- what bench, calibrate and validate share ---- */
 
 /* The groups of a bench run (memory, pipes, gemm, launch, sweep,

@@ -202,6 +202,8 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "table (default), csv (one row per measurement), json (the recording: every sample, for --from) or sweep[:DTYPE] (the fp32, bf16 or fp16 sweep as an op list with measured_us, for plot --sweep; default fp32)"},
 	{"format", 'f', 'f', "FMT", RL_CMD_VALIDATE,
 	 "table (default), csv, md or json (the recording)"},
+	{"format", 'f', 'f', "FMT", RL_CMD_KINDS,
+	 "table (default), csv or json"},
 	{"timeline", 0, RL_OPT_TIMELINE, NULL, RL_CMD_CLASSIFY,
 	 "simulate one step on the host and the GPU for\n"
 	 "every runtime profile: step time, GPU idle time,\n"
@@ -224,7 +226,7 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "ops, with the time saved"},
 	{"output", 'o', 'o', "FILE",
 	 RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT | RL_CMD_IMPORT | RL_CMD_REPORT |
-	     RL_CMD_PROBE | RL_CMD_BENCH | RL_CMD_VALIDATE,
+	     RL_CMD_PROBE | RL_CMD_BENCH | RL_CMD_VALIDATE | RL_CMD_KINDS,
 	 "write to FILE (whole or not at all) instead of standard output"},
 	{"output", 'o', 'o', "FILE", RL_CMD_CALIBRATE,
 	 "the device file to write (whole or not at all)"},

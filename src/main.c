@@ -13,6 +13,7 @@ static const struct rl_cmd commands[] = {
 	{"model", cmd_model, "build and predict one step of a transformer from its config.json"},
 	{"plot", cmd_plot, "draw an op list as an SVG roofline chart, or a sweep"},
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
+	{"kinds", cmd_kinds, "list the op kinds an op list takes, with their shapes and columns"},
 	{"probe", cmd_probe, "query the CUDA GPU, derive its entry, cross-check the database"},
 	{"devices", cmd_devices, "list the CUDA devices of this machine"},
 	{"import", cmd_import, "turn a PyTorch profiler trace into an op list"},

@@ -69,7 +69,7 @@ no_temporaries "descriptors"
 for c in "classify one.csv" "classify --svg chart.svg one.csv" "model $LLAMA" \
 	"model $LLAMA --max-batch" "model $LLAMA --generate 4" "import $BERT" \
 	"report $BERT" "plot one.csv" "classify -o /dev/stdout one.csv" "hw list" \
-	"hw show h100-sxm" "--help" "classify --help"; do
+	"hw show h100-sxm" "kinds" "kinds -f json" "--help" "classify --help"; do
 	# shellcheck disable=SC2086
 	timeout 5 "$ROOFLINE" $c >&- 2>err.txt
 	rc=$?
