@@ -46,6 +46,10 @@ block 'l2-mlp.csv.:$' >"$tmp/want"
 "$ROOFLINE" classify --hw h200 --runtime graph --l2 --best-case "$DATA/l2-mlp.csv" 2>/dev/null | head -n 11 >"$tmp/got"
 same "README: the L2-resident MLP block on an H200"
 
+block '^.roofline kinds. lists what' >"$tmp/want"
+"$ROOFLINE" kinds >"$tmp/got"
+same "README: roofline kinds"
+
 block 'describes the' >"$tmp/want"
 "$ROOFLINE" hw list >"$tmp/got"
 same "README: hw list"
