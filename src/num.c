@@ -76,7 +76,8 @@ int rl_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
 	return 0;
 }
 
-int rl_parse_dims(const char *s, uint64_t *dims, int max, int *n, struct rl_err *err)
+/* rl_parse_dims for every input: the messages of each way it can fail. */
+static int parse_dims_checked(const char *s, uint64_t *dims, int max, int *n, struct rl_err *err)
 {
 	char buf[32];
 	const char *p = s;
@@ -110,6 +111,32 @@ int rl_parse_dims(const char *s, uint64_t *dims, int max, int *n, struct rl_err 
 		if (x == NULL)
 			break;
 		p = x + 1;
+	}
+	*n = k;
+	return 0;
+}
+
+int rl_parse_dims(const char *s, uint64_t *dims, int max, int *n, struct rl_err *err)
+{
+	const char *p = s;
+	int k = 0;
+
+	/* The common case in one pass, digits and 'x' only (a million-op list
+	 * spends its parse here); anything else, an empty or a zero dimension, a
+	 * value near 2^64 or too many dimensions is left to the checked parse,
+	 * which gives each its message. */
+	for (;;) {
+		uint64_t v = 0;
+		const char *start = p;
+
+		while (*p >= '0' && *p <= '9' && p - start < 19)
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		if (p == start || v == 0 || k == max || (*p != 'x' && *p != '\0'))
+			return parse_dims_checked(s, dims, max, n, err);
+		dims[k++] = v;
+		if (*p == '\0')
+			break;
+		p++;
 	}
 	*n = k;
 	return 0;

@@ -335,9 +335,15 @@ static int eval_span(struct expr *x, const char *p, const char *end, struct val 
 
 static int has_expr_char(const char *t)
 {
-	for (; *t != '\0'; t++)
-		if (is_name_char(*t) || strchr("+-*/()", *t) != NULL)
+	for (; *t != '\0'; t++) {
+		char c = *t;
+
+		if ((c >= '0' && c <= '9') || c == 'x') /* the usual shape: skip fast */
+			continue;
+		if (is_name_char(c) || c == '+' || c == '-' || c == '*' || c == '/' || c == '(' ||
+		    c == ')')
 			return 1;
+	}
 	return 0;
 }
 
