@@ -104,6 +104,12 @@ static const struct {
 	{"-4x4", RL_ERR_PARSE, 0, 0, 0},
 	{"99999999999999999999x2", RL_ERR_RANGE, 0, 0, 0},
 	{"", RL_ERR_PARSE, 0, 0, 0},
+	/* the one-pass front (19 digits at most) and the checked parse behind it */
+	{"1234567890123456789x3", 0, 2, 1234567890123456789ULL, 3},
+	{"18446744073709551615", 0, 1, 18446744073709551615ULL, 18446744073709551615ULL},
+	{"18446744073709551616", RL_ERR_RANGE, 0, 0, 0},
+	{"4x 4", RL_ERR_PARSE, 0, 0, 0},
+	{"4x4.5", RL_ERR_PARSE, 0, 0, 0},
 };
 
 START_TEST(test_dims)
