@@ -69,3 +69,25 @@ int rl_kind_is_matrix(enum rl_kind k)
 {
 	return (kinds[k].flags & RL_KF_MATRIX) != 0;
 }
+
+const char *const *rl_kind_column_names(unsigned bit)
+{
+	/* in the bits' order (kind.h) */
+	static const char *const names[RL_KCOL_BITS + 1][5] = {
+		{"kernel", "stride", "padding", "groups", NULL},
+		{"causal", "kv_heads", "kv_dtype", NULL},
+		{"weight_dtype", "weight_group", "weight_count", "trainable", NULL},
+		{"inputs", NULL},
+		{"perm", NULL},
+		{"grouped", NULL},
+		{"ranks", "nodes", "overlap", NULL},
+		{"flops_per_element", NULL},
+		{NULL},
+	};
+	unsigned i;
+
+	for (i = 0; i < RL_KCOL_BITS; i++)
+		if (bit == 1u << i)
+			return names[i];
+	return names[RL_KCOL_BITS];
+}

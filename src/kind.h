@@ -43,6 +43,12 @@ enum {
 	RL_KCOL_COLLECTIVE = 1 << 6, /* ranks, nodes, overlap */
 	RL_KCOL_FPE = 1 << 7,        /* flops_per_element */
 };
+#define RL_KCOL_BITS 8
+
+/* The op-list columns that RL_KCOL_* bit BIT stands for, as the header
+ * names them (docs/oplist-format.md), NULL-terminated; an empty list for a
+ * value that is not one bit of them. */
+const char *const *rl_kind_column_names(unsigned bit);
 
 /* Flags of a kind (rl_kind_info's flags). */
 enum {

@@ -9,25 +9,6 @@
 #include "json.h"
 #include "kind_report.h"
 
-/* The columns each RL_KCOL_* bit stands for, in the bits' order: the names
- * of oplist.c's header and the rules of its check_kind_columns. */
-struct kcol {
-	unsigned bit;
-	const char *names[4];
-};
-
-static const struct kcol kcols[] = {
-	{RL_KCOL_CONV2D, {"kernel", "stride", "padding", "groups"}},
-	{RL_KCOL_ATTENTION, {"causal", "kv_heads", "kv_dtype", NULL}},
-	{RL_KCOL_WEIGHTS, {"weight_dtype", "weight_group", "weight_count", "trainable"}},
-	{RL_KCOL_INPUTS, {"inputs", NULL, NULL, NULL}},
-	{RL_KCOL_PERM, {"perm", NULL, NULL, NULL}},
-	{RL_KCOL_GROUPED, {"grouped", NULL, NULL, NULL}},
-	{RL_KCOL_COLLECTIVE, {"ranks", "nodes", "overlap", NULL}},
-	{RL_KCOL_FPE, {"flops_per_element", NULL, NULL, NULL}},
-};
-#define NKCOLS    (sizeof(kcols) / sizeof(kcols[0]))
-#define NAMES_MAX 4
 
 char *rl_kind_report_columns(unsigned cols, const char *sep, char *buf, size_t n)
 {
@@ -36,12 +17,14 @@ char *rl_kind_report_columns(unsigned cols, const char *sep, char *buf, size_t n
 	if (n == 0)
 		return buf;
 	buf[0] = '\0';
-	for (i = 0; i < NKCOLS; i++) {
-		if (!(cols & kcols[i].bit))
+	for (i = 0; i < RL_KCOL_BITS; i++) {
+		const char *const *names = rl_kind_column_names(1u << i);
+
+		if (!(cols & (1u << i)))
 			continue;
-		for (j = 0; j < NAMES_MAX && kcols[i].names[j] != NULL; j++) {
+		for (j = 0; names[j] != NULL; j++) {
 			int w = snprintf(buf + at, n - at, "%s%s", at > 0 ? sep : "",
-			                 kcols[i].names[j]);
+			                 names[j]);
 
 			if (w < 0 || (size_t)w >= n - at) {
 				buf[at] = '\0'; /* the names that fit, none cut */
@@ -158,10 +141,10 @@ static int write_json(FILE *out)
 		json_bool(g, "collective", (k->flags & RL_KF_COLLECTIVE) != 0);
 		rl_json_str(g, "columns");
 		yajl_gen_array_open(g);
-		for (c = 0; c < NKCOLS; c++)
-			if (k->columns & kcols[c].bit)
-				for (j = 0; j < NAMES_MAX && kcols[c].names[j] != NULL; j++)
-					rl_json_str(g, kcols[c].names[j]);
+		for (c = 0; c < RL_KCOL_BITS; c++)
+			if (k->columns & (1u << c))
+				for (j = 0; rl_kind_column_names(1u << c)[j] != NULL; j++)
+					rl_json_str(g, rl_kind_column_names(1u << c)[j]);
 		yajl_gen_array_close(g);
 		yajl_gen_map_close(g);
 	}

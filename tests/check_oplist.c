@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "kind.h"
 #include "oplist.h"
 #include "symbols.h"
 
@@ -791,6 +792,42 @@ START_TEST(test_rows_as_text)
 }
 END_TEST
 
+/* The kind registry's column names (rl_kind_column_names, which roofline
+ * kinds prints) are the columns the reader refuses on a kind without the
+ * bit: each one on a custom row (which takes none of them) is named in the
+ * error, so the registry's list and the reader's rules cannot drift. */
+START_TEST(test_kind_column_names)
+{
+	unsigned bit;
+	int named = 0;
+
+	ck_assert_ptr_null(rl_kind_column_names(0)[0]);
+	ck_assert_ptr_null(rl_kind_column_names(3)[0]);
+	for (bit = 0; bit < RL_KCOL_BITS; bit++) {
+		const char *const *names = rl_kind_column_names(1u << bit);
+		int j;
+
+		ck_assert_ptr_nonnull(names[0]);
+		for (j = 0; names[j] != NULL; j++) {
+			char text[256], want[160];
+			struct rl_oplist l;
+			struct rl_errlist errs;
+
+			snprintf(text, sizeof(text), "name,kind,dtype,flops,bytes,%s\nx,custom,fp32,1,1,%s\n",
+			         names[j], strstr(names[j], "dtype") != NULL ? "bf16" : "1");
+			snprintf(want, sizeof(want), "ops.csv:2: column '%s': only ", names[j]);
+			ck_assert_int_lt(read_text(text, &l, &errs), 0);
+			ck_assert_msg(strncmp(errs.msg[0], want, strlen(want)) == 0, "%s: %s", names[j],
+			              errs.msg[0]);
+			ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops take it, not custom"));
+			rl_oplist_release(&l);
+			named++;
+		}
+	}
+	ck_assert_int_eq(named, 18); /* the optional columns of docs/oplist-format.md */
+}
+END_TEST
+
 Suite *suite_oplist(void)
 {
 	Suite *s = suite_create("oplist");
@@ -804,6 +841,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(good, test_syntax);
 	tcase_add_test(good, test_all_columns);
 	tcase_add_test(good, test_collective_columns);
+	tcase_add_test(good, test_kind_column_names);
 	tcase_add_test(good, test_overlap_column);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
