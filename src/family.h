@@ -180,4 +180,8 @@ int rl_family_read_encoder(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c
  * SiLU MLP, lm_head), for the families built on it. */
 void rl_family_llama_block(const struct rl_hfconfig *c, struct rl_block *b);
 
+/* The keys rl_family_read_llama reads, in its order, NULL-ended: the keys
+ * of every family whose reader it is (llama, qwen2, qwen3). */
+extern const char *const rl_family_llama_keys[];
+
 #endif

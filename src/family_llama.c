@@ -79,7 +79,7 @@ static int read_llama(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 
 static const char *const llama_types[] = {"llama", "mistral", NULL};
 
-static const char *const llama_keys[] = {"hidden_size",
+const char *const rl_family_llama_keys[] = {"hidden_size",
                                          "intermediate_size",
                                          "num_attention_heads",
                                          "num_key_value_heads",
@@ -93,7 +93,7 @@ static const char *const llama_keys[] = {"hidden_size",
 const struct rl_family rl_family_llama = {
 	.name = "llama",
 	.model_types = llama_types,
-	.keys = llama_keys,
+	.keys = rl_family_llama_keys,
 	.sizes = {"hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers"},
 	.tag = RL_HF_LLAMA,
 	.phases = RL_FAMILY_DECODE | RL_FAMILY_TRAIN,

@@ -12,21 +12,10 @@ static int read_qwen2(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 
 static const char *const qwen2_types[] = {"qwen2", NULL};
 
-static const char *const qwen2_keys[] = {"hidden_size",
-                                         "intermediate_size",
-                                         "num_attention_heads",
-                                         "num_key_value_heads",
-                                         "num_hidden_layers",
-                                         "vocab_size",
-                                         "head_dim",
-                                         "tie_word_embeddings",
-                                         "attention_bias",
-                                         NULL};
-
 const struct rl_family rl_family_qwen2 = {
 	.name = "qwen2",
 	.model_types = qwen2_types,
-	.keys = qwen2_keys,
+	.keys = rl_family_llama_keys, /* read by rl_family_read_llama */
 	.sizes = {"hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers"},
 	.tag = RL_HF_LLAMA,
 	.phases = RL_FAMILY_DECODE | RL_FAMILY_TRAIN,

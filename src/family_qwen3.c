@@ -20,21 +20,10 @@ static void qwen3_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const qwen3_types[] = {"qwen3", NULL};
 
-static const char *const qwen3_keys[] = {"hidden_size",
-                                         "intermediate_size",
-                                         "num_attention_heads",
-                                         "num_key_value_heads",
-                                         "num_hidden_layers",
-                                         "vocab_size",
-                                         "head_dim",
-                                         "tie_word_embeddings",
-                                         "attention_bias",
-                                         NULL};
-
 const struct rl_family rl_family_qwen3 = {
 	.name = "qwen3",
 	.model_types = qwen3_types,
-	.keys = qwen3_keys,
+	.keys = rl_family_llama_keys, /* read by rl_family_read_llama */
 	.sizes = {"hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers"},
 	.tag = RL_HF_LLAMA,
 	.phases = RL_FAMILY_DECODE | RL_FAMILY_TRAIN,
