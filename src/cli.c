@@ -66,29 +66,6 @@ static void print_escaped(const char *fmt, va_list ap)
 		free(msg);
 }
 
-void rl_cli_print_wrapped(FILE *out, const char *text, int width)
-{
-	const char *p = text;
-	int col = 0;
-
-	while (*p != '\0') {
-		int len = (int)strcspn(p, " ");
-
-		if (col > 0 && col + 1 + len > width) {
-			fputc('\n', out);
-			col = 0;
-		} else if (col > 0) {
-			fputc(' ', out);
-			col++;
-		}
-		fprintf(out, "%.*s", len, p);
-		col += len;
-		p += len;
-		p += strspn(p, " ");
-	}
-	fputc('\n', out);
-}
-
 void rl_cli_error(const char *fmt, ...)
 {
 	va_list ap;

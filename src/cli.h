@@ -26,11 +26,6 @@ struct rl_cmd {
 
 /* Prints "roofline: <message>" on stderr, the message's control bytes and
  * bytes that are not UTF-8 written as \xNN (rl_err_escape). */
-/* TEXT (words between single spaces) to OUT in lines of at most WIDTH
- * columns, broken at spaces, and a newline: the help's paragraphs made from
- * a table (model's families). */
-void rl_cli_print_wrapped(FILE *out, const char *text, int width);
-
 void rl_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* When M does not fit DEV's memory (memfit.h): "roofline: warning: the step
@@ -357,6 +352,11 @@ int rl_cli_option_other(const char *cmd, int opt, int (*usage)(void), char **arg
  * FMT" or "      --hw ID|FILE|live", the help from column 28, wrapped at
  * 79. */
 void rl_cli_help_options(FILE *out, unsigned cmd);
+
+/* TEXT (words between single spaces) to OUT in lines of at most WIDTH
+ * columns, broken at spaces, and a newline: the help's paragraphs made from
+ * a table (model's families), wrapped as the options' help is. */
+void rl_cli_print_wrapped(FILE *out, const char *text, int width);
 
 /* The long name (without "--") of the option whose getopt_long value is
  * VAL, "?" for none. */

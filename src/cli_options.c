@@ -273,19 +273,20 @@ void rl_cli_getopt(unsigned cmd, struct rl_cli_getopt *g)
 #define HELP_COLUMN 28 /* where the help text starts */
 #define HELP_WIDTH  79 /* the longest line */
 
-/* Writes TEXT from column COL (the cursor at AT), its words wrapped at
- * HELP_WIDTH, '\n' a forced break. */
-static void wrap(FILE *out, const char *text, int at)
+/* Writes TEXT with the cursor at column AT, its words wrapped at WIDTH,
+ * each further line from column INDENT, '\n' a forced break; then a
+ * newline. */
+static void wrap(FILE *out, const char *text, int at, int indent, int width)
 {
 	const char *p = text;
 
 	while (*p != '\0') {
 		size_t n = strcspn(p, " \n");
 
-		if (at > HELP_COLUMN && at + 1 + (int)n > HELP_WIDTH) {
-			fprintf(out, "\n%*s", HELP_COLUMN, "");
-			at = HELP_COLUMN;
-		} else if (at > HELP_COLUMN) {
+		if (at > indent && at + 1 + (int)n > width) {
+			fprintf(out, "\n%*s", indent, "");
+			at = indent;
+		} else if (at > indent) {
 			fputc(' ', out);
 			at++;
 		}
@@ -293,14 +294,19 @@ static void wrap(FILE *out, const char *text, int at)
 		at += (int)n;
 		p += n;
 		if (*p == '\n') {
-			fprintf(out, "\n%*s", HELP_COLUMN, "");
-			at = HELP_COLUMN;
+			fprintf(out, "\n%*s", indent, "");
+			at = indent;
 			p++;
 		} else if (*p == ' ') {
 			p++;
 		}
 	}
 	fputc('\n', out);
+}
+
+void rl_cli_print_wrapped(FILE *out, const char *text, int width)
+{
+	wrap(out, text, 0, 0, width);
 }
 
 void rl_cli_help_options(FILE *out, unsigned cmd)
@@ -345,7 +351,7 @@ void rl_cli_help_options(FILE *out, unsigned cmd)
 				at = HELP_COLUMN;
 			}
 			if (o->help[w] != '\0')
-				wrap(out, o->help + w + 1, at);
+				wrap(out, o->help + w + 1, at, HELP_COLUMN, HELP_WIDTH);
 			else
 				fputc('\n', out);
 		}
