@@ -166,6 +166,144 @@ def vit_train(batch):
     return train_steps(m, lambda: (x, y), F.cross_entropy, opt, True)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def hf_model(example, layers):
+    """The causal LM of examples/EXAMPLE.json, LAYERS decoder layers of it
+    (0: all), bf16, sdpa, random weights: the config roofline model reads
+    (tests/data/impl/EXAMPLE-lLAYERS.json is the same file with the layers
+    set)."""
+    import json
+    from transformers import AutoConfig, AutoModelForCausalLM
+    d = json.load(open(os.path.join(ROOT, "examples", example + ".json")))
+    if layers:
+        d["n_layer" if d["model_type"] == "gpt2" else "num_hidden_layers"] = layers
+    for key in ("architectures", "transformers_version", "torch_dtype", "dtype"):
+        d.pop(key, None)
+    cfg = AutoConfig.for_model(d.pop("model_type"), **d)
+    with torch.device(dev):
+        m = AutoModelForCausalLM.from_config(cfg, attn_implementation="sdpa").to(BF).eval()
+    return m
+
+
+def decode_steps(model, batch, context, n):
+    """N decode steps one after another on one DynamicCache that starts at
+    CONTEXT tokens and grows by one a step, as generate() runs them (each
+    step sees a new KV length)."""
+    prep, one = decode_step(model, batch, context)
+    tok = torch.randint(0, model.config.vocab_size, (batch, 1), device=dev)
+
+    def step(cache):
+        with torch.inference_mode():
+            for _ in range(n):
+                model(input_ids=tok, past_key_values=cache, use_cache=True)
+    return prep, step
+
+
+def impl_models():
+    """Issue 23's eager recordings: name -> (builder, description). The
+    transformers eager stack (DynamicCache, sdpa) at prefill and decode,
+    several families, batches 1 to 64, contexts to 8,192."""
+    spec = [
+        # name, example, layers, phase, batch, seq or context
+        ("llama3_8b_l2", "llama3-8b", 2, "decode", 16, 1024),
+        ("llama3_8b_l2", "llama3-8b", 2, "decode", 64, 4096),
+        ("llama3_8b_l2", "llama3-8b", 2, "prefill", 4, 2048),
+        ("qwen2_7b_l2", "qwen2-7b", 2, "decode", 8, 4096),
+        ("qwen2_7b_l2", "qwen2-7b", 2, "prefill", 1, 2048),
+        ("qwen3_8b_l2", "qwen3-8b", 2, "decode", 4, 8192),
+        ("qwen3_8b_l2", "qwen3-8b", 2, "decode", 32, 2048),
+        ("qwen3_8b_l2", "qwen3-8b", 2, "prefill", 2, 1024),
+        ("gpt2", "gpt2", 0, "decode", 4, 1000),
+        ("gpt2", "gpt2", 0, "prefill", 8, 512),
+        ("mixtral_8x7b_l2", "mixtral-8x7b", 2, "decode", 16, 2048),
+    ]
+    out = {}
+    for name, ex, layers, phase, b, n in spec:
+        if phase == "decode":
+            key = "hf_%s_decode_b%d_c%d_bf16" % (name, b, n)
+            out[key] = ((lambda ex=ex, layers=layers, b=b, n=n: decode_step(hf_model(ex, layers), b, n)),
+                        "transformers eager %s (%s layers), decode batch %d on a %d-token DynamicCache" % (ex, layers or "all", b, n))
+        else:
+            key = "hf_%s_prefill_b%d_s%d_bf16" % (name, b, n)
+            out[key] = ((lambda ex=ex, layers=layers, b=b, n=n: prefill_step(hf_model(ex, layers), b, n)),
+                        "transformers eager %s (%s layers), prefill batch %d of %d tokens" % (ex, layers or "all", b, n))
+    out["hf_llama3_8b_l2_decode4_b1_c2048_bf16"] = (
+        lambda: decode_steps(hf_model("llama3-8b", 2), 1, 2048, 4),
+        "transformers eager llama3-8b (2 layers), 4 decode steps in a row, batch 1, the DynamicCache growing from 2048 tokens")
+    return out
+
+
+def record_compiled(outdir, name, example, layers, batch, prompt, new, summary):
+    """generate() with cache_implementation="static", which compiles the
+    forward (torch.compile, transformers' default CompileConfig) once the
+    cache is static: the time per generated token (the NEW-token call less
+    the 1-token call, over NEW - 1), the kernels and kernel time per token
+    (a profiled 9-token call less a profiled 1-token call, over 8), and
+    the peak memory of the NEW-token call."""
+    import json, time
+    from torch.profiler import profile, ProfilerActivity
+    m = hf_model(example, layers)
+    ids = torch.randint(0, m.config.vocab_size, (batch, prompt), device=dev)
+
+    def gen(n):
+        with torch.inference_mode():
+            m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=n,
+                       min_new_tokens=n, do_sample=False, cache_implementation="static",
+                       pad_token_id=0)
+
+    t0 = time.perf_counter()
+    for n in (new, new, 1, 9, 1, 9):
+        gen(n)
+    torch.cuda.synchronize()
+    warm = time.perf_counter() - t0
+
+    def timed(n):
+        ts = []
+        for _ in range(5):
+            torch.cuda.synchronize()
+            t = time.perf_counter()
+            gen(n)
+            torch.cuda.synchronize()
+            ts.append(time.perf_counter() - t)
+        return statistics.median(ts) * 1e6
+    t1, tn = timed(1), timed(new)
+    torch.cuda.reset_peak_memory_stats()
+    gen(new)
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated()
+    counts = {}
+    for n in (1, 9):
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as p:
+            gen(n)
+            torch.cuda.synchronize()
+        path = os.path.join(outdir, "trace_%s_gen%d.json" % (name, n))
+        p.export_chrome_trace(path)
+        ev = json.load(open(path))["traceEvents"]
+        k = [e for e in ev if e.get("cat") == "kernel"]
+        counts[n] = (len(k), sum(e.get("dur", 0) for e in k))
+        with open(path, "rb") as f, gzip.open(path + ".gz", "wb", compresslevel=9) as g:
+            shutil.copyfileobj(f, g)
+        os.remove(path)
+    kpt = (counts[9][0] - counts[1][0]) / 8.0
+    ktpt = (counts[9][1] - counts[1][1]) / 8.0
+    line = ("%s\t%.1f kernels per token\t%.2f us kernel time per token\t%.1f us per token (generate %d less 1, median of 5)"
+            "\t%.1f us generate(1)\t%d B peak allocated\t%.0f s compile and warm-up"
+            "\tcompiled %s (%s layers), batch %d, prompt %d, %d new tokens, static cache") % (
+        name, kpt, ktpt, (tn - t1) / (new - 1), new, t1, peak, warm, example, layers or "all", batch, prompt, new)
+    print(line, flush=True)
+    summary.write(line + "\n")
+    summary.flush()
+
+
+COMPILED = {
+    "compiled_llama3_8b_l2_b1_p512": ("llama3-8b", 2, 1, 512, 64),
+    "compiled_qwen3_8b_l2_b8_p1024": ("qwen3-8b", 2, 8, 1024, 64),
+    "compiled_gpt2_b4_p256": ("gpt2", 0, 4, 256, 64),
+}
+
+
 def models():
     """name -> (builder, description); built lazily, one at a time."""
     from transformers import LlamaForCausalLM, MixtralForCausalLM
@@ -209,6 +347,12 @@ def record(outdir, name, builder, desc, summary):
     wall = gpu_time_us(prep, step)
     c = prep() if prep else None
     torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    step(c)
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated()
+    c = prep() if prep else None
+    torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
                  record_shapes=True, with_flops=True) as p:
         step(c)
@@ -223,8 +367,8 @@ def record(outdir, name, builder, desc, summary):
     with open(path, "rb") as f, gzip.open(path + ".gz", "wb", compresslevel=9) as g:
         shutil.copyfileobj(f, g)
     os.remove(path)
-    line = "%s\t%d kernels\t%.1f us kernel time\t%.1f us kernel span\t%.1f us step (events, median of 10, no profiler)\t%s" % (
-        name, len(k), ktime, span, wall, desc)
+    line = "%s\t%d kernels\t%.1f us kernel time\t%.1f us kernel span\t%.1f us step (events, median of 10, no profiler)\t%d B peak allocated\t%s" % (
+        name, len(k), ktime, span, wall, peak, desc)
     print(line, flush=True)
     summary.write(line + "\n")
     summary.flush()
@@ -246,11 +390,15 @@ def main():
     print(head)
     summary.write("# " + head + "\n")
     todo = models()
-    names = sys.argv[2:] or list(todo)
+    todo.update(impl_models())
+    names = sys.argv[2:] or list(todo) + list(COMPILED)
     for n in names:
-        builder, desc = todo[n]
         try:
-            record(outdir, n, builder, desc, summary)
+            if n in COMPILED:
+                record_compiled(outdir, n, *COMPILED[n], summary)
+            else:
+                builder, desc = todo[n]
+                record(outdir, n, builder, desc, summary)
         except Exception as e:  # one model's failure must not lose the others
             print("FAILED %s: %r" % (n, e), flush=True)
             summary.write("# FAILED %s: %r\n" % (n, e))
