@@ -40,6 +40,13 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "(the first), then N - 1 decode steps, the\n"
 	 "context growing from --seq: time to first\n"
 	 "token, time per output token, total, tokens/s"},
+	{"impl", 0, RL_OPT_IMPL, "NAME", RL_CMD_MODEL,
+	 "the software stack whose kernels the step is:\n"
+	 "fused (default: a serving engine's fused\n"
+	 "kernels), hf (transformers eager), compiled\n"
+	 "(torch.compile, static cache), a .impl file,\n"
+	 "NAME:CHOICE=VALUE,... for its choices, or all:\n"
+	 "one row per implementation (docs/impl.md)"},
 	{"expert-imbalance", 0, RL_OPT_EXPERT_IMBALANCE, "X", RL_CMD_MODEL,
 	 "MoE (mixtral): the busiest expert's tokens over\n"
 	 "the mean, >= 1 (default 1: uniform routing)"},

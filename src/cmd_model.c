@@ -11,6 +11,7 @@
 #include "dtype.h"
 #include "family.h"
 #include "generate_report.h"
+#include "impl.h"
 #include "hfconfig.h"
 #include "modelops.h"
 #include "modelprobe.h"
@@ -124,6 +125,9 @@ int cmd_model(int argc, char **argv)
 	struct rl_err e;
 	struct rl_sweep_spec sw;
 	char *listname = NULL;
+	const char *impl_name = "fused";
+	struct rl_impl impl;
+	int runtime_given = 0;
 	uint64_t gen = 0;
 	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
@@ -143,6 +147,7 @@ int cmd_model(int argc, char **argv)
 	size_t i;
 
 	memset(&pm, 0, sizeof(pm));
+	memset(&impl, 0, sizeof(impl));
 	memset(&sinks, 0, sizeof(sinks));
 	rl_outfiles_init(&outs);
 	memset(&mo, 0, sizeof(mo));
@@ -163,7 +168,9 @@ int cmd_model(int argc, char **argv)
 		RL_CLI_MODEL_CASES:
 			if (rl_cli_model_option(&m, opt, optarg) != 0)
 				return RL_EXIT_USAGE;
+			runtime_given |= opt == RL_OPT_RUNTIME;
 			break;
+		case RL_OPT_IMPL: impl_name = optarg; break;
 		case RL_OPT_PHASE:
 			phase_given = 1;
 			if (strcmp(optarg, "decode") == 0)
@@ -255,6 +262,13 @@ int cmd_model(int argc, char **argv)
 		return rc;
 
 	/* From here on, every exit goes through out: */
+	if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &impl, &e) < 0) {
+		rl_cli_error("%s", e.msg);
+		goto out;
+	}
+	mo.impl = &impl;
+	if (!runtime_given && impl.runtime != NULL)
+		m.runtime = impl.runtime;
 	if (rl_hfconfig_read(argv[optind], &cfg, &e) < 0) {
 		rl_cli_error("%s", e.msg);
 		goto out;
@@ -320,6 +334,7 @@ int cmd_model(int argc, char **argv)
 		goto out;
 	}
 	pm.parallel = mo.par;
+	pm.impl = impl.id;
 	sinks.out = out->f;
 	sinks.whatif = 1;
 	sinks.memfit = 1;
@@ -341,6 +356,7 @@ int cmd_model(int argc, char **argv)
 		status = RL_EXIT_OK;
 out:
 	free(listname);
+	rl_impl_release(&impl);
 	rl_outfiles_release(&outs);
 	rl_pipeline_free(pl);
 	rl_cli_model_release(&m);

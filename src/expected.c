@@ -737,6 +737,7 @@ static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct r
 
 	/* never below the bound: the roofline is what no kernel beats */
 	p->expected_gpu_us = fmax(fixed + work, p->t_gpu_us);
+	p->expected_kernels = launches * s->kernels;
 	p->expected_us = fmax(p->expected_gpu_us, p->t_overhead_us);
 	p->expected_note = s->note;
 	/* Overhead when the host's time or the kernels' fixed latency is at

@@ -53,7 +53,7 @@ void rl_l2_init(struct rl_l2 *t, const struct rl_device *d, int predict)
 void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct rl_op *op,
                   double out_bytes, struct rl_pred *p)
 {
-	double prev = t->prev_out, t_dram_us, t_gpu_dram_us, e_gpu_dram_us;
+	double prev = t->prev_out, t_dram_us, t_gpu_dram_us, e_gpu_dram_us, kernels;
 	const char *note;
 
 	t->prev_out = out_bytes;
@@ -72,7 +72,9 @@ void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct 
 	 * the memory would). */
 	p->t_memory_us =
 	    fmin(p->t_memory_us, rl_l2_memory_us(p->bytes, prev, t->bandwidth, p->bandwidth));
+	kernels = p->expected_kernels;
 	rl_pred_times(p, ctx, rl_op_host_key(op), 1);
+	p->expected_kernels = kernels; /* the L2 changes their speed, not their number */
 	rl_expected_l2(ctx, p, e_gpu_dram_us, t_gpu_dram_us, note);
 	if (p->flops > 0)
 		p->attainable_flops = fmin(p->peak_flops, p->flops / (p->t_memory_us * 1e-6));

@@ -110,6 +110,7 @@ void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, int kind, 
 
 	p->t_overhead_us = launches * rl_model_host_us(ctx, kind);
 	p->t_launch_us = launches * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
+	p->expected_kernels = launches;
 	p->t_gpu_us = fmax(fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_network_us),
 	                   p->t_launch_us);
 	p->t_us = fmax(p->t_gpu_us, p->t_overhead_us);

@@ -112,6 +112,10 @@ struct rl_pred {
 	 * Equal to the roofline's with ctx->best_case. */
 	double expected_gpu_us;
 	double expected_us;       /* max(expected_gpu_us, t_overhead_us) */
+	double expected_kernels;  /* kernels one occurrence launches: its
+	                           * launches, times the kernels of the path the
+	                           * expected model takes (a split-K GEMM's
+	                           * reduction, a split layernorm: 2) */
 	enum rl_bound expected_bound;
 	const char *expected_note; /* what sets the expected time beyond the
 	                            * roofline, or NULL (a static string) */

@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "family.h"
 #include "formulas.h"
+#include "impl.h"
 #include "num.h"
 #include "op.h"
+#include "symbols.h"
 
 /* The rows so far and the layout they are one GPU's share of (every
  * degree 1 without one). */
@@ -23,6 +26,13 @@ struct build {
 	const struct rl_parallel_place *par; /* NULL: one GPU */
 	int wrapped;                         /* a size product passed 2^64 - 1 ... */
 	int wrap_row;                        /* ... building this row */
+	/* an implementation's kernels in place of the components it names */
+	const struct rl_impl *impl;          /* NULL: the builder's rows */
+	int family;                          /* the config's index in rl_families */
+	unsigned have;                       /* RL_IMPL_IF_* facts of the step */
+	struct rl_symbols sym;               /* the step's sizes, by name */
+	struct rl_err err;                   /* the first evaluation error */
+	int failed;
 };
 
 /* A * B, or UINT64_MAX with the row being built marked when the product
@@ -50,6 +60,71 @@ static struct rl_modelops_row *add(struct build *b, const char *name, const char
 	r->kind = kind;
 	r->count = count;
 	return r;
+}
+
+/* Evaluates TEXT, an expression of the step's names (1 when TEXT is
+ * empty); the first failure is kept in B. */
+static uint64_t eval(struct build *b, const char *text, const char *what)
+{
+	uint64_t v = 1;
+
+	if (text[0] == '\0' || b->failed)
+		return 1;
+	if (rl_symbols_eval(&b->sym, text, what, &v, NULL, &b->err) < 0) {
+		b->failed = 1;
+		return 1;
+	}
+	return v;
+}
+
+/* The rows of the implementation's kernels for component C, each run
+ * COUNT times a step (times its own count), with the facts EXTRA beside
+ * the step's; 0 when the implementation does not name C for this family
+ * (the caller builds its own rows). */
+static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsigned extra)
+{
+	const struct rl_impl *im = b->impl;
+	size_t i;
+
+	if (im == NULL || !rl_impl_names(im, c, b->family))
+		return 0;
+	for (i = 0; i < im->nk && !b->failed; i++) {
+		const struct rl_impl_kernel *k = &im->k[i];
+		struct rl_modelops_row *r;
+		uint64_t dims[RL_MAX_DIMS];
+		size_t used = 0;
+		int nd, d;
+
+		if (k->comp != c || k->none || !rl_impl_applies(im, k, b->family, b->have | extra))
+			continue;
+		if (b->n == RL_MODELOPS_MAX) {
+			b->failed = 1;
+			rl_err_set(&b->err, RL_ERR_RANGE, "%s: more than %d rows in a step", im->path,
+			           RL_MODELOPS_MAX);
+			return 1;
+		}
+		r = add(b, k->name, rl_kind_name(k->kind), mul(b, count, eval(b, k->count, "count")));
+		if (rl_symbols_dims_used(&b->sym, k->shape, dims, NULL, RL_MAX_DIMS, &nd, NULL,
+		                         &b->err) < 0) {
+			b->failed = 1;
+			return 1;
+		}
+		for (d = 0; d < nd && used < sizeof(r->shape); d++)
+			used += (size_t)snprintf(r->shape + used, sizeof(r->shape) - used, "%s%llu",
+			                         d ? "x" : "", (unsigned long long)dims[d]);
+		if (k->dtype >= 0)
+			r->dtype = rl_dtype_name((enum rl_dtype)k->dtype);
+		r->inputs = k->inputs;
+		r->fpe = k->fpe;
+		r->weights = k->weights;
+		r->causal = k->causal;
+		r->kv = k->kv;
+		if (k->kv_heads[0])
+			r->kv_heads = eval(b, k->kv_heads, "kv_heads");
+		if (k->bytes[0])
+			r->bytes = eval(b, k->bytes, "bytes");
+	}
+	return 1;
 }
 
 static void dims2(struct rl_modelops_row *r, uint64_t a, uint64_t b)
@@ -123,11 +198,13 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 	struct rl_modelops_row *r;
 	uint64_t V = (c->vocab + b->tp - 1) / b->tp;
 
-	matmul(b, "lm_head", o->train ? T : o->batch, V, c->hidden, 1);
+	if (!impl_rows(b, RL_IMPL_LOGITS, 1, 0))
+		matmul(b, "lm_head", o->train ? T : o->batch, V, c->hidden, 1);
 	if (!o->train) {
 		if (b->par != NULL)
 			collective(b, "lm_head_allgather", "allgather", o->batch, V, &b->par->tp,
 			           1);
+		impl_rows(b, RL_IMPL_SAMPLE, 1, 0);
 		return;
 	}
 	r = add(b, "loss", "softmax", 1);
@@ -168,6 +245,21 @@ static void layernorm(struct build *b, const char *name, uint64_t t, uint64_t n,
 	dims2(add(b, name, "layernorm", count), t, n);
 }
 
+/* A norm of each layer: the implementation's kernels, else one
+ * layernorm row. */
+static void norm(struct build *b, const char *name, uint64_t t, uint64_t n, uint64_t count)
+{
+	if (!impl_rows(b, RL_IMPL_NORM, count, 0))
+		layernorm(b, name, t, n, count);
+}
+
+/* A residual add of each layer. */
+static void residual(struct build *b, const char *name, uint64_t t, uint64_t n, uint64_t count)
+{
+	if (!impl_rows(b, RL_IMPL_RESIDUAL, count, 0))
+		pointwise(b, name, t, n, 2, count);
+}
+
 double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens)
 {
 	double e = (double)experts;
@@ -175,28 +267,15 @@ double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens
 	return e * (1.0 - pow(1.0 - (double)k / e, (double)tokens));
 }
 
-/* The sparse MoE block in place of the MLP (see modelops.h). Expert
- * parallel: the ep GPUs of the group pool their tokens (ep x T) and each
- * holds E / ep experts; the routed tokens go to their experts' GPUs and
- * back by two all-to-alls (dispatch and combine, Megatron-Core's
- * alltoall dispatcher). Tensor parallel: each expert's intermediate split
- * as the MLP's, and the combined output all-reduced. */
-static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
-                uint64_t T)
+/* The experts T tokens touch, *ET (the ep GPUs' tokens pooled), the
+ * tokens of the busiest, *M, and this GPU's share of the touched, *EL. */
+static void moe_sizes(struct build *b, const struct rl_hfconfig *c,
+                      const struct rl_modelops_opts *o, uint64_t T, uint64_t *et, uint64_t *m,
+                      uint64_t *el)
 {
-	uint64_t L = b->layers, E = c->experts, k = c->experts_per_tok, H = c->hidden;
-	uint64_t I = c->intermediate / b->tp, Tp, Tk, Et, El, M;
+	uint64_t E = c->experts, k = c->experts_per_tok, Tp, Et, M, El;
 	double x = o->expert_imbalance >= 1.0 ? o->expert_imbalance : 1.0, mean;
-	struct rl_modelops_row *r;
 
-	matmul(b, "router", T, E, H, L);
-	dims2(add(b, "topk", "reduction", L), T, E);
-	r = add(b, "gather", "copy", L);
-	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
-	         (unsigned long long)k, (unsigned long long)H);
-	Tk = mul(b, T, k);
-	if (b->par != NULL)
-		collective(b, "expert_dispatch", "alltoall", Tk, H, &b->par->ep, L);
 	/* the ep GPUs' tokens pooled */
 	Tp = mul(b, T, b->ep);
 	Et = (uint64_t)llround(rl_modelops_experts_touched(E, k, Tp));
@@ -214,6 +293,33 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	El = (uint64_t)llround((double)Et / (double)b->ep);
 	if (El < 1)
 		El = 1;
+	*et = Et;
+	*m = M;
+	*el = El;
+}
+
+/* The sparse MoE block in place of the MLP (see modelops.h). Expert
+ * parallel: the ep GPUs of the group pool their tokens (ep x T) and each
+ * holds E / ep experts; the routed tokens go to their experts' GPUs and
+ * back by two all-to-alls (dispatch and combine, Megatron-Core's
+ * alltoall dispatcher). Tensor parallel: each expert's intermediate split
+ * as the MLP's, and the combined output all-reduced. */
+static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                uint64_t T)
+{
+	uint64_t L = b->layers, E = c->experts, k = c->experts_per_tok, H = c->hidden;
+	uint64_t I = c->intermediate / b->tp, Tk, Et, El, M;
+	struct rl_modelops_row *r;
+
+	moe_sizes(b, c, o, T, &Et, &M, &El);
+	matmul(b, "router", T, E, H, L);
+	dims2(add(b, "topk", "reduction", L), T, E);
+	r = add(b, "gather", "copy", L);
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+	         (unsigned long long)k, (unsigned long long)H);
+	Tk = mul(b, T, k);
+	if (b->par != NULL)
+		collective(b, "expert_dispatch", "alltoall", Tk, H, &b->par->ep, L);
 	/* every expert's weights stay resident: weight_count L x E / ep */
 	matmul(b, "expert_gate_up", M, 2 * I, H, L * El)->weight_count = L * (E / b->ep);
 	pointwise(b, "expert_silu", Tk, I, 1, L);
@@ -279,6 +385,45 @@ static void embedding(struct build *b, const struct rl_hfconfig *c,
 	}
 }
 
+/* The facts and sizes an implementation's kernels read (impl.h), for a
+ * step of S tokens a sequence, T in all, KVH key-value heads a GPU. */
+static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                const struct rl_block *k, uint64_t S, uint64_t T, uint64_t kvh)
+{
+	uint64_t v[RL_IMPL_SYM_COUNT] = {0}, et = 0, em = 0, el;
+	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder, i;
+
+	for (i = 0; rl_families[i] != NULL; i++)
+		if (rl_families[i] == rl_family_of(c))
+			b->family = i;
+	b->have = (prefill ? RL_IMPL_IF_PREFILL : RL_IMPL_IF_DECODE) |
+	          (o->train ? RL_IMPL_IF_TRAIN : 0) | (k->norm_bias ? 0 : RL_IMPL_IF_RMS) |
+	          (k->mlp == RL_MLP_PLAIN ? 0 : RL_IMPL_IF_GATED) |
+	          (k->qkv_bias ? RL_IMPL_IF_BIAS : 0) | (k->decoder ? RL_IMPL_IF_CAUSAL : 0);
+	if (k->mlp == RL_MLP_MOE)
+		moe_sizes(b, c, o, T, &et, &em, &el);
+	v[RL_IMPL_SYM_B] = o->batch;
+	v[RL_IMPL_SYM_S] = prefill ? S : 1;
+	v[RL_IMPL_SYM_T] = T;
+	v[RL_IMPL_SYM_C] = prefill ? S : o->context;
+	v[RL_IMPL_SYM_H] = c->hidden;
+	v[RL_IMPL_SYM_I] = c->intermediate / b->tp;
+	v[RL_IMPL_SYM_NH] = c->heads / b->tp;
+	v[RL_IMPL_SYM_KVH] = kvh;
+	v[RL_IMPL_SYM_D] = c->head_dim;
+	v[RL_IMPL_SYM_V] = (c->vocab + b->tp - 1) / b->tp;
+	v[RL_IMPL_SYM_E] = c->experts;
+	v[RL_IMPL_SYM_K] = c->experts_per_tok;
+	v[RL_IMPL_SYM_ET] = et;
+	v[RL_IMPL_SYM_EM] = em;
+	v[RL_IMPL_SYM_R] = o->train ? T : o->batch;
+	if (rl_impl_bind(&b->sym, v, &b->err) < 0) {
+		b->failed = 1;
+		return RL_ERR_RANGE;
+	}
+	return 0;
+}
+
 /* The step's rows from the block description K of C (family.h), one GPU's
  * share: the embedding, the layer (count = this stage's layers), the
  * final norm and the head. Tensor parallel: the qkv and the MLP's first
@@ -299,15 +444,20 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	/* fewer KV heads than GPUs: one per GPU, replicated tp / Hkv times */
 	kvh = c->kv_heads >= b->tp ? c->kv_heads / b->tp : 1;
 	qkv = (c->heads / b->tp + 2 * kvh) * c->head_dim;
-	if (b->first)
+	if (b->impl != NULL && bind(b, c, o, k, S, T, kvh) < 0)
+		return RL_ERR_RANGE;
+	if (b->first && !impl_rows(b, RL_IMPL_EMBED, 1, 0))
 		embedding(b, c, o, k, T);
+	impl_rows(b, RL_IMPL_MASK, 1, 0);
+	impl_rows(b, RL_IMPL_ROPE, 1, 0);
 	stage_recv(b, T, H);
 	if (k->norm == RL_NORM_PRE)
-		layernorm(b, nm->norm1, T, H, L);
-	matmul(b, nm->qkv, T, qkv, H, L);
-	if (k->qkv_bias)
+		norm(b, nm->norm1, T, H, L);
+	if (!impl_rows(b, RL_IMPL_QKV, L, 0))
+		matmul(b, nm->qkv, T, qkv, H, L);
+	if (k->qkv_bias && !impl_rows(b, RL_IMPL_QKV_BIAS, L, 0))
 		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
-	if (k->qk_norm == RL_QKNORM_HEAD) {
+	if (k->qk_norm == RL_QKNORM_HEAD && !impl_rows(b, RL_IMPL_QK_NORM, L, 0)) {
 		/* RMSNorm over each head's D: T x H x D and T x Hkv x D, a
 		 * weight of D each (this GPU's heads) */
 		r = add(b, "q_norm", "layernorm", L);
@@ -318,6 +468,12 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		         (unsigned long long)kvh, (unsigned long long)c->head_dim);
 	}
 	if (k->decoder) {
+		impl_rows(b, RL_IMPL_ROTARY, L, 0);
+		impl_rows(b, RL_IMPL_CACHE, L, 0);
+	}
+	if (impl_rows(b, RL_IMPL_ATTENTION, L, 0)) {
+		/* the implementation's attention */
+	} else if (k->decoder) {
 		r = attention(b, c, o);
 		if (k->gqa)
 			r->kv_heads = kvh;
@@ -327,14 +483,25 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		         (unsigned long long)o->batch, (unsigned long long)(c->heads / b->tp),
 		         (unsigned long long)S, (unsigned long long)c->head_dim);
 	}
-	matmul(b, nm->o_proj, T, H, c->heads / b->tp * c->head_dim, L);
-	tp_allreduce(b, "attn_allreduce", T, H);
-	if (k->o_bias)
-		pointwise(b, nm->o_bias, T, H, 2, L);
-	pointwise(b, "attn_residual", T, H, 2, L);
-	layernorm(b, k->norm == RL_NORM_PRE ? nm->norm2 : nm->norm1, T, H, L);
+	if (impl_rows(b, RL_IMPL_O_PROJ, L, 0)) {
+		tp_allreduce(b, "attn_allreduce", T, H);
+	} else {
+		matmul(b, nm->o_proj, T, H, c->heads / b->tp * c->head_dim, L);
+		tp_allreduce(b, "attn_allreduce", T, H);
+		if (k->o_bias)
+			pointwise(b, nm->o_bias, T, H, 2, L);
+	}
+	residual(b, "attn_residual", T, H, L);
+	norm(b, k->norm == RL_NORM_PRE ? nm->norm2 : nm->norm1, T, H, L);
 	if (k->mlp == RL_MLP_MOE) {
-		moe(b, c, o, T);
+		int routed = impl_rows(b, RL_IMPL_ROUTER, L, 0);
+
+		if (impl_rows(b, RL_IMPL_EXPERTS, L, 0) || routed)
+			tp_allreduce(b, "moe_allreduce", T, H);
+		else
+			moe(b, c, o, T);
+	} else if (impl_rows(b, RL_IMPL_MLP, L, 0)) {
+		tp_allreduce(b, nm->mlp_allreduce, T, H);
 	} else {
 		uint64_t up = k->mlp == RL_MLP_GATED ? 2 * I : I;
 
@@ -350,10 +517,10 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		if (k->mlp_bias)
 			pointwise(b, nm->down_bias, T, H, 2, L);
 	}
-	pointwise(b, nm->mlp_residual, T, H, 2, L);
+	residual(b, nm->mlp_residual, T, H, L);
 	if (k->norm == RL_NORM_POST)
-		layernorm(b, nm->norm2, T, H, L);
-	else
+		norm(b, nm->norm2, T, H, L);
+	else if (!impl_rows(b, RL_IMPL_NORM, 1, RL_IMPL_IF_FINAL))
 		layernorm(b, nm->final_norm, T, H, 1);
 	if (k->head == RL_HEAD_LM) {
 		lm_head(b, c, o, T);
@@ -719,8 +886,13 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		b.first = lay.pp == 1;
 		mo.batch = par->micro_batch;
 	}
+	b.impl = o->impl;
 	rl_family_block(c, &k);
 	n = build(c, &mo, &k, &b);
+	if (b.failed)
+		return rl_err_set(err, b.err.code < 0 ? b.err.code : RL_ERR_RANGE, "%s%s%s",
+		                  o->impl != NULL ? o->impl->path : "", o->impl != NULL ? ": " : "",
+		                  b.err.msg);
 	if (n < 0)
 		return n;
 	per_microbatch(&b);

@@ -86,6 +86,8 @@
 #include "hfconfig.h"
 #include "parallel.h"
 
+struct rl_impl;
+
 enum rl_modelops_phase { RL_PHASE_DECODE, RL_PHASE_PREFILL };
 
 struct rl_modelops_opts {
@@ -103,6 +105,9 @@ struct rl_modelops_opts {
 	                             * the vocabulary per token) */
 	const struct rl_parallel_place *par; /* one GPU's share of this layout
 	                             * (placed for this batch); NULL: one GPU */
+	const struct rl_impl *impl; /* the stack whose kernels the components
+	                             * it names are (impl.h); NULL: the fused
+	                             * ideal, the builder's own rows */
 };
 
 /* One row of op list v1 (docs/oplist-format.md). A zero field is an empty
@@ -110,6 +115,7 @@ struct rl_modelops_opts {
 struct rl_modelops_row {
 	char name[24];
 	const char *kind; /* "matmul", "pointwise", ... */
+	const char *dtype; /* NULL: the step's dtype; else a dtype name */
 	char shape[96];
 	unsigned inputs;   /* pointwise */
 	int causal;        /* attention */
@@ -122,9 +128,12 @@ struct rl_modelops_row {
 	uint64_t count;
 	uint64_t weight_count; /* matmul: weight sets resident (0: count) */
 	uint64_t ranks, nodes; /* collectives: the group's GPUs and nodes */
+	uint64_t bytes;        /* 0: the formula's; else the bytes of one occurrence
+	                        * (an implementation's cast: read in one dtype,
+	                        * written in another) */
 };
 
-#define RL_MODELOPS_MAX 40
+#define RL_MODELOPS_MAX 160
 
 /* The largest batch, seq and context. */
 #define RL_MODELOPS_MAX_SIZE 16777216u /* 2^24 */

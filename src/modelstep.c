@@ -17,7 +17,7 @@
  * RL_OPCOL_N). */
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
-	int i, fpe = 0, conv = 0, wc = 0, coll = 0;
+	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -29,6 +29,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			conv = 1;
 		if (rows[i].ranks)
 			coll = 1;
+		if (rows[i].bytes)
+			bytes = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -41,6 +43,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 	cols[k++] = RL_OPCOL_INPUTS;
 	if (fpe)
 		cols[k++] = RL_OPCOL_FPE;
+	if (bytes)
+		cols[k++] = RL_OPCOL_BYTES;
 	cols[k++] = RL_OPCOL_CAUSAL;
 	cols[k++] = RL_OPCOL_KV_HEADS;
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
@@ -62,7 +66,7 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 	rl_oprow_init(c);
 	rl_oprow_text(c, RL_OPCOL_NAME, r->name);
 	rl_oprow_text(c, RL_OPCOL_KIND, r->kind);
-	rl_oprow_text(c, RL_OPCOL_DTYPE, rl_dtype_name(o->dtype));
+	rl_oprow_text(c, RL_OPCOL_DTYPE, r->dtype != NULL ? r->dtype : rl_dtype_name(o->dtype));
 	rl_oprow_text(c, RL_OPCOL_SHAPE, r->shape);
 	if (r->kernel[0]) {
 		rl_oprow_text(c, RL_OPCOL_KERNEL, r->kernel);
@@ -72,6 +76,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_INPUTS, r->inputs);
 	if (r->fpe)
 		rl_oprow_u64(c, RL_OPCOL_FPE, r->fpe);
+	if (r->bytes)
+		rl_oprow_u64(c, RL_OPCOL_BYTES, r->bytes);
 	if (r->causal)
 		rl_oprow_text(c, RL_OPCOL_CAUSAL, "1");
 	if (r->kv_heads)

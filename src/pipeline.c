@@ -212,6 +212,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.expected_source = m->best_case ? NULL : m->expected_source;
 	info.interconnect = m->interconnect;
 	info.parallel = m->parallel;
+	info.impl = m->impl;
 	info.mem = s->memfit && s->step == NULL ? &pl->mem : NULL;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }

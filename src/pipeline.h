@@ -59,6 +59,8 @@ struct rl_pipeline_model {
 	                              * or the device's NVLink); NULL: none */
 	const char *interconnect;    /* the system, for the report's header;
 	                              * NULL: not said */
+	const char *impl;            /* NULL, or the implementation a model's
+	                              * step was built for (report.h) */
 	const struct rl_parallel_place *parallel; /* the layout the ops are one
 	                              * GPU's share of (parallel.h), for the
 	                              * report; with train and dp > 1, the

@@ -1071,7 +1071,7 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 {
 	const char *item = r->fmt == RL_FMT_MD ? "- " : "  ";
 	int md = r->fmt == RL_FMT_MD, x = expected_cols(r);
-	char t[32], f[32], b[32], line[512];
+	char t[32], f[32], b[32], line[512], k_text[96] = "";
 	size_t i;
 	int k;
 
@@ -1106,10 +1106,13 @@ static void table_end(rl_report *r, const struct rl_summary *s)
 	rl_fmt_us(t, sizeof(t), s->total_us);
 	rl_fmt_si(f, sizeof(f), s->flops, 3, "FLOP");
 	rl_fmt_si(b, sizeof(b), s->bytes, 3, "B");
-	snprintf(line, sizeof(line), "%s%s us %s for %zu op%s (%llu occurrence%s), %s, %s",
+	if (r->info.impl != NULL)
+		snprintf(k_text, sizeof(k_text), "; %.0f kernels a step, --impl %s", s->kernels,
+		         r->info.impl);
+	snprintf(line, sizeof(line), "%s%s us %s for %zu op%s (%llu occurrence%s%s), %s, %s",
 	         md ? "**Total:** " : "total: ", t, x ? "expected" : "predicted", s->ops,
 	         s->ops == 1 ? "" : "s", (unsigned long long)s->occurrences,
-	         s->occurrences == 1 ? "" : "s", f, b);
+	         s->occurrences == 1 ? "" : "s", k_text, f, b);
 	if (md)
 		fputc('\n', r->out);
 	fprintf(r->out, "%s\n", line);
@@ -1515,6 +1518,9 @@ static void json_end(rl_report *r, const struct rl_summary *s)
 	rl_json_kn(g, "expected_gpu_us", s->gpu_us);
 	rl_json_kn(g, "flops", s->flops);
 	rl_json_kn(g, "bytes", s->bytes);
+	rl_json_kn(g, "kernels", s->kernels);
+	if (r->info.impl != NULL)
+		rl_json_kv(g, "impl", r->info.impl);
 	json_shares(g, "share", s->roofline_bound_us, s->roofline_us);
 	json_counts(g, "ops_by_bound", s->roofline_bound_ops);
 	json_shares(g, "expected_share", s->bound_us, s->total_us);

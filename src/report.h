@@ -56,6 +56,10 @@ struct rl_report_info {
 	const struct rl_memfit *mem;  /* NULL, or the memory the step needs,
 	                               * complete by rl_report_end: a line of the
 	                               * table's and md's summary, json's "memory" */
+	const char *impl;             /* NULL, or the implementation (impl.h) a
+	                               * model's step was built for: the total
+	                               * line adds the kernels a step launches
+	                               * and its name, json's summary "impl" */
 	const struct rl_parallel_place *parallel; /* NULL, or the layout the op
 	                               * list is one GPU's share of: lines of the
 	                               * summary, json's "parallel" */

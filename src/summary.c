@@ -132,6 +132,7 @@ int rl_summary_add(struct rl_summary *s, const struct rl_op *op, const struct rl
 		s->comm_ops++;
 	}
 	s->flops += n * p->flops;
+	s->kernels += n * p->expected_kernels;
 	s->bytes += n * p->bytes;
 	s->fallbacks += p->fallback != 0;
 	s->l2_ops += p->l2_resident != 0;

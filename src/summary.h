@@ -57,6 +57,9 @@ struct rl_summary {
 	double phase_bytes[RL_PHASE_COUNT];       /* count x bytes by phase */
 	size_t phase_ops[RL_PHASE_COUNT];
 	double flops, bytes;         /* count-weighted */
+	double kernels;              /* sum of count x expected_kernels: the
+	                              * kernels launched by one pass of the list
+	                              * (a model's step) */
 	double comm_us;              /* count x expected_us of the collectives */
 	double comm_overlap_us;      /* of which overlap=1 (op.h) */
 	size_t comm_ops;             /* collective rows */

@@ -1,0 +1,74 @@
+#!/bin/sh
+# compare.sh - roofline model --impl against the recorded steps of issue 23
+# (docs/measurements/h200-issue23-2026-12-02): per recording, the kernels a
+# step launches and its GPU time (the kernels' time summed), predicted
+# (expected_gpu_us, kernels of json's summary) against measured (the
+# profiled step's kernels and kernel time, eager-summary.txt), and the
+# step's wall time against the runtime's step time (expected_us).
+#
+#   bench/impl/compare.sh [ROOFLINE [IMPL [RUNTIME]]]   (from the source tree)
+#
+# IMPL defaults to hf, RUNTIME to the implementation's. The last lines give
+# the median and the worst |error| of the GPU time and of the kernels, over
+# the recordings the implementation file was not read from (held out) and
+# over all.
+set -eu
+export LC_ALL=C
+R=${1:-./roofline}
+IMPL=${2:-hf}
+RT=${3:-}
+M=docs/measurements/h200-issue23-2026-12-02/eager-summary.txt
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare-impl.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# recording -> config: the examples/ config with the recording's layers
+config() {
+	case $1 in
+	*llama3_8b_l2*) echo tests/data/impl/llama3-8b-l2.json ;;
+	*qwen2_7b_l2*) echo tests/data/impl/qwen2-7b-l2.json ;;
+	*qwen3_8b_l2*) echo tests/data/impl/qwen3-8b-l2.json ;;
+	*mixtral_8x7b_l2*) echo tests/data/impl/mixtral-8x7b-l2.json ;;
+	*gpt2*) echo examples/gpt2.json ;;
+	esac
+}
+# the recordings the hf file was read from (its trace key)
+fit="hf_llama3_8b_l2_decode_b16_c1024_bf16 llama3_8b_l2_prefill_b1_s512_bf16 mixtral_8x7b_l2_decode_b1_c512_bf16"
+
+printf '%-42s %6s %6s %6s %9s %9s %6s %9s %9s %6s %s\n' recording k_pred k_meas k_err \
+	gpu_pred gpu_meas gpu_err step_pred wall_meas step_err split
+grep -v '^#' "$M" | grep -v decode4 | while IFS='	' read -r name k kt span wall peak desc; do
+	cfg=$(config "$name")
+	b=$(echo "$name" | sed 's/.*_b\([0-9]*\)_.*/\1/')
+	n=$(echo "$name" | sed 's/.*_[cs]\([0-9]*\)_bf16/\1/')
+	case $name in
+	*prefill*) args="--phase prefill --batch $b --seq $n" ;;
+	*) args="--phase decode --batch $b --context $n" ;;
+	esac
+	rt=${RT:+--runtime $RT}
+	# shellcheck disable=SC2086
+	"$R" model --hw h200 --impl "$IMPL" $rt $args -f json "$cfg" >"$tmp/j" 2>"$tmp/e" || {
+		echo "$name: $(cat "$tmp/e")"; continue; }
+	kp=$(sed 's/.*"summary":{//; s/.*"kernels":\([0-9.e+]*\).*/\1/' "$tmp/j")
+	gp=$(sed 's/.*"summary":{//; s/.*"expected_gpu_us":\([0-9.e+]*\).*/\1/' "$tmp/j")
+	sp=$(sed 's/.*"summary":{//; s/.*"expected_us":\([0-9.e+]*\).*/\1/' "$tmp/j")
+	split=held-out
+	for f in $fit; do [ "$f" = "$name" ] && split=fit; done
+	echo "$name ${k% kernels} ${kt% us kernel time} ${wall% us step*} $kp $gp $sp $split"
+done >"$tmp/rows"
+awk '{
+	km = $2; gm = $3; wm = $4; kp = $5; gp = $6; sp = $7
+	ke = (kp - km) / km; ge = (gp - gm) / gm; se = (sp - wm) / wm
+	printf "%-42s %6.0f %6d %+5.1f%% %9.1f %9.1f %+5.1f%% %9.1f %9.1f %+5.1f%% %s\n", $1, kp, km, 100 * ke, gp, gm, 100 * ge, sp, wm, 100 * se, $8
+	n++; K[n] = ke < 0 ? -ke : ke; G[n] = ge < 0 ? -ge : ge; S[n] = se < 0 ? -se : se; H[n] = ($8 == "held-out")
+}
+function stats(A, held,   i, m, v, w, x) {
+	m = 0
+	for (i = 1; i <= n; i++) if (!held || H[i]) v[++m] = A[i]
+	for (i = 1; i <= m; i++) for (w = i + 1; w <= m; w++) if (v[w] < v[i]) { x = v[i]; v[i] = v[w]; v[w] = x }
+	if (m == 0) return "-"
+	return sprintf("median %.1f %%, worst %.1f %% (%d)", 100 * (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2), 100 * v[m], m)
+}
+END {
+	print "held out: kernels " stats(K, 1) "; GPU time " stats(G, 1) "; step " stats(S, 1)
+	print "all:      kernels " stats(K, 0) "; GPU time " stats(G, 0) "; step " stats(S, 0)
+}' "$tmp/rows"

@@ -1,0 +1,196 @@
+/* impl.h - an implementation: the kernels a software stack launches for
+ * each component of a transformer block (hwdb/NAME.impl).
+ *
+ * `roofline model` builds a step from the block description of the
+ * config's family (family.h); the builder's own rows are the fused ideal
+ * (a serving engine's kernels). An implementation file names, per block
+ * component (the norm, the rotary embedding, the KV-cache update, the MLP,
+ * ...), the kernels another stack launches in its place, with shapes as
+ * expressions of the step's sizes (B, T, H, ...; docs/hwdb-format.md,
+ * "Implementations"). A component the file does not name for a family
+ * keeps the builder's rows, so `fused.impl` names none.
+ *
+ * Layer 3 reader: the file is parsed and checked here (kvfile.h syntax);
+ * modelops.c evaluates the kernels for a step. Nothing here computes
+ * physics.
+ */
+#ifndef RL_IMPL_H
+#define RL_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "kind.h"
+
+/* The block components an implementation may name, in the order a step
+ * runs them: the key of each kernel line. */
+#define RL_IMPL_COMP_MAP(XX)                                                                      \
+	XX(EMBED, "embed")           /* the token (and position) embedding */                     \
+	XX(ROPE, "rope")             /* the step's rotary table (cos, sin), once a step */        \
+	XX(MASK, "mask")             /* the step's attention mask and position ids */             \
+	XX(NORM, "norm")             /* each norm of a layer, and the final norm */               \
+	XX(QKV, "qkv")               /* the q, k, v projections */                                \
+	XX(QKV_BIAS, "qkv_bias")     /* their bias */                                             \
+	XX(QK_NORM, "qk_norm")       /* the per-head norm of q and k (qwen3) */                   \
+	XX(ROTARY, "rotary")         /* the rotary embedding applied to q and k */                \
+	XX(CACHE, "cache")           /* the KV-cache update */                                    \
+	XX(ATTENTION, "attention")   /* attention over the cache */                               \
+	XX(O_PROJ, "o_proj")         /* the attention's output projection */                      \
+	XX(RESIDUAL, "residual")     /* each residual add */                                      \
+	XX(MLP, "mlp")               /* the dense MLP: up (and gate), activation, down */         \
+	XX(ROUTER, "router")         /* MoE: the router, top-k and the routing weights */         \
+	XX(EXPERTS, "experts")       /* MoE: the experts and the combine */                       \
+	XX(LOGITS, "logits")         /* the lm_head */                                            \
+	XX(SAMPLE, "sample")         /* picking the next token from the logits */
+
+enum rl_impl_comp {
+#define RL_IMPL_COMP_ENUM(id, name) RL_IMPL_##id,
+	RL_IMPL_COMP_MAP(RL_IMPL_COMP_ENUM)
+#undef RL_IMPL_COMP_ENUM
+	RL_IMPL_COMP_COUNT
+};
+
+/* The component's key ("norm"). */
+const char *rl_impl_comp_name(enum rl_impl_comp c);
+
+/* The conditions a kernel line may carry (if=NAME, if=!NAME): facts of
+ * the step and of the family's block. */
+enum rl_impl_if {
+	RL_IMPL_IF_PREFILL = 1u << 0, /* "prefill": a prefill step (an encoder's forward) */
+	RL_IMPL_IF_DECODE = 1u << 1,  /* "decode": a decode step over a KV cache */
+	RL_IMPL_IF_TRAIN = 1u << 2,   /* "train": a training step's forward */
+	RL_IMPL_IF_RMS = 1u << 3,     /* "rms": RMSNorm (else LayerNorm) */
+	RL_IMPL_IF_GATED = 1u << 4,   /* "gated": the gated MLP (else plain) */
+	RL_IMPL_IF_BIAS = 1u << 5,    /* "bias": the q, k, v projections carry a bias */
+	RL_IMPL_IF_CAUSAL = 1u << 6,  /* "causal": a decoder (else an encoder) */
+	RL_IMPL_IF_FINAL = 1u << 7,   /* "final": the final norm after the last layer */
+};
+#define RL_IMPL_IF_COUNT 8
+
+/* The names a kernel's expressions use, bound for each step by the
+ * builder (modelops.c): one GPU's share under a parallel layout. */
+#define RL_IMPL_SYM_MAP(XX)                                                                       \
+	XX(B, "the sequences of the batch")                                                       \
+	XX(S, "the tokens of each sequence in this step: --seq at prefill, 1 at decode")          \
+	XX(T, "the tokens of the step: B x S")                                                    \
+	XX(C, "the keys attention reads: --seq at prefill, the context at decode")                \
+	XX(H, "hidden_size")                                                                      \
+	XX(I, "intermediate_size")                                                                \
+	XX(NH, "the query heads")                                                                 \
+	XX(KVH, "the key-value heads")                                                            \
+	XX(D, "head_dim")                                                                         \
+	XX(V, "vocab_size")                                                                       \
+	XX(E, "the experts (MoE)")                                                                \
+	XX(K, "the experts each token picks (MoE)")                                               \
+	XX(ET, "the experts the step's tokens touch (MoE: E (1 - (1 - K/E)^T))")                  \
+	XX(EM, "the tokens of the busiest expert (MoE)")                                          \
+	XX(R, "the logits' rows: B, or T in training")
+
+enum rl_impl_sym {
+#define RL_IMPL_SYM_ENUM(id, text) RL_IMPL_SYM_##id,
+	RL_IMPL_SYM_MAP(RL_IMPL_SYM_ENUM)
+#undef RL_IMPL_SYM_ENUM
+	RL_IMPL_SYM_COUNT
+};
+
+struct rl_symbols;
+
+/* Binds V[RL_IMPL_SYM_COUNT] (a 0 binds as 1: a size the step lacks) to
+ * the names of RL_IMPL_SYM_MAP in *S (initialised here). Returns 0 or
+ * rl_symbols_set's status. */
+int rl_impl_bind(struct rl_symbols *s, const uint64_t *v, struct rl_err *err);
+
+/* The name of symbol S ("KVH") and what it stands for. */
+const char *rl_impl_sym_name(enum rl_impl_sym s);
+const char *rl_impl_sym_text(enum rl_impl_sym s);
+
+#define RL_IMPL_NAME_LEN  24  /* a kernel's row name + 1 */
+#define RL_IMPL_EXPR_LEN  96  /* a shape or an expression + 1 */
+#define RL_IMPL_MAX_CHOICES 8
+#define RL_IMPL_MAX_VALUES  6 /* values of one choice */
+#define RL_IMPL_CHOICE_LEN 16
+
+/* One kernel of a component: a row of the op list. */
+struct rl_impl_kernel {
+	enum rl_impl_comp comp;
+	int none;                      /* "-": the component launches nothing */
+	char name[RL_IMPL_NAME_LEN];
+	enum rl_kind kind;
+	int dtype;                     /* an enum rl_dtype, or -1: the step's */
+	char shape[RL_IMPL_EXPR_LEN];  /* dims over the step's names */
+	char count[RL_IMPL_EXPR_LEN];  /* "": 1; else per component use */
+	char bytes[RL_IMPL_EXPR_LEN];  /* "": the formula's; else the bytes */
+	char kv_heads[RL_IMPL_EXPR_LEN]; /* attention: "" or an expression */
+	unsigned inputs;               /* pointwise: 0 is the default */
+	unsigned fpe;                  /* flops_per_element: 0 is the default */
+	int weights;                   /* matmul: reads the weights */
+	int causal;                    /* attention */
+	int kv;                        /* attention: reads the KV cache */
+	unsigned need, refuse;         /* RL_IMPL_IF_* bits that must hold, must not */
+	uint32_t families;             /* bit i: rl_families[i]; 0: every family */
+	int choice, value;             /* the choice (index) and value it needs; -1: none */
+	size_t line;
+	char *source;
+};
+
+/* A decision the stack takes by shape or version, with its values (the
+ * first is the default) and what each means. */
+struct rl_impl_choice {
+	char name[RL_IMPL_CHOICE_LEN];
+	int nvalues;
+	char value[RL_IMPL_MAX_VALUES][RL_IMPL_CHOICE_LEN];
+	char *source;
+	int chosen; /* the value in use: 0 unless rl_impl_choose changed it */
+};
+
+struct rl_impl {
+	char *id, *name;   /* "hf"; a line for people */
+	char *stack;       /* the stack and versions it was read from */
+	char *trace;       /* the recordings it was read from */
+	char *runtime;     /* the runtime profile id it runs with by default */
+	char *path;
+	int autograd;      /* training: the backward as eager autograd runs it */
+	struct rl_impl_kernel *k;
+	size_t nk;
+	struct rl_impl_choice choice[RL_IMPL_MAX_CHOICES];
+	int nchoices;
+	int names[RL_IMPL_COMP_COUNT]; /* the components with a kernel line */
+};
+
+/* Reads the implementation file PATH into *IM (released with
+ * rl_impl_release, also after a failure). Every kernel line needs a source;
+ * an unknown component, kind, dtype, condition, family, choice or option
+ * is an error naming it, at "PATH:LINE". Returns 0, RL_ERR_IO or
+ * RL_ERR_PARSE. */
+int rl_impl_load(const char *path, struct rl_impl *im, struct rl_err *err);
+void rl_impl_release(struct rl_impl *im);
+
+/* The implementation NAME: a path (a name with '/' or ending in ".impl"),
+ * else the file of DIR whose id is NAME. Its choices may follow after ':'
+ * as CHOICE=VALUE,... ("hf:cache=static"). Returns 0, RL_ERR_IO,
+ * RL_ERR_PARSE or RL_ERR_ARG (an unknown name: the message lists the
+ * ids of DIR). */
+int rl_impl_find(const char *dir, const char *name, struct rl_impl *im, struct rl_err *err);
+
+/* Sets IM's choices from SPEC, "CHOICE=VALUE,..." (NULL or "": none).
+ * Returns 0 or RL_ERR_ARG naming the choice or value and the known ones. */
+int rl_impl_choose(struct rl_impl *im, const char *spec, struct rl_err *err);
+
+/* The ids of DIR's implementation files, sorted, as "a, b or c", into BUF
+ * (LEN bytes). Returns how many, or a negative status. */
+int rl_impl_ids(const char *dir, char *buf, size_t len, struct rl_err *err);
+
+/* Whether IM names component C for the family at index FAMILY of
+ * rl_families (a line that applies to it, whatever its conditions). */
+int rl_impl_names(const struct rl_impl *im, enum rl_impl_comp c, int family);
+
+/* Whether kernel K of IM applies to the family at index FAMILY under the
+ * facts HAVE (RL_IMPL_IF_* bits) and IM's choices. */
+int rl_impl_applies(const struct rl_impl *im, const struct rl_impl_kernel *k, int family,
+                    unsigned have);
+
+/* "cache=dynamic, logits=all": IM's choices as chosen, into BUF. */
+void rl_impl_choices_text(const struct rl_impl *im, char *buf, size_t len);
+
+#endif
