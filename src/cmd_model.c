@@ -12,6 +12,7 @@
 #include "family.h"
 #include "generate_report.h"
 #include "impl.h"
+#include "ladder.h"
 #include "hfconfig.h"
 #include "modelops.h"
 #include "modelprobe.h"
@@ -102,6 +103,55 @@ static int probe_run(const struct rl_modelstep *s, const struct rl_modelops_opts
 		step_errors(&errs, s->input, rc);
 	else if (rc < 0 && e.msg[0] != '\0')
 		rl_cli_error("%s", e.msg);
+	return rc;
+}
+
+/* --impl all: step MO of S under every implementation of the database,
+ * each with its runtime profile (M's, when --runtime was given), written
+ * to OUT as FMT. Returns 0 or a negative status, its errors printed. */
+static int ladder(struct rl_cli_model_opts *m, struct rl_pipeline_model *pm,
+                  const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
+                  int runtime_given, enum rl_format fmt, FILE *out)
+{
+	const char *cmd_runtime = m->runtime;
+	struct rl_ladder_rung *rungs = NULL;
+	struct rl_impl *impls = NULL;
+	struct rl_errlist errs;
+	struct rl_err e;
+	size_t n = 0, i;
+	int rc;
+
+	rl_errlist_init(&errs);
+	if ((rc = rl_impl_all(rl_cli_hwdb_dir(m->hwdb), &impls, &n, &e)) < 0) {
+		rl_cli_error("%s", e.msg);
+		return rc;
+	}
+	if ((rungs = calloc(n, sizeof(*rungs))) == NULL)
+		rc = RL_ERR_NOMEM;
+	for (i = 0; rc == 0 && i < n; i++) {
+		if (!runtime_given) {
+			m->runtime = impls[i].runtime != NULL ? impls[i].runtime : cmd_runtime;
+			m->rt = NULL;
+		}
+		if (rl_cli_model_runtime(m) < 0) {
+			rc = RL_ERR_ARG;
+			break;
+		}
+		rl_cli_pipeline_model(m, pm);
+		rc = rl_ladder_run(s, mo, &impls[i], &rungs[i], &errs);
+		if (rc < 0)
+			step_errors(&errs, s->input, rc);
+	}
+	if (rc == RL_ERR_NOMEM && errs.count == 0)
+		rl_cli_error("out of memory");
+	if (rc == 0) {
+		rl_ladder_sort(rungs, n);
+		rc = rl_ladder_write(out, fmt, rungs, n);
+	}
+	for (i = 0; i < n; i++)
+		rl_impl_release(&impls[i]);
+	free(impls);
+	free(rungs);
 	return rc;
 }
 
@@ -262,13 +312,21 @@ int cmd_model(int argc, char **argv)
 		return rc;
 
 	/* From here on, every exit goes through out: */
-	if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &impl, &e) < 0) {
+	if (strcmp(impl_name, "all") == 0) {
+		if (oplist || maxb || gen || sw.n || sinks.timeline) {
+			rl_cli_error("--impl all writes one row per implementation: not with -f "
+			             "oplist, --max-batch, --generate, --sweep or --timeline");
+			status = RL_EXIT_USAGE;
+			goto out;
+		}
+	} else if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &impl, &e) < 0) {
 		rl_cli_error("%s", e.msg);
 		goto out;
+	} else {
+		mo.impl = &impl;
+		if (!runtime_given && impl.runtime != NULL)
+			m.runtime = impl.runtime;
 	}
-	mo.impl = &impl;
-	if (!runtime_given && impl.runtime != NULL)
-		m.runtime = impl.runtime;
 	if (rl_hfconfig_read(argv[optind], &cfg, &e) < 0) {
 		rl_cli_error("%s", e.msg);
 		goto out;
@@ -325,6 +383,14 @@ int cmd_model(int argc, char **argv)
 	sprintf(listname, "%s (op list)", argv[optind]);
 	rl_cli_pipeline_model(&m, &pm);
 	pm.train = tr.train ? &tr.t : NULL;
+	if (mo.impl == NULL) {
+		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, NULL};
+
+		if (ladder(&m, &pm, &st, &mo, runtime_given, sinks.fmt, out->f) == 0 &&
+		    rl_cli_outputs_commit(&outs) == 0)
+			status = RL_EXIT_OK;
+		goto out;
+	}
 	if (maxb || gen || sw.n) {
 		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, NULL};
 

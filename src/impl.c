@@ -496,7 +496,7 @@ static int impl_paths(const char *dir, char ***out, size_t *n, struct rl_err *er
 	if (p != NULL)
 		qsort(p, *n, sizeof(*p), cmp_str);
 	*out = p;
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 static void free_paths(char **p, size_t n)
@@ -602,6 +602,43 @@ int rl_impl_find(const char *dir, const char *name, struct rl_impl *im, struct r
 		rl_impl_release(im);
 		return rc;
 	}
+	return 0;
+}
+
+int rl_impl_all(const char *dir, struct rl_impl **out, size_t *n, struct rl_err *err)
+{
+	struct rl_impl *im;
+	char **p;
+	size_t np, i;
+	int rc, has_fused = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = impl_paths(dir, &p, &np, err)) < 0) {
+		free_paths(p, np);
+		return rc;
+	}
+	if ((im = calloc(np + 1, sizeof(*im))) == NULL) {
+		free_paths(p, np);
+		return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	}
+	for (i = 0; i < np && rc == 0; i++) {
+		if ((rc = rl_impl_load(p[i], &im[*n], err)) == 0) {
+			has_fused |= strcmp(im[*n].id, "fused") == 0;
+			(*n)++;
+		}
+	}
+	free_paths(p, np);
+	if (rc == 0 && !has_fused && (rc = fused(&im[*n], err)) == 0)
+		(*n)++;
+	if (rc < 0) {
+		for (i = 0; i <= *n && i <= np; i++)
+			rl_impl_release(&im[i]);
+		free(im);
+		*n = 0;
+		return rc;
+	}
+	*out = im;
 	return 0;
 }
 

@@ -173,6 +173,12 @@ void rl_impl_release(struct rl_impl *im);
  * ids of DIR). */
 int rl_impl_find(const char *dir, const char *name, struct rl_impl *im, struct rl_err *err);
 
+/* Every implementation file of DIR, sorted by path, into *OUT (*N of them,
+ * malloc'ed; release each with rl_impl_release, then free *OUT); the
+ * fused ideal built in when DIR has none of that id. Returns 0, RL_ERR_IO,
+ * RL_ERR_PARSE or RL_ERR_NOMEM. */
+int rl_impl_all(const char *dir, struct rl_impl **out, size_t *n, struct rl_err *err);
+
 /* Sets IM's choices from SPEC, "CHOICE=VALUE,..." (NULL or "": none).
  * Returns 0 or RL_ERR_ARG naming the choice or value and the known ones. */
 int rl_impl_choose(struct rl_impl *im, const char *spec, struct rl_err *err);

@@ -104,6 +104,7 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 			return 1;
 		}
 		r = add(b, k->name, rl_kind_name(k->kind), mul(b, count, eval(b, k->count, "count")));
+		r->comp = (unsigned char)(c + 1);
 		if (rl_symbols_dims_used(&b->sym, k->shape, dims, NULL, RL_MAX_DIMS, &nd, NULL,
 		                         &b->err) < 0) {
 			b->failed = 1;
@@ -784,6 +785,62 @@ static int too_large(const struct rl_hfconfig *c, const struct rl_modelops_opts 
 	                  r->shape, why);
 }
 
+/* Row R of step O as an op, as the reader makes it from the row's cells
+ * (its shape, dtype, kernel, collective group; not its count). Returns 0,
+ * or -1 for a row the reader would refuse (it names it). */
+static int row_op(const struct rl_modelops_row *r, const struct rl_modelops_opts *o,
+                  struct rl_op *op)
+{
+	struct rl_err e;
+
+	rl_op_init(op);
+	if (rl_kind_parse(r->kind, &op->kind) < 0 ||
+	    rl_parse_dims(r->shape, op->dims, RL_MAX_DIMS, &op->ndims, &e) < 0)
+		return -1;
+	op->has |= RL_HAS_SHAPE;
+	op->dtype = o->dtype;
+	if (r->dtype != NULL && rl_dtype_parse(r->dtype, &op->dtype) < 0)
+		return -1;
+	op->causal = r->causal;
+	op->kv_heads = r->kv_heads;
+	if (r->inputs)
+		op->inputs = r->inputs;
+	if (r->kernel[0]) {
+		int nk;
+
+		if (rl_parse_dims(r->kernel, op->kernel, 3, &nk, &e) < 0 || nk != 3)
+			return -1;
+		op->has |= RL_HAS_KERNEL;
+		op->stride = r->stride;
+	}
+	if (r->ranks) {
+		op->ranks = r->ranks;
+		op->nodes = r->nodes;
+		op->has |= RL_HAS_RANKS | RL_HAS_NODES;
+	}
+	return 0;
+}
+
+double rl_modelops_comp_bytes(const struct rl_modelops_row *rows, int n,
+                              const struct rl_modelops_opts *o, int comp)
+{
+	double total = 0, f, by;
+	struct rl_err e;
+	struct rl_op op;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].comp != comp + 1 || row_op(&rows[i], o, &op) < 0)
+			continue;
+		if (rows[i].bytes)
+			by = (double)rows[i].bytes;
+		else if (rl_op_work(&op, &f, &by, &e) < 0)
+			continue;
+		total += (double)rows[i].count * by;
+	}
+	return total;
+}
+
 /* Checks ROWS (N) as the op-list reader will: element counts within 64
  * bits, counts within 2^53. */
 static int check_rows(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
@@ -802,29 +859,8 @@ static int check_rows(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		if (r->count > MAX_COUNT || r->weight_count > MAX_COUNT)
 			return too_large(c, o, r, S_LAYERS | S_EXPERTS | S_EP | S_MB,
 			                 "it runs more than 2^53 times", err);
-		rl_op_init(&op);
-		if (rl_kind_parse(r->kind, &op.kind) < 0 ||
-		    rl_parse_dims(r->shape, op.dims, RL_MAX_DIMS, &op.ndims, &e) < 0)
+		if (row_op(r, o, &op) < 0)
 			continue; /* the reader names it */
-		op.has |= RL_HAS_SHAPE;
-		op.dtype = o->dtype;
-		op.causal = r->causal;
-		op.kv_heads = r->kv_heads;
-		if (r->inputs)
-			op.inputs = r->inputs;
-		if (r->kernel[0]) {
-			int nk;
-
-			if (rl_parse_dims(r->kernel, op.kernel, 3, &nk, &e) < 0 || nk != 3)
-				continue;
-			op.has |= RL_HAS_KERNEL;
-			op.stride = r->stride;
-		}
-		if (r->ranks) {
-			op.ranks = r->ranks;
-			op.nodes = r->nodes;
-			op.has |= RL_HAS_RANKS | RL_HAS_NODES;
-		}
 		e.code = 0;
 		/* a shape error but a size's is the reader's to name, at its line */
 		if (rl_op_work(&op, &f, &by, &e) == RL_ERR_RANGE)

@@ -116,6 +116,8 @@ struct rl_modelops_row {
 	char name[24];
 	const char *kind; /* "matmul", "pointwise", ... */
 	const char *dtype; /* NULL: the step's dtype; else a dtype name */
+	unsigned char comp; /* 0: the builder's; else 1 + the implementation's
+	                     * component (impl.h) the row is a kernel of */
 	char shape[96];
 	unsigned inputs;   /* pointwise */
 	int causal;        /* attention */
@@ -137,6 +139,12 @@ struct rl_modelops_row {
 
 /* The largest batch, seq and context. */
 #define RL_MODELOPS_MAX_SIZE 16777216u /* 2^24 */
+
+/* The bytes (count x each row's) of the rows of ROWS (N, of step O) that
+ * are kernels of the implementation's component COMP (enum rl_impl_comp):
+ * what that component moves a step. */
+double rl_modelops_comp_bytes(const struct rl_modelops_row *rows, int n,
+                              const struct rl_modelops_opts *o, int comp);
 
 /* E (1 - (1 - k/E)^T): the distinct experts T tokens touch when each picks
  * k of E uniformly. */
