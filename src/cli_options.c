@@ -172,6 +172,11 @@ const struct rl_cli_opt rl_cli_options[] = {
 	{"weight-decay", 0, RL_OPT_WEIGHT_DECAY, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
 	 "L2 weight decay of SGD or Adam (weight_decay > 0):\n"
 	 "one more foreach pass, g + wd p"},
+	{"impl", 0, RL_OPT_IMPL, "NAME", RL_CMD_CLASSIFY,
+	 "fused (default) or hf: with --train, the backward\n"
+	 "gains what PyTorch's eager autograd launches\n"
+	 "beside it (bias gradients, accumulations, casts,\n"
+	 "q/k/v gradient copies, the loss's fp32 fill)"},
 
 	/* the names of an op list (classify, plot) */
 	{"set", 0, RL_OPT_SET, "NAME=N,...", RL_CMD_CLASSIFY | RL_CMD_PLOT,

@@ -238,6 +238,12 @@ int cmd_classify(int argc, char **argv)
 			break;
 		}
 		case RL_OPT_ITEMS_PER_STEP: c.items = optarg; break;
+		case RL_OPT_IMPL: /* hf: eager autograd under --train (train.h) */
+			if (strcmp(optarg, "fused") != 0 && strcmp(optarg, "hf") != 0)
+				return rl_cli_usage("classify", "--impl: unknown implementation '%s' "
+				                                "(expected fused or hf)", optarg);
+			tr.t.autograd = strcmp(optarg, "hf") == 0;
+			break;
 		case 'o': output = optarg; break;
 		case RL_OPT_SVG: svg = optarg; break;
 		case 'f':

@@ -102,6 +102,44 @@ static void given(struct rl_train_op *t, double flops, double bytes)
 	t->op.has |= RL_HAS_FLOPS | RL_HAS_BYTES;
 }
 
+/* Eager autograd: a row of its own (no carried shape symbols, columns or
+ * kernel fields of FWD), kind KIND, FWD's dtype, line and count. */
+static int fresh(const struct rl_train_opts *o, const struct rl_op *fwd, const char *suffix,
+                 enum rl_kind kind, struct rl_train_op *t, struct rl_err *err)
+{
+	int rc = clone(o, fwd, suffix, RL_PHASE_BACKWARD, t, err);
+	uint64_t count = t->op.count;
+
+	if (rc < 0)
+		return rc;
+	rl_op_init(&t->op);
+	t->op.kind = kind;
+	t->op.dtype = fwd->dtype;
+	t->op.line = fwd->line;
+	t->op.phase = RL_PHASE_BACKWARD;
+	t->op.count = count;
+	t->op.has = RL_HAS_SHAPE;
+	return 0;
+}
+
+/* Under eager autograd, a trainable row's linear layer carries a bias:
+ * a 2-D matmul MxNxK (nn.Linear's default bias=True; a batched 4-D matmul
+ * is bmm, which has none) whose shape the formulas derive. */
+static int has_bias(const struct rl_train_opts *o, const struct rl_op *fwd)
+{
+	return o->autograd && fwd->kind == RL_KIND_MATMUL && fwd->ndims == 3 &&
+	       (fwd->has & RL_HAS_SHAPE) && !(fwd->has & (RL_HAS_FLOPS | RL_HAS_BYTES));
+}
+
+/* A pointwise row that joins k >= 2 tensors: an add or a product of them
+ * does at most k - 1 operations per element; a row doing more (training
+ * batch norm, inputs 2 and 7 FLOPs per element) reads one tensor twice. */
+static int joins(const struct rl_op *fwd)
+{
+	return fwd->inputs >= 2 &&
+	       (!(fwd->has & RL_HAS_FPE) || fwd->flops_per_element <= (double)(fwd->inputs - 1));
+}
+
 void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op)
 {
 	if (o->autocast && (rl_kind_info(op->kind)->flags & RL_KF_AUTOCAST_FP32) &&
@@ -135,6 +173,13 @@ int rl_train_forward_work(const struct rl_train_opts *o, const struct rl_op *fwd
 	out->op.dims[0] = (uint64_t)w;
 	out->op.has &= ~(unsigned)(RL_HAS_KERNEL | RL_HAS_WEIGHT_DTYPE | RL_HAS_FPE);
 	given(out, 0, w * (4.0 + wk->es));
+	if (has_bias(o, fwd)) { /* autocast casts addmm's bias too: its own copy_ */
+		double nb = (double)fwd->dims[1];
+
+		out->op.dims[0] = (uint64_t)(w + nb);
+		out->op.launches = 2 * fwd->launches;
+		given(out, 0, (w + nb) * (4.0 + wk->es));
+	}
 	return 1;
 }
 
@@ -186,6 +231,29 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 			}
 			k++;
 		}
+		if (!fwd->frozen && has_bias(o, fwd)) {
+			/* addmm's bias gradient (derivatives.yaml: self:
+			 * maybe_multiply(grad, beta)) is dY, [M, N]; the engine sums
+			 * it to the bias's shape [N] (validate_outputs: at::sum_to),
+			 * a reduction over the M rows */
+			if ((rc = fresh(o, fwd, "bias_grad", RL_KIND_REDUCTION, &out[k], err)) < 0)
+				return rc;
+			out[k].op.ndims = 2;
+			out[k].op.dims[0] = N;
+			out[k].op.dims[1] = M;
+			out[k].op.dim_sym[0] = fwd->dim_sym[1];
+			out[k].op.dim_sym[1] = fwd->dim_sym[0];
+			k++;
+			if (o->autocast) { /* ToCopyBackward0 of the bias's cast */
+				if ((rc = fresh(o, fwd, "bias_grad_cast", RL_KIND_COPY, &out[k],
+				                err)) < 0)
+					return rc;
+				out[k].op.ndims = 1;
+				out[k].op.dims[0] = N;
+				given(&out[k], 0, (double)N * (es + 4.0));
+				k++;
+			}
+		}
 		break;
 	}
 	case RL_KIND_CONV2D:
@@ -219,6 +287,22 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 
 			given(&out[k], 2.5 * flops, 4.0 * q * es + 4.0 * kv * kes);
 			out[k].op.has &= ~(unsigned)RL_HAS_KV_DTYPE;
+			if (o->autograd) {
+				/* dQ, dK and dV leave the kernel as [B, H, S, D] and
+				 * reach the projections as [B, S, H x D]: a view's
+				 * backward (transpose, then view or reshape) of a
+				 * non-contiguous gradient copies it (ViewBackward0's
+				 * reshape), split's backward is a cat (SplitBackward0),
+				 * a select's copies it into its slice (SelectBackward0):
+				 * Q + K + V elements read and written */
+				if ((rc = fresh(o, fwd, "qkv_grad", RL_KIND_COPY, &out[k + 1],
+				                err)) < 0)
+					return rc;
+				out[k + 1].op.dtype = fwd->dtype;
+				out[k + 1].op.ndims = 1;
+				out[k + 1].op.dims[0] = (uint64_t)(q + 2.0 * kv);
+				k++;
+			}
 		}
 		k++;
 		break;
@@ -239,6 +323,25 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 		if (!given_work)
 			given(&out[k], flops, 3.0 * n * es);
 		k++;
+		if (o->autograd && o->autocast && !given_work &&
+		    (fwd->dtype == RL_FP16 || fwd->dtype == RL_BF16)) {
+			/* a 16-bit softmax under autocast is cross_entropy's
+			 * log_softmax (autocast runs a model's own softmax in
+			 * fp32): nll_loss, on autocast's fp32 list, takes its
+			 * output cast to fp32, and nll_loss_backward zeroes that
+			 * fp32 gradient of all N log-probabilities before it
+			 * scatters the picked ones (LossNLL.cpp: grad_input.zero_()) */
+			if ((rc = fresh(o, fwd, "loss_grad_fill", RL_KIND_POINTWISE, &out[k],
+			                err)) < 0)
+				return rc;
+			out[k].op.dtype = RL_FP32;
+			out[k].op.ndims = fwd->ndims;
+			memcpy(out[k].op.dims, fwd->dims, sizeof(fwd->dims));
+			memcpy(out[k].op.dim_sym, fwd->dim_sym, sizeof(fwd->dim_sym));
+			out[k].op.inputs = 0;
+			given(&out[k], 0, 4.0 * n);
+			k++;
+		}
 		break;
 	case RL_KIND_POINTWISE: /* dy and the inputs read, a gradient per input */
 		if (fwd->inputs == 0 && !given_work)
@@ -251,6 +354,38 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 			given(&out[k], in * flops, (1.0 + 2.0 * in) * n * es);
 		}
 		k++;
+		if (o->autograd && joins(fwd) && !given_work) {
+			/* k inputs joined: in an op list, a chain, k - 1 of them
+			 * are tensors forked earlier (a residual, a GELU's x) that
+			 * feed another op too, and the engine adds the two
+			 * gradients of each (InputBuffer::add: add_) */
+			double j = (double)(fwd->inputs - 1);
+
+			if ((rc = fresh(o, fwd, "accumulate", RL_KIND_POINTWISE, &out[k], err)) < 0)
+				return rc;
+			out[k].op.ndims = fwd->ndims;
+			memcpy(out[k].op.dims, fwd->dims, sizeof(fwd->dims));
+			memcpy(out[k].op.dim_sym, fwd->dim_sym, sizeof(fwd->dim_sym));
+			out[k].op.inputs = 2;
+			out[k].op.launches = (uint64_t)j * fwd->launches;
+			given(&out[k], j * n, j * 3.0 * n * es);
+			k++;
+			if (o->autocast && fwd->dtype == RL_FP32) {
+				/* under autocast an fp32 join adds a 16-bit branch
+				 * (a GEMM's output) to the fp32 stream: the engine
+				 * casts the branch's gradient to its input's dtype
+				 * (validate_outputs), fp32 read, 2 bytes written */
+				rc = fresh(o, fwd, "grad_cast", RL_KIND_COPY, &out[k], err);
+				if (rc < 0)
+					return rc;
+				out[k].op.dtype = RL_BF16; /* fp16 alike: 2 bytes */
+				out[k].op.ndims = fwd->ndims;
+				memcpy(out[k].op.dims, fwd->dims, sizeof(fwd->dims));
+				memcpy(out[k].op.dim_sym, fwd->dim_sym, sizeof(fwd->dim_sym));
+				given(&out[k], 0, n * 6.0);
+				k++;
+			}
+		}
 		break;
 	case RL_KIND_REDUCTION: /* dy broadcast over the reduced dimension */
 		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)

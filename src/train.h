@@ -20,6 +20,27 @@
  * - reduction: dy broadcast to the input's size;
  * - copy: the same bytes (an embedding's gradient scatters its rows back);
  * - custom: the same FLOPs and bytes as forward (nothing more is known).
+ *
+ * Eager autograd (O->autograd; docs/oplist-format.md, "Eager autograd"),
+ * rows added to the ones above, each from the forward row alone:
+ * - a trainable 2-D matmul MxNxK is a linear layer with its bias
+ *   (nn.Linear's default): "NAME.bias_grad", a reduction NxM (dY summed
+ *   over the M rows: the engine's sum_to of addmm's broadcast bias), and
+ *   under autocast "NAME.bias_grad_cast", a copy of N elements (es read,
+ *   4 written); its forward cast (rl_train_forward) casts the bias too;
+ * - attention: "NAME.qkv_grad", a copy of Q + K + V elements (dQ, dK, dV
+ *   leave the kernel as [B, H, S, D] and reach the projection as
+ *   [B, S, H x D]: the copy of a view's non-contiguous gradient, or
+ *   split's cat);
+ * - pointwise with k >= 2 inputs: "NAME.accumulate", k - 1 kernels adding
+ *   two gradients (k - 1 of its inputs were forked from tensors that feed
+ *   another op too: the engine's InputBuffer accumulation, add_), each N
+ *   FLOPs and 3 x N elements; under autocast an fp32 one adds a 16-bit
+ *   branch to the fp32 stream: "NAME.grad_cast", the branch's gradient
+ *   cast to 16 bits (N x (4 + 2) bytes);
+ * - under autocast, a 16-bit softmax is cross_entropy's log_softmax:
+ *   "NAME.loss_grad_fill", nll_loss_backward zeroing the fp32 gradient of
+ *   the N log-probabilities (4 x N bytes written, no FLOPs).
  * Pure: no I/O.
  */
 #ifndef RL_TRAIN_H
@@ -57,6 +78,10 @@ struct rl_train_opts {
 	                            * own; AdamW's decoupled decay is always
 	                            * there */
 	uint64_t grad_accum;       /* micro-batches per optimizer step, >= 1 */
+	int autograd;              /* eager autograd (classify --impl hf): the
+	                            * backward gains the kernels PyTorch's eager
+	                            * autograd launches beside the ideal ones
+	                            * (the rules below, "Eager autograd") */
 };
 
 void rl_train_opts_init(struct rl_train_opts *o);
@@ -71,7 +96,7 @@ struct rl_train_op {
 	char name[80];
 };
 
-#define RL_TRAIN_MAX_BWD 4 /* ops one forward op expands to, at most */
+#define RL_TRAIN_MAX_BWD 6 /* ops one forward op expands to, at most */
 #define RL_TRAIN_MAX_OPT 11
 
 /* Under autocast (O->autocast), an op on torch.amp's CUDA fp32 list
@@ -82,8 +107,9 @@ void rl_train_autocast(const struct rl_train_opts *o, struct rl_op *op);
 
 /* The ops that run with forward op FWD in a training step, into OUT (at
  * most 1): with autocast, the cast of its fp32 weights to its dtype before
- * it (a matmul or conv2d: "NAME.cast", a copy of phase forward). Returns
- * how many. */
+ * it (a matmul or conv2d: "NAME.cast", a copy of phase forward; with
+ * autograd, a 2-D matmul's bias of N elements is cast too, a second
+ * kernel of the row). Returns how many. */
 int rl_train_forward(const struct rl_train_opts *o, const struct rl_op *fwd,
                      struct rl_train_op *out);
 

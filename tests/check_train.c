@@ -404,6 +404,176 @@ START_TEST(work_record_read)
 }
 END_TEST
 
+/* Eager autograd (o.autograd, classify --impl hf), a linear layer: ViT-B/16's
+ * mlp_3 at batch 32, M = 32 x 197 = 6304 tokens, N = 768, K = 3072, bf16,
+ * under autocast, count 12. The bias gradient is dY [6304, 768] summed over
+ * the tokens: a reduction 768x6304 (the import's row of the recorded
+ * step's aten::sum of [[6304, 768]] over dim 0), 768 x 6304 = 4,841,472
+ * FLOPs, (4,841,472 + 768) x 2 = 9,684,480 bytes; its cast to fp32 768 x
+ * (2 + 4) = 4,608 bytes (the recording's ToCopyBackward0 of [768]: 4,608).
+ * The forward cast casts weight and bias: (768 x 3072 + 768) x 6 =
+ * 14,160,384 bytes in 2 kernels. */
+START_TEST(eager_linear_bias)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	o.autocast = 1;
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){6304, 768, 3072});
+	op.name = "mlp_3";
+	op.count = 12;
+	/* off: the ideal backward, as before */
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 3);
+	ck_assert_int_eq(rl_train_forward(&o, &op, out), 1);
+	ck_assert_double_eq(out[0].op.bytes, 768.0 * 3072 * 6);
+	ck_assert_uint_eq(out[0].op.launches, 1);
+	o.autograd = 1;
+	ck_assert_int_eq(rl_train_forward(&o, &op, out), 1);
+	ck_assert_double_eq(out[0].op.bytes, 14160384.0);
+	ck_assert_uint_eq(out[0].op.launches, 2);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 5);
+	ck_assert_str_eq(out[0].name, "mlp_3.dgrad");
+	ck_assert_str_eq(out[1].name, "mlp_3.wgrad");
+	ck_assert_str_eq(out[2].name, "mlp_3.bias_grad");
+	ck_assert_int_eq(out[2].op.kind, RL_KIND_REDUCTION);
+	ck_assert_int_eq(out[2].op.ndims, 2);
+	ck_assert_uint_eq(out[2].op.dims[0], 768);
+	ck_assert_uint_eq(out[2].op.dims[1], 6304);
+	ck_assert_uint_eq(out[2].op.count, 12);
+	ck_assert_int_eq(out[2].op.phase, RL_PHASE_BACKWARD);
+	ck_assert_double_eq(flops_of(&out[2]), 4841472.0);
+	ck_assert_double_eq(bytes_of(&out[2]), 9684480.0);
+	ck_assert_str_eq(out[3].name, "mlp_3.bias_grad_cast");
+	ck_assert_int_eq(out[3].op.kind, RL_KIND_COPY);
+	ck_assert_double_eq(bytes_of(&out[3]), 4608.0);
+	ck_assert_str_eq(out[4].name, "mlp_3.wgrad_cast");
+	/* without autocast no cast; frozen: no bias gradient; a batched
+	 * matmul (bmm) has no bias */
+	o.autocast = 0;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 3);
+	ck_assert_str_eq(out[2].name, "mlp_3.bias_grad");
+	op.frozen = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	test_op_shape(&op, RL_KIND_MATMUL, RL_BF16, 4, (uint64_t[]){8, 512, 64, 512});
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+}
+END_TEST
+
+/* Eager autograd, attention: ViT-B/16's 32 x 12 x 197 x 64 bf16. Q, K, V
+ * 4,841,472 elements each; their gradients copied into the projection's
+ * layout: 14,524,416 elements read and written, 58,097,664 bytes (the
+ * recording's three select_backward copies of [197, 32, 768], 9,682,944
+ * bytes each way each). With kv_heads 4 of 16 (2 x 16 x 1024 x 64): Q
+ * 2,097,152, K and V 524,288 each: 3,145,728 x 2 x 2 = 12,582,912 bytes. */
+START_TEST(eager_attention_qkv)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	o.autograd = 1;
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){32, 12, 197, 64});
+	op.name = "attention";
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_str_eq(out[0].name, "attention.bwd");
+	ck_assert_str_eq(out[1].name, "attention.qkv_grad");
+	ck_assert_int_eq(out[1].op.kind, RL_KIND_COPY);
+	ck_assert_uint_eq(out[1].op.dims[0], 14524416);
+	ck_assert_double_eq(flops_of(&out[1]), 0);
+	ck_assert_double_eq(bytes_of(&out[1]), 58097664.0);
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){2, 16, 1024, 64});
+	op.kv_heads = 4;
+	op.causal = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_double_eq(bytes_of(&out[1]), 12582912.0);
+}
+END_TEST
+
+/* Eager autograd, joins: ViT-B/16's residual add, 6304 x 768 fp32 of 2
+ * inputs: one accumulation, 4,841,472 FLOPs, 3 x 4,841,472 x 4 =
+ * 58,097,664 bytes (the recording's add_ of [32, 197, 768] fp32 under
+ * NativeLayerNormBackward0: the import's row of it moves the same). 3
+ * inputs: 2 kernels, twice that. A training
+ * batch norm (inputs 2, 7 FLOPs per element) and a 1-input row join
+ * nothing. */
+START_TEST(eager_accumulate)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	o.autograd = 1;
+	test_op_shape(&op, RL_KIND_POINTWISE, RL_FP32, 2, (uint64_t[]){6304, 768});
+	op.name = "attn_residual";
+	op.inputs = 2;
+	op.count = 12;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_str_eq(out[0].name, "attn_residual.bwd");
+	ck_assert_str_eq(out[1].name, "attn_residual.accumulate");
+	ck_assert_uint_eq(out[1].op.launches, 1);
+	ck_assert_uint_eq(out[1].op.count, 12);
+	ck_assert_double_eq(flops_of(&out[1]), 4841472.0);
+	ck_assert_double_eq(bytes_of(&out[1]), 58097664.0);
+	/* under autocast the fp32 join's 16-bit branch gets its gradient
+	 * cast: 4,841,472 x (4 + 2) = 29,048,832 bytes (the recording's
+	 * AddBackward0 to of [32, 197, 768]: 29,048,832); a bf16 join (resnet's
+	 * residual) casts nothing */
+	o.autocast = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 3);
+	ck_assert_str_eq(out[2].name, "attn_residual.grad_cast");
+	ck_assert_int_eq(out[2].op.kind, RL_KIND_COPY);
+	ck_assert_double_eq(bytes_of(&out[2]), 29048832.0);
+	op.dtype = RL_BF16;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	op.dtype = RL_FP32;
+	o.autocast = 0;
+	op.inputs = 3;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_uint_eq(out[1].op.launches, 2);
+	ck_assert_double_eq(bytes_of(&out[1]), 2 * 58097664.0);
+	op.inputs = 2;
+	op.flops_per_element = 7;
+	op.has |= RL_HAS_FPE;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	op.has &= ~(unsigned)RL_HAS_FPE;
+	op.inputs = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+}
+END_TEST
+
+/* Eager autograd, the loss: GPT-2's log_softmax over 4096 tokens x 50257
+ * in bf16 under autocast is cross_entropy's: nll_loss_backward zeroes the
+ * fp32 gradient of its 205,852,672 log-probabilities, 4 x that =
+ * 823,410,688 bytes, no FLOPs (the recording's fill_ of [4096, 50257]
+ * float). Without autocast, or an fp32 softmax: no fill. */
+START_TEST(eager_loss_fill)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+
+	rl_train_opts_init(&o);
+	o.autograd = 1;
+	o.autocast = 1;
+	test_op_shape(&op, RL_KIND_SOFTMAX, RL_BF16, 2, (uint64_t[]){4096, 50257});
+	op.name = "log_softmax";
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_str_eq(out[1].name, "log_softmax.loss_grad_fill");
+	ck_assert_int_eq(out[1].op.dtype, RL_FP32);
+	ck_assert_double_eq(flops_of(&out[1]), 0);
+	ck_assert_double_eq(bytes_of(&out[1]), 823410688.0);
+	op.dtype = RL_FP32;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	op.dtype = RL_BF16;
+	o.autocast = 0;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+}
+END_TEST
+
 Suite *suite_train(void)
 {
 	Suite *s = suite_create("train");
@@ -419,6 +589,10 @@ Suite *suite_train(void)
 	tcase_add_test(tc, autocast_casts);
 	tcase_add_test(tc, autocast_fp32_ops);
 	tcase_add_test(tc, grad_accum_accumulates);
+	tcase_add_test(tc, eager_linear_bias);
+	tcase_add_test(tc, eager_attention_qkv);
+	tcase_add_test(tc, eager_accumulate);
+	tcase_add_test(tc, eager_loss_fill);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -98,6 +98,29 @@ while IFS='|' read -r name trace list set opts hand kernels; do
 		check "$name: (c) predicted step time within 25 % of the measured GPU time" \
 			within "$se" "$tm" 0.25
 	fi
+	# --impl hf (issue 23): the backward with what eager autograd launches
+	# beside it (train.h, "Eager autograd"): the goals against the
+	# recording's kernel time, and the rows that only it adds
+	# shellcheck disable=SC2086
+	run classify --train --autocast --impl hf $opts --hw h200 --set "$set" -f csv "$DATA/$list"
+	check "$name: classify --train --impl hf reads $list" test "$rc" -eq 0
+	sums "$tmp/out" >"$tmp/h.sum"
+	hb=$(get "$tmp/h.sum" backward 2) he=$(get "$tmp/h.sum" all 4)
+	echo "# $name --impl hf: backward FLOPs $hb (trace $tb), step expected $he us, kernels $kernels us"
+	check "$name: --impl hf backward FLOPs within 5 % of the trace's" within "$hb" "$tb" 0.05
+	check "$name: --impl hf step time within 25 % of the recorded kernel time $kernels us" \
+		within "$he" "$kernels" 0.25
+	check "$name: --impl hf adds bias gradients and accumulations" \
+		grep -q '\.bias_grad,reduction,.*\.accumulate,pointwise' "$tmp/out" -z
 done <"$tmp/models"
+
+expect_error "--impl: an unknown implementation is a usage error naming fused and hf" 2 \
+	"--impl: unknown implementation 'eager' \(expected fused or hf\)" \
+	classify --train --impl eager "$DATA/train-gpt2.csv"
+# without --train, --impl hf changes nothing (yet)
+run classify --hw h200 --set B=8 -f csv "$DATA/train-gpt2.csv"
+cp "$tmp/out" "$tmp/plain.csv"
+run classify --impl hf --hw h200 --set B=8 -f csv "$DATA/train-gpt2.csv"
+check "--impl hf without --train: the same output" cmp -s "$tmp/out" "$tmp/plain.csv"
 
 done_testing

@@ -8,12 +8,15 @@
 #
 #   bench/traces/compare-train.sh [ROOFLINE]     (from the source tree)
 #
-# ROOFLINE defaults to ./roofline. One block per model; the last line of
-# each says whether the goals hold: backward FLOPs within 5 %, the step's
-# time within 25 %.
+# ROOFLINE defaults to ./roofline. One block per model and implementation
+# (classify --impl: fused, the ideal backward, and hf, with the kernels
+# PyTorch's eager autograd launches beside it; IMPLS="fused hf" by default);
+# the last line of each says whether the goals hold: backward FLOPs within
+# 5 %, the step's time within 25 %.
 set -eu
 export LC_ALL=C
 R=${1:-./roofline}
+IMPLS=${IMPLS:-fused hf}
 D=tests/data
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare-train.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -44,15 +47,16 @@ sums() {
 	}' "$1"
 }
 
+for impl in $IMPLS; do
 echo "$models" | while IFS='|' read -r name trace list set opts; do
 	"$R" import -o "$tmp/t.csv" "$D/$trace.json.gz" 2>/dev/null
 	"$R" classify --hw h200 -f csv "$tmp/t.csv" >"$tmp/trace.csv" 2>/dev/null
 	# shellcheck disable=SC2086
-	"$R" classify --train --autocast $opts --hw h200 --set "$set" -f csv "$D/$list" \
-		>"$tmp/static.csv"
+	"$R" classify --train --autocast --impl "$impl" $opts --hw h200 --set "$set" -f csv \
+		"$D/$list" >"$tmp/static.csv"
 	sums "$tmp/trace.csv" >"$tmp/t.sum"
 	sums "$tmp/static.csv" >"$tmp/s.sum"
-	echo "== $name: $D/$list --set $set --train --autocast $opts --hw h200"
+	echo "== $name: $D/$list --set $set --train --autocast --impl $impl $opts --hw h200"
 	echo "   against $D/$trace.json.gz"
 	paste -d " " "$tmp/s.sum" "$tmp/t.sum" | awk '
 	BEGIN {
@@ -72,4 +76,5 @@ echo "$models" | while IFS='|' read -r name trace list set opts; do
 			(fb < 0.05 && fb > -0.05) ? "met" : "MISSED", t * 100,
 			(t > 0.75 && t < 1.25) ? "met" : "MISSED"
 	}'
+done
 done
