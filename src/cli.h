@@ -313,7 +313,6 @@ enum {
 	RL_OPT_WIDE,
 	RL_OPT_SUGGEST_FUSION,
 	RL_OPT_SVG,
-	RL_OPT_IMPL,
 };
 
 struct rl_cli_opt {

@@ -173,10 +173,12 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "L2 weight decay of SGD or Adam (weight_decay > 0):\n"
 	 "one more foreach pass, g + wd p"},
 	{"impl", 0, RL_OPT_IMPL, "NAME", RL_CMD_CLASSIFY,
-	 "fused (default) or hf: with --train, the backward\n"
-	 "gains what PyTorch's eager autograd launches\n"
-	 "beside it (bias gradients, accumulations, casts,\n"
-	 "q/k/v gradient copies, the loss's fp32 fill)"},
+	 "an implementation (model --impl): fused (default),\n"
+	 "hf or a .impl file; with --train, one whose\n"
+	 "autograd key is 1 (hf) adds what PyTorch's eager\n"
+	 "autograd launches beside the backward (bias\n"
+	 "gradients, accumulations, casts, q/k/v gradient\n"
+	 "copies, the loss's fp32 fill)"},
 
 	/* the names of an op list (classify, plot) */
 	{"set", 0, RL_OPT_SET, "NAME=N,...", RL_CMD_CLASSIFY | RL_CMD_PLOT,

@@ -7,6 +7,7 @@
 
 #include "chart.h"
 #include "cli.h"
+#include "impl.h"
 #include "json.h"
 #include "oplist.h"
 #include "pipeline.h"
@@ -186,7 +187,7 @@ out:
 int cmd_classify(int argc, char **argv)
 {
 	struct rl_cli_getopt go;
-	const char *output = NULL, *scale = NULL, *svg = NULL;
+	const char *output = NULL, *scale = NULL, *svg = NULL, *impl_name = NULL;
 	struct rl_cli_model_opts m;
 	struct rl_cli_train_opts tr;
 	struct classify c;
@@ -238,12 +239,7 @@ int cmd_classify(int argc, char **argv)
 			break;
 		}
 		case RL_OPT_ITEMS_PER_STEP: c.items = optarg; break;
-		case RL_OPT_IMPL: /* hf: eager autograd under --train (train.h) */
-			if (strcmp(optarg, "fused") != 0 && strcmp(optarg, "hf") != 0)
-				return rl_cli_usage("classify", "--impl: unknown implementation '%s' "
-				                                "(expected fused or hf)", optarg);
-			tr.t.autograd = strcmp(optarg, "hf") == 0;
-			break;
+		case RL_OPT_IMPL: impl_name = optarg; break;
 		case 'o': output = optarg; break;
 		case RL_OPT_SVG: svg = optarg; break;
 		case 'f':
@@ -257,6 +253,16 @@ int cmd_classify(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("classify", optind == argc ? "no op list given"
 		                                                : "more than one op list given");
+	/* the implementation's training rules: its autograd key (impl.h) */
+	if (impl_name != NULL) {
+		struct rl_impl im;
+		struct rl_err e;
+
+		if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &im, &e) < 0)
+			return rl_cli_usage("classify", "%s", e.msg);
+		tr.t.autograd = im.autograd;
+		rl_impl_release(&im);
+	}
 	c.input = argv[optind];
 	if (check_flags(&c, scale, svg) != 0 || rl_cli_train_check(&tr, "classify") != 0)
 		return RL_EXIT_USAGE;

@@ -114,8 +114,8 @@ while IFS='|' read -r name trace list set opts hand kernels; do
 		grep -q '\.bias_grad,reduction,.*\.accumulate,pointwise' "$tmp/out" -z
 done <"$tmp/models"
 
-expect_error "--impl: an unknown implementation is a usage error naming fused and hf" 2 \
-	"--impl: unknown implementation 'eager' \(expected fused or hf\)" \
+expect_error "--impl: an unknown implementation is a usage error naming the known ones" 2 \
+	"--impl eager: no implementation of that id in .* \(expected fused, hf or compiled, or the path of a .impl file\)" \
 	classify --train --impl eager "$DATA/train-gpt2.csv"
 # without --train, --impl hf changes nothing (yet)
 run classify --hw h200 --set B=8 -f csv "$DATA/train-gpt2.csv"
