@@ -228,8 +228,8 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 			k->kv = 1;
 		else
 			return bad(l, "unknown option", tok,
-			           "weights, causal, kv, inputs=, fpe=, count=, bytes=, kv_heads=, "
-			           "if=, family= or CHOICE=VALUE");
+			           "weights, causal, kv, inputs=, fpe=, host=, count=, bytes=, "
+			           "kv_heads=, if=, family= or CHOICE=VALUE");
 		return 0;
 	}
 	*eq++ = '\0';
@@ -237,6 +237,15 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		return parse_u(l, "inputs", eq, 65536, &k->inputs);
 	if (strcmp(tok, "fpe") == 0)
 		return parse_u(l, "fpe", eq, 1000000, &k->fpe);
+	if (strcmp(tok, "host") == 0) {
+		char *end;
+
+		k->host_us = strtod(eq, &end);
+		if (*eq < '0' || *eq > '9' || *end != '\0' || !(k->host_us > 0) ||
+		    k->host_us > 1e6)
+			return bad(l, "host", eq, "a host cost per launch in us, above 0 and at most 1e6");
+		return 0;
+	}
 	if (strcmp(tok, "count") == 0)
 		return copy_field(l, k->count, sizeof(k->count), "count", eq) < 0
 		               ? RL_ERR_PARSE
@@ -272,7 +281,8 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		return 0;
 	}
 	return bad(l, "unknown option", tok,
-	           "inputs, fpe, count, bytes, kv_heads, if, family or a choice declared above");
+	           "inputs, fpe, host, count, bytes, kv_heads, if, family or a choice declared "
+	           "above");
 }
 
 /* VAL of a kernel line of component C: "NAME KIND DTYPE SHAPE [OPTION...]"

@@ -124,6 +124,8 @@ struct rl_impl_kernel {
 	char kv_heads[RL_IMPL_EXPR_LEN]; /* attention: "" or an expression */
 	unsigned inputs;               /* pointwise: 0 is the default */
 	unsigned fpe;                  /* flops_per_element: 0 is the default */
+	double host_us;                /* host=US: the host's cost per launch in
+	                                * place of the runtime's (0: the runtime's) */
 	int weights;                   /* matmul: reads the weights */
 	int causal;                    /* attention */
 	int kv;                        /* attention: reads the KV cache */

@@ -73,7 +73,7 @@ void rl_l2_kernel(struct rl_l2 *t, const struct rl_model_ctx *ctx, const struct 
 	p->t_memory_us =
 	    fmin(p->t_memory_us, rl_l2_memory_us(p->bytes, prev, t->bandwidth, p->bandwidth));
 	kernels = p->expected_kernels;
-	rl_pred_times(p, ctx, rl_op_host_key(op), 1);
+	rl_pred_times_host(p, ctx, p->t_overhead_us, 1); /* the host's cost as predicted */
 	p->expected_kernels = kernels; /* the L2 changes their speed, not their number */
 	rl_expected_l2(ctx, p, e_gpu_dram_us, t_gpu_dram_us, note);
 	if (p->flops > 0)

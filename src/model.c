@@ -106,9 +106,15 @@ double rl_model_host_us(const struct rl_model_ctx *ctx, int k)
 
 void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, int kind, double launches)
 {
+	rl_pred_times_host(p, ctx, launches * rl_model_host_us(ctx, kind), launches);
+}
+
+void rl_pred_times_host(struct rl_pred *p, const struct rl_model_ctx *ctx, double host_us,
+                        double launches)
+{
 	double t_ovh;
 
-	p->t_overhead_us = launches * rl_model_host_us(ctx, kind);
+	p->t_overhead_us = host_us;
 	p->t_launch_us = launches * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
 	p->expected_kernels = launches;
 	p->t_gpu_us = fmax(fmax(fmax(p->t_compute_us, p->t_memory_us), p->t_network_us),
@@ -227,7 +233,11 @@ int rl_predict_work(const struct rl_op *op, const struct rl_work *w,
 		if (rc < 0)
 			return rc;
 	}
-	rl_pred_times(p, ctx, rl_op_host_key(op), launches);
+	rl_pred_times_host(p, ctx,
+	                   launches * ((op->has & RL_HAS_HOST_COST)
+	                                       ? op->host_overhead_us
+	                                       : rl_model_host_us(ctx, rl_op_host_key(op))),
+	                   launches);
 	/* Bounded inputs (op list, device files) keep this finite; a caller
 	 * that builds ops by hand still gets an error, never an inf total. */
 	if (!isfinite(p->t_us * (double)op->count) || !isfinite(p->flops * (double)op->count) ||

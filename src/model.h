@@ -150,6 +150,12 @@ int rl_predict_work(const struct rl_op *op, const struct rl_work *w,
  * predictions assembled elsewhere (a fused group, an L2-resident op). */
 void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, int kind, double launches);
 
+/* As rl_pred_times with the host's time HOST_US (us, all LAUNCHES
+ * together) given: an op's own host_overhead_us, or a time predicted
+ * before. */
+void rl_pred_times_host(struct rl_pred *p, const struct rl_model_ctx *ctx, double host_us,
+                        double launches);
+
 /* The host cost (us) of one launched kernel of host key K (op.h) on CTX:
  * ctx->host_kind_us[K], or ctx->host_overhead_us without the array. A
  * fusion group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */

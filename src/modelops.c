@@ -117,6 +117,7 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 			r->dtype = rl_dtype_name((enum rl_dtype)k->dtype);
 		r->inputs = k->inputs;
 		r->fpe = k->fpe;
+		r->host_us = k->host_us;
 		r->weights = k->weights;
 		r->causal = k->causal;
 		r->kv = k->kv;

@@ -130,6 +130,9 @@ struct rl_modelops_row {
 	uint64_t count;
 	uint64_t weight_count; /* matmul: weight sets resident (0: count) */
 	uint64_t ranks, nodes; /* collectives: the group's GPUs and nodes */
+	double host_us;        /* 0: the runtime's; else the host's cost per launch
+	                        * (host_overhead_us: an implementation's eager
+	                        * loop around a graph) */
 	uint64_t bytes;        /* 0: the formula's; else the bytes of one occurrence
 	                        * (an implementation's cast: read in one dtype,
 	                        * written in another) */

@@ -42,6 +42,7 @@ enum {
 	RL_HAS_KV_DTYPE = 1 << 9,     /* kv_dtype (attention) */
 	RL_HAS_RANKS = 1 << 10,       /* ranks (collectives) */
 	RL_HAS_NODES = 1 << 11,       /* nodes (collectives) */
+	RL_HAS_HOST_COST = 1 << 12,   /* host_overhead_us */
 };
 
 struct rl_op {
@@ -83,6 +84,10 @@ struct rl_op {
 	                           * needs its result (timeline.h) */
 	double measured_us;       /* observed GPU time of one occurrence */
 	double host_us;           /* observed host-side (CPU) time of one occurrence */
+	double host_overhead_us;  /* the host's cost per launch in place of the
+	                           * runtime profile's (RL_HAS_HOST_COST): an op a
+	                           * stack runs outside the rest (the eager loop
+	                           * around a CUDA graph) */
 	size_t line;              /* line of the op list, 0 when not from a file */
 	const char *const *extra; /* carried-through cells, one per extra column */
 	const char *fuse;         /* fusion group (fusion.h), NULL when not given */

@@ -43,6 +43,7 @@ enum col {
 	COL_OVERLAP,
 	COL_PERM,
 	COL_GROUPED,
+	COL_HOST_COST,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -53,7 +54,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
-	"ranks", "nodes", "overlap", "perm", "grouped",
+	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
 };
 
 struct reader {
@@ -681,6 +682,10 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		case COL_FUSE:
 			op->fuse = s;
+			break;
+		case COL_HOST_COST:
+			rc = cell_number(r, cn, s, MAX_HOST_US, &op->host_overhead_us);
+			op->has |= RL_HAS_HOST_COST;
 			break;
 		case COL_HOST:
 			rc = cell_number(r, cn, s, MAX_HOST_US, &op->host_us);

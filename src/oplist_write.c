@@ -29,6 +29,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_LAUNCHES] = "launches",
 	[RL_OPCOL_MEASURED] = "measured_us",
 	[RL_OPCOL_HOST] = "host_us",
+	[RL_OPCOL_HOST_COST] = "host_overhead_us",
 	[RL_OPCOL_KV_HEADS] = "kv_heads",
 	[RL_OPCOL_WEIGHT_DTYPE] = "weight_dtype",
 	[RL_OPCOL_KV_DTYPE] = "kv_dtype",
@@ -146,6 +147,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_fixed(r, RL_OPCOL_MEASURED, op->measured_us, 3);
 	if (op->has & RL_HAS_HOST)
 		rl_oprow_fixed(r, RL_OPCOL_HOST, op->host_us, 3);
+	if (op->has & RL_HAS_HOST_COST)
+		rl_oprow_g(r, RL_OPCOL_HOST_COST, op->host_overhead_us);
 	if (op->has & RL_HAS_WEIGHT_DTYPE)
 		rl_oprow_text(r, RL_OPCOL_WEIGHT_DTYPE, rl_dtype_name(op->weight_dtype));
 	if (op->has & RL_HAS_KV_DTYPE)

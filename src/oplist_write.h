@@ -38,6 +38,7 @@ enum rl_opcol {
 	RL_OPCOL_LAUNCHES,
 	RL_OPCOL_MEASURED, /* measured_us */
 	RL_OPCOL_HOST,     /* host_us */
+	RL_OPCOL_HOST_COST, /* host_overhead_us */
 	RL_OPCOL_KV_HEADS,
 	RL_OPCOL_WEIGHT_DTYPE,
 	RL_OPCOL_KV_DTYPE,
