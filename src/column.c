@@ -131,6 +131,7 @@ GET(get_l2_saved)
 }
 
 PRED_NUM(get_expected_gpu, r->p->expected_gpu_us)
+PRED_NUM(get_expected_kernels, r->p->expected_kernels)
 PRED_NUM(get_expected, r->p->expected_us)
 
 GET(get_expected_bound)
@@ -263,6 +264,10 @@ const struct rl_column rl_columns[RL_COL_COUNT] = {
 	                     get_l2_saved, "--l2, L2-resident ops: time saved, us"},
 	[RL_COL_EXPECTED_GPU] = {"expected_gpu_us", RL_COL_NUM, BOTH, 22, RL_COLW_ALWAYS,
 	                         RL_STYLE_US, get_expected_gpu, "expected GPU time, us"},
+	[RL_COL_EXPECTED_KERNELS] = {"expected_kernels", RL_COL_NUM, JSON, 0, RL_COLW_ALWAYS,
+	                             RL_STYLE_TEXT, get_expected_kernels,
+	                             "kernels one occurrence launches (a split-K GEMM's reduction "
+	                             "counted)"},
 	[RL_COL_EXPECTED] = {"expected_us", RL_COL_NUM, BOTH, 23, RL_COLW_ALWAYS, RL_STYLE_US,
 	                     get_expected, "expected time, us"},
 	[RL_COL_EXPECTED_BOUND] = {"expected_bound", RL_COL_STR, BOTH | STATIC, 24, RL_COLW_ALWAYS,

@@ -58,6 +58,8 @@ enum rl_col {
 	RL_COL_MEASURED_OVER_ROOFLINE,
 	RL_COL_HOST,
 	RL_COL_LINE,
+	RL_COL_EXPECTED_KERNELS, /* json only: after the others, where its
+	                          * objects have always ended */
 	RL_COL_COUNT /* the number of columns */
 };
 
