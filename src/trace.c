@@ -256,6 +256,7 @@ struct parser {
 	struct scratch ev;
 	struct rl_trace_device dev; /* being gathered */
 	int dev_has_id;
+	uint32_t root_key; /* string id + 1 of the top-level key read last; 0: none */
 };
 
 static unsigned long long offset_now(const struct parser *p)
@@ -517,6 +518,21 @@ static int intern_name(struct parser *p, const char *s, uint32_t *id)
 	return rc;
 }
 
+/* intern_name of the N bytes at V (not NUL-terminated; cut at a NUL). */
+static int intern_text(struct parser *p, const char *v, size_t n, uint32_t *id)
+{
+	char *copy = malloc(n + 1);
+	int rc;
+
+	if (copy == NULL)
+		return RL_ERR_NOMEM;
+	memcpy(copy, v, n);
+	copy[n] = '\0';
+	rc = intern(p->t, copy, clean_name(copy, strlen(copy)), id);
+	free(copy);
+	return rc;
+}
+
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
 	if (n == *cap) {
@@ -697,27 +713,29 @@ static int is_cat(const char *cat, const char *const *list)
 	return 0;
 }
 
-/* A user_annotation span: kept when it has a name, a start and a duration;
- * otherwise dropped without a word (it only labels the ops it spans). */
-static int finish_mark(struct parser *p)
+/* A user_annotation span (or, OVERHEAD, a span of the profiler's own
+ * work): kept when it has a name, a start and a duration; otherwise dropped
+ * without a word (it only labels the ops it spans). */
+static int finish_mark(struct parser *p, int overhead)
 {
 	struct rl_trace *t = p->t;
 	struct scratch *s = &p->ev;
 	const char *name = text(s, s->name);
-	struct rl_trace_mark *m;
+	struct rl_trace_mark **v = overhead ? &t->overheads : &t->marks, *m;
+	size_t *n = overhead ? &t->noverheads : &t->nmarks;
 	int64_t ts, dur;
 
 	if (name == NULL || !s->ts || !s->dur || parse_ns(text(s, s->ts), &ts) != 0 ||
 	    parse_ns(text(s, s->dur), &dur) != 0 || dur < 0)
 		return 1;
-	if (grow((void **)&t->marks, &t->marks_cap, t->nmarks, sizeof(*t->marks)) < 0)
+	if (grow((void **)v, overhead ? &t->overheads_cap : &t->marks_cap, *n, sizeof(**v)) < 0)
 		return fail(p, RL_ERR_NOMEM, "out of memory");
-	m = &t->marks[t->nmarks];
+	m = &(*v)[*n];
 	m->ts_ns = ts;
 	m->dur_ns = dur;
 	if (intern_name(p, name, &m->name) < 0 || thread_id(p, &m->thread) < 0)
 		return fail(p, RL_ERR_NOMEM, "out of memory");
-	t->nmarks++;
+	(*n)++;
 	return 1;
 }
 
@@ -738,8 +756,8 @@ static int finish_event(struct parser *p)
 
 	if (cat == NULL || ph == NULL || strcmp(ph, "X") != 0)
 		return 1; /* metadata, flows, instants, counters */
-	if (strcmp(cat, "user_annotation") == 0)
-		return finish_mark(p);
+	if (strcmp(cat, "user_annotation") == 0 || strcmp(cat, "overhead") == 0)
+		return finish_mark(p, cat[0] == 'o');
 	if (strcmp(cat, "kernel") == 0)
 		gpu_kind = RL_GPU_KERNEL;
 	else if (strcmp(cat, "gpu_memset") == 0)
@@ -866,6 +884,16 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		if (p->key == K_TRACE_EVENTS || p->key == K_DEVICE_PROPERTIES)
 			return fail(p, RL_ERR_PARSE, "not a PyTorch profiler trace: '%s' is not an array",
 			            p->key == K_TRACE_EVENTS ? "traceEvents" : "deviceProperties");
+		if (p->root_key != 0 && p->t->nmeta < RL_TRACE_MAX_META) {
+			struct rl_trace *t = p->t;
+			uint32_t id;
+
+			if (intern_text(p, v, n, &id) < 0 ||
+			    grow((void **)&t->meta, &t->meta_cap, t->nmeta, sizeof(*t->meta)) < 0)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			t->meta[t->nmeta].key = p->root_key - 1;
+			t->meta[t->nmeta++].value = id;
+		}
 		return 1;
 	case W_EVENTS:
 		return fail_back(p, RL_ERR_PARSE, n + 2 * is_str, "traceEvents item %zu is not an object",
@@ -1000,10 +1028,18 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 	p->key = K_OTHER;
 	switch (here(p)) {
 	case W_ROOT:
+		p->root_key = 0;
 		if (key_is(k, n, "traceEvents"))
 			p->key = K_TRACE_EVENTS;
 		else if (key_is(k, n, "deviceProperties"))
 			p->key = K_DEVICE_PROPERTIES;
+		else if (p->t->nmeta < RL_TRACE_MAX_META) {
+			uint32_t id;
+
+			if (intern_text(p, (const char *)k, n, &id) < 0)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			p->root_key = id + 1;
+		}
 		break;
 	case W_EVENT:
 		if (n == 2 && k[0] == 'p' && k[1] == 'h') p->key = K_PH;
@@ -1394,6 +1430,16 @@ out:
 	return rc;
 }
 
+const char *rl_trace_meta(const struct rl_trace *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmeta; i++)
+		if (strcmp(rl_trace_str(t, t->meta[i].key), key) == 0)
+			return rl_trace_str(t, t->meta[i].value);
+	return NULL;
+}
+
 void rl_trace_release(struct rl_trace *t)
 {
 	size_t i;
@@ -1408,6 +1454,8 @@ void rl_trace_release(struct rl_trace *t)
 	free(t->launches);
 	free(t->gpu);
 	free(t->marks);
+	free(t->overheads);
+	free(t->meta);
 	free(t->comms);
 	free(t->kernel_comms);
 	free(t->pool);
