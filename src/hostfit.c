@@ -203,7 +203,7 @@ static int fit_names(struct item **l, size_t nl, struct rl_hostfit *fit, struct 
 			int first = k == i || x->c->shape != l[k - 1]->c->shape;
 
 			x->first = first;
-			if (first && x->own_us > RL_HOSTFIT_EXTRA_RATIO * med &&
+			if (first && !x->c->first_launch && x->own_us > RL_HOSTFIT_EXTRA_RATIO * med &&
 			    x->own_us - med > RL_HOSTFIT_EXTRA_MIN_US) {
 				struct rl_hostfit_extra *e = &fit->extras[ne++];
 

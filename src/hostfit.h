@@ -13,7 +13,9 @@
  * input shapes the step has not run before whose own CPU time is far above
  * its op's median (RL_HOSTFIT_EXTRA_RATIO times and RL_HOSTFIT_EXTRA_MIN_US
  * more) is a per-call extra: the excess is kept apart (host_extra_us.KIND,
- * per such call), the rest charged as usual. Pure: no I/O.
+ * per such call), the rest charged as usual; but the call holding the
+ * trace's first launch (first_launch), whose excess is the profiler's
+ * start. Pure: no I/O.
  */
 #ifndef RL_HOSTFIT_H
 #define RL_HOSTFIT_H

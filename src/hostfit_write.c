@@ -77,7 +77,8 @@ int rl_hostfit_write(FILE *f, const struct rl_hostfit *fit, const struct rl_host
 	        "# that kind over their kernels, so that the step's kernels sum to its host span.\n"
 	        "# A call at input shapes the step had not run before whose own CPU time is over\n"
 	        "# %g x its op's median and %g us above it is a per-call extra: the excess is kept\n"
-	        "# apart as host_extra_us.KIND (per such call) and is not in host_overhead_us.KIND.\n",
+	        "# apart as host_extra_us.KIND (per such call) and is not in host_overhead_us.KIND\n"
+	        "# (not for the call of the trace's first launch: the profiler's start is in it).\n",
 	        RL_HOSTFIT_EXTRA_RATIO, RL_HOSTFIT_EXTRA_MIN_US);
 	fprintf(f,
 	        "# The step: %zu top-level calls on %zu thread%s, %zu of them launching %llu GPU "

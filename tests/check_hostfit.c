@@ -142,6 +142,13 @@ START_TEST(test_extras)
 		ck_assert_double_eq_tol(f.kind[RL_KIND_MATMUL].host_us, 37, 1e-9);
 		rl_hostfit_release(&f);
 	}
+	/* the call with the trace's first launch is no extra: the profiler's
+	 * start is in it */
+	c[0].first_launch = 1;
+	ck_assert_int_eq(rl_hostfit_run(c, ARRAY_SIZE(c), NULL, 0, 0, &f, &err), 0);
+	ck_assert_uint_eq(f.nextras, 0);
+	ck_assert_double_eq_tol(f.kind[RL_KIND_MATMUL].host_us, 37, 1e-9);
+	rl_hostfit_release(&f);
 }
 END_TEST
 
