@@ -275,6 +275,8 @@ static void add_line(char *buf, size_t n, size_t *used, const char *fmt, ...)
 		*used += (size_t)w < n - *used ? (size_t)w : n - *used - 1;
 }
 
+#define DIST "distributedInfo."
+
 void rl_hostcalls_stack(const struct rl_trace *t, char *buf, size_t n)
 {
 	static const char *const cuda[] = {"cuda_runtime_version", "cuda_driver_version",
@@ -306,7 +308,17 @@ void rl_hostcalls_stack(const struct rl_trace *t, char *buf, size_t n)
 		         t->devices[i].name, t->devices[i].num_sms, t->devices[i].total_mem_bytes);
 	if (t->ndevices == 0)
 		add_line(buf, n, &used, "GPU: no deviceProperties in the trace\n");
-	add_line(buf, n, &used, "distributed: no distributedInfo read (one trace, one process)\n");
+	for (i = 0, j = 0; i < t->nmeta; i++) {
+		const char *k = rl_trace_str(t, t->meta[i].key);
+
+		if (strncmp(k, DIST, sizeof(DIST) - 1) == 0)
+			add_line(buf, n, &used, "%s%s %s", j++ ? ", " : "distributed: ",
+			         k + sizeof(DIST) - 1, rl_trace_str(t, t->meta[i].value));
+	}
+	if (j > 0)
+		add_line(buf, n, &used, " (distributedInfo: this trace is one rank's)\n");
+	else
+		add_line(buf, n, &used, "distributed: no distributedInfo in the trace (one process)\n");
 	add_line(buf, n, &used, "CPU: unknown (the trace does not record it)\n");
 	for (i = 0; i < t->nmeta; i++) {
 		const char *k = rl_trace_str(t, t->meta[i].key);
@@ -314,6 +326,7 @@ void rl_hostcalls_stack(const struct rl_trace *t, char *buf, size_t n)
 
 		for (j = 0; j < sizeof(cuda) / sizeof(cuda[0]); j++)
 			known |= strcmp(k, cuda[j]) == 0;
+		known |= strncmp(k, DIST, sizeof(DIST) - 1) == 0;
 		if (!known)
 			add_line(buf, n, &used, "%s: %s\n", k, rl_trace_str(t, t->meta[i].value));
 	}

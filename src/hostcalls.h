@@ -42,9 +42,10 @@ void rl_hostcalls_release(struct rl_hostcalls *hc);
 /* What T records of the stack, the GPU and the CPU it ran on, as lines
  * "what: value\n" into BUF (N bytes, cut to fit): the PyTorch version (a
  * top-level key naming torch, else "not recorded"), the CUDA runtime, driver
- * and CUPTI versions, each device of deviceProperties, that no
- * distributedInfo is read, that the CPU is unknown (Kineto records none),
- * then the trace's other top-level scalars (rl_trace_meta). */
+ * and CUPTI versions, each device of deviceProperties, the members of
+ * distributedInfo (backend, rank, world_size, nccl_version), that the CPU
+ * is unknown (Kineto records none), then the trace's other top-level
+ * scalars (rl_trace_meta). */
 void rl_hostcalls_stack(const struct rl_trace *t, char *buf, size_t n);
 
 #endif

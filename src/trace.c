@@ -207,7 +207,8 @@ int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
 
 enum where {
 	W_TOP, W_ROOT, W_EVENTS, W_EVENT, W_ARGS, W_DIMS, W_TYPES, W_CONCRETE,
-	W_DEVPROPS, W_DEVICE, W_DONE
+	W_DEVPROPS, W_DEVICE, W_DONE,
+	W_META, /* a top-level object of other metadata (distributedInfo) */
 };
 
 enum key {
@@ -257,6 +258,7 @@ struct parser {
 	struct rl_trace_device dev; /* being gathered */
 	int dev_has_id;
 	uint32_t root_key; /* string id + 1 of the top-level key read last; 0: none */
+	uint32_t meta_key; /* in W_META: string id + 1 of "OBJECT.KEY" read last */
 };
 
 static unsigned long long offset_now(const struct parser *p)
@@ -867,6 +869,23 @@ static void reset_event(struct parser *p)
 	s->offset = offset_now(p) - 1; /* yajl has consumed the '{' */
 }
 
+/* Keeps the top-level scalar KEY (string id + 1; 0: none) = the N bytes
+ * at V, while there are fewer than RL_TRACE_MAX_META. */
+static int add_meta(struct parser *p, uint32_t key, const char *v, size_t n)
+{
+	struct rl_trace *t = p->t;
+	uint32_t id;
+
+	if (key == 0 || t->nmeta >= RL_TRACE_MAX_META)
+		return 1;
+	if (intern_text(p, v, n, &id) < 0 ||
+	    grow((void **)&t->meta, &t->meta_cap, t->nmeta, sizeof(*t->meta)) < 0)
+		return fail(p, RL_ERR_NOMEM, "out of memory");
+	t->meta[t->nmeta].key = key - 1;
+	t->meta[t->nmeta++].value = id;
+	return 1;
+}
+
 /* A scalar value (number, string, bool or null) as text. IS_STR: a string. */
 static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 {
@@ -884,17 +903,9 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		if (p->key == K_TRACE_EVENTS || p->key == K_DEVICE_PROPERTIES)
 			return fail(p, RL_ERR_PARSE, "not a PyTorch profiler trace: '%s' is not an array",
 			            p->key == K_TRACE_EVENTS ? "traceEvents" : "deviceProperties");
-		if (p->root_key != 0 && p->t->nmeta < RL_TRACE_MAX_META) {
-			struct rl_trace *t = p->t;
-			uint32_t id;
-
-			if (intern_text(p, v, n, &id) < 0 ||
-			    grow((void **)&t->meta, &t->meta_cap, t->nmeta, sizeof(*t->meta)) < 0)
-				return fail(p, RL_ERR_NOMEM, "out of memory");
-			t->meta[t->nmeta].key = p->root_key - 1;
-			t->meta[t->nmeta++].value = id;
-		}
-		return 1;
+		return add_meta(p, p->root_key, v, n);
+	case W_META:
+		return add_meta(p, p->meta_key, v, n);
 	case W_EVENTS:
 		return fail_back(p, RL_ERR_PARSE, n + 2 * is_str, "traceEvents item %zu is not an object",
 		                 p->t->events + 1);
@@ -1063,6 +1074,27 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		else if (key_is(k, n, "Out msg nelems")) p->key = K_OUT_NELEMS;
 		else if (key_is(k, n, "Group size")) p->key = K_GROUP_SIZE;
 		break;
+	case W_META:
+		p->meta_key = 0;
+		if (p->t->nmeta < RL_TRACE_MAX_META && p->root_key != 0) {
+			const char *obj = rl_trace_str(p->t, p->root_key - 1);
+			size_t m = strlen(obj);
+			char *full = malloc(m + n + 2);
+			uint32_t id;
+			int rc;
+
+			if (full == NULL)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			memcpy(full, obj, m);
+			full[m] = '.';
+			memcpy(full + m + 1, k, n);
+			rc = intern_text(p, full, m + 1 + n, &id);
+			free(full);
+			if (rc < 0)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			p->meta_key = id + 1;
+		}
+		break;
 	case W_DEVICE:
 		if (key_is(k, n, "name")) p->key = K_NAME;
 		else if (key_is(k, n, "id")) p->key = K_ID;
@@ -1111,6 +1143,8 @@ static int cb_start_map(void *ctx)
 		if (p->key == K_TRACE_EVENTS || p->key == K_DEVICE_PROPERTIES)
 			return fail(p, RL_ERR_PARSE, "not a PyTorch profiler trace: '%s' is not an array",
 			            p->key == K_TRACE_EVENTS ? "traceEvents" : "deviceProperties");
+		if (p->root_key != 0)
+			return push(p, W_META);
 		break;
 	case W_EVENTS:
 		reset_event(p);
@@ -1132,6 +1166,7 @@ static int cb_start_map(void *ctx)
 		break;
 	case W_ARGS:
 	case W_DEVICE:
+	case W_META:
 	case W_DONE:
 		break;
 	}
@@ -1197,6 +1232,7 @@ static int cb_start_array(void *ctx)
 	case W_EVENT:
 	case W_DEVPROPS:
 	case W_DEVICE:
+	case W_META:
 	case W_DONE:
 		break;
 	}
@@ -1251,6 +1287,7 @@ static int cb_end(void *ctx)
 	case W_TYPES:
 	case W_CONCRETE:
 	case W_DEVPROPS:
+	case W_META:
 	case W_DONE:
 		break;
 	}

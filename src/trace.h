@@ -81,7 +81,9 @@ struct rl_trace_mark {
 /* A scalar member of the trace's top-level object other than traceEvents
  * and deviceProperties: what the profiler wrote about the run
  * ("cuda_runtime_version": "13000", "schemaVersion": "1"; a version
- * string where PyTorch adds one). Objects and arrays there are not kept. */
+ * string where PyTorch adds one), and the scalar members of a top-level
+ * object as "OBJECT.KEY" ("distributedInfo.rank": "0"). Arrays, and
+ * objects deeper down, are not kept. */
 struct rl_trace_meta {
 	uint32_t key, value; /* string ids: the key, the value's text */
 };

@@ -143,6 +143,14 @@ check "to stdout: the same costs as -o's" \
 run calibrate --from-trace "$L16" --id my-host -o -
 check "calibrate -o - --id: stdout, the id given" grep -q '^id *= my-host$' "$tmp/out"
 
+# the stack of a distributed trace: HTA's 2-rank DDP run, NCCL 2.17.1 on
+# A100-PG509-200 (its distributedInfo, docs/trace-import.md)
+run calibrate --from-trace "$DATA/trace_ddp_a100_2ranks_hta.json.gz"
+check "DDP trace: exit 0" test "$rc" -eq 0
+check "DDP trace: its distributedInfo" \
+	grep -q '^#   distributed: backend nccl, rank 0, world_size 2, pg_count 1, nccl_version 2.17.1' "$tmp/out"
+check "DDP trace: its GPU" grep -q '^#   GPU 0: NVIDIA A100-PG509-200, 108 SMs,' "$tmp/out"
+
 # ---- four decode steps in a row, the KV length growing: no SDPA extra ----
 D4="$DATA/trace_hf_llama3_8b_l2_decode4_b1_c2048_bf16.json.gz"
 run calibrate --from-trace "$D4" -o "$tmp/d4.runtime"
