@@ -139,7 +139,7 @@ int rl_hostfit_write(FILE *f, const struct rl_hostfit *fit, const struct rl_host
 		const struct rl_hostfit_kind *kk = &fit->kind[k];
 		char key[64];
 
-		if (kk->kernels == 0)
+		if (kk->kernels == 0 || k == RL_KIND_FUSED) /* fused: no key (atenmap gives none) */
 			continue;
 		kind_ops(fit, k, ops, sizeof(ops));
 		snprintf(key, sizeof(key), "host_overhead_us.%s", rl_kind_name((enum rl_kind)k));

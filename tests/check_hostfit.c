@@ -2,14 +2,23 @@
  * the charge of each call (its gap, its time, what kernel-less calls pass
  * on), the per-kind and per-name figures, the extras at new shapes, the
  * profiler's spans, the scale, overlapping threads, the outliers, the
- * errors. Every figure is worked out in the comments. */
+ * errors; the calls of a hand-written trace (hostcalls.h) and the runtime
+ * file written from a fit, read back. Every figure is worked out in the
+ * comments. */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "hostcalls.h"
 #include "hostfit.h"
+#include "hostfit_write.h"
+#include "hwdb.h"
 #include "kind.h"
+#include "trace.h"
 
 #define US 1000 /* ns */
 
@@ -266,6 +275,237 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A trace by hand, thread 1: aten::mm [100, 130] launching kernel 1 (its
+ * launch at 110) with aten::mm nested in it (autocast's double record);
+ * aten::view [140, 142] (nothing); aten::add [150, 160] launching 2 and a
+ * memset 3. Thread 2: aten::relu [105, 125] launching 4 (the first launch,
+ * at 106). A launch at 200 outside any op (kernel 5), a kernel 6 whose
+ * launch is not in the trace; an overhead span [141, 145]. */
+static const char trace_text[] =
+    "{\"cuda_runtime_version\": 13000, \"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+    "\"ts\": 100, \"dur\": 30, \"args\": {\"Input Dims\": [[64, 32], [32, 16]], "
+    "\"Input type\": [\"float\", \"float\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+    "\"ts\": 101, \"dur\": 28, \"args\": {\"Input Dims\": [[64, 32], [32, 16]], "
+    "\"Input type\": [\"c10::BFloat16\", \"c10::BFloat16\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::view\", \"pid\": 1, \"tid\": 1, "
+    "\"ts\": 140, \"dur\": 2},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, \"tid\": 1, "
+    "\"ts\": 150, \"dur\": 10, \"args\": {\"Input Dims\": [[8, 8], [8, 8], []], "
+    "\"Input type\": [\"float\", \"float\", \"Scalar\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::relu\", \"pid\": 1, \"tid\": 2, "
+    "\"ts\": 105, \"dur\": 20, \"args\": {\"Input Dims\": [[8]], \"Input type\": [\"float\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+    "\"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+    "\"tid\": 1, \"ts\": 152, \"dur\": 2, \"args\": {\"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaMemsetAsync\", \"pid\": 1, "
+    "\"tid\": 1, \"ts\": 155, \"dur\": 2, \"args\": {\"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+    "\"tid\": 2, \"ts\": 106, \"dur\": 3, \"args\": {\"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+    "\"tid\": 1, \"ts\": 200, \"dur\": 4, \"args\": {\"correlation\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7, \"ts\": 120, "
+    "\"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"pid\": 0, \"tid\": 7, \"ts\": 160, "
+    "\"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"m3\", \"pid\": 0, \"tid\": 7, \"ts\": 162, "
+    "\"dur\": 1, \"args\": {\"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k4\", \"pid\": 0, \"tid\": 7, \"ts\": 130, "
+    "\"dur\": 1, \"args\": {\"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k5\", \"pid\": 0, \"tid\": 7, \"ts\": 210, "
+    "\"dur\": 1, \"args\": {\"correlation\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k6\", \"pid\": 0, \"tid\": 7, \"ts\": 220, "
+    "\"dur\": 1, \"args\": {\"correlation\": 99}},\n"
+    "{\"ph\": \"X\", \"cat\": \"overhead\", \"name\": \"Activity Buffer Request\", \"pid\": -1, "
+    "\"tid\": 0, \"ts\": 141, \"dur\": 4}\n"
+    "]}\n";
+
+static void read_trace(struct rl_trace *t)
+{
+	char path[] = "/tmp/roofline-hostfit-XXXXXX";
+	struct rl_err e;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, trace_text, sizeof(trace_text) - 1),
+	                 (ssize_t)(sizeof(trace_text) - 1));
+	close(fd);
+	ck_assert_msg(rl_trace_read(path, t, &e) == 0, "%s", e.msg);
+	unlink(path);
+}
+
+START_TEST(test_calls_from_trace)
+{
+	/* calls in order of start: mm [100, 130] 1 kernel, relu [105, 125] 1
+	 * (thread 2; the first launch, at 106), view [140, 142] none, add
+	 * [150, 160] 2 (a kernel and a memset), the orphan launch [200, 204]
+	 * 1, custom. Kernel 6 is unlinked. The fit: mm 30; relu inside mm's
+	 * time: 0; view 2 - 1 (the overhead [141, 145] covers 141-142) + the
+	 * gap 140 - 130 = 10 -> 11, passed to add: 11 + gap 150 - 142 = 8,
+	 * of which 3 (145 - 142) is the profiler's: 5, + 10 = 26; the orphan:
+	 * gap 40 + 4 = 44. Span 204 - 100 - 4 = 100. */
+	struct rl_trace t;
+	struct rl_hostcalls hc;
+	struct rl_hostfit f;
+	struct rl_err e;
+	char stack[1024];
+
+	read_trace(&t);
+	ck_assert_int_eq(rl_hostcalls_build(&t, &hc, &e), 0);
+	ck_assert_uint_eq(hc.n, 5);
+	ck_assert_uint_eq(hc.threads, 2);
+	ck_assert_uint_eq(hc.gpu, 5);
+	ck_assert_uint_eq(hc.unlinked, 1);
+	ck_assert_uint_eq(hc.orphans, 1);
+	ck_assert_uint_eq(hc.nskips, 1);
+	ck_assert_str_eq(hc.calls[0].name, "aten::mm");
+	ck_assert_int_eq(hc.calls[0].kind, RL_KIND_MATMUL);
+	ck_assert_uint_eq(hc.calls[0].kernels, 1);
+	ck_assert_int_eq(hc.calls[0].first_launch, 0);
+	ck_assert_str_eq(hc.calls[1].name, "aten::relu");
+	ck_assert_int_eq(hc.calls[1].kind, RL_KIND_POINTWISE);
+	ck_assert_int_eq(hc.calls[1].first_launch, 1);
+	ck_assert_str_eq(hc.calls[2].name, "aten::view");
+	ck_assert_int_eq(hc.calls[2].kind, -1);
+	ck_assert_uint_eq(hc.calls[2].kernels, 0);
+	ck_assert_str_eq(hc.calls[3].name, "aten::add");
+	ck_assert_int_eq(hc.calls[3].kind, RL_KIND_POINTWISE);
+	ck_assert_uint_eq(hc.calls[3].kernels, 2);
+	ck_assert_str_eq(hc.calls[4].name, "cudaLaunchKernel");
+	ck_assert_int_eq(hc.calls[4].kind, RL_KIND_CUSTOM);
+	ck_assert_int_eq(hc.calls[4].start_ns, 200000);
+	ck_assert_int_eq(hc.calls[4].end_ns, 204000);
+	ck_assert_int_eq(rl_hostfit_run(hc.calls, hc.n, hc.skips, hc.nskips, 0, &f, &e), 0);
+	ck_assert_double_eq_tol(f.span_us, 100, 1e-9);
+	ck_assert_double_eq_tol(f.skipped_us, 4, 1e-9);
+	ck_assert_double_eq_tol(f.kind[RL_KIND_MATMUL].host_us, 30, 1e-9);
+	/* pointwise: relu 0 + add 26 over 3 kernels */
+	ck_assert_double_eq_tol(f.kind[RL_KIND_POINTWISE].charged_us, 26, 1e-9);
+	ck_assert_uint_eq(f.kind[RL_KIND_POINTWISE].kernels, 3);
+	ck_assert_double_eq_tol(f.kind[RL_KIND_CUSTOM].host_us, 44, 1e-9);
+	rl_hostcalls_stack(&t, stack, sizeof(stack));
+	ck_assert_ptr_nonnull(strstr(stack, "PyTorch: version not recorded in the trace\n"));
+	ck_assert_ptr_nonnull(strstr(stack, "cuda_runtime_version: 13000\n"));
+	ck_assert_ptr_nonnull(strstr(stack, "GPU: no deviceProperties in the trace\n"));
+	ck_assert_ptr_nonnull(strstr(stack, "CPU: unknown"));
+	rl_hostfit_release(&f);
+	rl_hostcalls_release(&hc);
+	rl_trace_release(&t);
+}
+END_TEST
+
+START_TEST(test_calls_errors)
+{
+	struct rl_trace t;
+	struct rl_hostcalls hc;
+	struct rl_err e;
+
+	memset(&t, 0, sizeof(t));
+	t.name = (char *)"x.json";
+	ck_assert_int_eq(rl_hostcalls_build(&t, &hc, &e), RL_ERR_PARSE);
+	ck_assert_str_eq(e.msg, "x.json: no CPU ops in the trace: the host time cannot be charged "
+	                        "to the ops that launch the kernels (record it with "
+	                        "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])");
+	ck_assert_ptr_null(hc.calls);
+	rl_hostcalls_release(&hc);
+}
+END_TEST
+
+/* The file written from the fit of test_extras reads back as a runtime:
+ * matmul 21.40, host_extra_us.matmul 78.00, every figure with a source. */
+START_TEST(test_write_reads_back)
+{
+	struct rl_hostfit_call c[] = {
+		call("aten::linear", RL_KIND_MATMUL, 1, 0, 100, 1),
+		call("aten::linear", RL_KIND_MATMUL, 1, 100, 120, 1),
+		call("aten::linear", RL_KIND_MATMUL, 1, 120, 145, 2),
+		call("aten::linear", RL_KIND_MATMUL, 1, 145, 167, 2),
+		call("aten::linear", RL_KIND_MATMUL, 1, 167, 185, 3),
+	};
+	struct rl_hostfit_origin o;
+	struct rl_hostfit f;
+	struct rl_runtime rt;
+	struct rl_err e;
+	char path[] = "/tmp/roofline-hostfit-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *out;
+
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(rl_hostfit_run(c, ARRAY_SIZE(c), NULL, 0, 0, &f, &e), 0);
+	memset(&o, 0, sizeof(o));
+	o.id = "t1";
+	o.name = "a test; with a semicolon";
+	o.trace = "dir/x;y.json";
+	o.when = "2026-12-02T00:00:00Z";
+	o.version = "0";
+	o.stack = "CPU: unknown\nGPU: none";
+	o.threads = 1;
+	ck_assert_int_eq(rl_hostfit_write(out, &f, &o), 0);
+	fclose(out);
+	ck_assert_msg(rl_runtime_load(path, &rt, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_str_eq(rt.id, "t1");
+	ck_assert_str_eq(rt.name, "a test, with a semicolon");
+	ck_assert_double_eq_tol(rt.host_overhead_us.value, 21.4, 1e-9);
+	ck_assert_int_eq(rt.host_kind_us[RL_KIND_MATMUL].present, 1);
+	ck_assert_double_eq_tol(rt.host_kind_us[RL_KIND_MATMUL].value, 21.4, 1e-9);
+	ck_assert_int_eq(rt.host_extra_us[RL_KIND_MATMUL].present, 1);
+	ck_assert_double_eq_tol(rt.host_extra_us[RL_KIND_MATMUL].value, 78, 1e-9);
+	ck_assert_int_eq(rt.host_kind_us[RL_KIND_POINTWISE].present, 0);
+	ck_assert_ptr_nonnull(strstr(rt.host_extra_us[RL_KIND_MATMUL].source, "dir/x,y.json"));
+	rl_runtime_release(&rt);
+	rl_hostfit_release(&f);
+}
+END_TEST
+
+START_TEST(test_advice)
+{
+	/* test_outliers' timeline: one outlier, aten::mul, the 6th call,
+	 * 200 us against a median of 10 per kernel: 20.0 x */
+	struct rl_hostfit_call c[] = {
+		call("aten::embedding", RL_KIND_POINTWISE, 1, 0, 300, 1),
+		call("aten::mul", RL_KIND_POINTWISE, 1, 300, 310, 2),
+		call("aten::mul", RL_KIND_POINTWISE, 1, 310, 320, 3),
+		call("aten::mul", RL_KIND_POINTWISE, 1, 320, 330, 4),
+		call("aten::mul", RL_KIND_POINTWISE, 1, 330, 340, 5),
+		call("aten::mul", RL_KIND_POINTWISE, 1, 340, 540, 6),
+	};
+	struct rl_hostfit f;
+	struct rl_err e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	c[0].first_launch = 1;
+	ck_assert_int_eq(rl_hostfit_run(c, ARRAY_SIZE(c), NULL, 0, 0, &f, &e), 0);
+	ck_assert_int_eq(rl_hostfit_write_advice(out, &f, 0), 0);
+	fclose(out);
+	ck_assert_str_eq(buf,
+	                 "host: 1 call far above its kind's CPU time per launch:\n"
+	                 "  aten::mul (pointwise), call 6 of the step, the first at its input shapes:\n"
+	                 "    200.0 us of CPU, 20.0 x the pointwise median of 10.0 us per kernel "
+	                 "launched:\n"
+	                 "    a library's plan or cache built for new shapes (cuDNN's SDPA plan on a\n"
+	                 "    new KV length), or a wait on the GPU (a synchronize, a copy to the host)\n");
+	free(buf);
+	rl_hostfit_release(&f);
+	/* none: nothing written */
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	c[5].end_ns = 350 * US;
+	ck_assert_int_eq(rl_hostfit_run(c, ARRAY_SIZE(c), NULL, 0, 0, &f, &e), 0);
+	ck_assert_int_eq(rl_hostfit_write_advice(out, &f, 1), 0);
+	fclose(out);
+	ck_assert_uint_eq(len, 0);
+	free(buf);
+	rl_hostfit_release(&f);
+}
+END_TEST
+
 Suite *suite_hostfit(void)
 {
 	Suite *s = suite_create("hostfit");
@@ -277,6 +517,10 @@ Suite *suite_hostfit(void)
 	tcase_add_test(tc, test_threads_overlap);
 	tcase_add_test(tc, test_outliers);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_calls_from_trace);
+	tcase_add_test(tc, test_calls_errors);
+	tcase_add_test(tc, test_write_reads_back);
+	tcase_add_test(tc, test_advice);
 	suite_add_tcase(s, tc);
 	return s;
 }
