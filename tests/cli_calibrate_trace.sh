@@ -207,6 +207,13 @@ expect_error "--runtime FILE with host_extra_us out of range" 1 'big\.runtime:4:
 expect_error "model -o onto its --runtime file: refused" 2 'hf-fitted\.runtime' \
 	model --hw h200-sxm --runtime "$tmp/hf-fitted.runtime" -o "$tmp/hf-fitted.runtime" "$EX/llama3-8b.json"
 
+# the file in a database directory: found by its id, listed by hw runtimes
+mkdir "$tmp/db" && cp "$top_srcdir"/hwdb/* "$tmp/db/" && cp "$tmp/hf-fitted.runtime" "$tmp/db/"
+run hw runtimes --hwdb "$tmp/db"
+check "hw runtimes --hwdb: the fitted profile listed" grep -q '^hf-fitted  *[0-9.]* us  host costs fitted from' "$tmp/out"
+run report --hwdb "$tmp/db" --runtime hf-fitted --timeline "$Q2"
+check "report --runtime hf-fitted (an id of --hwdb): its lane" grep -q '^hf-fitted ' "$tmp/out"
+
 # report's timeline on two other models' decode steps: the fitted lane's
 # step against the step measured without the profiler (eager-summary.txt)
 for m in qwen2_7b_l2_decode_b8_c4096 qwen3_8b_l2_decode_b4_c8192; do
