@@ -449,6 +449,13 @@ int rl_cli_model_resolve(struct rl_cli_model_opts *o)
 	return model_profile(o);
 }
 
+/* --runtime names a file rather than an id of the database: a value with
+ * a '/' or ending in .runtime (calibrate --from-trace writes one). */
+static int runtime_is_file(const char *r)
+{
+	return r != NULL && (strchr(r, '/') != NULL || ends_with(r, ".runtime"));
+}
+
 int rl_cli_model_runtime(struct rl_cli_model_opts *o)
 {
 	struct rl_err err;
@@ -458,7 +465,10 @@ int rl_cli_model_runtime(struct rl_cli_model_opts *o)
 		return 0;
 	if (rl_cli_model_open_db(o) < 0)
 		return -1;
-	o->rt = rl_hwdb_find_runtime(o->db, o->runtime, &err);
+	if (runtime_is_file(o->runtime))
+		o->rt = rl_runtime_load(o->runtime, &o->owned_rt, &err) == 0 ? &o->owned_rt : NULL;
+	else
+		o->rt = rl_hwdb_find_runtime(o->db, o->runtime, &err);
 	if (o->rt == NULL) {
 		rl_cli_error("%s", err.msg);
 		return -1;
@@ -492,6 +502,7 @@ void rl_cli_model_release(struct rl_cli_model_opts *o)
 	o->eff_match = RL_EP_NONE;
 	rl_device_release(&o->owned);
 	rl_hwsystem_release(&o->owned_sys);
+	rl_runtime_release(&o->owned_rt);
 	rl_hwdb_free(o->db);
 	o->db = NULL;
 	o->dev = NULL;
@@ -514,6 +525,7 @@ void rl_cli_model_inputs(const struct rl_cli_model_opts *o, struct rl_outfiles *
 {
 	rl_cli_hw_input(outs, o->hw != NULL ? "--hw" : "$ROOFLINE_HW", hw_spec(o->hw));
 	rl_outfiles_input(outs, "--efficiency", o->efficiency);
+	rl_outfiles_input(outs, "--runtime", runtime_is_file(o->runtime) ? o->runtime : NULL);
 }
 
 int rl_cli_outputs_open(struct rl_outfiles *outs)

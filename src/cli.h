@@ -88,7 +88,7 @@ struct rl_cli_model_opts {
 	const char *hw;       /* --hw: NULL chooses $ROOFLINE_HW, else h100-sxm */
 	const char *roofs;    /* --roofs: NULL, "measured" or "datasheet" */
 	const char *hwdb;     /* --hwdb: NULL searches (rl_cli_hwdb_dir) */
-	const char *runtime;  /* --runtime */
+	const char *runtime;  /* --runtime: an id, or a file */
 	int overridden;       /* --host-overhead-us was given */
 	double host_overhead_us; /* its value, else the runtime's once resolved */
 	double host_kind_us[RL_HOST_KEY_COUNT]; /* resolved: per host key (op
@@ -107,7 +107,8 @@ struct rl_cli_model_opts {
 	rl_hwdb *db;
 	const struct rl_device *dev; /* in db, or owned */
 	struct rl_device owned;      /* a device file or a probed GPU */
-	const struct rl_runtime *rt; /* in db */
+	const struct rl_runtime *rt; /* in db, or owned_rt */
+	struct rl_runtime owned_rt;  /* --runtime FILE (a '/' or .runtime) */
 	const struct rl_hwsystem *sys; /* in db, or owned_sys: --hw named a
 	                                * system, whose GPU is dev */
 	struct rl_hwsystem owned_sys;  /* --hw FILE.system */
@@ -248,6 +249,11 @@ struct rl_import;
  * -1 on failure. */
 int rl_cli_import(const char *path, struct rl_import *imp);
 
+/* rl_cli_import, the trace read kept in *KEEP (the caller releases it with
+ * rl_trace_release; released here on failure) unless KEEP is NULL. */
+struct rl_trace;
+int rl_cli_import_keep(const char *path, struct rl_import *imp, struct rl_trace *keep);
+
 /* ---- the option table (cli_options.c) ----
  *
  * Every option of every command is a row of rl_cli_options: its long name,
@@ -313,6 +319,8 @@ enum {
 	RL_OPT_WIDE,
 	RL_OPT_SUGGEST_FUSION,
 	RL_OPT_SVG,
+	RL_OPT_FROM_TRACE,
+	RL_OPT_STEP_US,
 };
 
 struct rl_cli_opt {

@@ -100,6 +100,14 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "the run itself is not written yet: issue 16)"},
 	{"id", 0, RL_OPT_ID, "ID", RL_CMD_CALIBRATE,
 	 "the new device's id (default: the datasheet's + -measured)"},
+	{"from-trace", 0, RL_OPT_FROM_TRACE, "TRACE", RL_CMD_CALIBRATE,
+	 "fit a runtime profile (host cost per launch, per\n"
+	 "op kind) from a PyTorch profiler trace of one step,\n"
+	 ".json or .json.gz; -o NAME.runtime, else standard\n"
+	 "output; --id names it (default: NAME, or fitted)"},
+	{"step-us", 0, RL_OPT_STEP_US, "US", RL_CMD_CALIBRATE,
+	 "with --from-trace: the step's wall time measured\n"
+	 "without the profiler; the fit is scaled to it"},
 
 	/* the device and the runtime (rl_cli_model_option) */
 	{"hw", 0, RL_OPT_HW, "ID|FILE|live", RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT,

@@ -11,18 +11,29 @@
 #include "calibrate.h"
 #include "calsystem.h"
 #include "cli.h"
+#include "hostcalls.h"
+#include "hostfit.h"
+#include "hostfit_write.h"
+#include "num.h"
+#include "trace.h"
 
 static int calibrate_usage(void)
 {
 	return rl_cli_help(RL_CMD_CALIBRATE,
 	                   "Usage: roofline calibrate -o FILE [OPTIONS]\n"
+	                   "       roofline calibrate --from-trace TRACE [-o NAME.runtime] [OPTIONS]\n"
 	                   "\n"
 	                   "Run the benchmarks of 'roofline bench' and write a device file whose roofs\n"
 	                   "are the measured ones (median of the samples; memory bandwidth from the copy\n"
 	                   "kernel, tensor peaks from the best GEMM shape per dtype; min_kernel_us stays\n"
 	                   "the datasheet's), each with its method as source and the datasheet\n"
 	                   "figure kept beside it as datasheet.KEY. 'classify --hw FILE' then predicts\n"
-	                   "with the measured roofs; --roofs datasheet with the datasheet's.\n",
+	                   "with the measured roofs; --roofs datasheet with the datasheet's.\n"
+	                   "\n"
+	                   "With --from-trace, fit a runtime profile instead: the host time of the\n"
+	                   "profiled step charged to the kernels its ATen ops launch, per op kind, the\n"
+	                   "per-call extras of new input shapes apart (docs/calibrate.md); '--runtime\n"
+	                   "NAME.runtime' then predicts with it.\n",
 	                   "Exit status: 0 success, 1 no CUDA support, a CUDA error, a failed result\n"
 	                   "check or a bad recording, 2 usage error.\n");
 }
@@ -139,10 +150,113 @@ done:
 	return status;
 }
 
+/* Nonzero when ID can be a runtime's id (letters, digits, '-', '_', '.'). */
+static int bad_id(const char *id)
+{
+	return *id == '\0' || strpbrk(id, " \t=;#/") != NULL;
+}
+
+/* calibrate --from-trace: the runtime profile fitted from TRACE, written to
+ * OUTPUT (NULL or "-": standard output) whole or not at all. Returns the
+ * exit status. */
+static int calibrate_trace(const char *trace, const char *output, const char *id,
+                           double step_us)
+{
+	struct rl_outfiles outs;
+	struct rl_outfile *out;
+	struct rl_trace t;
+	struct rl_hostcalls hc;
+	struct rl_hostfit fit;
+	struct rl_hostfit_origin o;
+	struct rl_err err;
+	char idbuf[256], name[512], when[32], stack[4096];
+	const char *base;
+	int rc, status = RL_EXIT_FAIL;
+
+	if (output != NULL && strcmp(output, "-") == 0)
+		output = NULL;
+	if (id == NULL && output != NULL) {
+		size_t n;
+
+		base = strrchr(output, '/') != NULL ? strrchr(output, '/') + 1 : output;
+		n = strlen(base);
+		if (n > 8 && strcmp(base + n - 8, ".runtime") == 0)
+			n -= 8;
+		snprintf(idbuf, sizeof(idbuf), "%.*s", (int)n, base);
+		if (bad_id(idbuf))
+			return rl_cli_usage("calibrate", "-o: '%s' gives no runtime id (letters, "
+			                    "digits, '-', '_' and '.'): give --id", output);
+		id = idbuf;
+	}
+	if (id == NULL)
+		id = "fitted";
+	memset(&t, 0, sizeof(t));
+	memset(&hc, 0, sizeof(hc));
+	rl_hostfit_init(&fit);
+	rl_outfiles_init(&outs);
+	rl_outfiles_input(&outs, "--from-trace", trace);
+	out = rl_outfiles_add(&outs, "-o", output);
+	if ((rc = rl_cli_outputs_open(&outs)) != 0)
+		return rc;
+	if (rl_trace_read(trace, &t, &err) < 0 || rl_hostcalls_build(&t, &hc, &err) < 0) {
+		rl_cli_error("%s", err.msg);
+		goto done;
+	}
+	if (rl_hostfit_run(hc.calls, hc.n, hc.skips, hc.nskips, step_us, &fit, &err) < 0) {
+		rl_cli_error("%s: %s", trace, err.msg);
+		goto done;
+	}
+	base = strrchr(trace, '/') != NULL ? strrchr(trace, '/') + 1 : trace;
+	snprintf(name, sizeof(name), "host costs fitted from %s (calibrate --from-trace)", base);
+	rl_cli_now_iso(when, sizeof(when));
+	rl_hostcalls_stack(&t, stack, sizeof(stack));
+	memset(&o, 0, sizeof(o));
+	o.id = id;
+	o.name = name;
+	o.trace = trace;
+	o.when = when;
+	o.version = PACKAGE_VERSION;
+	o.stack = stack;
+	o.step_us = step_us;
+	o.threads = hc.threads;
+	o.unlinked = hc.unlinked;
+	o.orphans = hc.orphans;
+	if (rl_hostfit_write(out->f, &fit, &o) < 0) {
+		rl_cli_error("%s: cannot write the runtime file", output != NULL ? output : "stdout");
+		goto done;
+	}
+	if (rl_cli_outputs_commit(&outs) < 0)
+		goto done;
+	if (output != NULL) {
+		size_t k;
+
+		printf("%s: %s\n", output, name);
+		printf("%-12s %8s %8s %10s\n", "kind", "calls", "kernels", "us/launch");
+		for (k = 0; k < RL_KIND_COUNT; k++)
+			if (fit.kind[k].kernels > 0)
+				printf("%-12s %8zu %8llu %10.2f\n", rl_kind_name((enum rl_kind)k),
+				       fit.kind[k].calls, (unsigned long long)fit.kind[k].kernels,
+				       fit.kind[k].host_us);
+		printf("%-12s %8zu %8llu %10.2f\n", "all", fit.launching,
+		       (unsigned long long)fit.kernels, fit.host_us);
+		printf("host span %.2f us%s, %zu per-call extra%s\n", fit.span_us * fit.scale,
+		       step_us > 0 ? " (--step-us)" : "", fit.nextras, fit.nextras == 1 ? "" : "s");
+	}
+	status = RL_EXIT_OK;
+done:
+	rl_outfiles_release(&outs);
+	rl_hostfit_release(&fit);
+	rl_hostcalls_release(&hc);
+	rl_trace_release(&t);
+	return status;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct rl_cli_getopt go;
-	const char *from = NULL, *record = NULL, *id = NULL;
+	const char *from = NULL, *record = NULL, *id = NULL, *from_trace = NULL;
+	double step_us = 0;
+	struct rl_err perr;
 	int collectives = 0, gpus = 0;
 	const char *output = NULL;
 	struct rl_cli_model_opts m;
@@ -171,6 +285,13 @@ int cmd_calibrate(int argc, char **argv)
 		case RL_OPT_HW:
 		case RL_OPT_HWDB: rl_cli_model_option(&m, opt, optarg); break;
 		case RL_OPT_ID: id = optarg; break;
+		case RL_OPT_FROM_TRACE: from_trace = optarg; break;
+		case RL_OPT_STEP_US:
+			if (rl_parse_nonneg(optarg, &step_us, &perr) < 0 || !(step_us > 0) ||
+			    step_us > 1e12)
+				return rl_cli_usage("calibrate", "--step-us: expected a time in us above 0, "
+				                    "got '%s'", optarg);
+			break;
 		case 'o': output = optarg; break;
 		case RL_OPT_COLLECTIVES: collectives = 1; break;
 		case RL_OPT_GPUS:
@@ -183,6 +304,18 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (optind != argc)
 		return rl_cli_usage("calibrate", "unexpected argument '%s'", argv[optind]);
+	if (step_us > 0 && from_trace == NULL)
+		return rl_cli_usage("calibrate", "--step-us goes with --from-trace");
+	if (from_trace != NULL) {
+		if (from != NULL || quick || record != NULL || collectives || m.hw != NULL)
+			return rl_cli_usage("calibrate", "--from-trace fits a runtime from a trace: "
+			                    "--from, --quick, --record, --collectives, --gpus and --hw "
+			                    "calibrate a device");
+		if (id != NULL && bad_id(id))
+			return rl_cli_usage("calibrate", "--id: '%s' is not a runtime id (letters, "
+			                    "digits, '-', '_' and '.')", id);
+		return calibrate_trace(from_trace, output, id, step_us);
+	}
 	if (output == NULL || strcmp(output, "-") == 0)
 		return rl_cli_usage("calibrate", "-o FILE is required (the device file to write)");
 	if (from != NULL && (quick || record != NULL || collectives))

@@ -25,6 +25,11 @@ static int usage(void)
 
 int rl_cli_import(const char *path, struct rl_import *imp)
 {
+	return rl_cli_import_keep(path, imp, NULL);
+}
+
+int rl_cli_import_keep(const char *path, struct rl_import *imp, struct rl_trace *keep)
+{
 	struct rl_trace t;
 	struct rl_err e;
 	size_t i;
@@ -63,7 +68,10 @@ int rl_cli_import(const char *path, struct rl_import *imp)
 		             t.name, imp->custom, imp->custom == 1 ? "" : "s", list,
 		             imp->ncustom_names == RL_IMPORT_CUSTOM_NAMES ? ", ..." : "");
 	}
-	rl_trace_release(&t);
+	if (keep != NULL)
+		*keep = t;
+	else
+		rl_trace_release(&t);
 	return 0;
 }
 

@@ -11,10 +11,14 @@
 
 #include "chart.h"
 #include "cli.h"
+#include "hostcalls.h"
+#include "hostfit.h"
+#include "hostfit_write.h"
 #include "import.h"
 #include "pipeline.h"
 #include "step.h"
 #include "svg.h"
+#include "trace.h"
 
 static int usage(void)
 {
@@ -72,7 +76,10 @@ int cmd_report(int argc, char **argv)
 	struct rl_pipeline_columns cols;
 	struct rl_chart_info chart_info;
 	struct rl_import imp;
-	struct rl_err e;
+	struct rl_trace trace;
+	struct rl_hostcalls hc;
+	struct rl_hostfit fit;
+	struct rl_err e, he;
 	struct rl_step step;
 	struct rl_outfiles outs;
 	struct rl_outfile *out, *svg_out = NULL;
@@ -82,6 +89,9 @@ int cmd_report(int argc, char **argv)
 
 	memset(&sinks, 0, sizeof(sinks));
 	memset(&imp, 0, sizeof(imp));
+	memset(&trace, 0, sizeof(trace));
+	memset(&hc, 0, sizeof(hc));
+	rl_hostfit_init(&fit);
 	rl_outfiles_init(&outs);
 	rl_cli_model_init(&m, "report", "eager");
 	rl_step_init(&step);
@@ -126,7 +136,7 @@ int cmd_report(int argc, char **argv)
 	/* From here on, every exit goes through out: */
 	if (rl_cli_model_open_db(&m) < 0)
 		goto out;
-	if (rl_cli_import(input, &imp) < 0)
+	if (rl_cli_import_keep(input, &imp, &trace) < 0)
 		goto out;
 	/* --hw is resolved as everywhere (a system id or file gives its GPU and
 	 * its interconnect for the collectives); without it, the trace's GPU */
@@ -171,6 +181,12 @@ int cmd_report(int argc, char **argv)
 		rc = rl_pipeline_op(pl, &imp.ops[i], &e);
 	if (rc == 0)
 		rc = rl_pipeline_end(pl, &e);
+	/* the host pathologies of the trace (hostfit.h): table and md only, as
+	 * a block after the report; none where the fit finds none */
+	if (rc == 0 && (sinks.fmt == RL_FMT_TABLE || sinks.fmt == RL_FMT_MD) &&
+	    rl_hostcalls_build(&trace, &hc, &he) == 0 &&
+	    rl_hostfit_run(hc.calls, hc.n, hc.skips, hc.nskips, 0, &fit, &he) == 0)
+		rc = rl_hostfit_write_advice(out->f, &fit, sinks.fmt == RL_FMT_MD);
 	if (rc == 0 && sinks.chart != NULL)
 		rc = rl_svg_roofline(svg_out->f, sinks.chart);
 	if (rc == RL_ERR_IO && e.code >= 0 && rl_outfiles_failed(&outs))
@@ -187,6 +203,9 @@ out:
 	rl_chart_free(sinks.chart);
 	rl_step_release(&step);
 	rl_import_release(&imp);
+	rl_hostfit_release(&fit);
+	rl_hostcalls_release(&hc);
+	rl_trace_release(&trace);
 	rl_cli_model_release(&m);
 	return status;
 }

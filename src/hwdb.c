@@ -394,6 +394,7 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d)
 
 /* The prefix of a runtime's per-kind host cost. */
 #define HOST_KIND "host_overhead_us."
+#define HOST_EXTRA "host_extra_us."
 
 double rl_runtime_host_us(const struct rl_runtime *rt, int k)
 {
@@ -444,6 +445,23 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 					                kv.lineno, key, e.msg);
 			}
 		}
+		else if (strncmp(key, HOST_EXTRA, sizeof(HOST_EXTRA) - 1) == 0) {
+			struct rl_err e;
+			int k;
+
+			if (rl_host_key_parse(key + sizeof(HOST_EXTRA) - 1, &k) < 0) {
+				free(src);
+				rc = rl_err_set(err, RL_ERR_PARSE,
+				                "%s:%zu: unknown key '%s' (expected host_extra_us.KIND, KIND "
+				                "one of %s)",
+				                path, kv.lineno, key, rl_kind_expected());
+			} else {
+				rc = rl_hwval_set(&kv, &rt->host_extra_us[k], key, val, src, err);
+				if (rc == 0 && rl_host_overhead_check(rt->host_extra_us[k].value, &e) < 0)
+					rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: key '%s': %s", path,
+					                kv.lineno, key, e.msg);
+			}
+		}
 		else {
 			free(src);
 			rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: unknown key '%s'", path,
@@ -477,6 +495,8 @@ void rl_runtime_release(struct rl_runtime *rt)
 	for (i = 0; i < RL_HOST_KEY_COUNT; i++) {
 		free(rt->host_kind_us[i].text);
 		free(rt->host_kind_us[i].source);
+		free(rt->host_extra_us[i].text);
+		free(rt->host_extra_us[i].source);
 	}
 	memset(rt, 0, sizeof(*rt));
 }

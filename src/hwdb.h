@@ -79,6 +79,11 @@ struct rl_runtime {
 	 * (enum rl_host_key, op.h), where the profile knows it (present); else
 	 * a path's kind's, else the default */
 	struct rl_hwval host_kind_us[RL_HOST_KEY_COUNT];
+	/* "host_extra_us.KEY" (a profile fitted from a trace, hostfit.h): the
+	 * host time one call of that kind adds, past host_overhead_us.KEY, when
+	 * it runs at input shapes the process has not run before (a library's
+	 * plan or cache for the new shape); present where the trace showed it */
+	struct rl_hwval host_extra_us[RL_HOST_KEY_COUNT];
 };
 
 /* The numeric device keys in documentation order (docs/hwdb-format.md):
@@ -160,8 +165,8 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d);
 double rl_runtime_host_us(const struct rl_runtime *rt, int k);
 
 /* Reads the runtime profile PATH into *RT: id, name, host_overhead_us
- * (required) and host_overhead_us.KIND for any op kind (rl_kind_name: not
- * "fused"), each checked as rl_host_overhead_check. An unknown key or kind
+ * (required) and host_overhead_us.KIND and host_extra_us.KIND for any op
+ * kind (rl_kind_name: not "fused"), each checked as rl_host_overhead_check. An unknown key or kind
  * is an error naming it. Returns 0, RL_ERR_IO or RL_ERR_PARSE. */
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err);
 void rl_runtime_release(struct rl_runtime *rt);

@@ -87,6 +87,18 @@ int rl_timeline_add_runtimes(struct rl_timeline *tl, const rl_hwdb *db,
 		rl_tl_lane_kinds(&tl->lanes[tl->nlanes - 1],
 		                 r == selected ? selected_kind_us : kind_us);
 	}
+	/* a profile read from a file (--runtime FILE), not one of DB's: last */
+	for (i = 0; selected != NULL && i < rl_hwdb_runtime_count(db); i++)
+		if (rl_hwdb_runtime(db, i) == selected)
+			return 0;
+	if (selected != NULL) {
+		int rc = rl_timeline_add_runtime(tl, selected->id, selected_host_us,
+		                                 rl_tl_mode_of(selected->id), 1);
+
+		if (rc < 0)
+			return rc;
+		rl_tl_lane_kinds(&tl->lanes[tl->nlanes - 1], selected_kind_us);
+	}
 	return 0;
 }
 

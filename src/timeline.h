@@ -101,8 +101,9 @@ int rl_timeline_add_runtime(struct rl_timeline *tl, const char *id, double host_
  * what a pointwise one does. */
 void rl_tl_lane_kinds(struct rl_tl_lane *lane, const double *kind_us);
 
-/* Adds a lane per runtime profile of DB, in database order; SELECTED (one of
- * DB's) is the report's own runtime and costs SELECTED_HOST_US per kernel,
+/* Adds a lane per runtime profile of DB, in database order, and one for
+ * SELECTED last when it is not one of DB's (a --runtime FILE); SELECTED is
+ * the report's own runtime and costs SELECTED_HOST_US per kernel,
  * SELECTED_KIND_US[kind] per kernel of each op kind (NULL: SELECTED_HOST_US
  * for all; --host-overhead-us may override its profile), the others their
  * profile's figures, per kind (rl_runtime_host_us). Returns 0 or

@@ -207,7 +207,8 @@ int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
 
 enum where {
 	W_TOP, W_ROOT, W_EVENTS, W_EVENT, W_ARGS, W_DIMS, W_TYPES, W_CONCRETE,
-	W_DEVPROPS, W_DEVICE, W_DONE
+	W_DEVPROPS, W_DEVICE, W_DONE,
+	W_META, /* a top-level object of other metadata (distributedInfo) */
 };
 
 enum key {
@@ -256,6 +257,8 @@ struct parser {
 	struct scratch ev;
 	struct rl_trace_device dev; /* being gathered */
 	int dev_has_id;
+	uint32_t root_key; /* string id + 1 of the top-level key read last; 0: none */
+	uint32_t meta_key; /* in W_META: string id + 1 of "OBJECT.KEY" read last */
 };
 
 static unsigned long long offset_now(const struct parser *p)
@@ -517,6 +520,21 @@ static int intern_name(struct parser *p, const char *s, uint32_t *id)
 	return rc;
 }
 
+/* intern_name of the N bytes at V (not NUL-terminated; cut at a NUL). */
+static int intern_text(struct parser *p, const char *v, size_t n, uint32_t *id)
+{
+	char *copy = malloc(n + 1);
+	int rc;
+
+	if (copy == NULL)
+		return RL_ERR_NOMEM;
+	memcpy(copy, v, n);
+	copy[n] = '\0';
+	rc = intern(p->t, copy, clean_name(copy, strlen(copy)), id);
+	free(copy);
+	return rc;
+}
+
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
 	if (n == *cap) {
@@ -697,27 +715,29 @@ static int is_cat(const char *cat, const char *const *list)
 	return 0;
 }
 
-/* A user_annotation span: kept when it has a name, a start and a duration;
- * otherwise dropped without a word (it only labels the ops it spans). */
-static int finish_mark(struct parser *p)
+/* A user_annotation span (or, OVERHEAD, a span of the profiler's own
+ * work): kept when it has a name, a start and a duration; otherwise dropped
+ * without a word (it only labels the ops it spans). */
+static int finish_mark(struct parser *p, int overhead)
 {
 	struct rl_trace *t = p->t;
 	struct scratch *s = &p->ev;
 	const char *name = text(s, s->name);
-	struct rl_trace_mark *m;
+	struct rl_trace_mark **v = overhead ? &t->overheads : &t->marks, *m;
+	size_t *n = overhead ? &t->noverheads : &t->nmarks;
 	int64_t ts, dur;
 
 	if (name == NULL || !s->ts || !s->dur || parse_ns(text(s, s->ts), &ts) != 0 ||
 	    parse_ns(text(s, s->dur), &dur) != 0 || dur < 0)
 		return 1;
-	if (grow((void **)&t->marks, &t->marks_cap, t->nmarks, sizeof(*t->marks)) < 0)
+	if (grow((void **)v, overhead ? &t->overheads_cap : &t->marks_cap, *n, sizeof(**v)) < 0)
 		return fail(p, RL_ERR_NOMEM, "out of memory");
-	m = &t->marks[t->nmarks];
+	m = &(*v)[*n];
 	m->ts_ns = ts;
 	m->dur_ns = dur;
 	if (intern_name(p, name, &m->name) < 0 || thread_id(p, &m->thread) < 0)
 		return fail(p, RL_ERR_NOMEM, "out of memory");
-	t->nmarks++;
+	(*n)++;
 	return 1;
 }
 
@@ -738,8 +758,8 @@ static int finish_event(struct parser *p)
 
 	if (cat == NULL || ph == NULL || strcmp(ph, "X") != 0)
 		return 1; /* metadata, flows, instants, counters */
-	if (strcmp(cat, "user_annotation") == 0)
-		return finish_mark(p);
+	if (strcmp(cat, "user_annotation") == 0 || strcmp(cat, "overhead") == 0)
+		return finish_mark(p, cat[0] == 'o');
 	if (strcmp(cat, "kernel") == 0)
 		gpu_kind = RL_GPU_KERNEL;
 	else if (strcmp(cat, "gpu_memset") == 0)
@@ -849,6 +869,23 @@ static void reset_event(struct parser *p)
 	s->offset = offset_now(p) - 1; /* yajl has consumed the '{' */
 }
 
+/* Keeps the top-level scalar KEY (string id + 1; 0: none) = the N bytes
+ * at V, while there are fewer than RL_TRACE_MAX_META. */
+static int add_meta(struct parser *p, uint32_t key, const char *v, size_t n)
+{
+	struct rl_trace *t = p->t;
+	uint32_t id;
+
+	if (key == 0 || t->nmeta >= RL_TRACE_MAX_META)
+		return 1;
+	if (intern_text(p, v, n, &id) < 0 ||
+	    grow((void **)&t->meta, &t->meta_cap, t->nmeta, sizeof(*t->meta)) < 0)
+		return fail(p, RL_ERR_NOMEM, "out of memory");
+	t->meta[t->nmeta].key = key - 1;
+	t->meta[t->nmeta++].value = id;
+	return 1;
+}
+
 /* A scalar value (number, string, bool or null) as text. IS_STR: a string. */
 static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 {
@@ -866,7 +903,9 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		if (p->key == K_TRACE_EVENTS || p->key == K_DEVICE_PROPERTIES)
 			return fail(p, RL_ERR_PARSE, "not a PyTorch profiler trace: '%s' is not an array",
 			            p->key == K_TRACE_EVENTS ? "traceEvents" : "deviceProperties");
-		return 1;
+		return add_meta(p, p->root_key, v, n);
+	case W_META:
+		return add_meta(p, p->meta_key, v, n);
 	case W_EVENTS:
 		return fail_back(p, RL_ERR_PARSE, n + 2 * is_str, "traceEvents item %zu is not an object",
 		                 p->t->events + 1);
@@ -1000,10 +1039,18 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 	p->key = K_OTHER;
 	switch (here(p)) {
 	case W_ROOT:
+		p->root_key = 0;
 		if (key_is(k, n, "traceEvents"))
 			p->key = K_TRACE_EVENTS;
 		else if (key_is(k, n, "deviceProperties"))
 			p->key = K_DEVICE_PROPERTIES;
+		else if (p->t->nmeta < RL_TRACE_MAX_META) {
+			uint32_t id;
+
+			if (intern_text(p, (const char *)k, n, &id) < 0)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			p->root_key = id + 1;
+		}
 		break;
 	case W_EVENT:
 		if (n == 2 && k[0] == 'p' && k[1] == 'h') p->key = K_PH;
@@ -1026,6 +1073,27 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		else if (key_is(k, n, "In msg nelems")) p->key = K_IN_NELEMS;
 		else if (key_is(k, n, "Out msg nelems")) p->key = K_OUT_NELEMS;
 		else if (key_is(k, n, "Group size")) p->key = K_GROUP_SIZE;
+		break;
+	case W_META:
+		p->meta_key = 0;
+		if (p->t->nmeta < RL_TRACE_MAX_META && p->root_key != 0) {
+			const char *obj = rl_trace_str(p->t, p->root_key - 1);
+			size_t m = strlen(obj);
+			char *full = malloc(m + n + 2);
+			uint32_t id;
+			int rc;
+
+			if (full == NULL)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			memcpy(full, obj, m);
+			full[m] = '.';
+			memcpy(full + m + 1, k, n);
+			rc = intern_text(p, full, m + 1 + n, &id);
+			free(full);
+			if (rc < 0)
+				return fail(p, RL_ERR_NOMEM, "out of memory");
+			p->meta_key = id + 1;
+		}
 		break;
 	case W_DEVICE:
 		if (key_is(k, n, "name")) p->key = K_NAME;
@@ -1075,6 +1143,8 @@ static int cb_start_map(void *ctx)
 		if (p->key == K_TRACE_EVENTS || p->key == K_DEVICE_PROPERTIES)
 			return fail(p, RL_ERR_PARSE, "not a PyTorch profiler trace: '%s' is not an array",
 			            p->key == K_TRACE_EVENTS ? "traceEvents" : "deviceProperties");
+		if (p->root_key != 0)
+			return push(p, W_META);
 		break;
 	case W_EVENTS:
 		reset_event(p);
@@ -1096,6 +1166,7 @@ static int cb_start_map(void *ctx)
 		break;
 	case W_ARGS:
 	case W_DEVICE:
+	case W_META:
 	case W_DONE:
 		break;
 	}
@@ -1161,6 +1232,7 @@ static int cb_start_array(void *ctx)
 	case W_EVENT:
 	case W_DEVPROPS:
 	case W_DEVICE:
+	case W_META:
 	case W_DONE:
 		break;
 	}
@@ -1215,6 +1287,7 @@ static int cb_end(void *ctx)
 	case W_TYPES:
 	case W_CONCRETE:
 	case W_DEVPROPS:
+	case W_META:
 	case W_DONE:
 		break;
 	}
@@ -1394,6 +1467,16 @@ out:
 	return rc;
 }
 
+const char *rl_trace_meta(const struct rl_trace *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmeta; i++)
+		if (strcmp(rl_trace_str(t, t->meta[i].key), key) == 0)
+			return rl_trace_str(t, t->meta[i].value);
+	return NULL;
+}
+
 void rl_trace_release(struct rl_trace *t)
 {
 	size_t i;
@@ -1408,6 +1491,8 @@ void rl_trace_release(struct rl_trace *t)
 	free(t->launches);
 	free(t->gpu);
 	free(t->marks);
+	free(t->overheads);
+	free(t->meta);
 	free(t->comms);
 	free(t->kernel_comms);
 	free(t->pool);

@@ -78,6 +78,19 @@ struct rl_trace_mark {
 	int64_t ts_ns, dur_ns;
 };
 
+/* A scalar member of the trace's top-level object other than traceEvents
+ * and deviceProperties: what the profiler wrote about the run
+ * ("cuda_runtime_version": "13000", "schemaVersion": "1"; a version
+ * string where PyTorch adds one), and the scalar members of a top-level
+ * object as "OBJECT.KEY" ("distributedInfo.rank": "0"). Arrays, and
+ * objects deeper down, are not kept. */
+struct rl_trace_meta {
+	uint32_t key, value; /* string ids: the key, the value's text */
+};
+
+/* At most this many are kept; the rest are dropped. */
+#define RL_TRACE_MAX_META 64
+
 struct rl_trace_device {
 	long long id;
 	char *name;
@@ -116,6 +129,12 @@ struct rl_trace {
 	size_t ncomms;
 	struct rl_trace_comm *kernel_comms; /* the kernels', in order of gpu index */
 	size_t nkernel_comms;
+	/* The profiler's own work on the host ("overhead" events: Kineto's
+	 * "Activity Buffer Request"), as spans; name, thread, ts, dur. */
+	struct rl_trace_mark *overheads;
+	size_t noverheads;
+	struct rl_trace_meta *meta; /* in file order */
+	size_t nmeta;
 	struct rl_trace_skips skipped;
 
 	/* internals: the string pool and the argument arena */
@@ -128,6 +147,7 @@ struct rl_trace {
 	unsigned char *arena;
 	size_t arena_len, arena_cap;
 	size_t ops_cap, launches_cap, gpu_cap, devices_cap, marks_cap, comms_cap, kernel_comms_cap;
+	size_t overheads_cap, meta_cap;
 };
 
 /* Reads the trace at PATH ("-": standard input) into *T (caller-owned,
@@ -142,6 +162,9 @@ void rl_trace_release(struct rl_trace *t);
 
 /* The interned string ID (borrowed, valid until rl_trace_release). */
 const char *rl_trace_str(const struct rl_trace *t, uint32_t id);
+
+/* The value text of the top-level member KEY (borrowed), or NULL. */
+const char *rl_trace_meta(const struct rl_trace *t, const char *key);
 
 /* The collective metadata of T->ops[OP] (borrowed), or NULL when it has
  * none. */

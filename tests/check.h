@@ -53,6 +53,7 @@ Suite *suite_kvfile(void);
 Suite *suite_archtab(void);
 Suite *suite_scale(void);
 Suite *suite_step(void);
+Suite *suite_hostfit(void);
 Suite *suite_summary(void);
 Suite *suite_effprof(void);
 Suite *suite_whatif_report(void);

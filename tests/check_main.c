@@ -101,6 +101,7 @@ int main(void)
 	srunner_add_suite(sr, suite_archtab());
 	srunner_add_suite(sr, suite_scale());
 	srunner_add_suite(sr, suite_step());
+	srunner_add_suite(sr, suite_hostfit());
 	srunner_add_suite(sr, suite_summary());
 	srunner_add_suite(sr, suite_effprof());
 	srunner_add_suite(sr, suite_whatif_report());

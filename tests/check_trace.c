@@ -270,6 +270,50 @@ START_TEST(test_bom)
 }
 END_TEST
 
+/* The top-level scalars and the scalar members of a top-level object are
+ * kept (rl_trace_meta); arrays and deeper objects are not; the profiler's
+ * "overhead" events are kept as spans. */
+START_TEST(test_meta_overheads)
+{
+	static const char text[] =
+	    "{\"schemaVersion\": 1, \"cuda_runtime_version\": 13000, \"traceName\": \"x.json\",\n"
+	    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"pg_config\": [{\"a\": 1}],\n"
+	    "   \"deep\": {\"x\": 1}},\n"
+	    " \"INFO\": [1, 2], \"with_flops\": true,\n"
+	    " \"traceEvents\": [\n"
+	    "{\"ph\": \"X\", \"cat\": \"overhead\", \"name\": \"Activity Buffer Request\", "
+	    "\"pid\": -1, \"tid\": 0, \"ts\": 100.5, \"dur\": 30.25},\n"
+	    "{\"ph\": \"X\", \"cat\": \"overhead\", \"pid\": -1, \"tid\": 0, \"ts\": 1, \"dur\": 2}\n"
+	    "]}\n";
+	char path[32];
+	struct rl_trace t;
+	struct rl_err e;
+
+	temp_file(path, text, sizeof(text) - 1);
+	ck_assert_msg(rl_trace_read(path, &t, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_str_eq(rl_trace_meta(&t, "schemaVersion"), "1");
+	ck_assert_str_eq(rl_trace_meta(&t, "cuda_runtime_version"), "13000");
+	ck_assert_str_eq(rl_trace_meta(&t, "traceName"), "x.json");
+	ck_assert_str_eq(rl_trace_meta(&t, "distributedInfo.backend"), "nccl");
+	ck_assert_str_eq(rl_trace_meta(&t, "distributedInfo.rank"), "3");
+	ck_assert_str_eq(rl_trace_meta(&t, "with_flops"), "true");
+	ck_assert_ptr_null(rl_trace_meta(&t, "distributedInfo.pg_config"));
+	ck_assert_ptr_null(rl_trace_meta(&t, "distributedInfo.deep"));
+	ck_assert_ptr_null(rl_trace_meta(&t, "distributedInfo.deep.x"));
+	ck_assert_ptr_null(rl_trace_meta(&t, "INFO"));
+	ck_assert_ptr_null(rl_trace_meta(&t, "distributedInfo"));
+	ck_assert_uint_eq(t.nmeta, 6);
+	/* the nameless overhead event is dropped, as a nameless mark is */
+	ck_assert_uint_eq(t.noverheads, 1);
+	ck_assert_int_eq(t.overheads[0].ts_ns, 100500);
+	ck_assert_int_eq(t.overheads[0].dur_ns, 30250);
+	ck_assert_str_eq(rl_trace_str(&t, t.overheads[0].name), "Activity Buffer Request");
+	ck_assert_uint_eq(t.nmarks, 0);
+	rl_trace_release(&t);
+}
+END_TEST
+
 /* Nesting counts skipped containers too, up to RL_JSON_MAX_DEPTH (64) as
  * the tree readers do: 63 arrays in a member beside the events (64 levels
  * with the top object) read; 10 million, gzipped, are refused at the 64th
@@ -578,6 +622,7 @@ Suite *suite_trace(void)
 	tcase_add_test(tc, test_gzip_ratio);
 	tcase_add_test(tc, test_gzip_members);
 	tcase_add_test(tc, test_absurd_times);
+	tcase_add_test(tc, test_meta_overheads);
 	suite_add_tcase(s, tc);
 	return s;
 }
