@@ -1,15 +1,15 @@
 #!/bin/sh
 # cli_calibrate_trace.sh - "roofline calibrate --from-trace": a runtime
-# profile fitted from recorded H200 traces (tests/data/trace_hf_*), its
+# profile fitted from recorded H200 traces (tests/data/impl/trace_hf_*), its
 # figures worked out again here from the gunzipped JSON by a short Python
 # walk of the same method (docs/calibrate.md, "From a trace"), the file read
 # back by --runtime FILE (model, classify, report), report's host advice,
 # and bad input.
 . "$top_srcdir/tests/lib.sh"
 
-L16="$DATA/trace_hf_llama3_8b_l2_decode_b16_c1024_bf16.json.gz"
-Q2="$DATA/trace_hf_qwen2_7b_l2_decode_b8_c4096_bf16.json.gz"
-Q3="$DATA/trace_hf_qwen3_8b_l2_decode_b4_c8192_bf16.json.gz"
+L16="$DATA/impl/trace_hf_llama3_8b_l2_decode_b16_c1024_bf16.json.gz"
+Q2="$DATA/impl/trace_hf_qwen2_7b_l2_decode_b8_c4096_bf16.json.gz"
+Q3="$DATA/impl/trace_hf_qwen3_8b_l2_decode_b4_c8192_bf16.json.gz"
 SUMMARY="$top_srcdir/docs/measurements/h200-issue23-2026-12-02/eager-summary.txt"
 
 # The method again, independently, in Python over the raw events: the
@@ -152,7 +152,7 @@ check "DDP trace: its distributedInfo" \
 check "DDP trace: its GPU" grep -q '^#   GPU 0: NVIDIA A100-PG509-200, 108 SMs,' "$tmp/out"
 
 # ---- four decode steps in a row, the KV length growing: no SDPA extra ----
-D4="$DATA/trace_hf_llama3_8b_l2_decode4_b1_c2048_bf16.json.gz"
+D4="$DATA/impl/trace_hf_llama3_8b_l2_decode4_b1_c2048_bf16.json.gz"
 run calibrate --from-trace "$D4" -o "$tmp/d4.runtime"
 check "decode4: exit 0" test "$rc" -eq 0
 # by hand: the 8 aten::scaled_dot_product_attention calls (KV 2049, 2049,
@@ -218,7 +218,7 @@ check "report --runtime hf-fitted (an id of --hwdb): its lane" grep -q '^hf-fitt
 # step against the step measured without the profiler (eager-summary.txt)
 for m in qwen2_7b_l2_decode_b8_c4096 qwen3_8b_l2_decode_b4_c8192; do
 	meas=$(awk -F'\t' -v m="hf_${m}_bf16" '$1 == m { split($5, a, " "); print a[1] }' "$SUMMARY")
-	run report --runtime "$tmp/hf-fitted.runtime" --timeline "$DATA/trace_hf_${m}_bf16.json.gz"
+	run report --runtime "$tmp/hf-fitted.runtime" --timeline "$DATA/impl/trace_hf_${m}_bf16.json.gz"
 	pred=$(awk '$1 == "hf-fitted" { print $4 }' "$tmp/out")
 	check "report --runtime FILE --timeline on $m: a hf-fitted lane" test -n "$pred"
 	check "$m: predicted step $pred us within 25 % of the measured $meas" \
@@ -226,7 +226,7 @@ for m in qwen2_7b_l2_decode_b8_c4096 qwen3_8b_l2_decode_b4_c8192; do
 done
 
 # ---- report's host advice ----
-run report "$DATA/trace_compiled_qwen3_8b_l2_b8_p1024_gen1.json.gz"
+run report "$DATA/impl/trace_compiled_qwen3_8b_l2_b8_p1024_gen1.json.gz"
 check "report: the host advice on a compiled prefill" grep -q '^host: 1 call far above its kind.s CPU time per launch:$' "$tmp/out"
 # by hand: its 124th top-level call, aten::to with a cudaStreamSynchronize
 # of 549.9 us inside, 599.7 us of CPU in all, one memcpy; the copy kind's
@@ -235,7 +235,7 @@ check "report: aten::to named, 599.7 us against 30.3" \
 	grep -q '^    599.7 us of CPU, 19.8 x the copy median of 30.3 us per kernel launched:$' "$tmp/out"
 run report "$L16"
 check "report on llama's decode: no host advice (the first launch left out)" sh -c "! grep -q '^host:' '$tmp/out'"
-run report -f json "$DATA/trace_compiled_qwen3_8b_l2_b8_p1024_gen1.json.gz"
+run report -f json "$DATA/impl/trace_compiled_qwen3_8b_l2_b8_p1024_gen1.json.gz"
 check "report -f json: still one JSON document" python3 -c 'import json,sys; json.load(sys.stdin)' <"$tmp/out"
 
 # ---- bad input ----
