@@ -177,14 +177,32 @@ static struct est rows_kernel(const struct env *e, const struct rl_op *op,
 	if (path == RL_EP_SOFTMAX_WARP || path == RL_EP_SOFTMAX_WARP2)
 		last = pow(2, ceil(log2(last)));
 
-	if (path >= RL_EP_REDUCTION_NARROW && rows < 4 * e->sms) {
+	/* A wide row reduction's block is 512 threads: 32 lanes along the row
+	 * and 16 rows (Reduce.cuh setReduceConfig: block.x the lanes, block.y
+	 * the outputs). It splits the row over several blocks only when each
+	 * thread would take at least 16 x the block's rows values (its
+	 * values_per_thread test); else the block walks its rows alone, so
+	 * with few rows the busiest SM holds a whole block of them, not
+	 * rows / SMs (fp32 [16, 4096], RMSNorm's mean in transformers: 9.4 us,
+	 * one block, tests/data/impl/trace_hf_llama3_8b_l2_decode_b16_c1024).
+	 * Its rate is a load rate: the profile's, fitted on bf16, per 2 bytes. */
+	int wide = path == RL_EP_REDUCTION_WIDE;
+	double block_rows = fmin(rows, 16), busiest = ceil(rows / e->sms), es_scale = 1;
+
+	if (path >= RL_EP_REDUCTION_NARROW && rows < 4 * e->sms &&
+	    (!wide || last / 32 >= 16 * block_rows)) {
 		double pieces = fmax(1, fmin(floor(last / 16384), ceil(4 * e->sms / rows)));
 
 		rows *= pieces;
 		last /= pieces;
+		busiest = ceil(rows / e->sms);
+	} else if (wide && rows < 16 * e->sms && last / 32 < 16 * block_rows) {
+		busiest = block_rows * ceil(ceil(rows / 16) / e->sms);
 	}
+	if (wide)
+		es_scale = (double)rl_dtype_size(op->dtype) / 2;
 	t_rows = ceil(rows / (e->sms * per_sm)) * ep(e, RL_EP_ROW(path, RL_EP_ROW_US)) +
-	         fmax(ceil(rows / e->sms) * last / ep(e, RL_EP_ROW(path, RL_EP_ROW_SM_RATE)),
+	         fmax(busiest * last * es_scale / ep(e, RL_EP_ROW(path, RL_EP_ROW_SM_RATE)),
 	              last / ep(e, RL_EP_ROW(path, RL_EP_ROW_RATE)));
 	s.t_compute = fmax(s.t_compute, t_rows / e->clock_scale);
 	if (path == RL_EP_LAYERNORM_SPLIT) {

@@ -226,10 +226,12 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 			k->causal = 1;
 		else if (strcmp(tok, "kv") == 0)
 			k->kv = 1;
+		else if (strcmp(tok, "grouped") == 0)
+			k->grouped = 1;
 		else
 			return bad(l, "unknown option", tok,
-			           "weights, causal, kv, inputs=, fpe=, host=, count=, bytes=, "
-			           "kv_heads=, if=, family= or CHOICE=VALUE");
+			           "weights, causal, kv, grouped, inputs=, fpe=, host=, count=, "
+			           "bytes=, kv_heads=, if=, family= or CHOICE=VALUE");
 		return 0;
 	}
 	*eq++ = '\0';
@@ -402,6 +404,27 @@ static int comp_of(const char *key)
 	return -1;
 }
 
+/* A runtime given as a file ("fitted/hf.runtime": a '/' or the .runtime
+ * ending, as --runtime takes one) and relative is the file's beside the
+ * implementation file: kept in a subdirectory, it is no profile of the
+ * database's own list. */
+static int runtime_beside(struct rl_impl *im, struct rl_err *err)
+{
+	const char *r = im->runtime, *slash = strrchr(im->path, '/');
+	size_t n = strlen(r), dir = slash != NULL ? (size_t)(slash - im->path) + 1 : 0;
+	char *joined;
+
+	if (r[0] == '/' || (strchr(r, '/') == NULL && (n < 8 || strcmp(r + n - 8, ".runtime") != 0)))
+		return 0;
+	if ((joined = malloc(dir + n + 1)) == NULL)
+		return rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	memcpy(joined, im->path, dir);
+	memcpy(joined + dir, r, n + 1);
+	free(im->runtime);
+	im->runtime = joined;
+	return 0;
+}
+
 int rl_impl_load(const char *path, struct rl_impl *im, struct rl_err *err)
 {
 	struct rl_kvfile kv;
@@ -452,6 +475,8 @@ int rl_impl_load(const char *path, struct rl_impl *im, struct rl_err *err)
 		                "%s: an implementation needs 'id', 'name' and 'stack'", path);
 	if (rc == 0 && (im->path = strdup(path)) == NULL)
 		rc = rl_err_set(err, RL_ERR_NOMEM, "out of memory");
+	if (rc == 0 && im->runtime != NULL)
+		rc = runtime_beside(im, err);
 	if (rc < 0)
 		rl_impl_release(im);
 	return rc;

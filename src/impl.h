@@ -127,6 +127,7 @@ struct rl_impl_kernel {
 	double host_us;                /* host=US: the host's cost per launch in
 	                                * place of the runtime's (0: the runtime's) */
 	int weights;                   /* matmul: reads the weights */
+	int grouped;                   /* matmul BxMxNxK: one grouped GEMM */
 	int causal;                    /* attention */
 	int kv;                        /* attention: reads the KV cache */
 	unsigned need, refuse;         /* RL_IMPL_IF_* bits that must hold, must not */

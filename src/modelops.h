@@ -123,6 +123,7 @@ struct rl_modelops_row {
 	int causal;        /* attention */
 	uint64_t kv_heads; /* attention */
 	int weights;       /* matmul: carries weight_dtype */
+	int grouped;       /* matmul BxMxNxK: one grouped GEMM (grouped) */
 	int kv;            /* attention: carries kv_dtype */
 	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
 	char kernel[32];   /* conv2d: KxRxS ("": no kernel column) */

@@ -17,7 +17,7 @@
  * RL_OPCOL_N). */
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
-	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0;
+	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -33,6 +33,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			bytes = 1;
 		if (rows[i].host_us > 0)
 			host = 1;
+		if (rows[i].grouped)
+			grouped = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -49,6 +51,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_BYTES;
 	if (host)
 		cols[k++] = RL_OPCOL_HOST_COST;
+	if (grouped)
+		cols[k++] = RL_OPCOL_GROUPED;
 	cols[k++] = RL_OPCOL_CAUSAL;
 	cols[k++] = RL_OPCOL_KV_HEADS;
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
@@ -84,6 +88,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_BYTES, r->bytes);
 	if (r->host_us > 0)
 		rl_oprow_g(c, RL_OPCOL_HOST_COST, r->host_us);
+	if (r->grouped)
+		rl_oprow_text(c, RL_OPCOL_GROUPED, "1");
 	if (r->causal)
 		rl_oprow_text(c, RL_OPCOL_CAUSAL, "1");
 	if (r->kv_heads)

@@ -38,6 +38,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_RANKS] = "ranks",
 	[RL_OPCOL_NODES] = "nodes",
 	[RL_OPCOL_PHASE] = "phase",
+	[RL_OPCOL_GROUPED] = "grouped",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -159,6 +160,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_u64(r, RL_OPCOL_NODES, op->nodes);
 	}
 	rl_oprow_text(r, RL_OPCOL_PHASE, rl_phase_name(op->phase));
+	if (op->grouped)
+		rl_oprow_text(r, RL_OPCOL_GROUPED, "1");
 }
 
 void rl_oplist_write_comment(FILE *f, const char *fmt, ...)

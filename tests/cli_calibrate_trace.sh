@@ -208,7 +208,7 @@ expect_error "model -o onto its --runtime file: refused" 2 'hf-fitted\.runtime' 
 	model --hw h200-sxm --runtime "$tmp/hf-fitted.runtime" -o "$tmp/hf-fitted.runtime" "$EX/llama3-8b.json"
 
 # the file in a database directory: found by its id, listed by hw runtimes
-mkdir "$tmp/db" && cp "$top_srcdir"/hwdb/* "$tmp/db/" && cp "$tmp/hf-fitted.runtime" "$tmp/db/"
+mkdir "$tmp/db" && cp "$top_srcdir"/hwdb/*.* "$tmp/db/" && cp "$tmp/hf-fitted.runtime" "$tmp/db/"
 run hw runtimes --hwdb "$tmp/db"
 check "hw runtimes --hwdb: the fitted profile listed" grep -q '^hf-fitted  *[0-9.]* us  host costs fitted from' "$tmp/out"
 run report --hwdb "$tmp/db" --runtime hf-fitted --timeline "$Q2"

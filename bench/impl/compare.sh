@@ -48,9 +48,9 @@ grep -v '^#' "$M" | grep -v decode4 | while IFS='	' read -r name k kt span wall 
 	# shellcheck disable=SC2086
 	"$R" model --hw h200 --impl "$IMPL" $rt $args -f json "$cfg" >"$tmp/j" 2>"$tmp/e" || {
 		echo "$name: $(cat "$tmp/e")"; continue; }
-	kp=$(sed 's/.*"summary":{//; s/.*"kernels":\([0-9.e+]*\).*/\1/' "$tmp/j")
-	gp=$(sed 's/.*"summary":{//; s/.*"expected_gpu_us":\([0-9.e+]*\).*/\1/' "$tmp/j")
-	sp=$(sed 's/.*"summary":{//; s/.*"expected_us":\([0-9.e+]*\).*/\1/' "$tmp/j")
+	kp=$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"summary\"][\"kernels\"])" <"$tmp/j")
+	gp=$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"summary\"][\"expected_gpu_us\"])" <"$tmp/j")
+	sp=$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"summary\"][\"expected_us\"])" <"$tmp/j")
 	split=held-out
 	for f in $fit; do [ "$f" = "$name" ] && split=fit; done
 	echo "$name ${k% kernels} ${kt% us kernel time} ${wall% us step*} $kp $gp $sp $split"
