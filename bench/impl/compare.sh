@@ -17,7 +17,7 @@ export LC_ALL=C
 R=${1:-./roofline}
 IMPL=${2:-hf}
 RT=${3:-}
-M=docs/measurements/h200-issue23-2026-12-02/eager-summary.txt
+M=${SUMMARY:-docs/measurements/h200-issue23-2026-12-02/eager-summary.txt}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare-impl.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -25,6 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 config() {
 	case $1 in
 	*llama3_8b_l2*) echo tests/data/impl/llama3-8b-l2.json ;;
+	*llama3_70b_l2*) echo tests/data/impl/llama3-70b-l2.json ;;
 	*qwen2_7b_l2*) echo tests/data/impl/qwen2-7b-l2.json ;;
 	*qwen3_8b_l2*) echo tests/data/impl/qwen3-8b-l2.json ;;
 	*mixtral_8x7b_l2*) echo tests/data/impl/mixtral-8x7b-l2.json ;;

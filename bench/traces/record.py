@@ -218,6 +218,15 @@ def impl_models():
         ("gpt2", "gpt2", 0, "decode", 4, 1000),
         ("gpt2", "gpt2", 0, "prefill", 8, 512),
         ("mixtral_8x7b_l2", "mixtral-8x7b", 2, "decode", 16, 2048),
+        # a fresh held-out set, recorded after the implementation files
+        # were written (docs/measurements/h200-issue23-fresh-2026-12-02)
+        ("llama3_70b_l2", "llama3-70b", 2, "decode", 8, 2048),
+        ("llama3_70b_l2", "llama3-70b", 2, "prefill", 1, 1024),
+        ("qwen2_7b_l2", "qwen2-7b", 2, "decode", 32, 1024),
+        ("llama3_8b_l2", "llama3-8b", 2, "decode", 2, 8192),
+        ("gpt2", "gpt2", 0, "decode", 32, 256),
+        ("qwen3_8b_l2", "qwen3-8b", 2, "prefill", 8, 512),
+        ("mixtral_8x7b_l2", "mixtral-8x7b", 2, "prefill", 4, 512),
     ]
     out = {}
     for name, ex, layers, phase, b, n in spec:
@@ -301,7 +310,22 @@ COMPILED = {
     "compiled_llama3_8b_l2_b1_p512": ("llama3-8b", 2, 1, 512, 64),
     "compiled_qwen3_8b_l2_b8_p1024": ("qwen3-8b", 2, 8, 1024, 64),
     "compiled_gpt2_b4_p256": ("gpt2", 0, 4, 256, 64),
+    "compiled_qwen2_7b_l2_b4_p512": ("qwen2-7b", 2, 4, 512, 64),
+    "compiled_llama3_8b_l2_b16_p1024": ("llama3-8b", 2, 16, 1024, 64),
 }
+
+
+def memory_breakdown(example, layers):
+    """Where a step's peak memory goes beside the weights: the bytes of the
+    parameters and buffers against torch.cuda.memory_allocated()."""
+    m = hf_model(example, layers)
+    torch.cuda.synchronize()
+    p = sum(t.numel() * t.element_size() for t in m.parameters())
+    b = sum(t.numel() * t.element_size() for t in m.buffers())
+    shared = len({t.data_ptr() for t in m.parameters()}) != len(list(m.parameters()))
+    print("memory %s l%s: parameters %d B, buffers %d B, allocated %d B, shared storage %s, dtypes %s" % (
+        example, layers, p, b, torch.cuda.memory_allocated(), shared,
+        sorted({str(t.dtype) for t in m.parameters()})), flush=True)
 
 
 def models():
@@ -394,7 +418,10 @@ def main():
     names = sys.argv[2:] or list(todo) + list(COMPILED)
     for n in names:
         try:
-            if n in COMPILED:
+            if n.startswith("memory:"):  # memory:EXAMPLE,LAYERS
+                ex, layers = n[7:].split(",")
+                memory_breakdown(ex, int(layers))
+            elif n in COMPILED:
                 record_compiled(outdir, n, *COMPILED[n], summary)
             else:
                 builder, desc = todo[n]
