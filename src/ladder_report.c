@@ -43,9 +43,9 @@ static void why(FILE *out, const char *lead, const struct rl_ladder_rung *a,
 		        lead, fabs(g.kernels), g.kernels > 0 ? "fewer" : "more", fabs(g.host_us),
 		        g.host_us >= 0 ? "less" : "more");
 	if (fabs(g.bytes) >= 1)
-		fprintf(out, "%s  memory: %.3g GB %s traffic (fusion keeps intermediates on chip), "
-		        "%.0f us %s GPU time\n",
-		        lead, fabs(g.bytes) / 1e9, g.bytes > 0 ? "less" : "more", fabs(g.gpu_us),
+		fprintf(out, "%s  memory: %.3g GB %s traffic%s, %.0f us %s GPU time\n", lead,
+		        fabs(g.bytes) / 1e9, g.bytes > 0 ? "less" : "more",
+		        g.bytes > 0 ? " (fusion keeps intermediates on chip)" : "", fabs(g.gpu_us),
 		        g.gpu_us >= 0 ? "less" : "more");
 	if (g.cache_bytes >= 1)
 		fprintf(out,

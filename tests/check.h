@@ -36,6 +36,7 @@ Suite *suite_pipeline(void);
 Suite *suite_synth(void);
 Suite *suite_hfconfig(void);
 Suite *suite_family(void);
+Suite *suite_impl(void);
 Suite *suite_expected(void);
 Suite *suite_memfit(void);
 Suite *suite_train(void);

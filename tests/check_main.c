@@ -85,6 +85,7 @@ int main(void)
 	srunner_add_suite(sr, suite_synth());
 	srunner_add_suite(sr, suite_hfconfig());
 	srunner_add_suite(sr, suite_family());
+	srunner_add_suite(sr, suite_impl());
 	srunner_add_suite(sr, suite_generate());
 	srunner_add_suite(sr, suite_generate_report());
 	srunner_add_suite(sr, suite_kind_report());
