@@ -66,11 +66,13 @@ enum rl_ep_key {
 	RL_EP_ATTN_D128,
 	RL_EP_ATTN_CAUSAL,
 	RL_EP_ATTN_S_HALF,         /* key length at half the long-sequence rate */
-	RL_EP_ATTN_DECODE_CTA_GBS, /* decode: GB/s one (batch, head) CTA streams */
+	RL_EP_ATTN_DECODE_CTA_GBS, /* decode: GB/s one CTA streams, one per SM */
+	RL_EP_ATTN_DECODE_US,      /* decode: a kernel's fixed time over latency_us */
 	RL_EP_CONV,                /* implicit GEMM against the GEMM model */
 	RL_EP_CONV_UNALIGNED,      /* channels not a multiple of 16 bytes */
 	RL_EP_COPY_PERM_ELEMS,     /* permuted copy: elements per us per SM */
 	RL_EP_COPY_PERM_SECTORS,   /* permuted copy: gathered sectors per us per SM */
+	RL_EP_COPY_STRIDED_US,     /* unvectorised loop: its fixed time over latency_us */
 	RL_EP_DW_TAPS,             /* depthwise conv: filter taps per us per SM */
 	RL_EP_DW_PIXELS,           /* depthwise conv: input tile pixels per us per SM */
 	RL_EP_DW_STAGE_US,         /* depthwise conv: a CTA's staging before its taps */

@@ -295,6 +295,37 @@ static struct est permuted_copy(const struct env *e, const struct rl_op *op,
 	return s;
 }
 
+/* A pointwise op or a copy whose operands PyTorch cannot stream with vector
+ * loads: strided or broadcast operands (TensorIterator cannot collapse them
+ * to one contiguous dim: elementwise_kernel<128, 4> for 2-byte outputs, <128,
+ * 2> for wider ones, through an offset calculator, CUDALoops.cuh
+ * launch_legacy_kernel), a widening cast (unrolled_elementwise_kernel, its
+ * loads dynamically cast), a cat of strided inputs (CatArrayBatchedCopy
+ * without _vectorized, Shape.cu, which computes an input's and the output's
+ * offsets for each element). An element per thread at a time, the same loop
+ * as a permuted copy's: OP->strided offset calculations per element at the
+ * permuted copy's rate (issue 26's fit, not moved), and a fixed time over a
+ * vectorised kernel's, a thread's items running one after another
+ * (copy.strided.latency_us). On the H200 traces of issue 23 these kernels
+ * ran 300 to 340 G elements/s at 33 M elements (2,300 to 2,600 per us per
+ * SM, 2,862 fitted on the permuted copies) where the vectorised ones
+ * streamed at the bandwidth, and 2.0 us at a few thousand elements against
+ * 1.1 us. */
+static struct est strided_loop(const struct env *e, const struct rl_op *op,
+                               const struct rl_pred *p)
+{
+	struct est s = streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+	double t = elements(op) * op->strided / ep(e, RL_EP_COPY_PERM_ELEMS) /
+	           (e->sms * e->clock_scale);
+
+	s.t_compute = fmax(s.t_compute, t) + ep(e, RL_EP_COPY_STRIDED_US);
+	if (t + ep(e, RL_EP_COPY_STRIDED_US) > s.t_memory)
+		s.note = op->strided > 1 ? "unvectorised cat: two offset calculations per element"
+		                         : "unvectorised loop: an element per thread through an "
+		                           "offset calculator (strided, broadcast or cast operands)";
+	return s;
+}
+
 /* ---- GEMM: tiles, waves, split-K, alignment ------------------------------ */
 
 enum tile_class { LARGE, MEDIUM, SMALL, THIN };
@@ -335,8 +366,11 @@ struct gemm_search {
 
 /* Tries a TM x TN tile (rows x columns of C) on G's problem: its tiles over
  * the SMs (one CTA per SM for tiles of 128 x 96 and up, two below), split
- * over K when too few tiles fill the SMs (each split at least 256 deep,
- * partial sums written and read in fp32), waves of tiles at the tile
+ * over K when too few tiles fill the SMs and K is over 1024 (each split at
+ * least 256 deep, partial sums written and read in fp32; the H200 profiles
+ * show no split-K kernel at K = 768 or 1024, GPT-2's decode and 1024^3,
+ * and one at 1234: docs/measurements/h200-issue12-2026-12-01, issue 23's
+ * traces), waves of tiles at the tile
  * class's fraction of the peak, then the output written (the share the
  * epilogue does not hide). A split product adds a second kernel, the
  * reduction of the partial sums (cublasLt splitKreduce). */
@@ -347,7 +381,7 @@ static void tile_try(struct gemm_search *g, double tm, double tn)
 	double nt = g->batch * ceil(g->m / tm) * ceil(g->n / tn);
 	double split = 1, units, waves, t_main, extra = 0, t;
 
-	if (nt < slots && g->fallback <= 0 && !g->grouped)
+	if (nt < slots && g->k > 1024 && g->fallback <= 0 && !g->grouped)
 		split = fmax(1, fmin(fmin(floor(slots / nt), floor(g->k / 256)), 16));
 	units = nt * split;
 	waves = ceil(units / slots);
@@ -627,6 +661,23 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
  * 64x128x128 on the H200; FlashAttention-2/3 use 128 x 128 and 128 x 64):
  * a sequence of 197 tokens costs as much as one of 256. One query per
  * sequence (decode, Sq <= 16): a stream over the KV cache. */
+/* The splits of the keys cuDNN's decode kernel takes for UNITS (batch, KV
+ * head) pairs over SK keys, as its grids in the H200 profiles of issue 23
+ * show (x: splits, y: KV heads, z: batch; docs/measurements/
+ * h200-issue23-2026-12-02): none from 128 pairs up; else the most that keep
+ * 256 CTAs and 128 keys a split, a power of two up to 16. A split kernel is
+ * followed by a combine kernel over the splits' partial results. */
+static double decode_splits(double units, double sk)
+{
+	double s = 1;
+
+	if (units >= 128)
+		return 1;
+	while (s < 16 && units * s * 2 <= 256 && s * 2 <= ceil(sk / 128))
+		s *= 2;
+	return s;
+}
+
 static struct est attention(const struct env *e, const struct rl_op *op, const struct rl_pred *p)
 {
 	const uint64_t *d = op->dims;
@@ -649,11 +700,21 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 	if (op->causal)
 		eff *= ep(e, RL_EP_ATTN_CAUSAL);
 	if (sq <= 16) {
-		/* one CTA per (batch, head) streams that head's K and V: too few of
-		 * them cannot keep enough bytes in flight (Little's law) */
-		double ctas = fmin((double)d[0] * (double)d[1], e->sms * 4);
+		/* cuDNN's decode kernel (sdpa_sm80_flash_fprop_wmma_f16 16x128x128
+		 * on the H200): a CTA per (batch, KV head) and split of the keys,
+		 * each streaming its share of K and V; a CTA's rate is bounded (too
+		 * few bytes in flight: Little's law), so fewer CTAs than SMs leave
+		 * bandwidth unused, and each kernel pays a fixed time (its pipeline
+		 * filled, the softmax and output written). Splits and their combine
+		 * kernel (cudnn::fusion::lean_reduction_kernel): decode_splits. */
+		double kvh = op->kv_heads ? (double)op->kv_heads : (double)d[1];
+		double units = (double)d[0] * kvh, splits = decode_splits(units, sk);
 
-		s.t_memory = fmax(s.t_memory, p->bytes / (ctas * ep(e, RL_EP_ATTN_DECODE_CTA_GBS) * 1e3));
+		s.t_memory = fmax(s.t_memory, p->bytes / (fmin(units * splits, e->sms) *
+		                                           ep(e, RL_EP_ATTN_DECODE_CTA_GBS) * 1e3)) +
+		             ep(e, RL_EP_ATTN_DECODE_US);
+		if (splits > 1)
+			s.kernels = 2;
 	}
 	s.t_compute = p->flops / (pk * eff);
 	if (sq > 16)
@@ -675,6 +736,10 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 	 * the attention model, which works from its shape and P's work. */
 	if (op->kind == RL_KIND_ATTENTION && (op->has & RL_HAS_SHAPE) && op->ndims >= 4)
 		return attention(e, op, p);
+	/* An unvectorised loop is known by its elements, whatever its bytes. */
+	if (op->strided > 0 && op->nperm == 0 && (op->has & RL_HAS_SHAPE) &&
+	    (op->kind == RL_KIND_POINTWISE || op->kind == RL_KIND_COPY))
+		return strided_loop(e, op, p);
 	/* Other given FLOPs or bytes replace the formula's: nothing is known of
 	 * the kernel beyond them. */
 	if (op->kind == RL_KIND_CUSTOM || !(op->has & RL_HAS_SHAPE) ||

@@ -228,10 +228,12 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 			k->kv = 1;
 		else if (strcmp(tok, "grouped") == 0)
 			k->grouped = 1;
+		else if (strcmp(tok, "strided") == 0)
+			k->strided = 1;
 		else
 			return bad(l, "unknown option", tok,
-			           "weights, causal, kv, grouped, inputs=, fpe=, host=, count=, "
-			           "bytes=, kv_heads=, if=, family= or CHOICE=VALUE");
+			           "weights, causal, kv, grouped, strided, inputs=, fpe=, host=, "
+			           "count=, bytes=, kv_heads=, strided=, if=, family= or CHOICE=VALUE");
 		return 0;
 	}
 	*eq++ = '\0';
@@ -239,6 +241,8 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		return parse_u(l, "inputs", eq, 65536, &k->inputs);
 	if (strcmp(tok, "fpe") == 0)
 		return parse_u(l, "fpe", eq, 1000000, &k->fpe);
+	if (strcmp(tok, "strided") == 0)
+		return parse_u(l, "strided", eq, 2, &k->strided);
 	if (strcmp(tok, "host") == 0) {
 		char *end;
 

@@ -128,6 +128,8 @@ struct rl_impl_kernel {
 	                                * place of the runtime's (0: the runtime's) */
 	int weights;                   /* matmul: reads the weights */
 	int grouped;                   /* matmul BxMxNxK: one grouped GEMM */
+	unsigned strided;              /* pointwise, copy: offset calculations per
+	                                * element (op.h); 0: a vectorised stream */
 	int causal;                    /* attention */
 	int kv;                        /* attention: reads the KV cache */
 	unsigned need, refuse;         /* RL_IMPL_IF_* bits that must hold, must not */

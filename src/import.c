@@ -273,6 +273,19 @@ static int make_collective(const struct rl_trace *t, struct rl_import *imp, cons
 }
 
 /* Fills one row's op. */
+/* The offset calculations per element of the loop kernel KNAME runs
+ * (op.h's strided): 1 for PyTorch's unvectorised elementwise loops
+ * (elementwise_kernel over strided or broadcast operands,
+ * unrolled_elementwise_kernel for a dynamic cast), 2 for a cat of strided
+ * inputs (CatArrayBatchedCopy without _vectorized), 0 for any other. */
+static int kernel_loop(const char *kname)
+{
+	if (strstr(kname, "at::native::elementwise_kernel<") != NULL ||
+	    strstr(kname, "at::native::unrolled_elementwise_kernel<") != NULL)
+		return 1;
+	return strstr(kname, "::CatArrayBatchedCopy<") != NULL ? 2 : 0;
+}
+
 static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct row *r,
                    size_t rowno, enum rl_phase phase, struct rl_op *op)
 {
@@ -301,6 +314,11 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 		}
 		if (!mapped && note_custom(imp, name) < 0)
 			return RL_ERR_NOMEM;
+		/* the trace names the kernel: a one-kernel pointwise op or copy
+		 * that ran an unvectorised loop is predicted as one */
+		if (mapped && r->launches == 1 && op->nperm == 0 &&
+		    (op->kind == RL_KIND_POINTWISE || op->kind == RL_KIND_COPY))
+			op->strided = kernel_loop(rl_trace_str(t, r->kernel));
 		if (o->dur_ns > 0) {
 			op->host_us = (double)o->dur_ns / 1000;
 			op->has |= RL_HAS_HOST;
@@ -836,6 +854,14 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	}
 	if (imp->training)
 		cols[ncols++] = RL_OPCOL_PHASE;
+	for (i = 0; i < imp->n; i++)
+		if (imp->ops[i].strided) {
+			fputs("# strided: from the kernel's name, 1 for PyTorch's unvectorised\n"
+			      "# elementwise loop, 2 for a cat of strided inputs\n",
+			      out);
+			cols[ncols++] = RL_OPCOL_STRIDED;
+			break;
+		}
 	rl_oplist_write_header(out, cols, ncols);
 	for (i = 0; i < imp->n; i++) {
 		rl_oprow_from_op(&row, &imp->ops[i]);

@@ -82,6 +82,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 		{"grouped", NULL},
 		{"ranks", "nodes", "overlap", NULL},
 		{"flops_per_element", NULL},
+		{"strided", NULL},
 		{NULL},
 	};
 	unsigned i;

@@ -42,8 +42,9 @@ enum {
 	RL_KCOL_GROUPED = 1 << 5,    /* grouped */
 	RL_KCOL_COLLECTIVE = 1 << 6, /* ranks, nodes, overlap */
 	RL_KCOL_FPE = 1 << 7,        /* flops_per_element */
+	RL_KCOL_STRIDED = 1 << 8,    /* strided */
 };
-#define RL_KCOL_BITS 8
+#define RL_KCOL_BITS 9
 
 /* The op-list columns that RL_KCOL_* bit BIT stands for, as the header
  * names them (docs/oplist-format.md), NULL-terminated; an empty list for a
@@ -72,7 +73,7 @@ enum {
  *    interconnect (docs/oplist-format.md, "Collectives"). */
 #define RL_KIND_MAP(XX)                                                                            \
 	XX(POINTWISE, "pointwise", 1, 6, NULL, 1.0, RL_BYTES_INPUTS, RL_WEIGHTS_NONE,              \
-	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE)                                            \
+	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE | RL_KCOL_STRIDED)                          \
 	XX(REDUCTION, "reduction", 1, 6, NULL, 1.0, RL_BYTES_ROW_REDUCE, RL_WEIGHTS_NONE, 0,       \
 	   RL_KCOL_FPE)                                                                            \
 	XX(SOFTMAX, "softmax", 1, 6, NULL, 5.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, RL_KF_FUSABLE,   \
@@ -85,7 +86,8 @@ enum {
 	   RL_KF_MATRIX, RL_KCOL_CONV2D | RL_KCOL_WEIGHTS)                                         \
 	XX(ATTENTION, "attention", 4, 5, "BxHxSxD or BxHxSqxSkxD", 1.0, RL_BYTES_ATTENTION,        \
 	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION)                                         \
-	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0, RL_KCOL_PERM)       \
+	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0,                     \
+	   RL_KCOL_PERM | RL_KCOL_STRIDED)                                                         \
 	XX(EMBEDDING, "embedding", 2, 6, "indices x row width (NxD, BxSxD)", 0.0, RL_BYTES_GATHER, \
 	   RL_WEIGHTS_NONE, 0, 0)                                                                  \
 	XX(ALLREDUCE, "allreduce", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \

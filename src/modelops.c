@@ -120,6 +120,7 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 		r->host_us = k->host_us;
 		r->weights = k->weights;
 		r->grouped = k->grouped;
+		r->strided = k->strided;
 		r->causal = k->causal;
 		r->kv = k->kv;
 		if (k->kv_heads[0])

@@ -124,6 +124,7 @@ struct rl_modelops_row {
 	uint64_t kv_heads; /* attention */
 	int weights;       /* matmul: carries weight_dtype */
 	int grouped;       /* matmul BxMxNxK: one grouped GEMM (grouped) */
+	unsigned strided;  /* pointwise, copy: offset calculations per element */
 	int kv;            /* attention: carries kv_dtype */
 	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
 	char kernel[32];   /* conv2d: KxRxS ("": no kernel column) */

@@ -17,7 +17,7 @@
  * RL_OPCOL_N). */
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
-	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0;
+	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -35,6 +35,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			host = 1;
 		if (rows[i].grouped)
 			grouped = 1;
+		if (rows[i].strided)
+			strided = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -53,6 +55,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_HOST_COST;
 	if (grouped)
 		cols[k++] = RL_OPCOL_GROUPED;
+	if (strided)
+		cols[k++] = RL_OPCOL_STRIDED;
 	cols[k++] = RL_OPCOL_CAUSAL;
 	cols[k++] = RL_OPCOL_KV_HEADS;
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
@@ -90,6 +94,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_g(c, RL_OPCOL_HOST_COST, r->host_us);
 	if (r->grouped)
 		rl_oprow_text(c, RL_OPCOL_GROUPED, "1");
+	if (r->strided)
+		rl_oprow_u64(c, RL_OPCOL_STRIDED, r->strided);
 	if (r->causal)
 		rl_oprow_text(c, RL_OPCOL_CAUSAL, "1");
 	if (r->kv_heads)

@@ -96,6 +96,11 @@ struct rl_op {
 	                                  * dim (x.permute(...).contiguous()) */
 	int grouped;              /* matmul BxMxNxK: 1 runs the B problems as one
 	                           * grouped GEMM (torch._grouped_mm) */
+	int strided;              /* pointwise, copy: the offset calculations each
+	                           * element costs in PyTorch's unvectorised loop
+	                           * (1: strided, broadcast or widening operands;
+	                           * 2: a cat of strided inputs); 0: a vectorised
+	                           * stream */
 };
 
 /* Sets OP to the defaults of an op with no optional column given. */

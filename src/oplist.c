@@ -44,6 +44,7 @@ enum col {
 	COL_PERM,
 	COL_GROUPED,
 	COL_HOST_COST,
+	COL_STRIDED,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -55,6 +56,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
+	"strided",
 };
 
 struct reader {
@@ -309,6 +311,9 @@ static int do_header(struct reader *r)
 /* GPUs in a collective: 2^24 is a hundred times the largest clusters. */
 #define MAX_RANKS (1ull << 24)
 #define MAX_RANKS_WHY "2^24 GPUs, a hundred times the largest clusters"
+/* strided: offset calculations per element (docs/oplist-format.md) */
+#define MAX_STRIDED 2
+#define MAX_STRIDED_WHY "1: PyTorch's elementwise loop, 2: a cat of strided inputs"
 /* Host time per op: at most one second, as a runtime's host_overhead_us. */
 #define MAX_HOST_US 1e6
 
@@ -429,6 +434,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_INPUTS, RL_KCOL_INPUTS, "pointwise"},
 		{COL_PERM, RL_KCOL_PERM, "copy"},
 		{COL_GROUPED, RL_KCOL_GROUPED, "matmul"},
+		{COL_STRIDED, RL_KCOL_STRIDED, "pointwise and copy"},
 		{COL_RANKS, RL_KCOL_COLLECTIVE, "collective"},
 		{COL_NODES, RL_KCOL_COLLECTIVE, "collective"},
 		{COL_OVERLAP, RL_KCOL_COLLECTIVE, "collective"},
@@ -647,6 +653,13 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_OVERLAP: rc = cell_bool(r, cn, s, &op->overlap); break;
 		case COL_PERM: perm = s; break;
 		case COL_GROUPED: rc = cell_bool(r, cn, s, &op->grouped); break;
+		case COL_STRIDED: {
+			uint64_t v;
+
+			rc = cell_u64(r, cn, s, 0, MAX_STRIDED, MAX_STRIDED_WHY, &v);
+			op->strided = (int)v;
+			break;
+		}
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:

@@ -259,12 +259,32 @@ START_TEST(test_attention_decode)
 
 	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
 	p = predict(&op);
-	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 8.390656, 1e-6);
+	/* 2 x 2 (batch, KV head) pairs: cuDNN splits the 4096 keys 16 ways (64
+	 * CTAs, under 256, at least 128 keys each), and a combine kernel
+	 * follows: two latencies; the 8.390656 MB at the bandwidth (1 TB/s),
+	 * the 4 SMs' CTAs at 1000 GB/s each being faster */
+	ck_assert_double_eq_tol(p.expected_gpu_us, 2 + 8.390656, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 2, 1e-12);
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "KV cache"));
-	/* one CTA at 1000 GB/s: 8.390656 MB / 1e6 bytes/us per CTA, the same
-	 * here; at 100 GB/s a CTA, 4 of them take 20.97664 us */
+	/* at 100 GB/s a CTA, the 4 SMs' 4 CTAs at a time take 20.97664 us */
 	prof.num[RL_EP_ATTN_DECODE_CTA_GBS].value = 100;
-	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 20.97664, 1e-6);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 2 + 20.97664, 1e-6);
+	/* a kernel's fixed time adds once */
+	prof.num[RL_EP_ATTN_DECODE_US].value = 3;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 2 + 3 + 20.97664, 1e-6);
+	prof.num[RL_EP_ATTN_DECODE_US].value = 0;
+	prof.num[RL_EP_ATTN_DECODE_CTA_GBS].value = 1000;
+	/* 64 x 2 = 128 pairs: no split, one kernel; 268.500992 MB at 1 TB/s
+	 * (64 x 2 x 4096 x 128 x 2 bytes of K and V, the queries and output) */
+	d[0] = 64;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_kernels, 1, 1e-12);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 268.500992, 1e-6);
+	/* 32 pairs over 4096 keys: 8 splits (256 CTAs) and the combine */
+	d[0] = 16;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	ck_assert_double_eq_tol(predict(&op).expected_kernels, 2, 1e-12);
 }
 END_TEST
 
@@ -330,6 +350,36 @@ START_TEST(test_permuted_copy)
 	make_op(&op, RL_KIND_COPY, RL_BF16, d3, 3);
 	op.nperm = 3, op.perm[0] = 1, op.perm[1] = 0, op.perm[2] = 2;
 	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 0.128, 1e-6);
+}
+END_TEST
+
+/* An unvectorised loop (strided): 1e6 bf16 elements through the offset
+ * calculator at 1e4 per us per SM on the 4 SMs, 25 us, and the loop's fixed
+ * 2 us (unit.efficiency), over the 4 MB it reads and writes at half the
+ * 1 TB/s (8 us): 1 + 27; a cat of strided inputs computes two offsets an
+ * element: 1 + 52. At 1e6 per us per SM the 8 us of bytes are longer: 1 + 8.
+ * Given bytes do not take it off the loop. */
+START_TEST(test_strided_loop)
+{
+	uint64_t d[2] = {1000, 1000};
+	struct rl_op op;
+
+	prof.num[RL_EP_COPY_PERM_ELEMS].value = 1e4;
+	make_op(&op, RL_KIND_POINTWISE, RL_BF16, d, 2);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 8, 1e-6);
+	op.strided = 1;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 27, 1e-6);
+	ck_assert_ptr_nonnull(strstr(predict(&op).expected_note, "unvectorised loop"));
+	op.has |= RL_HAS_BYTES;
+	op.bytes = 4e6;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 27, 1e-6);
+	make_op(&op, RL_KIND_COPY, RL_BF16, d, 2);
+	op.strided = 2;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 52, 1e-6);
+	ck_assert_ptr_nonnull(strstr(predict(&op).expected_note, "cat"));
+	prof.num[RL_EP_COPY_PERM_ELEMS].value = 1e6;
+	op.strided = 1;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 8, 1e-6);
 }
 END_TEST
 
@@ -517,6 +567,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_attention_tiles);
 	tcase_add_test(tc, test_bound_overhead);
 	tcase_add_test(tc, test_permuted_copy);
+	tcase_add_test(tc, test_strided_loop);
 	tcase_add_test(tc, test_depthwise);
 	tcase_add_test(tc, test_sdpa_backend);
 	tcase_add_test(tc, test_quantised);

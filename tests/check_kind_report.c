@@ -68,6 +68,7 @@ START_TEST(test_columns)
 	    rl_kind_report_columns(RL_KCOL_INPUTS | RL_KCOL_FPE, " ", buf, sizeof(buf)),
 	    "inputs flops_per_element");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_PERM, " ", buf, sizeof(buf)), "perm");
+	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_STRIDED, " ", buf, sizeof(buf)), "strided");
 	/* too small a buffer: the names that fit whole */
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_WEIGHTS, " ", buf, 20), "weight_dtype");
 }
@@ -92,13 +93,13 @@ START_TEST(test_table)
 	                 "no      yes      no      no         causal kv_heads kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise ", line, sizeof(line)),
 	                 "pointwise     1-6  -                                         1 vector "
-	                 "no      no       yes     no         inputs flops_per_element");
+	                 "no      no       yes     no         inputs flops_per_element strided");
 	ck_assert_str_eq(line_of(buf, "allreduce ", line, sizeof(line)),
 	                 "allreduce     1-6  -                                         - vector "
 	                 "no      no       no      yes        ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy ", line, sizeof(line)),
 	                 "copy          1-6  -                                         - vector "
-	                 "no      no       no      no         perm");
+	                 "no      no       no      no         perm strided");
 	/* the other defaults of flops_per_element: softmax 5, layernorm 8 */
 	ck_assert_str_eq(line_of(buf, "softmax ", line, sizeof(line)),
 	                 "softmax       1-6  -                                         5 vector "
@@ -126,11 +127,11 @@ START_TEST(test_csv)
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
 	                 "kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise,", line, sizeof(line)),
-	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element");
+	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided");
 	ck_assert_str_eq(line_of(buf, "allreduce,", line, sizeof(line)),
 	                 "allreduce,1,6,,,vector,0,0,0,1,ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy,", line, sizeof(line)),
-	                 "copy,1,6,,,vector,0,0,0,0,perm");
+	                 "copy,1,6,,,vector,0,0,0,0,perm strided");
 	/* a shape form with a comma is quoted */
 	ck_assert_str_eq(line_of(buf, "embedding,", line, sizeof(line)),
 	                 "embedding,2,6,\"indices x row width (NxD, BxSxD)\",,vector,0,0,0,0,");
@@ -151,7 +152,7 @@ START_TEST(test_json)
 	                                  "\"flops_per_element\":1,\"pipe\":\"vector\","
 	                                  "\"weights\":false,\"kv_cache\":false,\"fusable\":true,"
 	                                  "\"collective\":false,"
-	                                  "\"columns\":[\"inputs\",\"flops_per_element\"]}"));
+	                                  "\"columns\":[\"inputs\",\"flops_per_element\",\"strided\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"matmul\",\"min_dims\":3,\"max_dims\":4,"
 	                                  "\"shape_form\":\"MxNxK or BxMxNxK\","
 	                                  "\"flops_per_element\":null,\"pipe\":\"tensor\","
@@ -175,7 +176,7 @@ START_TEST(test_json)
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"
 	                                  "\"kv_cache\":false,\"fusable\":false,"
-	                                  "\"collective\":false,\"columns\":[\"perm\"]}"));
+	                                  "\"collective\":false,\"columns\":[\"perm\",\"strided\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"columns\":[]}]}\n")); /* custom, the last */
 	ck_assert_ptr_null(strstr(buf, "\"fused\""));
 	/* md is no format of this list */

@@ -172,6 +172,60 @@ sys.exit(0 if len(s) == 3 and s == sorted(s, reverse=True) and len(d["steps"]) =
 expect_error "--impl all with --generate: a usage error" 2 "--impl all writes one row per implementation" \
 	model --hw h200 --impl all --generate 4 "$I/llama3-8b-l2.json"
 
+# unvectorised loops (op-list column strided): import reads them off the
+# kernels' names, which the recording holds (checked here against the trace)
+T2="$I/trace_hf_llama3_8b_l2_decode_b2_c8192_bf16.json.gz"
+run import "$T2"
+cp "$tmp/out" "$tmp/imported.csv"
+check "import: a strided column when a kernel ran an unvectorised loop" \
+	grep -q '^name,.*,kv_heads,strided$' "$tmp/imported.csv"
+python3 -c '
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+k = sorted((e for e in ev if e.get("cat") == "kernel"), key=lambda e: e["ts"])
+names = [e["name"] for e in k]
+# the recording in launch order (0-based; the split-K projections run two
+# kernels each): the first norm cast (13), its weight mul (20), the first
+# rotate_half cat (29), q_embed add (31), the cache cat of the keys (37)
+for i, want in ((13, "unrolled_elementwise_kernel<"), (20, "at::native::elementwise_kernel<128, 4"),
+                (29, "::CatArrayBatchedCopy<"), (31, "vectorized_elementwise_kernel<"),
+                (37, "CatArrayBatchedCopy_vectorized<")):
+    assert want in names[i], (i, names[i][:90])
+' "$T2" >"$tmp/kn" 2>&1
+check "the recording's kernels of to#14, mul#21, cat#27, add#29, cat#35: unrolled, elementwise<128, 4>, cat, vectorized, vectorized cat" \
+	test ! -s "$tmp/kn"
+check "import: to#14 (bf16 to fp32) strided 1" grep -q '^to#14,copy,bf16,2x1x4096,.*,1$' "$tmp/imported.csv"
+check "import: mul#21 (the norm's weight, broadcast) strided 1" grep -q '^mul#21,pointwise,.*,1$' "$tmp/imported.csv"
+check "import: cat#27 (rotate_half of a view) strided 2" grep -q '^cat#27,copy,.*,2$' "$tmp/imported.csv"
+check "import: add#29 and the cache's cat#35 vectorised (empty)" \
+	sh -c "grep -q '^add#29,.*,\$' '$tmp/imported.csv' && grep -q '^cat#35,.*,\$' '$tmp/imported.csv'"
+# by hand: q * cos at a Llama-3-8B prefill of 512 tokens, 1 x 32 x 512 x 128
+# = 2097152 elements through the offset calculator at 2862 per us per SM on
+# 132 SMs (5.5509 us) plus copy.strided.latency_us 0.96, over its 8388608
+# bytes at 0.9064 x 4.8 TB/s (1.93 us), plus latency_us 1.245: 7.756 us
+# (the recording's mul#70 of tests/data/trace_llama3_8b_l2_prefill_b1_s512: 7.71)
+run model --hw h200 --impl hf --phase prefill --batch 1 --seq 512 -f json "$I/llama3-8b-l2.json"
+check "hf: q_cos at prefill is an unvectorised loop, 7.756 us by hand" python3 -c '
+import json, sys
+o = [o for o in json.load(sys.stdin)["ops"] if o["name"].endswith("q_cos")][0]
+assert abs(o["expected_gpu_us"] - 7.756) < 0.005 and "unvectorised" in o["expected_note"], o
+' <"$tmp/out"
+run model --hw h200 --impl hf --phase decode --batch 2 --context 8192 -f oplist -o "$tmp/hf.csv" "$I/llama3-8b-l2.json"
+check "hf: the op list carries strided (norm_weight 1, q_half_cat 2, q_add at decode none)" sh -c "
+	grep -q '^name,kind,dtype,shape,inputs,bytes,strided,' '$tmp/hf.csv' &&
+	grep -q '^norm_weight,pointwise,bf16,2x4096,,,1,' '$tmp/hf.csv' &&
+	grep -q '^q_half_cat,copy,bf16,2x32x1x128,,,2,' '$tmp/hf.csv' &&
+	grep -q '^q_add,pointwise,bf16,2x32x1x128,2,,,' '$tmp/hf.csv'"
+printf 'name,kind,dtype,shape,strided\nmm,matmul,bf16,8x8x8,1\n' >"$tmp/s.csv"
+expect_error "strided on a matmul: refused" 1 "s.csv:2: column 'strided': only pointwise and copy ops take it" \
+	classify --hw h200 "$tmp/s.csv"
+printf 'name,kind,dtype,shape,strided\nx,copy,bf16,8x8,3\n' >"$tmp/s.csv"
+expect_error "strided 3: above the maximum" 1 "s.csv:2: column 'strided': 3 is above the maximum 2" \
+	classify --hw h200 "$tmp/s.csv"
+printf 'id = x\nname = x\nstack = x\nnorm = a pointwise model TxH strided=3 ; s\n' >"$tmp/bad.impl"
+expect_error "an impl line's strided=3" 1 "bad.impl:4: strided" \
+	model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
+
 # bad implementations: one message each, nothing written
 expect_error "--impl unknown: the known ids" 1 \
 	"--impl nosuch: no implementation of that id in .* \(expected fused, hf or compiled" \

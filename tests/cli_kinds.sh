@@ -40,7 +40,7 @@ check "kinds -f json: 16 kinds, pointwise first" python3 -c '
 import json, sys
 k = json.load(sys.stdin)["kinds"]
 assert len(k) == 16 and k[0]["kind"] == "pointwise", k
-assert k[0]["columns"] == ["inputs", "flops_per_element"], k[0]
+assert k[0]["columns"] == ["inputs", "flops_per_element", "strided"], k[0]
 assert k[0]["fusable"] is True and k[0]["flops_per_element"] == 1, k[0]
 ' <"$tmp/out"
 
