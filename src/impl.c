@@ -212,6 +212,51 @@ static int parse_u(const struct line *l, const char *what, const char *v, unsign
 	return 0;
 }
 
+/* The options of K that its kind does not take: the op list's columns they
+ * become would refuse the step's row (kind.h's RL_KCOL_* of each kind). */
+static int check_options(const struct line *l, const struct rl_impl_kernel *k)
+{
+	static const struct {
+		unsigned kcol;
+		const char *option;
+	} rules[] = {
+		{RL_KCOL_INPUTS, "inputs="},       {RL_KCOL_FPE, "fpe="},
+		{RL_KCOL_WEIGHTS, "weights"},      {RL_KCOL_GROUPED, "grouped"},
+		{RL_KCOL_STRIDED, "strided"},      {RL_KCOL_ATTENTION, "causal, kv and kv_heads="},
+	};
+	const struct rl_kind_info *ki = rl_kind_info(k->kind);
+	unsigned cols = ki->columns;
+	int given[] = {k->inputs != 0, k->fpe != 0, k->weights, k->grouped, k->strided != 0,
+	               k->causal || k->kv || k->kv_heads[0]};
+	int nd = 1, depth = 0;
+	const char *s;
+	size_t i;
+
+	/* the shape's dims: the 'x's outside parentheses (no size's name has
+	 * one) */
+	for (s = k->shape; *s; s++) {
+		depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+		nd += *s == 'x' && depth == 0;
+	}
+	if (k->grouped && nd != 4)
+		return rl_err_set(l->err, RL_ERR_PARSE,
+		                  "%s:%zu: shape '%s': %d dims, where a grouped matmul takes BxMxNxK",
+		                  l->kv->path, l->kv->lineno, k->shape, nd);
+	if (nd < ki->min_dims || nd > ki->max_dims)
+		return rl_err_set(l->err, RL_ERR_PARSE,
+		                  "%s:%zu: shape '%s': %d dims, where a %s kernel takes %d to %d%s%s%s",
+		                  l->kv->path, l->kv->lineno, k->shape, nd, ki->name, ki->min_dims,
+		                  ki->max_dims, ki->shape_form ? " (" : "",
+		                  ki->shape_form ? ki->shape_form : "", ki->shape_form ? ")" : "");
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (given[i] && !(cols & rules[i].kcol))
+			return rl_err_set(l->err, RL_ERR_PARSE, "%s:%zu: %s: not an option of a %s kernel",
+			                  l->kv->path, l->kv->lineno, rules[i].option,
+			                  rl_kind_name(k->kind));
+	return 0;
+}
+
 /* An option of a kernel line: NAME=VALUE or a flag. */
 static int parse_option(const struct line *l, const struct rl_impl *im, struct rl_impl_kernel *k,
                         char *tok)
@@ -327,6 +372,13 @@ static int parse_kernel(const struct line *l, struct rl_impl *im, enum rl_impl_c
 		case 0:
 			if (copy_field(l, k->name, sizeof(k->name), "name", t) < 0)
 				return RL_ERR_PARSE;
+			/* the name is an op list's: ASCII that needs no quoting */
+			if (strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+			    strlen(t))
+				return rl_err_set(l->err, RL_ERR_PARSE,
+				                  "%s:%zu: a kernel's name is letters, digits, '_', '.' "
+				                  "and '-' only",
+				                  l->kv->path, l->kv->lineno);
 			break;
 		case 1:
 			if (rl_kind_parse(t, &k->kind) < 0 || k->kind == RL_KIND_FUSED)
@@ -358,6 +410,8 @@ static int parse_kernel(const struct line *l, struct rl_impl *im, enum rl_impl_c
 		                  "%s:%zu: a kernel line is 'NAME KIND DTYPE SHAPE [OPTION...]' or "
 		                  "'- [OPTION...]'",
 		                  l->kv->path, l->kv->lineno);
+	if (!k->none && check_options(l, k) < 0)
+		return RL_ERR_PARSE;
 	im->names[c] = 1;
 	return 0;
 }

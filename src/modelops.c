@@ -33,6 +33,7 @@ struct build {
 	struct rl_symbols sym;               /* the step's sizes, by name */
 	struct rl_err err;                   /* the first evaluation error */
 	int failed;
+	struct rl_modelops_row spare;        /* written past the last row (failed) */
 };
 
 /* A * B, or UINT64_MAX with the row being built marked when the product
@@ -53,7 +54,17 @@ static uint64_t mul(struct build *b, uint64_t x, uint64_t y)
 static struct rl_modelops_row *add(struct build *b, const char *name, const char *kind,
                                    uint64_t count)
 {
-	struct rl_modelops_row *r = &b->rows[b->n++];
+	struct rl_modelops_row *r = &b->spare;
+
+	/* an implementation's kernels can pass the rows there are: the step
+	 * is refused (impl_rows names the file), the rows after it unwritten */
+	if (b->n < RL_MODELOPS_MAX)
+		r = &b->rows[b->n++];
+	else if (!b->failed) {
+		b->failed = 1;
+		rl_err_set(&b->err, RL_ERR_RANGE, "%s: more than %d rows in a step",
+		           b->impl != NULL ? b->impl->path : "the model", RL_MODELOPS_MAX);
+	}
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);

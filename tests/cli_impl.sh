@@ -222,6 +222,19 @@ expect_error "strided on a matmul: refused" 1 "s.csv:2: column 'strided': only p
 printf 'name,kind,dtype,shape,strided\nx,copy,bf16,8x8,3\n' >"$tmp/s.csv"
 expect_error "strided 3: above the maximum" 1 "s.csv:2: column 'strided': 3 is above the maximum 2" \
 	classify --hw h200 "$tmp/s.csv"
+printf 'id = x\nname = x\nstack = x\nnorm = a\303 pointwise model TxH ; s\n' >"$tmp/bad.impl"
+expect_error "a kernel name of other bytes (fuzz_impl: invalid UTF-8 in the op list)" 1 \
+	"bad.impl:4: a kernel's name is letters, digits" model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
+printf 'id = x\nname = x\nstack = x\nembed = e embedding model TxH strided ; s\n' >"$tmp/bad.impl"
+expect_error "an option the kernel's kind does not take" 1 \
+	"bad.impl:4: strided: not an option of a embedding kernel" model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
+printf 'id = x\nname = x\nstack = x\nattention = a attention model B if=decode ; s\n' >"$tmp/bad.impl"
+expect_error "a shape of too few dims for its kind" 1 \
+	"bad.impl:4: shape 'B': 1 dims, where a attention kernel takes 4 to 5 \(BxHxSxD" \
+	model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
+{ printf 'id = x\nname = x\nstack = x\n'; i=0; while [ $i -lt 170 ]; do printf 'norm = n%d pointwise model TxH ; s\n' $i; i=$((i + 1)); done; } >"$tmp/bad.impl"
+expect_error "more kernels than a step holds: refused, no overflow" 1 \
+	"bad.impl: more than 160 rows in a step" model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
 printf 'id = x\nname = x\nstack = x\nnorm = a pointwise model TxH strided=3 ; s\n' >"$tmp/bad.impl"
 expect_error "an impl line's strided=3" 1 "bad.impl:4: strided" \
 	model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
