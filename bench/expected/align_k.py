@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""align_k.py - cuBLAS's fallback GEMM for an unaligned N (an odd vocabulary:
+GPT-2's 50257) across K, on the GPU: M x N x K bf16 products timed with CUDA
+events after an L2 flush, median of 20, with the kernel's name from the
+profiler (issue 23: gemm.align_k_half, docs/expected.md).
+
+    python3 bench/expected/align_k.py OUT.csv
+
+Rows: name,kind,dtype,shape,measured_us,kernels,split (the op list columns
+bench/expected/fit.py reads); the split is fixed here, before any fit: K of
+512, 1024 and 4096 fit, the others held out.
+"""
+import csv, statistics, sys
+import torch
+
+dev = "cuda"
+flush = torch.empty(512 << 20, dtype=torch.uint8, device=dev)
+FIT = {512, 1024, 4096}
+
+
+def timed(fn, reps=20):
+    ts = []
+    for _ in range(3):
+        fn()
+    for _ in range(reps):
+        flush.zero_()
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b) * 1e3)
+    return statistics.median(ts)
+
+
+def kernel(fn):
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as p:
+        fn()
+        torch.cuda.synchronize()
+    return ";".join(e.name[:90] for e in p.events() if e.device_type == torch.autograd.DeviceType.CUDA)
+
+
+rows = []
+for n in (50257, 4095):
+    for k in (256, 512, 768, 1024, 1536, 2048, 3072, 4096):
+        m = 4096
+        x = torch.randn(m, k, device=dev, dtype=torch.bfloat16)
+        w = torch.randn(n, k, device=dev, dtype=torch.bfloat16)
+        fn = lambda: torch.nn.functional.linear(x, w)
+        us = timed(fn)
+        rows.append({"name": "align-k/linear-%dx%dx%d" % (m, n, k), "kind": "matmul", "dtype": "bf16",
+                     "shape": "%dx%dx%d" % (m, n, k), "measured_us": "%.3f" % us,
+                     "kernels": kernel(fn), "split": "fit" if k in FIT else "held-out"})
+        print(rows[-1]["shape"], rows[-1]["measured_us"], "%.0f TF/s" % (2 * m * n * k / us / 1e6),
+              rows[-1]["kernels"][:70], flush=True)
+with open(sys.argv[1], "w", newline="") as f:
+    wr = csv.DictWriter(f, fieldnames=list(rows[0]))
+    wr.writeheader()
+    wr.writerows(rows)
