@@ -652,15 +652,6 @@ static struct est conv2d(const struct env *e, const struct rl_op *op, const stru
 
 /* ---- attention ------------------------------------------------------------ */
 
-/* Flash attention: the score and value products at the rate the kernel
- * reaches for its head dim (interpolated between 64 and 128), rising with
- * the key length as the per-tile prologue amortises (rate x Sk / (Sk +
- * s_half)); a causal mask halves the average keys per query and costs the
- * masked tiles' imbalance. The kernel computes whole tiles of 64 queries x
- * 128 keys (cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_..._
- * 64x128x128 on the H200; FlashAttention-2/3 use 128 x 128 and 128 x 64):
- * a sequence of 197 tokens costs as much as one of 256. One query per
- * sequence (decode, Sq <= 16): a stream over the KV cache. */
 /* The splits of the keys cuDNN's decode kernel takes for UNITS (batch, KV
  * head) pairs over SK keys, as its grids in the H200 profiles of issue 23
  * show (x: splits, y: KV heads, z: batch; docs/measurements/
@@ -678,6 +669,15 @@ static double decode_splits(double units, double sk)
 	return s;
 }
 
+/* Flash attention: the score and value products at the rate the kernel
+ * reaches for its head dim (interpolated between 64 and 128), rising with
+ * the key length as the per-tile prologue amortises (rate x Sk / (Sk +
+ * s_half)); a causal mask halves the average keys per query and costs the
+ * masked tiles' imbalance. The kernel computes whole tiles of 64 queries x
+ * 128 keys (cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_..._
+ * 64x128x128 on the H200; FlashAttention-2/3 use 128 x 128 and 128 x 64):
+ * a sequence of 197 tokens costs as much as one of 256. One query per
+ * sequence (decode, Sq <= 16): a stream over the KV cache. */
 static struct est attention(const struct env *e, const struct rl_op *op, const struct rl_pred *p)
 {
 	const uint64_t *d = op->dims;
