@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """align_k.py - cuBLAS's fallback GEMM for an unaligned N (an odd vocabulary:
-GPT-2's 50257) across K, on the GPU: M x N x K bf16 products timed with CUDA
-events after an L2 flush, median of 20, with the kernel's name from the
-profiler (issue 23: gemm.align_k_half, docs/expected.md).
+GPT-2's 50257) across K, on the GPU: M x N x K bf16 F.linear products timed
+with CUDA events after an L2 flush (measure.py's cold_us), median of 20, with
+the kernel's name from the profiler (issue 23,
+docs/measurements/h200-issue23-align-2026-12-02).
 
     python3 bench/expected/align_k.py OUT.csv
 
@@ -10,27 +11,21 @@ Rows: name,kind,dtype,shape,measured_us,kernels,split (the op list columns
 bench/expected/fit.py reads); the split is fixed here, before any fit: K of
 512, 1024 and 4096 fit, the others held out.
 """
-import csv, statistics, sys
+import csv, os, sys
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import measure  # bench/expected/measure.py: its cold-L2 event timer
+
 dev = "cuda"
-flush = torch.empty(512 << 20, dtype=torch.uint8, device=dev)
+measure.flush = torch.randint(0, 255, (512 << 20,), dtype=torch.uint8, device=dev)
 FIT = {512, 1024, 4096}
 
 
 def timed(fn, reps=20):
-    ts = []
     for _ in range(3):
         fn()
-    for _ in range(reps):
-        flush.zero_()
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b) * 1e3)
-    return statistics.median(ts)
+    return measure.cold_us(fn, reps)
 
 
 def kernel(fn):
