@@ -57,7 +57,7 @@ static struct rl_modelops_row *add(struct build *b, const char *name, const char
 	struct rl_modelops_row *r = &b->spare;
 
 	/* an implementation's kernels can pass the rows there are: the step
-	 * is refused (impl_rows names the file), the rows after it unwritten */
+	 * is refused, naming the file, the rows after it unwritten */
 	if (b->n < RL_MODELOPS_MAX)
 		r = &b->rows[b->n++];
 	else if (!b->failed) {
@@ -108,12 +108,6 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 
 		if (k->comp != c || k->none || !rl_impl_applies(im, k, b->family, b->have | extra))
 			continue;
-		if (b->n == RL_MODELOPS_MAX) {
-			b->failed = 1;
-			rl_err_set(&b->err, RL_ERR_RANGE, "%s: more than %d rows in a step", im->path,
-			           RL_MODELOPS_MAX);
-			return 1;
-		}
 		r = add(b, k->name, rl_kind_name(k->kind), mul(b, count, eval(b, k->count, "count")));
 		r->comp = (unsigned char)(c + 1);
 		if (rl_symbols_dims_used(&b->sym, k->shape, dims, NULL, RL_MAX_DIMS, &nd, NULL,
