@@ -29,6 +29,10 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "activations (default bf16)"},
 	{"weight-dtype", 0, RL_OPT_WEIGHT_DTYPE, "T", RL_CMD_MODEL,
 	 "weights, e.g. int4 (default: --dtype)"},
+	{"weight-group", 0, RL_OPT_WEIGHT_GROUP, "N", RL_CMD_MODEL,
+	 "group-quantised weights: one fp16 scale per N\n"
+	 "weights along each matmul's K (gpt-fast int4:\n"
+	 "32 to 256), in the memory fit and the bytes"},
 	{"kv-dtype", 0, RL_OPT_KV_DTYPE, "T", RL_CMD_MODEL,
 	 "KV cache, e.g. fp8 (default: --dtype)"},
 	{"max-batch", 0, RL_OPT_MAX_BATCH, NULL, RL_CMD_MODEL,

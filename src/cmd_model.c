@@ -188,6 +188,7 @@ int cmd_model(int argc, char **argv)
 		{RL_OPT_TP, &lay.tp, NULL},          {RL_OPT_PP, &lay.pp, NULL},
 		{RL_OPT_DP, &lay.dp, NULL},          {RL_OPT_EP, &lay.ep, NULL},
 		{RL_OPT_MICROBATCHES, &lay.microbatches, NULL},
+		{RL_OPT_WEIGHT_GROUP, &mo.weight_group, NULL},
 	};
 	const struct { int opt; enum rl_dtype *v; int *given; } dtypes[] = {
 		{RL_OPT_DTYPE, &mo.dtype, NULL},
@@ -233,7 +234,7 @@ int cmd_model(int argc, char **argv)
 			break;
 		case RL_OPT_BATCH: case RL_OPT_SEQ: case RL_OPT_CONTEXT: case RL_OPT_GENERATE:
 		case RL_OPT_TP: case RL_OPT_PP: case RL_OPT_DP: case RL_OPT_EP:
-		case RL_OPT_MICROBATCHES:
+		case RL_OPT_MICROBATCHES: case RL_OPT_WEIGHT_GROUP:
 			for (i = 0; sizes[i].opt != opt; i++)
 				;
 			if (size_opt(opt, optarg, sizes[i].v) != 0)

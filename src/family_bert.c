@@ -1,5 +1,7 @@
 /* family_bert.c - bert: hidden_size, num_attention_heads,
- * num_hidden_layers, intermediate_size, vocab_size; an encoder (prefill
+ * num_hidden_layers, intermediate_size, vocab_size,
+ * max_position_embeddings (default 512) and type_vocab_size (default 2,
+ * BertConfig's); an encoder (prefill
  * only, attention not causal) with LayerNorm after each residual add,
  * biases on every linear, the GELU MLP and the pooler. Its first four keys
  * are vit's too (rl_family_read_encoder). */
@@ -28,6 +30,10 @@ static int read_bert(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 
 	if (rc == 0)
 		rc = rl_hfconfig_size(r, "vocab_size", 0, &c->vocab);
+	if (rc == 0)
+		rc = rl_hfconfig_size(r, "max_position_embeddings", 512, &c->positions);
+	if (rc == 0)
+		rc = rl_hfconfig_size(r, "type_vocab_size", 2, &c->token_types);
 	if (rc == 0)
 		rc = rl_hfconfig_mha(r, "num_attention_heads", c);
 	return rc;
@@ -66,7 +72,8 @@ static const char *const bert_types[] = {"bert", NULL};
 
 static const char *const bert_keys[] = {"hidden_size",       "num_attention_heads",
                                         "num_hidden_layers", "intermediate_size",
-                                        "vocab_size",        NULL};
+                                        "vocab_size",        "max_position_embeddings",
+                                        "type_vocab_size",   NULL};
 
 const struct rl_family rl_family_bert = {
 	.name = "bert",

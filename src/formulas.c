@@ -624,5 +624,6 @@ int rl_op_derive(const struct rl_op *op, struct rl_work *w, struct rl_err *err)
 	w->weight_elems = rl_op_weight_elems(op);
 	if (w->rw_known && (op->has & RL_HAS_SHAPE))
 		resident(op, w->es, &w->weight_bytes, &w->kv_bytes);
+	w->params_bytes = (double)op->params * weight_es(op, w->es);
 	return 0;
 }

@@ -80,6 +80,8 @@ struct rl_work {
 	double weight_bytes;   /* those weights in memory at weight_dtype, scales
 	                        * included (memfit.h); 0 unless rw_known */
 	double kv_bytes;       /* attention: K and V at kv_dtype; 0 unless rw_known */
+	double params_bytes;   /* the op's params at weight_dtype (else its dtype):
+	                        * the row's as a whole, not times count */
 };
 
 /* Fills *W for OP. Returns 0, or the status and message of rl_op_work() for

@@ -41,7 +41,9 @@ struct rl_hfconfig {
 	int tie_embeddings;    /* tie_word_embeddings (default false) */
 	int attention_bias;    /* a bias on q, k, v: qwen2 always; llama's
 	                        * attention_bias (default false) */
-	uint64_t positions;    /* gpt2: n_positions (0 for the others) */
+	uint64_t positions;    /* gpt2: n_positions; bert: max_position_embeddings
+	                        * (0 for the others) */
+	uint64_t token_types;  /* bert: type_vocab_size (0 for the others) */
 	int encoder;           /* a family without decode (bert, vit): prefill
 	                        * only, attention not causal */
 	uint64_t image;        /* vit: image_size */

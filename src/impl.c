@@ -223,11 +223,12 @@ static int check_options(const struct line *l, const struct rl_impl_kernel *k)
 		{RL_KCOL_INPUTS, "inputs="},       {RL_KCOL_FPE, "fpe="},
 		{RL_KCOL_WEIGHTS, "weights"},      {RL_KCOL_GROUPED, "grouped"},
 		{RL_KCOL_STRIDED, "strided"},      {RL_KCOL_ATTENTION, "causal, kv and kv_heads="},
+		{RL_KCOL_PARAMS, "params="},
 	};
 	const struct rl_kind_info *ki = rl_kind_info(k->kind);
 	unsigned cols = ki->columns;
 	int given[] = {k->inputs != 0, k->fpe != 0, k->weights, k->grouped, k->strided != 0,
-	               k->causal || k->kv || k->kv_heads[0]};
+	               k->causal || k->kv || k->kv_heads[0], k->params[0] != '\0'};
 	int nd = 1, depth = 0;
 	const char *s;
 	size_t i;
@@ -278,7 +279,8 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		else
 			return bad(l, "unknown option", tok,
 			           "weights, causal, kv, grouped, strided, inputs=, fpe=, host=, "
-			           "count=, bytes=, kv_heads=, strided=, if=, family= or CHOICE=VALUE");
+			           "count=, bytes=, kv_heads=, params=, strided=, if=, family= or "
+			           "CHOICE=VALUE");
 		return 0;
 	}
 	*eq++ = '\0';
@@ -309,6 +311,10 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		return copy_field(l, k->kv_heads, sizeof(k->kv_heads), "kv_heads", eq) < 0
 		               ? RL_ERR_PARSE
 		               : check_expr(l, "kv_heads", eq, 0);
+	if (strcmp(tok, "params") == 0)
+		return copy_field(l, k->params, sizeof(k->params), "params", eq) < 0
+		               ? RL_ERR_PARSE
+		               : check_expr(l, "params", eq, 0);
 	if (strcmp(tok, "if") == 0) {
 		char *save = NULL, *t;
 

@@ -122,6 +122,8 @@ struct rl_impl_kernel {
 	char count[RL_IMPL_EXPR_LEN];  /* "": 1; else per component use */
 	char bytes[RL_IMPL_EXPR_LEN];  /* "": the formula's; else the bytes */
 	char kv_heads[RL_IMPL_EXPR_LEN]; /* attention: "" or an expression */
+	char params[RL_IMPL_EXPR_LEN];   /* "": none; else weights held per use
+	                                  * besides the row's own (params) */
 	unsigned inputs;               /* pointwise: 0 is the default */
 	unsigned fpe;                  /* flops_per_element: 0 is the default */
 	double host_us;                /* host=US: the host's cost per launch in

@@ -83,6 +83,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 		{"ranks", "nodes", "overlap", NULL},
 		{"flops_per_element", NULL},
 		{"strided", NULL},
+		{"params", NULL},
 		{NULL},
 	};
 	unsigned i;

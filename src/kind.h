@@ -43,8 +43,13 @@ enum {
 	RL_KCOL_COLLECTIVE = 1 << 6, /* ranks, nodes, overlap */
 	RL_KCOL_FPE = 1 << 7,        /* flops_per_element */
 	RL_KCOL_STRIDED = 1 << 8,    /* strided */
+	RL_KCOL_PARAMS = 1 << 9,     /* params */
 };
-#define RL_KCOL_BITS 9
+#define RL_KCOL_BITS 10
+
+/* Every kind but the collectives holds weights of its own in memory (an
+ * embedding table, a norm's weight, a bias): the 'params' column. */
+#define RL_KCOL_P RL_KCOL_PARAMS
 
 /* The op-list columns that RL_KCOL_* bit BIT stands for, as the header
  * names them (docs/oplist-format.md), NULL-terminated; an empty list for a
@@ -73,23 +78,23 @@ enum {
  *    interconnect (docs/oplist-format.md, "Collectives"). */
 #define RL_KIND_MAP(XX)                                                                            \
 	XX(POINTWISE, "pointwise", 1, 6, NULL, 1.0, RL_BYTES_INPUTS, RL_WEIGHTS_NONE,              \
-	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE | RL_KCOL_STRIDED)                          \
+	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE | RL_KCOL_STRIDED | RL_KCOL_P)                          \
 	XX(REDUCTION, "reduction", 1, 6, NULL, 1.0, RL_BYTES_ROW_REDUCE, RL_WEIGHTS_NONE, 0,       \
-	   RL_KCOL_FPE)                                                                            \
+	   RL_KCOL_FPE | RL_KCOL_P)                                                                            \
 	XX(SOFTMAX, "softmax", 1, 6, NULL, 5.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, RL_KF_FUSABLE,   \
-	   RL_KCOL_FPE)                                                                            \
+	   RL_KCOL_FPE | RL_KCOL_P)                                                                            \
 	XX(LAYERNORM, "layernorm", 1, 6, NULL, 8.0, RL_BYTES_ROW_AFFINE, RL_WEIGHTS_NONE,          \
-	   RL_KF_FUSABLE | RL_KF_AUTOCAST_FP32, RL_KCOL_FPE)                                       \
+	   RL_KF_FUSABLE | RL_KF_AUTOCAST_FP32, RL_KCOL_FPE | RL_KCOL_P)                                       \
 	XX(MATMUL, "matmul", 3, 4, "MxNxK or BxMxNxK", 1.0, RL_BYTES_MATMUL, RL_WEIGHTS_MATRIX,    \
-	   RL_KF_MATRIX, RL_KCOL_WEIGHTS | RL_KCOL_GROUPED)                                        \
+	   RL_KF_MATRIX, RL_KCOL_WEIGHTS | RL_KCOL_GROUPED | RL_KCOL_P)                                        \
 	XX(CONV2D, "conv2d", 4, 4, "input NxCxHxW", 1.0, RL_BYTES_CONV2D, RL_WEIGHTS_MATRIX,       \
-	   RL_KF_MATRIX, RL_KCOL_CONV2D | RL_KCOL_WEIGHTS)                                         \
+	   RL_KF_MATRIX, RL_KCOL_CONV2D | RL_KCOL_WEIGHTS | RL_KCOL_P)                                         \
 	XX(ATTENTION, "attention", 4, 5, "BxHxSxD or BxHxSqxSkxD", 1.0, RL_BYTES_ATTENTION,        \
-	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION)                                         \
+	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION | RL_KCOL_P)                                         \
 	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0,                     \
-	   RL_KCOL_PERM | RL_KCOL_STRIDED)                                                         \
+	   RL_KCOL_PERM | RL_KCOL_STRIDED | RL_KCOL_P)                                                         \
 	XX(EMBEDDING, "embedding", 2, 6, "indices x row width (NxD, BxSxD)", 0.0, RL_BYTES_GATHER, \
-	   RL_WEIGHTS_NONE, 0, 0)                                                                  \
+	   RL_WEIGHTS_NONE, 0, RL_KCOL_P)                                                          \
 	XX(ALLREDUCE, "allreduce", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \
 	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                                   \
 	XX(ALLGATHER, "allgather", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \
@@ -102,7 +107,7 @@ enum {
 	   RL_KF_COLLECTIVE, RL_KCOL_COLLECTIVE)                                                   \
 	XX(SENDRECV, "sendrecv", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE, RL_KF_COLLECTIVE, \
 	   RL_KCOL_COLLECTIVE)                                                                     \
-	XX(CUSTOM, "custom", 0, 6, NULL, 1.0, RL_BYTES_GIVEN, RL_WEIGHTS_NONE, 0, 0)
+	XX(CUSTOM, "custom", 0, 6, NULL, 1.0, RL_BYTES_GIVEN, RL_WEIGHTS_NONE, 0, RL_KCOL_P)
 
 enum rl_kind {
 #define RL_KIND_ENUM(e, name, lo, hi, form, fpe, bytes, weights, flags, cols) RL_KIND_##e,

@@ -34,7 +34,62 @@ struct build {
 	struct rl_err err;                   /* the first evaluation error */
 	int failed;
 	struct rl_modelops_row spare;        /* written past the last row (failed) */
+	/* weights besides the matmuls' (hold): the next row to carry them */
+	uint64_t pending;                    /* elements not yet on a row */
+	int hold_from;                       /* the first row that may carry them */
+	uint64_t group;                      /* weight_group of the weighted matmuls */
+	uint64_t normw;                      /* one norm's weights: H, or 2 H with a bias */
 };
+
+/* The row can carry params: a row of the step's dtype (a weight is not an
+ * implementation's fp32 intermediate) that is not a collective. */
+static int carries(const struct rl_modelops_row *r)
+{
+	enum rl_kind k;
+
+	return r->dtype == NULL && rl_kind_parse(r->kind, &k) == 0 && !rl_kind_is_collective(k);
+}
+
+/* Puts the held weights on the first row since they were held that can
+ * carry them (every row before the next one added is complete). */
+static void settle(struct build *b)
+{
+	int i;
+
+	for (i = b->hold_from; b->pending && i < b->n; i++)
+		if (carries(&b->rows[i])) {
+			b->rows[i].params += b->pending;
+			b->pending = 0;
+		}
+}
+
+/* ELEMS weights that the rows built next hold besides a matmul's B (an
+ * embedding table, a norm's weight and bias, a bias vector): whichever
+ * kernels the component becomes (an implementation's, or none: fused into
+ * the next component's), the memory fit counts them once. */
+static void hold(struct build *b, uint64_t elems)
+{
+	if (elems == 0)
+		return;
+	settle(b); /* the weights held before: on the rows built since */
+	if (b->pending == 0)
+		b->hold_from = b->n;
+	b->pending = b->pending > UINT64_MAX - elems ? UINT64_MAX : b->pending + elems;
+}
+
+/* The held weights left when the step ends: on its last row that can carry
+ * them. */
+static void settle_last(struct build *b)
+{
+	int i;
+
+	settle(b);
+	for (i = b->n - 1; b->pending && i >= 0; i--)
+		if (carries(&b->rows[i])) {
+			b->rows[i].params += b->pending;
+			b->pending = 0;
+		}
+}
 
 /* A * B, or UINT64_MAX with the row being built marked when the product
  * passes 64 bits (the step is then refused: check_rows). */
@@ -56,6 +111,7 @@ static struct rl_modelops_row *add(struct build *b, const char *name, const char
 {
 	struct rl_modelops_row *r = &b->spare;
 
+	settle(b);
 	/* an implementation's kernels can pass the rows there are: the step
 	 * is refused, naming the file, the rows after it unwritten */
 	if (b->n < RL_MODELOPS_MAX)
@@ -124,6 +180,8 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 		r->fpe = k->fpe;
 		r->host_us = k->host_us;
 		r->weights = k->weights;
+		if (k->weights)
+			r->weight_group = b->group;
 		r->grouped = k->grouped;
 		r->strided = k->strided;
 		r->causal = k->causal;
@@ -132,6 +190,8 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 			r->kv_heads = eval(b, k->kv_heads, "kv_heads");
 		if (k->bytes[0])
 			r->bytes = eval(b, k->bytes, "bytes");
+		if (k->params[0])
+			r->params += mul(b, r->count, eval(b, k->params, "params"));
 	}
 	return 1;
 }
@@ -150,6 +210,7 @@ static struct rl_modelops_row *matmul(struct build *b, const char *name, uint64_
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)m,
 	         (unsigned long long)n, (unsigned long long)k);
 	r->weights = 1;
+	r->weight_group = b->group;
 	return r;
 }
 
@@ -258,6 +319,7 @@ static void layernorm(struct build *b, const char *name, uint64_t t, uint64_t n,
  * layernorm row. */
 static void norm(struct build *b, const char *name, uint64_t t, uint64_t n, uint64_t count)
 {
+	hold(b, mul(b, count, b->normw));
 	if (!impl_rows(b, RL_IMPL_NORM, count, 0))
 		layernorm(b, name, t, n, count);
 }
@@ -394,6 +456,26 @@ static void embedding(struct build *b, const struct rl_hfconfig *c,
 	}
 }
 
+/* The weights of the embedding besides a conv2d's filter (see
+ * rl_modelops_weights): the token table (vocabulary-parallel, V / tp
+ * rows, as Megatron-LM's VocabParallelEmbedding; none when tied, the
+ * lm_head's weight being the table), gpt2's position table, bert's
+ * embed_norm, vit's patch bias, class token and positions. */
+static uint64_t embed_weights(struct build *b, const struct rl_hfconfig *c,
+                              const struct rl_block *k)
+{
+	uint64_t H = c->hidden, V = (c->vocab + b->tp - 1) / b->tp;
+
+	switch (k->embed) {
+	case RL_EMBED_PATCHES: return mul(b, c->tokens + 2, H);
+	case RL_EMBED_TOKENS: return k->tied ? 0 : mul(b, V, H);
+	case RL_EMBED_TOKENS_POS: return mul(b, (k->tied ? 0 : V) + c->positions, H);
+	case RL_EMBED_TOKENS_POS_TYPE:
+		return mul(b, (k->tied ? 0 : V) + c->positions + c->token_types, H) + b->normw;
+	}
+	return 0;
+}
+
 /* The facts and sizes an implementation's kernels read (impl.h), for a
  * step of S tokens a sequence, T in all, KVH key-value heads a GPU. */
 static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
@@ -455,6 +537,9 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	qkv = (c->heads / b->tp + 2 * kvh) * c->head_dim;
 	if (b->impl != NULL && bind(b, c, o, k, S, T, kvh) < 0)
 		return RL_ERR_RANGE;
+	b->normw = k->norm_bias ? 2 * H : H;
+	if (b->first)
+		hold(b, embed_weights(b, c, k));
 	if (b->first && !impl_rows(b, RL_IMPL_EMBED, 1, 0))
 		embedding(b, c, o, k, T);
 	impl_rows(b, RL_IMPL_MASK, 1, 0);
@@ -464,8 +549,13 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		norm(b, nm->norm1, T, H, L);
 	if (!impl_rows(b, RL_IMPL_QKV, L, 0))
 		matmul(b, nm->qkv, T, qkv, H, L);
+	if (k->qkv_bias)
+		hold(b, mul(b, L, qkv));
 	if (k->qkv_bias && !impl_rows(b, RL_IMPL_QKV_BIAS, L, 0))
 		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
+	/* q_norm's and k_norm's weights: head_dim each, every GPU's */
+	if (k->qk_norm == RL_QKNORM_HEAD)
+		hold(b, mul(b, L, 2 * c->head_dim));
 	if (k->qk_norm == RL_QKNORM_HEAD && !impl_rows(b, RL_IMPL_QK_NORM, L, 0)) {
 		/* RMSNorm over each head's D: T x H x D and T x Hkv x D, a
 		 * weight of D each (this GPU's heads) */
@@ -492,6 +582,8 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		         (unsigned long long)o->batch, (unsigned long long)(c->heads / b->tp),
 		         (unsigned long long)S, (unsigned long long)c->head_dim);
 	}
+	if (k->o_bias)
+		hold(b, mul(b, L, H));
 	if (impl_rows(b, RL_IMPL_O_PROJ, L, 0)) {
 		tp_allreduce(b, "attn_allreduce", T, H);
 	} else {
@@ -502,6 +594,9 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	}
 	residual(b, "attn_residual", T, H, L);
 	norm(b, k->norm == RL_NORM_PRE ? nm->norm2 : nm->norm1, T, H, L);
+	/* the MLP's biases: up's (this GPU's columns) and down's (whole) */
+	if (k->mlp != RL_MLP_MOE && k->mlp_bias)
+		hold(b, mul(b, L, (k->mlp == RL_MLP_GATED ? 2 * I : I) + H));
 	if (k->mlp == RL_MLP_MOE) {
 		int routed = impl_rows(b, RL_IMPL_ROUTER, L, 0);
 
@@ -527,16 +622,21 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 			pointwise(b, nm->down_bias, T, H, 2, L);
 	}
 	residual(b, nm->mlp_residual, T, H, L);
-	if (k->norm == RL_NORM_POST)
+	if (k->norm == RL_NORM_POST) {
 		norm(b, nm->norm2, T, H, L);
-	else if (!impl_rows(b, RL_IMPL_NORM, 1, RL_IMPL_IF_FINAL))
-		layernorm(b, nm->final_norm, T, H, 1);
+	} else {
+		hold(b, b->normw);
+		if (!impl_rows(b, RL_IMPL_NORM, 1, RL_IMPL_IF_FINAL))
+			layernorm(b, nm->final_norm, T, H, 1);
+	}
 	if (k->head == RL_HEAD_LM) {
 		lm_head(b, c, o, T);
 	} else {
+		hold(b, H); /* the pooler's bias */
 		matmul(b, "pooler", o->batch, H, H, 1);
 		pointwise(b, "pooler_tanh", o->batch, H, 1, 1);
 	}
+	settle_last(b);
 	return b->n;
 }
 
@@ -557,7 +657,7 @@ double rl_modelops_weights(const struct rl_hfconfig *c)
 	if (k.embed == RL_EMBED_TOKENS_POS)
 		w += (double)c->positions * H;
 	if (k.embed == RL_EMBED_TOKENS_POS_TYPE)
-		w += norm; /* embed_norm */
+		w += ((double)c->positions + (double)c->token_types) * H + norm; /* embed_norm */
 	/* one layer: two norms, attention, the MLP */
 	layer = 2.0 * norm + H * qkv + (double)c->heads * D * H;
 	if (k.qkv_bias)
@@ -569,7 +669,7 @@ double rl_modelops_weights(const struct rl_hfconfig *c)
 	if (k.mlp == RL_MLP_MOE)
 		layer += (double)c->experts * 3.0 * H * I + H * (double)c->experts;
 	else if (k.mlp == RL_MLP_GATED)
-		layer += 3.0 * H * I;
+		layer += 3.0 * H * I + (k.mlp_bias ? 2.0 * I + H : 0.0);
 	else
 		layer += 2.0 * H * I + (k.mlp_bias ? I + H : 0.0);
 	w += (double)c->layers * layer;
@@ -864,6 +964,13 @@ static int check_rows(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		struct rl_err e;
 		double f, by;
 
+		if (r->weight_group && rl_parse_dims(r->shape, op.dims, RL_MAX_DIMS, &op.ndims, &e) == 0 &&
+		    op.ndims >= 3 && op.dims[op.ndims - 1] % r->weight_group != 0)
+			return rl_err_set(err, RL_ERR_ARG,
+			                  "%s: --weight-group %llu does not divide the K of the step's %s "
+			                  "(matmul %s): the groups run along the reduction",
+			                  c->name != NULL ? c->name : "config",
+			                  (unsigned long long)r->weight_group, r->name, r->shape);
 		if (r->count > MAX_COUNT || r->weight_count > MAX_COUNT)
 			return too_large(c, o, r, S_LAYERS | S_EXPERTS | S_EP | S_MB,
 			                 "it runs more than 2^53 times", err);
@@ -931,6 +1038,7 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		mo.batch = par->micro_batch;
 	}
 	b.impl = o->impl;
+	b.group = o->weight_group;
 	rl_family_block(c, &k);
 	n = build(c, &mo, &k, &b);
 	if (b.failed)

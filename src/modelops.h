@@ -97,6 +97,8 @@ struct rl_modelops_opts {
 	uint64_t context;           /* KV length at decode, >= 1 */
 	enum rl_dtype dtype;        /* activations (not int4 or fp4) */
 	enum rl_dtype weight_dtype; /* the weights of every matmul */
+	uint64_t weight_group;      /* their elements per fp16 scale (group
+	                             * quantisation, --weight-group); 0: none */
 	enum rl_dtype kv_dtype;     /* the KV cache */
 	double expert_imbalance;    /* MoE: the busiest expert's tokens over the
 	                             * mean (>= 1; 0 reads as 1) */
@@ -138,6 +140,10 @@ struct rl_modelops_row {
 	uint64_t bytes;        /* 0: the formula's; else the bytes of one occurrence
 	                        * (an implementation's cast: read in one dtype,
 	                        * written in another) */
+	uint64_t params;       /* the weights the row holds besides a matmul's B
+	                        * (the token table, norms, biases), elements, the
+	                        * row's as a whole (op.h) */
+	uint64_t weight_group; /* matmul with weights: elements per fp16 scale */
 };
 
 #define RL_MODELOPS_MAX 160
@@ -170,13 +176,13 @@ int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_op
 
 /* Every weight of the model C describes (its parameter count), from its
  * block description (family.h), on one GPU: the embedding tables (the
- * token table; gpt2's positions; vit's patch filter, class token and
- * positions), every layer's norms (RMSNorm a weight per channel, LayerNorm
+ * token table; gpt2's positions; bert's positions and token types; vit's
+ * patch filter, class token and positions), every layer's norms (RMSNorm a weight per channel, LayerNorm
  * a weight and a bias), q/k norms, projections and their biases, the MLP
  * or every expert and the router, the final norm, and the lm_head (once
- * when tied to the token table) or the pooler. Not counted: bert's
- * position and token-type tables (keys the reader does not take). A
- * double: exact up to 2^53 weights. */
+ * when tied to the token table) or the pooler. A double: exact up to 2^53
+ * weights. The memory fit's weights are the same count: the step's rows
+ * hold them (their matmuls' B, and params, rl_modelops_row). */
 double rl_modelops_weights(const struct rl_hfconfig *c);
 
 /* 1 when NAME is a row the builder makes whose sizes it can name in a

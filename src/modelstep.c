@@ -18,6 +18,7 @@
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
+	int params = 0, group = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -37,6 +38,10 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			grouped = 1;
 		if (rows[i].strided)
 			strided = 1;
+		if (rows[i].params)
+			params = 1;
+		if (rows[i].weight_group)
+			group = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -60,6 +65,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 	cols[k++] = RL_OPCOL_CAUSAL;
 	cols[k++] = RL_OPCOL_KV_HEADS;
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
+	if (group)
+		cols[k++] = RL_OPCOL_WEIGHT_GROUP;
 	cols[k++] = RL_OPCOL_KV_DTYPE;
 	cols[k++] = RL_OPCOL_COUNT;
 	if (wc)
@@ -68,6 +75,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_RANKS;
 		cols[k++] = RL_OPCOL_NODES;
 	}
+	if (params)
+		cols[k++] = RL_OPCOL_PARAMS;
 	return k;
 }
 
@@ -102,6 +111,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_KV_HEADS, r->kv_heads);
 	if (r->weights)
 		rl_oprow_text(c, RL_OPCOL_WEIGHT_DTYPE, rl_dtype_name(o->weight_dtype));
+	if (r->weight_group)
+		rl_oprow_u64(c, RL_OPCOL_WEIGHT_GROUP, r->weight_group);
 	if (r->kv)
 		rl_oprow_text(c, RL_OPCOL_KV_DTYPE, rl_dtype_name(o->kv_dtype));
 	rl_oprow_u64(c, RL_OPCOL_COUNT, r->count);
@@ -111,6 +122,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_RANKS, r->ranks);
 		rl_oprow_u64(c, RL_OPCOL_NODES, r->nodes);
 	}
+	if (r->params)
+		rl_oprow_u64(c, RL_OPCOL_PARAMS, r->params);
 }
 
 void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,

@@ -101,6 +101,10 @@ struct rl_op {
 	                           * (1: strided, broadcast or widening operands;
 	                           * 2: a cat of strided inputs); 0: a vectorised
 	                           * stream */
+	uint64_t params;          /* weight elements the row holds in memory
+	                           * besides its kind's operands (an embedding
+	                           * table, a norm's weight, a bias), for the row
+	                           * as a whole: not times count (memfit.h) */
 };
 
 /* Sets OP to the defaults of an op with no optional column given. */

@@ -45,6 +45,7 @@ enum col {
 	COL_GROUPED,
 	COL_HOST_COST,
 	COL_STRIDED,
+	COL_PARAMS,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -56,7 +57,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
-	"strided",
+	"strided", "params",
 };
 
 struct reader {
@@ -435,6 +436,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_PERM, RL_KCOL_PERM, "copy"},
 		{COL_GROUPED, RL_KCOL_GROUPED, "matmul"},
 		{COL_STRIDED, RL_KCOL_STRIDED, "pointwise and copy"},
+		{COL_PARAMS, RL_KCOL_PARAMS, "non-collective"},
 		{COL_RANKS, RL_KCOL_COLLECTIVE, "collective"},
 		{COL_NODES, RL_KCOL_COLLECTIVE, "collective"},
 		{COL_OVERLAP, RL_KCOL_COLLECTIVE, "collective"},
@@ -660,6 +662,9 @@ static int do_row(struct reader *r, struct rl_op *op)
 			op->strided = (int)v;
 			break;
 		}
+		case COL_PARAMS:
+			rc = cell_u64(r, cn, s, 0, MAX_TIMES, MAX_TIMES_WHY, &op->params);
+			break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
 		case COL_FMA:

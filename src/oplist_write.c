@@ -40,6 +40,8 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_PHASE] = "phase",
 	[RL_OPCOL_GROUPED] = "grouped",
 	[RL_OPCOL_STRIDED] = "strided",
+	[RL_OPCOL_WEIGHT_GROUP] = "weight_group",
+	[RL_OPCOL_PARAMS] = "params",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -165,6 +167,10 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_text(r, RL_OPCOL_GROUPED, "1");
 	if (op->strided)
 		rl_oprow_u64(r, RL_OPCOL_STRIDED, (uint64_t)op->strided);
+	if (op->weight_group)
+		rl_oprow_u64(r, RL_OPCOL_WEIGHT_GROUP, op->weight_group);
+	if (op->params)
+		rl_oprow_u64(r, RL_OPCOL_PARAMS, op->params);
 }
 
 void rl_oplist_write_comment(FILE *f, const char *fmt, ...)

@@ -435,11 +435,28 @@ void rl_train_params_init(struct rl_train_params *p)
 	p->dtype = RL_FP32;
 }
 
+/* The weights a row holds besides its kind's (params: an embedding table,
+ * a norm's weight, a bias), as SETS tensors (one per occurrence): trained
+ * as the matmuls' are. */
+static void params_add(struct rl_train_params *p, const struct rl_op *fwd, double sets)
+{
+	double w = (double)fwd->params;
+
+	p->params += w;
+	p->tensors += sets;
+	p->chunks += ceil(w / sets / CHUNK) * sets;
+	p->param_bytes += w * weight_es(fwd);
+}
+
 int rl_train_params_add(struct rl_train_params *p, const struct rl_op *fwd, struct rl_err *err)
 {
 	double w = rl_op_weight_elems(fwd), sets = weight_sets(fwd);
 
-	if (w <= 0 || fwd->phase != RL_PHASE_FORWARD)
+	if (fwd->phase != RL_PHASE_FORWARD)
+		return 0;
+	if (fwd->params > 0 && !fwd->frozen)
+		params_add(p, fwd, sets);
+	if (w <= 0)
 		return 0;
 	if (fwd->frozen) {
 		p->frozen += w * sets;

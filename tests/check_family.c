@@ -12,6 +12,7 @@
 #include "family.h"
 #include "formulas.h"
 #include "hfconfig.h"
+#include "impl.h"
 #include "modelops.h"
 #include "num.h"
 #include "op.h"
@@ -184,6 +185,97 @@ START_TEST(test_weights)
 	read_example("vit-b16", &c);
 	ck_assert_double_eq(rl_modelops_weights(&c), 86389248.0);
 	ck_assert_double_eq_tol(rl_modelops_weights(&c), 86e6, 0.005 * 86e6);
+	/* BERT-base: word, position and token-type tables (30522 + 512 + 2) x
+	 * 768 = 23837184 and their LayerNorm 1536; a layer 7087872, x 12; the
+	 * pooler 768 x 768 + 768: 109482240, the "110M" of Devlin et al. 2019,
+	 * section 3 */
+	read_example("bert-base", &c);
+	ck_assert_double_eq(rl_modelops_weights(&c), 109482240.0);
+	ck_assert_double_eq_tol(rl_modelops_weights(&c), 110e6, 0.005 * 110e6);
+}
+END_TEST
+
+/* The weights the rows of step O hold: each weighted matmul's B (B x K x N)
+ * times its weight_count (else count), each conv2d's filter, and every
+ * row's params. */
+static double rows_weights(const struct rl_modelops_row *r, int n)
+{
+	double w = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t d[RL_MAX_DIMS], k[3];
+		int nd, nk;
+		struct rl_err e;
+		double sets = (double)(r[i].weight_count ? r[i].weight_count : r[i].count);
+
+		w += (double)r[i].params;
+		ck_assert_int_eq(rl_parse_dims(r[i].shape, d, RL_MAX_DIMS, &nd, &e), 0);
+		if (strcmp(r[i].kind, "matmul") == 0 && r[i].weights)
+			w += sets * (nd == 4 ? (double)d[0] : 1.0) * (double)d[nd - 1] * (double)d[nd - 2];
+		if (strcmp(r[i].kind, "conv2d") == 0) {
+			ck_assert_int_eq(rl_parse_dims(r[i].kernel, k, 3, &nk, &e), 0);
+			w += sets * (double)k[0] * (double)d[1] * (double)k[1] * (double)k[2];
+		}
+	}
+	return w;
+}
+
+/* Every weight of the model is held by some row of its step (the memory
+ * fit's weights are rl_modelops_weights, the published counts above),
+ * whichever stack's kernels the step is: the fused rows, transformers
+ * eager's (the embedding, norms and biases on its kernels, Mixtral's
+ * untouched experts on the grouped GEMMs' params) and torch.compile's (the
+ * embedding fused into the first norm), at decode and prefill, and every
+ * micro-batch holding them once. */
+START_TEST(test_weights_held)
+{
+	static const char *const examples[] = {"gpt2", "llama3-8b", "mixtral-8x7b", "qwen2-7b",
+	                                       "qwen3-8b", "bert-base", "vit-b16"};
+	static const char *const impls[] = {NULL, "hf-transformers.impl", "torch-compile.impl"};
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	size_t i, j;
+
+	for (j = 0; j < ARRAY_SIZE(impls); j++) {
+		struct rl_impl im;
+		struct rl_err e;
+		char path[256];
+
+		if (impls[j] != NULL) {
+			snprintf(path, sizeof(path), "%s/%s", RL_TEST_HWDB, impls[j]);
+			ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		}
+		for (i = 0; i < ARRAY_SIZE(examples); i++) {
+			struct rl_modelops_opts o = {.phase = RL_PHASE_PREFILL,
+			                             .batch = 4,
+			                             .seq = 128,
+			                             .context = 256,
+			                             .dtype = RL_BF16,
+			                             .weight_dtype = RL_BF16,
+			                             .kv_dtype = RL_BF16,
+			                             .expert_imbalance = 1.0,
+			                             .impl = impls[j] != NULL ? &im : NULL};
+			struct rl_hfconfig c;
+			int n, p;
+
+			read_example(examples[i], &c);
+			for (p = 0; p < 2; p++) {
+				if (p == 1 && c.encoder)
+					break;
+				o.phase = p ? RL_PHASE_DECODE : RL_PHASE_PREFILL;
+				if (c.tokens)
+					o.seq = c.tokens;
+				n = rl_modelops_build(&c, &o, r, &e);
+				ck_assert_msg(n > 0, "%s %s: %s", examples[i], impls[j], e.msg);
+				ck_assert_msg(rows_weights(r, n) == rl_modelops_weights(&c),
+				              "%s, %s, phase %d: rows hold %.0f, the model %.0f",
+				              examples[i], impls[j] ? impls[j] : "fused", p,
+				              rows_weights(r, n), rl_modelops_weights(&c));
+			}
+		}
+		if (impls[j] != NULL)
+			rl_impl_release(&im);
+	}
 }
 END_TEST
 
@@ -450,6 +542,7 @@ Suite *suite_family(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_weights);
+	tcase_add_test(tc, test_weights_held);
 	tcase_add_test(tc, test_layouts);
 	tcase_add_test(tc, test_qwen3);
 	tcase_add_test(tc, test_keys_read);

@@ -61,7 +61,7 @@ START_TEST(test_rows)
 	/* embedding: a row gather, no FLOPs, no optional columns, vector pipe */
 	ck_assert_int_eq(rl_kind_info(RL_KIND_EMBEDDING)->bytes, RL_BYTES_GATHER);
 	ck_assert_double_eq(rl_kind_info(RL_KIND_EMBEDDING)->default_fpe, 0);
-	ck_assert_uint_eq(rl_kind_info(RL_KIND_EMBEDDING)->columns, 0);
+	ck_assert_uint_eq(rl_kind_info(RL_KIND_EMBEDDING)->columns, RL_KCOL_PARAMS); /* its table */
 	ck_assert(!rl_kind_is_matrix(RL_KIND_EMBEDDING));
 	ck_assert_str_eq(rl_kind_info(RL_KIND_CONV2D)->shape_form, "input NxCxHxW");
 	/* a collective: no FLOPs, bus bytes, the ranks columns */

@@ -87,26 +87,26 @@ START_TEST(test_table)
 	ck_assert_str_eq(line_of(buf, "matmul ", line, sizeof(line)),
 	                 "matmul        3-4  MxNxK or BxMxNxK                          - tensor "
 	                 "yes     no       no      no         weight_dtype weight_group "
-	                 "weight_count trainable grouped");
+	                 "weight_count trainable grouped params");
 	ck_assert_str_eq(line_of(buf, "attention ", line, sizeof(line)),
 	                 "attention     4-5  BxHxSxD or BxHxSqxSkxD                    - tensor "
-	                 "no      yes      no      no         causal kv_heads kv_dtype");
+	                 "no      yes      no      no         causal kv_heads kv_dtype params");
 	ck_assert_str_eq(line_of(buf, "pointwise ", line, sizeof(line)),
 	                 "pointwise     1-6  -                                         1 vector "
-	                 "no      no       yes     no         inputs flops_per_element strided");
+	                 "no      no       yes     no         inputs flops_per_element strided params");
 	ck_assert_str_eq(line_of(buf, "allreduce ", line, sizeof(line)),
 	                 "allreduce     1-6  -                                         - vector "
 	                 "no      no       no      yes        ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy ", line, sizeof(line)),
 	                 "copy          1-6  -                                         - vector "
-	                 "no      no       no      no         perm strided");
+	                 "no      no       no      no         perm strided params");
 	/* the other defaults of flops_per_element: softmax 5, layernorm 8 */
 	ck_assert_str_eq(line_of(buf, "softmax ", line, sizeof(line)),
 	                 "softmax       1-6  -                                         5 vector "
-	                 "no      no       yes     no         flops_per_element");
+	                 "no      no       yes     no         flops_per_element params");
 	ck_assert_str_eq(line_of(buf, "layernorm ", line, sizeof(line)),
 	                 "layernorm     1-6  -                                         8 vector "
-	                 "no      no       yes     no         flops_per_element");
+	                 "no      no       yes     no         flops_per_element params");
 	ck_assert_str_eq(line_of(buf, "fused", line, sizeof(line)), "");
 }
 END_TEST
@@ -122,21 +122,21 @@ START_TEST(test_csv)
 	                 "kv_cache,fusable,collective,columns");
 	ck_assert_str_eq(line_of(buf, "matmul,", line, sizeof(line)),
 	                 "matmul,3,4,MxNxK or BxMxNxK,,tensor,1,0,0,0,weight_dtype weight_group "
-	                 "weight_count trainable grouped");
+	                 "weight_count trainable grouped params");
 	ck_assert_str_eq(line_of(buf, "attention,", line, sizeof(line)),
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
-	                 "kv_dtype");
+	                 "kv_dtype params");
 	ck_assert_str_eq(line_of(buf, "pointwise,", line, sizeof(line)),
-	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided");
+	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided params");
 	ck_assert_str_eq(line_of(buf, "allreduce,", line, sizeof(line)),
 	                 "allreduce,1,6,,,vector,0,0,0,1,ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy,", line, sizeof(line)),
-	                 "copy,1,6,,,vector,0,0,0,0,perm strided");
+	                 "copy,1,6,,,vector,0,0,0,0,perm strided params");
 	/* a shape form with a comma is quoted */
 	ck_assert_str_eq(line_of(buf, "embedding,", line, sizeof(line)),
-	                 "embedding,2,6,\"indices x row width (NxD, BxSxD)\",,vector,0,0,0,0,");
+	                 "embedding,2,6,\"indices x row width (NxD, BxSxD)\",,vector,0,0,0,0,params");
 	ck_assert_str_eq(line_of(buf, "custom,", line, sizeof(line)),
-	                 "custom,0,6,,,vector,0,0,0,0,");
+	                 "custom,0,6,,,vector,0,0,0,0,params");
 }
 END_TEST
 
@@ -152,20 +152,20 @@ START_TEST(test_json)
 	                                  "\"flops_per_element\":1,\"pipe\":\"vector\","
 	                                  "\"weights\":false,\"kv_cache\":false,\"fusable\":true,"
 	                                  "\"collective\":false,"
-	                                  "\"columns\":[\"inputs\",\"flops_per_element\",\"strided\"]}"));
+	                                  "\"columns\":[\"inputs\",\"flops_per_element\",\"strided\",\"params\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"matmul\",\"min_dims\":3,\"max_dims\":4,"
 	                                  "\"shape_form\":\"MxNxK or BxMxNxK\","
 	                                  "\"flops_per_element\":null,\"pipe\":\"tensor\","
 	                                  "\"weights\":true,\"kv_cache\":false,\"fusable\":false,"
 	                                  "\"collective\":false,\"columns\":[\"weight_dtype\","
 	                                  "\"weight_group\",\"weight_count\",\"trainable\","
-	                                  "\"grouped\"]}"));
+	                                  "\"grouped\",\"params\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"attention\",\"min_dims\":4,\"max_dims\":5,"
 	                                  "\"shape_form\":\"BxHxSxD or BxHxSqxSkxD\","
 	                                  "\"flops_per_element\":null,\"pipe\":\"tensor\","
 	                                  "\"weights\":false,\"kv_cache\":true,"
 	                                  "\"fusable\":false,\"collective\":false,"
-	                                  "\"columns\":[\"causal\",\"kv_heads\",\"kv_dtype\"]}"));
+	                                  "\"columns\":[\"causal\",\"kv_heads\",\"kv_dtype\",\"params\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"allreduce\",\"min_dims\":1,\"max_dims\":6,"
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"
@@ -176,8 +176,8 @@ START_TEST(test_json)
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"
 	                                  "\"kv_cache\":false,\"fusable\":false,"
-	                                  "\"collective\":false,\"columns\":[\"perm\",\"strided\"]}"));
-	ck_assert_ptr_nonnull(strstr(buf, "\"columns\":[]}]}\n")); /* custom, the last */
+	                                  "\"collective\":false,\"columns\":[\"perm\",\"strided\",\"params\"]}"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"columns\":[\"params\"]}]}\n")); /* custom, the last */
 	ck_assert_ptr_null(strstr(buf, "\"fused\""));
 	/* md is no format of this list */
 	f = fmemopen(buf, sizeof(buf), "w");

@@ -153,6 +153,41 @@ START_TEST(weight_count_resident)
 }
 END_TEST
 
+/* params: the weights a row holds besides its kind's, the row's as a whole.
+ * Llama-3-8B's token table on its embed row (a copy of 16 x 4096): 128256
+ * x 4096 = 525,336,576 weights x 2 B (bf16) = 1,050,673,152 B, whatever the
+ * count; 32 layers' RMSNorm weights on a layernorm row of count 32: 32 x
+ * 4096 x 2 B = 262,144 B, held once (not 32 x); the same norms in an fp32
+ * op: 4 B each. The activations are the ops' own (16 x 4096 x 2 B in and
+ * out: 262,144 B). */
+START_TEST(params_held_once)
+{
+	struct rl_memfit m;
+	struct rl_op op;
+
+	rl_memfit_init(&m);
+	test_op_shape(&op, RL_KIND_COPY, RL_BF16, 2, (uint64_t[]){16, 4096});
+	op.params = 128256ull * 4096;
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 1050673152.0, 1e-3);
+	ck_assert_double_eq_tol(m.activation_bytes, 262144.0, 1e-6);
+	test_op_shape(&op, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){16, 4096});
+	op.count = 32;
+	op.params = 32 * 4096;
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 1050673152.0 + 262144.0, 1e-3);
+	op.dtype = RL_FP32;
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 524288.0, 1e-3);
+	/* a backward op holds nothing more */
+	op.phase = RL_PHASE_BACKWARD;
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 0.0, 1e-9);
+}
+END_TEST
+
 /* An invalid op (a matmul of two dims) is refused and M is unchanged. */
 START_TEST(invalid_op)
 {
@@ -258,6 +293,7 @@ Suite *suite_memfit(void)
 	tcase_add_test(tc, conv2d_filter);
 	tcase_add_test(tc, step_totals);
 	tcase_add_test(tc, weight_count_resident);
+	tcase_add_test(tc, params_held_once);
 	tcase_add_test(tc, invalid_op);
 	tcase_add_test(tc, max_batch_search);
 	suite_add_tcase(s, tc);

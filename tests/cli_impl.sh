@@ -120,7 +120,7 @@ check "hf: 40 rows a layer and 22 for the step: 62 rows ($rows)" test "$rows" -e
 # [16, 8, 1, 128] into [16, 8, 1024, 128] bf16, keys and values: count 2
 # (the layers)
 check "hf: the DynamicCache's k_cat is a 16x8x1024x128 bf16 copy, once a layer" \
-	grep -Eq '^k_cat,copy,bf16,16x8x1024x128,.*,2$' "$tmp/hf.csv"
+	grep -Eq '^k_cat,copy,bf16,16x8x1024x128,.*,2,$' "$tmp/hf.csv"
 check "hf: RMSNorm's cast to fp32 reads 2 B and writes 4 B an element (6 x 16 x 4096 = 393216 B)" \
 	grep -q '^norm_to_fp32,copy,fp32,16x4096,.*,393216,' "$tmp/hf.csv"
 # classify reads the op list back to the same totals

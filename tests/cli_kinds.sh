@@ -18,10 +18,12 @@ done
 tail -n +2 "$tmp/out" | awk '{ print $1 }' | sort >"$tmp/kinds"
 check "kinds lists those of the docs and no other (not fused)" cmp -s "$tmp/doc-kinds" "$tmp/kinds"
 # from the docs: matmul's shape MxNxK or BxMxNxK, the tensor pipe, its weights
-check "kinds: matmul" grep -Eq '^matmul +3-4 +MxNxK or BxMxNxK +- +tensor +yes +no +no +no +weight_dtype weight_group weight_count trainable grouped$' "$tmp/out"
+check "kinds: matmul" grep -Eq '^matmul +3-4 +MxNxK or BxMxNxK +- +tensor +yes +no +no +no +weight_dtype weight_group weight_count trainable grouped params$' "$tmp/out"
 check "kinds: conv2d takes kernel" grep -Eq '^conv2d +4-4 .* kernel stride padding groups ' "$tmp/out"
-check "kinds: softmax 5 FLOPs per element, fusable" grep -Eq '^softmax +1-6 +- +5 +vector +no +no +yes +no +flops_per_element$' "$tmp/out"
+check "kinds: softmax 5 FLOPs per element, fusable" grep -Eq '^softmax +1-6 +- +5 +vector +no +no +yes +no +flops_per_element params$' "$tmp/out"
 check "kinds: sendrecv a collective" grep -Eq '^sendrecv .* yes +ranks nodes overlap$' "$tmp/out"
+check "kinds: params on every kind but the collectives" \
+	test "$(grep -c ' params$' "$tmp/out")" -eq 10 -a "$(grep -c ' ranks nodes overlap$' "$tmp/out")" -eq 6
 
 run kinds -f csv
 check "kinds -f csv: exit 0" test "$rc" -eq 0
@@ -29,9 +31,9 @@ check "kinds -f csv: header" test "$(head -n 1 "$tmp/out")" = \
 	"kind,min_dims,max_dims,shape_form,flops_per_element,pipe,weights,kv_cache,fusable,collective,columns"
 check "kinds -f csv: 16 rows" test "$(($(wc -l <"$tmp/out") - 1))" -eq 16
 check "kinds -f csv: layernorm 8 FLOPs per element" \
-	grep -q '^layernorm,1,6,,8,vector,0,0,1,0,flops_per_element$' "$tmp/out"
+	grep -q '^layernorm,1,6,,8,vector,0,0,1,0,flops_per_element params$' "$tmp/out"
 check "kinds -f csv: attention's KV cache" \
-	grep -q '^attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads kv_dtype$' "$tmp/out"
+	grep -q '^attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads kv_dtype params$' "$tmp/out"
 
 run kinds -f json
 check "kinds -f json: exit 0" test "$rc" -eq 0
@@ -40,7 +42,7 @@ check "kinds -f json: 16 kinds, pointwise first" python3 -c '
 import json, sys
 k = json.load(sys.stdin)["kinds"]
 assert len(k) == 16 and k[0]["kind"] == "pointwise", k
-assert k[0]["columns"] == ["inputs", "flops_per_element", "strided"], k[0]
+assert k[0]["columns"] == ["inputs", "flops_per_element", "strided", "params"], k[0]
 assert k[0]["fusable"] is True and k[0]["flops_per_element"] == 1, k[0]
 ' <"$tmp/out"
 

@@ -75,9 +75,9 @@ check "prefill: lm_head M = batch" grep -q '^lm_head,matmul,bf16,4x128256x4096,'
 # int4 weights and an fp8 KV cache go to item 1's columns
 run model --weight-dtype int4 --kv-dtype fp8 -f oplist "$C70"
 check "70B: exit 0" test "$rc" -eq 0
-check "70B: down_proj int4 x 80 layers" grep -q '^down_proj,matmul,bf16,1x8192x28672,,,,int4,,80$' "$tmp/out"
+check "70B: down_proj int4 x 80 layers" grep -q '^down_proj,matmul,bf16,1x8192x28672,,,,int4,,80,$' "$tmp/out"
 check "70B: attention fp8 KV, 64 heads over 8" \
-	grep -q '^attention,attention,bf16,1x64x1x512x128,,,8,,fp8e4m3,80$' "$tmp/out"
+	grep -q '^attention,attention,bf16,1x64x1x512x128,,,8,,fp8e4m3,80,$' "$tmp/out"
 
 # errors: one line naming the key, nothing on stdout
 printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
@@ -141,13 +141,14 @@ expect_error "--generate 0" 2 "--generate: '0' is not an integer" model --genera
 # x 12 layers + the tied lm_head 50257 x 768 = 123,532,032 weights. The
 # published 124,439,808 parameters add wpe 1024 x 768 = 786,432 and the
 # biases and norms: per layer 2304 + 768 + 3072 + 768 + 4 x 768 = 9,984,
-# x 12 + ln_f 1,536 = 121,344.
+# x 12 + ln_f 1,536 = 121,344. The memory fit holds every one of them
+# (the token table once: the lm_head is tied to it), in bf16.
 G2="$top_srcdir/examples/gpt2.json"
 GW=$(( 12 * (768 * 2304 + 768 * 768 + 2 * 768 * 3072) + 50257 * 768 ))
 check "hand: GPT-2 small parameters" test $(( GW + 1024 * 768 + 12 * 9984 + 1536 )) -eq 124439808
 run model --context 1024 -f json "$G2"
 check "gpt2: exit 0" test "$rc" -eq 0
-check "gpt2: weight bytes = 2 x $GW" grep -q "\"weight_bytes\":$(( 2 * GW ))," "$tmp/out"
+check "gpt2: weight bytes = 2 x 124439808 (published)" grep -q "\"weight_bytes\":$(( 2 * 124439808 ))," "$tmp/out"
 # KV cache: K and V, 12 layers, 12 heads, 1024 x 64, 2 bytes
 check "gpt2: KV bytes" grep -q "\"kv_bytes\":$(( 2 * 12 * 12 * 1024 * 64 * 2 ))," "$tmp/out"
 run model --context 1024 -f csv "$G2"
@@ -176,10 +177,15 @@ expect_error "gpt2: missing n_head" 1 "^roofline: $tmp/nohead.json: key 'n_head'
 # Qwen2-7B (examples/qwen2-7b.json: hidden 3584, intermediate 18944, 28
 # layers, 28 heads of 128, 4 KV heads, vocab 152064, untied). Matmul weights
 # per layer: qkv 3584 x (3584 + 2 x 4 x 128), o 3584 x 3584, gate, up, down
-# 3 x 3584 x 18944; x 28, + lm_head 152064 x 3584; bf16.
+# 3 x 3584 x 18944; x 28, + lm_head 152064 x 3584; bf16. The rest of its
+# 7,615,616,512 parameters (the model card's 7.61B, docs/model.md): the token table 152064 x 3584,
+# the q, k, v biases 28 x 4608, the norms 28 x 2 x 3584 and the final 3584.
 Q7="$top_srcdir/examples/qwen2-7b.json"
 QW=$(( 2 * (28 * (3584 * 4608 + 3584 * 3584 + 3 * 3584 * 18944) + 152064 * 3584) ))
 check "hand: Qwen2-7B weight bytes" test "$QW" -eq 14140571648
+check "hand: Qwen2-7B parameters" \
+	test $(( QW / 2 + 152064 * 3584 + 28 * 4608 + 28 * 2 * 3584 + 3584 )) -eq 7615616512
+QW=$(( 2 * 7615616512 ))
 run model --context 2048 -f json "$Q7"
 check "qwen2-7b: weight bytes" grep -q "\"weight_bytes\":$QW," "$tmp/out"
 # KV: 2 x 28 layers x 4 KV heads x 2048 x 128 x 2 bytes
@@ -198,7 +204,7 @@ check "hand: BERT-base parameters" \
 	test $(( BW + (30522 + 512 + 2) * 768 + 1536 + 12 * 9984 + 768 )) -eq 109482240
 run model --seq 128 --batch 4 -f json "$BB"
 check "bert: exit 0" test "$rc" -eq 0
-check "bert: weight bytes = 2 x $BW" grep -q "\"weight_bytes\":$(( 2 * BW ))," "$tmp/out"
+check "bert: weight bytes = 2 x 109482240 (published)" grep -q "\"weight_bytes\":$(( 2 * 109482240 ))," "$tmp/out"
 run model --seq 128 --batch 4 -f csv "$BB"
 cp "$tmp/out" "$tmp/bert.csv"
 # attention not causal: QK^T and PV, 2 x 2 x B H S S D = 4 x 4 x 12 x 128^2 x 64
@@ -207,7 +213,7 @@ check "bert: attention flops (not causal)" test "$(csv_field "$tmp/bert.csv" att
 check "bert: qkv flops 2 x 512 x 2304 x 768" test "$(csv_field "$tmp/bert.csv" qkv flops)" \
 	-eq $(( 2 * 512 * 2304 * 768 ))
 run model --seq 128 --batch 4 -f oplist "$BB"
-check "bert oplist: attention without causal" grep -q '^attention,attention,bf16,4x12x128x64,,,,,,,12$' "$tmp/out"
+check "bert oplist: attention without causal" grep -q '^attention,attention,bf16,4x12x128x64,,,,,,,12,$' "$tmp/out"
 cp "$tmp/out" "$tmp/bertops.csv"
 run classify --hw h100-sxm -f csv "$tmp/bertops.csv"
 check "bert oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/bert.csv"
@@ -229,7 +235,7 @@ check "hand: ViT-B/16 parameters" \
 	test $(( VW + 768 + 768 + 197 * 768 + 12 * 9984 + 1536 + 768 )) -eq 86389248
 run model --batch 8 -f json "$VB"
 check "vit: exit 0" test "$rc" -eq 0
-check "vit: weight bytes = 2 x $VW" grep -q "\"weight_bytes\":$(( 2 * VW ))," "$tmp/out"
+check "vit: weight bytes = 2 x 86389248 (published)" grep -q "\"weight_bytes\":$(( 2 * 86389248 ))," "$tmp/out"
 run model --batch 8 -f csv "$VB"
 cp "$tmp/out" "$tmp/vit.csv"
 # the patch conv: 2 x 8 images x 768 x 3 x 16 x 16 x 14 x 14
@@ -259,19 +265,23 @@ MX="$top_srcdir/examples/mixtral-8x7b.json"
 mx_w() { echo $(( (41975808 + $1 * 176160768) * 32 * 2 + 32000 * 4096 * 2 )); }
 check "hand: mixtral weights of 2 experts 25497174016 bytes" test "$(mx_w 2)" -eq 25497174016
 check "hand: mixtral weights of 8 experts 93142908928 bytes" test "$(mx_w 8)" -eq 93142908928
-# memory: every expert stays resident whatever the batch touches (86.75 GiB:
+# and held beside them: the token table 32000 x 4096 and the norms 32 x 2 x
+# 4096 + 4096: 46,702,792,704 parameters, the published 46.7B
+check "hand: Mixtral-8x7B parameters" \
+	test $(( $(mx_w 8) / 2 + 32000 * 4096 + 32 * 2 * 4096 + 4096 )) -eq 46702792704
+# memory: every expert stays resident whatever the batch touches (86.99 GiB of weights:
 # over an 80 GB A100, under an H200's 141 GiB)
 run model -f json --hw h200 "$MX"
 check "mixtral b1: exit 0" test "$rc" -eq 0
-check "mixtral b1: all 8 experts resident" \
-	grep -q "\"weight_bytes\":$(mx_w 8)," "$tmp/out"
+check "mixtral b1: all 8 experts resident, and every other weight" \
+	grep -q "\"weight_bytes\":$(( 2 * 46702792704 ))," "$tmp/out"
 check "mixtral b1: fits an H200" grep -q '"fits":true' "$tmp/out"
 run model --batch 64 -f json --hw h200 "$MX"
 check "mixtral b64: all 8 experts resident" \
-	grep -q "\"weight_bytes\":$(mx_w 8)," "$tmp/out"
+	grep -q "\"weight_bytes\":$(( 2 * 46702792704 ))," "$tmp/out"
 run model --hw a100-80gb "$MX"
 check "mixtral b1 on an A100 80GB: does not fit" \
-	grep -q '^roofline: warning: the step needs 86.8[0-9] GiB, over the device.s 80 GiB$' "$tmp/err"
+	grep -q '^roofline: warning: the step needs 87.0[0-9] GiB, over the device.s 80 GiB$' "$tmp/err"
 # the bytes a step reads: the expert GEMMs run on 2 of 8 experts at batch 1
 # (count 32 x 2; weight_count 32 x 8 is memory only), all 8 at batch 64: the
 # summed weight reads of the matmul rows are mx_w 2 and mx_w 8 (in the
@@ -280,25 +290,25 @@ check "mixtral b1 on an A100 80GB: does not fit" \
 # on 1 token each (2 x 1 / 2), count 32 x 2; at batch 64, 64 x 2 / 8 = 16
 # tokens per expert, and --expert-imbalance 1.5 makes the busiest 24
 run model -f oplist "$MX"
-check "mixtral oplist: weight_count column" grep -q ',count,weight_count$' "$tmp/out"
-check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,,,bf16,,32,$' "$tmp/out"
-check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,32,$' "$tmp/out"
-check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,32,$' "$tmp/out"
+check "mixtral oplist: weight_count and params columns" grep -q ',count,weight_count,params$' "$tmp/out"
+check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,,,bf16,,32,,$' "$tmp/out"
+check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,32,,$' "$tmp/out"
+check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,32,,$' "$tmp/out"
 check "mixtral b1: expert_gate_up x 64, 256 resident" \
-	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,,,bf16,,64,256$' "$tmp/out"
+	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,,,bf16,,64,256,$' "$tmp/out"
 check "mixtral b1: expert_down x 64, 256 resident" \
-	grep -q '^expert_down,matmul,bf16,1x4096x14336,,,,bf16,,64,256$' "$tmp/out"
+	grep -q '^expert_down,matmul,bf16,1x4096x14336,,,,bf16,,64,256,$' "$tmp/out"
 check "mixtral b1: silu on 2 routed tokens" \
-	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,32,$' "$tmp/out"
+	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,32,,$' "$tmp/out"
 check "mixtral b1: combine_weight" \
-	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,32,$' "$tmp/out"
+	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,32,,$' "$tmp/out"
 check "mixtral b1: combine_sum over k" \
-	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,32,$' "$tmp/out"
+	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,32,,$' "$tmp/out"
 check "mixtral: no dense gate_up" sh -c "! grep -q '^gate_up,' '$tmp/out'"
 cp "$tmp/out" "$tmp/mx1.csv"
 run model --batch 64 -f oplist "$MX"
 check "mixtral b64: 16 tokens per expert, 8 x 32" \
-	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,,,bf16,,256,256$' "$tmp/out"
+	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,,,bf16,,256,256,$' "$tmp/out"
 cp "$tmp/out" "$tmp/mx64.csv"
 # weights read per step: each matmul row's K x N x 2 bytes x count
 mx_read() { awk -F, '$2 == "matmul" { split($4, d, "x"); s += d[2] * d[3] * 2 * $10 } END { printf "%.0f", s }' "$1"; }
@@ -306,7 +316,7 @@ check "mixtral b1 reads the weights of 2 of 8 experts" test "$(mx_read "$tmp/mx1
 check "mixtral b64 reads the weights of all 8" test "$(mx_read "$tmp/mx64.csv")" -eq "$(mx_w 8)"
 run model --batch 64 --expert-imbalance 1.5 -f oplist "$MX"
 check "mixtral b64 imbalance 1.5: the busiest expert's 24 tokens" \
-	grep -q '^expert_down,matmul,bf16,24x4096x14336,,,,bf16,,256,256$' "$tmp/out"
+	grep -q '^expert_down,matmul,bf16,24x4096x14336,,,,bf16,,256,256,$' "$tmp/out"
 expect_error "--expert-imbalance below 1" 2 "--expert-imbalance: '0.5' is not a number" \
 	model --expert-imbalance 0.5 "$MX"
 

@@ -11,10 +11,14 @@ near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d <= 0.01 && d >= -0
 flat() { tr -s '\n ' '  ' <"$tmp/out"; }
 
 # Goal: Llama-3-70B decode, --tp 8 on hgx-h100-8. Its 69,501,714,432
-# weights (tests/cli_memfit.sh) in bf16 are 139,003,428,864 bytes; each GPU
-# holds an eighth: 17,375,428,608.
+# matmul weights (tests/cli_memfit.sh) in bf16 are 139,003,428,864 bytes;
+# each GPU holds an eighth, 17,375,428,608, and beside them its eighth of
+# the vocabulary-parallel token table (16032 x 8192) and every norm (80 x 2
+# x 8192 + 8192, replicated): 17,640,734,720.
 w=$((69501714432 * 2 / 8))
 check "hand: 70B bf16 / 8" test "$w" -eq 17375428608
+w=$((w + 2 * (16032 * 8192 + 80 * 2 * 8192 + 8192)))
+check "hand: 70B bf16 per GPU of tp 8" test "$w" -eq 17640734720
 run model --hw hgx-h100-8 --tp 8 --context 2048 -f json "$C70"
 check "70B tp 8: runs" test "$rc" -eq 0
 check "70B tp 8: per-GPU weight bytes 1/8 of the whole" grep -q "\"weight_bytes\":$w," "$tmp/out"
@@ -32,7 +36,7 @@ check "70B tp 8: communication 2425.69 us" near "$comm" 2425.69
 run model --hw hgx-h100-8 --tp 8 --context 2048 -f oplist "$C70"
 cp "$tmp/out" "$tmp/tp8.csv"
 check "oplist: two all-reduces per layer" \
-	test "$(grep -c '^[a-z_]*,allreduce,bf16,1x8192,.*,80,8,1$' "$tmp/tp8.csv")" -eq 2
+	test "$(grep -c '^[a-z_]*,allreduce,bf16,1x8192,.*,80,8,1,$' "$tmp/tp8.csv")" -eq 2
 check "oplist: attn_allreduce right after o_proj" \
 	sh -c "grep -A1 '^o_proj,' '$tmp/tp8.csv' | tail -n 1 | grep -q '^attn_allreduce,'"
 check "oplist: mlp_allreduce right after down_proj" \
@@ -43,7 +47,7 @@ check "oplist: down_proj row-parallel" grep -q '^down_proj,matmul,bf16,1x8192x35
 check "oplist: attention 8 heads, 1 KV head" \
 	grep -q '^attention,attention,bf16,1x8x1x2048x128,,,1,' "$tmp/tp8.csv"
 check "oplist: lm_head vocab-parallel" grep -q '^lm_head,matmul,bf16,1x16032x8192,' "$tmp/tp8.csv"
-check "oplist: the ranks and nodes columns" grep -q ',count,ranks,nodes$' "$tmp/tp8.csv"
+check "oplist: the ranks and nodes columns" grep -q ',count,ranks,nodes,params$' "$tmp/tp8.csv"
 # the round trip: classify reads the list back to the same result
 run model --hw hgx-h100-8 --tp 8 --context 2048 -f csv "$C70"
 cp "$tmp/out" "$tmp/model.csv"
@@ -79,8 +83,11 @@ check "pp 4: the bubble line" grep -q 'bubble (pp - 1) / (m + pp - 1) = 42.9 %' 
 run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 -f oplist "$C70"
 # 80 / 4 = 20 layers x 4 micro-batches; 2 sequences x 8192 received per micro-batch
 check "pp 4: 20 layers x 4 micro-batches, weights once" \
-	grep -q '^gate_up,matmul,bf16,2x28672x8192,,,,bf16,,80,20,,$' "$tmp/out"
-check "pp 4: the stage's input received" grep -q '^stage_recv,sendrecv,bf16,2x8192,.*,4,,2,1$' "$tmp/out"
+	grep -q '^gate_up,matmul,bf16,2x28672x8192,,,,bf16,,80,20,,,$' "$tmp/out"
+check "pp 4: the stage's input received" grep -q '^stage_recv,sendrecv,bf16,2x8192,.*,4,,2,1,$' "$tmp/out"
+# the last stage's 20 layers' norms, held once whatever the micro-batches
+check "pp 4: the stage's norms, 20 x 8192, once" \
+	grep -q '^attn_norm,layernorm,bf16,2x8192,,,,,,80,,,,163840$' "$tmp/out"
 check "pp 4: no embedding on the last stage" sh -c "test -s '$tmp/out' && ! grep -q '^embed,' '$tmp/out'"
 run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 8 "$C70"
 flat >"$tmp/flat"
@@ -90,9 +97,9 @@ check "--microbatches 8: bubble 3 / 11" grep -q '= 27.3 %' "$tmp/flat"
 # GPU over 8 x 1024 x 2 / 8 = 2048 tokens, the all-to-alls of 1024 x 2 tokens
 run model --hw hgx-h100-8 --dp 8 --ep 8 --batch 64 --seq 128 --phase prefill -f oplist \
 	"$EX/mixtral-8x7b.json"
-check "ep 8: one expert a GPU" grep -q '^expert_gate_up,matmul,bf16,2048x28672x4096,.*,32,32,,$' "$tmp/out"
-check "ep 8: dispatch all-to-all" grep -q '^expert_dispatch,alltoall,bf16,2048x4096,.*,32,,8,1$' "$tmp/out"
-check "ep 8: combine all-to-all" grep -q '^expert_combine,alltoall,bf16,2048x4096,.*,32,,8,1$' "$tmp/out"
+check "ep 8: one expert a GPU" grep -q '^expert_gate_up,matmul,bf16,2048x28672x4096,.*,32,32,,,$' "$tmp/out"
+check "ep 8: dispatch all-to-all" grep -q '^expert_dispatch,alltoall,bf16,2048x4096,.*,32,,8,1,$' "$tmp/out"
+check "ep 8: combine all-to-all" grep -q '^expert_combine,alltoall,bf16,2048x4096,.*,32,,8,1,$' "$tmp/out"
 
 # Data parallel at inference: the batch divided, no collective
 run model --dp 4 --batch 8 -f oplist "$EX/llama3-8b.json"
@@ -131,25 +138,26 @@ run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov3.csv"
 check "blocking: step 1003 + 1015 + 3000" grep -Eq '^cpp +3.00 us +5018.00 ' "$tmp/out"
 check "blocking: all exposed" grep -Eq '^cpp +1015.00 +0.00 +0.00 +1015.00 +0.00$' "$tmp/out"
 
-# A data-parallel training step: GPT-2, dp 8 on hgx-h100-8. Its matmul
-# weights: 12 x (768 x 2304 + 768 x 768 + 2 x 768 x 3072) + 768 x 50257 =
-# 123,532,032 bf16 gradients; DDP buckets of 25 MiB = 13,107,200 of them:
-# 9 full and a last of 5,567,232. A full bucket: 15 us + 26214400 B x 7/4 /
-# 450 GB/s = 116.94 us; the last 15 + 11134464 x 7/4 / 450e3 = 58.30 us.
+# A data-parallel training step: GPT-2, dp 8 on hgx-h100-8. Its weights,
+# every one trained (tests/cli_model.sh: 124,439,808, the matmuls' and the
+# position table, norms and biases), are as many bf16 gradients; DDP buckets
+# of 25 MiB = 13,107,200 of them: 9 full and a last of 6,475,008. A full
+# bucket: 15 us + 26214400 B x 7/4 / 450 GB/s = 116.94 us; the last 15 +
+# 12950016 x 7/4 / 450e3 = 65.36 us.
 run model --hw hgx-h100-8 --dp 8 --batch 64 --seq 1024 --train --timeline -f json "$EX/gpt2.json"
 check "dp train: runs" test "$rc" -eq 0
-# (json gives the bus bytes: 26214400 x 7/4 = 45875200, 11134464 x 7/4 =
-# 19485312)
+# (json gives the bus bytes: 26214400 x 7/4 = 45875200, 12950016 x 7/4 =
+# 22662528)
 full=$(grep -o '"name":"grad_allreduce"[^}]*' "$tmp/out" | grep '"bytes":45875200,' |
 	grep -o '"count":[0-9]*' | cut -d: -f2 | awk '{ s += $1 } END { print s }')
 check "dp train: 9 full buckets" test "$full" = 9
 check "dp train: the last bucket" \
-	grep -q '"name":"grad_allreduce","kind":"allreduce","dtype":"bf16","phase":"backward","count":1,"flops":0,"bytes":19485312,' \
+	grep -q '"name":"grad_allreduce","kind":"allreduce","dtype":"bf16","phase":"backward","count":1,"flops":0,"bytes":22662528,' \
 	"$tmp/out"
 run model --hw hgx-h100-8 --dp 8 --batch 64 --seq 1024 --train --timeline "$EX/gpt2.json"
 # all but the last bucket hidden under backward: 9 x 116.94 = 1052.50 us
 check "dp train, one node: hidden under backward but the last bucket" \
-	grep -Eq '^cpp +1110.80 +1110.80 +1052.50 +58.30 +58.30$' "$tmp/out"
+	grep -Eq '^cpp +1117.87 +1117.87 +1052.50 +65.36 +65.36$' "$tmp/out"
 # across two nodes on a 25 GB/s network, tp 8 x dp 2 of Llama-3-8B: the
 # all-reduce outlasts the backward pass, and the optimizer stalls
 run model --hw "$DATA/two-h100-nodes.system" --tp 8 --dp 2 --batch 2 --seq 512 --train \

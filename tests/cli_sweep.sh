@@ -90,32 +90,34 @@ check "classify: a count swept, 2000 us per layer" \
 # --- model: Llama-3-8B decode at context 2048, bf16, on the H100 SXM (80 GiB).
 # Weights (every matmul: 32 layers of qkv 4096 x 6144, o 4096 x 4096,
 # gate_up 4096 x 28672, down 14336 x 4096, and the lm_head 4096 x 128256):
-# 7,504,658,432 x 2 B = 15,009,316,864 B at every batch. K and V per
+# 7,504,658,432, and held beside them the token table 128256 x 4096 and the
+# norms 32 x 2 x 4096 + 4096: 8,030,261,248 weights (8.03B) x 2 B =
+# 16,060,522,496 B at every batch. K and V per
 # sequence: 2 x 32 x 8 x 2048 x 128 x 2 = 268,435,456 B; activations (the
 # lm_head's input and output) 2 x (4096 + 128256) = 264,704 B per sequence.
-# Fits while 15,009,316,864 + 268,700,160 B <= 85,899,345,920: B <= 263;
-# at 264: 85,946,159,104 B = 80.04 GiB.
-run model --hw h100-sxm --context 2048 --sweep batch=1,263,264 -f csv "$C8"
+# Fits while 16,060,522,496 + 268,700,160 B <= 85,899,345,920: B <= 259;
+# at 260: 85,922,564,096 B = 80.02 GiB.
+run model --hw h100-sxm --context 2048 --sweep batch=1,259,260 -f csv "$C8"
 check "model csv: exit 0" test "$rc" -eq 0
 check "model csv: tokens per step = batch at decode" \
-	test "$(row "$tmp/out" 263 tokens_per_step)" = 263
+	test "$(row "$tmp/out" 259 tokens_per_step)" = 259
 check "model csv: weights constant" \
-	test "$(row "$tmp/out" 1 weight_bytes),$(row "$tmp/out" 264 weight_bytes)" = "15009316864,15009316864"
+	test "$(row "$tmp/out" 1 weight_bytes),$(row "$tmp/out" 260 weight_bytes)" = "16060522496,16060522496"
 check "model csv: KV linear in the batch" \
-	test "$(row "$tmp/out" 1 kv_bytes),$(row "$tmp/out" 263 kv_bytes)" = "268435456,$((263 * 268435456))"
-check "model csv: memory at 263 = weights + KV + activations" \
-	test "$(row "$tmp/out" 263 memory_bytes)" = $((15009316864 + 263 * 268700160))
-check "model csv: batch 263 fits, 264 does not" \
-	test "$(row "$tmp/out" 263 fits),$(row "$tmp/out" 264 fits)" = "yes,no"
-run model --hw h100-sxm --context 2048 --sweep batch=1,263,264 "$C8"
+	test "$(row "$tmp/out" 1 kv_bytes),$(row "$tmp/out" 259 kv_bytes)" = "268435456,$((259 * 268435456))"
+check "model csv: memory at 259 = weights + KV + activations" \
+	test "$(row "$tmp/out" 259 memory_bytes)" = $((16060522496 + 259 * 268700160))
+check "model csv: batch 259 fits, 260 does not" \
+	test "$(row "$tmp/out" 259 fits),$(row "$tmp/out" 260 fits)" = "yes,no"
+run model --hw h100-sxm --context 2048 --sweep batch=1,259,260 "$C8"
 check "model table: title without the swept size" \
 	grep -q "^sweep of batch: .*llama3-8b.json, decode, context 2048; h100-sxm, eager runtime$" "$tmp/out"
-check "model table: out of memory from 264" \
-	grep -q "^out of memory: from batch 264 (80.04 GiB needed, 80 GiB on the device)$" "$tmp/out"
-run model --hw h100-sxm --context 2048 --sweep batch=1,263,264 -f json "$C8"
-check "model json: out of memory 264" grep -q '"out_of_memory":264}}$' "$tmp/out"
+check "model table: out of memory from 260" \
+	grep -q "^out of memory: from batch 260 (80.02 GiB needed, 80 GiB on the device)$" "$tmp/out"
+run model --hw h100-sxm --context 2048 --sweep batch=1,259,260 -f json "$C8"
+check "model json: out of memory 260" grep -q '"out_of_memory":260}}$' "$tmp/out"
 check "model json: tokens" grep -q '"items":"tokens"' "$tmp/out"
-run model --hw h100-sxm --context 2048 --sweep batch=1,263,264 -f md "$C8"
+run model --hw h100-sxm --context 2048 --sweep batch=1,259,260 -f md "$C8"
 check "model md: a table" grep -q "^| batch | step_us | roofline_us | tokens/s |" "$tmp/out"
 # prefill: tokens per step = batch x seq; seq sweeps the prompt
 run model --phase prefill --batch 2 --sweep seq=128,256 -f csv "$C8"

@@ -107,19 +107,22 @@ check "model --train: the loss over the vocabulary" \
 check "model --train: the loss's backward" test "$(csv_field "$tmp/out" loss.bwd phase)" = backward
 expect_error "model --train --context" 2 "--train: a training step runs over --batch x --seq tokens: not with --context" \
 	model --train --context 1024 "$EX/gpt2.json"
-# Llama-3-8B: the matmul weights P = 32 x (4096 x 6144 + 4096 x 4096 + 3 x
-# 4096 x 14336) + 4096 x 128256 = 7,504,658,432 (the embedding table is a
-# copy row); under autocast weights and gradients in fp32 (4 P each, the
-# bf16 weights and their fp32 upgrade), AdamW's m and v 8 P: 16 P = 111.8
-# GiB before any activation: no batch fits an 80 GB H100
-P8=7504658432
-check "hand: Llama-3-8B matmul weights" \
-	test $((32 * (4096 * 6144 + 4096 * 4096 + 3 * 4096 * 14336) + 4096 * 128256)) -eq $P8
+# Llama-3-8B: the matmul weights 32 x (4096 x 6144 + 4096 x 4096 + 3 x
+# 4096 x 14336) + 4096 x 128256 = 7,504,658,432, the token table 128256 x
+# 4096 and the norms N = 32 x 2 x 4096 + 4096: P = 8,030,261,248, every one
+# trained; under autocast weights and gradients in fp32 (4 P each: the bf16
+# weights, the norms' fp32 as their layernorm runs in fp32, and their fp32
+# upgrade), AdamW's m and v 8 P: 16 P = 119.7 GiB before any activation:
+# no batch fits an 80 GB H100
+P8=8030261248
+N8=$((32 * 2 * 4096 + 4096))
+check "hand: Llama-3-8B weights" \
+	test $((32 * (4096 * 6144 + 4096 * 4096 + 3 * 4096 * 14336) + 4096 * 128256 + 128256 * 4096 + N8)) -eq $P8
 run model --train --autocast --batch 1 --seq 2048 -f json "$EX/llama3-8b.json"
 check "llama3-8b train: gradients 4 P" grep -q "\"gradient_bytes\":$((4 * P8))," "$tmp/out"
 check "llama3-8b train: AdamW state 8 P" grep -q "\"optimizer_bytes\":$((8 * P8))," "$tmp/out"
-check "llama3-8b train: weights 2 P + their fp32 upgrade 2 P" \
-	grep -q "\"weight_bytes\":$((2 * P8)),.*\"master_bytes\":$((2 * P8))," "$tmp/out"
+check "llama3-8b train: weights 2 P (the norms 4) + their fp32 upgrade, 4 P in all" \
+	grep -q "\"weight_bytes\":$((2 * P8 + 2 * N8)),.*\"master_bytes\":$((2 * P8 - 2 * N8))," "$tmp/out"
 expect_error "llama3-8b train on an H100: no batch fits" 1 \
 	"^roofline: --max-batch: batch 1 needs 1[2-9][0-9].[0-9]+ GiB, over the device's 80 GiB" \
 	model --train --hw h100-sxm --seq 2048 --autocast --max-batch "$EX/llama3-8b.json"

@@ -4,12 +4,16 @@
 # step launches and its GPU time (the kernels' time summed), predicted
 # (expected_gpu_us, kernels of json's summary) against measured (the
 # profiled step's kernels and kernel time, eager-summary.txt), and the
-# step's wall time against the runtime's step time (expected_us).
+# step's wall time against the runtime's step time (expected_us), and the
+# memory fit (memory.total_bytes) against torch.cuda.max_memory_allocated
+# over the step. The prefill recordings ran model(..., use_cache=False)
+# (record.py's prefill_step): no cache was kept, so their predicted memory
+# is the fit's less its KV cache.
 #
 #   bench/impl/compare.sh [ROOFLINE [IMPL [RUNTIME]]]   (from the source tree)
 #
 # IMPL defaults to hf, RUNTIME to the implementation's. The last lines give
-# the median and the worst |error| of the GPU time and of the kernels, over
+# the median and the worst |error| of the GPU time, the kernels and the memory, over
 # the recordings the implementation file was not read from (held out) and
 # over all.
 set -eu
@@ -35,8 +39,8 @@ config() {
 # the recordings the hf file was read from (its trace key)
 fit="hf_llama3_8b_l2_decode_b16_c1024_bf16 llama3_8b_l2_prefill_b1_s512_bf16 mixtral_8x7b_l2_decode_b1_c512_bf16"
 
-printf '%-42s %6s %6s %6s %9s %9s %6s %9s %9s %6s %s\n' recording k_pred k_meas k_err \
-	gpu_pred gpu_meas gpu_err step_pred wall_meas step_err split
+printf '%-42s %6s %6s %6s %9s %9s %6s %9s %9s %6s %7s %7s %6s %s\n' recording k_pred k_meas \
+	k_err gpu_pred gpu_meas gpu_err step_pred wall_meas step_err mem_gib meas_gib mem_err split
 grep -v '^#' "$M" | grep -v decode4 | while IFS='	' read -r name k kt span wall peak desc; do
 	cfg=$(config "$name")
 	b=$(echo "$name" | sed 's/.*_b\([0-9]*\)_.*/\1/')
@@ -52,15 +56,20 @@ grep -v '^#' "$M" | grep -v decode4 | while IFS='	' read -r name k kt span wall 
 	kp=$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"summary\"][\"kernels\"])" <"$tmp/j")
 	gp=$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"summary\"][\"expected_gpu_us\"])" <"$tmp/j")
 	sp=$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"summary\"][\"expected_us\"])" <"$tmp/j")
+	case $name in
+	*prefill*) mem='m["total_bytes"] - m["kv_bytes"]' ;;
+	*) mem='m["total_bytes"]' ;;
+	esac
+	mp=$(python3 -c "import json,sys; m = json.load(sys.stdin)[\"summary\"][\"memory\"]; print($mem)" <"$tmp/j")
 	split=held-out
 	for f in $fit; do [ "$f" = "$name" ] && split=fit; done
-	echo "$name ${k% kernels} ${kt% us kernel time} ${wall% us step*} $kp $gp $sp $split"
+	echo "$name ${k% kernels} ${kt% us kernel time} ${wall% us step*} $kp $gp $sp ${peak% B peak*} $mp $split"
 done >"$tmp/rows"
 awk '{
-	km = $2; gm = $3; wm = $4; kp = $5; gp = $6; sp = $7
-	ke = (kp - km) / km; ge = (gp - gm) / gm; se = (sp - wm) / wm
-	printf "%-42s %6.0f %6d %+5.1f%% %9.1f %9.1f %+5.1f%% %9.1f %9.1f %+5.1f%% %s\n", $1, kp, km, 100 * ke, gp, gm, 100 * ge, sp, wm, 100 * se, $8
-	n++; K[n] = ke < 0 ? -ke : ke; G[n] = ge < 0 ? -ge : ge; S[n] = se < 0 ? -se : se; H[n] = ($8 == "held-out")
+	km = $2; gm = $3; wm = $4; kp = $5; gp = $6; sp = $7; mm = $8; mp = $9
+	ke = (kp - km) / km; ge = (gp - gm) / gm; se = (sp - wm) / wm; me = (mp - mm) / mm
+	printf "%-42s %6.0f %6d %+5.1f%% %9.1f %9.1f %+5.1f%% %9.1f %9.1f %+5.1f%% %7.3f %7.3f %+5.1f%% %s\n", $1, kp, km, 100 * ke, gp, gm, 100 * ge, sp, wm, 100 * se, mp / 2^30, mm / 2^30, 100 * me, $10
+	n++; K[n] = ke < 0 ? -ke : ke; G[n] = ge < 0 ? -ge : ge; S[n] = se < 0 ? -se : se; M[n] = me < 0 ? -me : me; H[n] = ($10 == "held-out")
 }
 function stats(A, held,   i, m, v, w, x) {
 	m = 0
@@ -70,6 +79,6 @@ function stats(A, held,   i, m, v, w, x) {
 	return sprintf("median %.1f %%, worst %.1f %% (%d)", 100 * (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2), 100 * v[m], m)
 }
 END {
-	print "held out: kernels " stats(K, 1) "; GPU time " stats(G, 1) "; step " stats(S, 1)
-	print "all:      kernels " stats(K, 0) "; GPU time " stats(G, 0) "; step " stats(S, 0)
+	print "held out: kernels " stats(K, 1) "; GPU time " stats(G, 1) "; step " stats(S, 1) "; memory " stats(M, 1)
+	print "all:      kernels " stats(K, 0) "; GPU time " stats(G, 0) "; step " stats(S, 0) "; memory " stats(M, 0)
 }' "$tmp/rows"
