@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "effprof.h"
+#include "formulas.h"
 
 void rl_expected_roofline(struct rl_pred *p)
 {
@@ -673,7 +674,8 @@ static double decode_splits(double units, double sk)
  * reaches for its head dim (interpolated between 64 and 128), rising with
  * the key length as the per-tile prologue amortises (rate x Sk / (Sk +
  * s_half)); a causal mask halves the average keys per query and costs the
- * masked tiles' imbalance. The kernel computes whole tiles of 64 queries x
+ * masked tiles' imbalance, a sliding window (formulas.h) brings them down to
+ * the mean its FLOPs count. The kernel computes whole tiles of 64 queries x
  * 128 keys (cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_..._
  * 64x128x128 on the H200; FlashAttention-2/3 use 128 x 128 and 128 x 64):
  * a sequence of 197 tokens costs as much as one of 256. One query per
@@ -696,6 +698,8 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 	f = fmin(fmax((hd - 64) / 64, 0), 1);
 	eff = (1 - f) * ep(e, RL_EP_ATTN_D64) + f * ep(e, RL_EP_ATTN_D128);
 	s_eff = op->causal ? sk / 2 : sk;
+	if (rl_attention_windowed(op)) /* the mean keys a query sees, as the FLOPs count them */
+		s_eff = rl_attention_window_scores(op) / sq;
 	eff *= s_eff / (s_eff + ep(e, RL_EP_ATTN_S_HALF));
 	if (op->causal)
 		eff *= ep(e, RL_EP_ATTN_CAUSAL);
@@ -708,7 +712,11 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 		 * filled, the softmax and output written). Splits and their combine
 		 * kernel (cudnn::fusion::lean_reduction_kernel): decode_splits. */
 		double kvh = op->kv_heads ? (double)op->kv_heads : (double)d[1];
-		double units = (double)d[0] * kvh, splits = decode_splits(units, sk);
+		uint64_t read, held;
+		double units = (double)d[0] * kvh, splits;
+
+		rl_attention_kv_tokens(op, &read, &held); /* the keys streamed: a window's */
+		splits = decode_splits(units, (double)read);
 
 		s.t_memory = fmax(s.t_memory, p->bytes / (fmin(units * splits, e->sms) *
 		                                           ep(e, RL_EP_ATTN_DECODE_CTA_GBS) * 1e3)) +

@@ -40,6 +40,11 @@ enum rl_block_norm {
 	RL_NORM_PRE,  /* before attention and before the MLP, and a final
 	               * norm after the last layer (llama, gpt2, vit) */
 	RL_NORM_POST, /* after each residual add, no final norm (bert) */
+	RL_NORM_SANDWICH, /* before each sub-block and on its output before
+	                   * the residual add, and a final norm (gemma2,
+	                   * gemma3: four a layer) */
+	RL_NORM_BRANCH,   /* on each sub-block's output before the residual
+	                   * add only, and a final norm (olmo2) */
 };
 
 /* A norm of the queries and keys before attention. */
@@ -47,6 +52,8 @@ enum rl_block_qknorm {
 	RL_QKNORM_NONE,
 	RL_QKNORM_HEAD, /* RMSNorm over each head's head_dim: q_norm
 	                 * (T x H x D) and k_norm (T x Hkv x D) (qwen3) */
+	RL_QKNORM_FULL, /* RMSNorm over all the heads at once: q_norm
+	                 * (T x H D) and k_norm (T x Hkv D) (olmo2) */
 };
 
 /* The feed-forward sub-block. */
@@ -81,6 +88,9 @@ struct rl_block_names {
 	const char *down_bias;     /* with mlp_bias */
 	const char *mlp_residual;
 	const char *final_norm; /* RL_NORM_PRE: after the last layer */
+	const char *post_attn_norm; /* RL_NORM_SANDWICH, _BRANCH: on attention's
+	                             * output */
+	const char *post_mlp_norm;  /* and on the MLP's */
 };
 
 struct rl_block {
@@ -104,6 +114,9 @@ struct rl_block {
 	                  * once in the weights) */
 	uint64_t tokens; /* tokens per sequence fixed by the config (vit:
 	                  * its patches); 0: --seq */
+	int parallel;    /* attention and the MLP side by side on the same
+	                  * input, one residual add of both (falcon) */
+	int shared_norm; /* with parallel: one norm feeds both (else one each) */
 };
 
 /* ---- the family ---- */
@@ -179,6 +192,23 @@ int rl_family_read_encoder(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c
 /* The Llama block (RMSNorm before attention and the MLP, GQA, the gated
  * SiLU MLP, lm_head), for the families built on it. */
 void rl_family_llama_block(const struct rl_hfconfig *c, struct rl_block *b);
+
+/* qwen2_moe's and qwen3_moe's reader (family_qwen2_moe.c): llama's keys
+ * (attention_bias defaulting to BIAS), then num_experts,
+ * num_experts_per_tok, moe_intermediate_size, norm_topk_prob,
+ * decoder_sparse_step (1) and mlp_only_layers (the dense layers). */
+int rl_family_read_qwen_moe(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c, int bias);
+
+/* gemma2's and gemma3's reader (family_gemma2.c): llama's keys
+ * (tie_word_embeddings defaulting to true), sliding_window, the
+ * soft-capping values and layer_types; without layer_types, layer i slides
+ * unless (i + 1) is a multiple of PATTERN. */
+int rl_family_read_gemma(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c,
+                         uint64_t pattern);
+
+/* The Gemma block (family_gemma2.c): llama's with four RMSNorms a layer
+ * (RL_NORM_SANDWICH) and GELU's tanh form in the gated MLP. */
+void rl_family_gemma_block(const struct rl_hfconfig *c, struct rl_block *b);
 
 /* The keys rl_family_read_llama reads, in its order, NULL-ended: the keys
  * of every family whose reader it is (llama, qwen2, qwen3). */

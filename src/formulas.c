@@ -153,12 +153,64 @@ static int matmul(const struct rl_op *op, double es, double *flops,
 	return 0;
 }
 
+/* Attention's key length Sk: BxHxSxD or BxHxSqxSkxD. */
+static uint64_t attention_sk(const struct rl_op *op)
+{
+	return op->dims[op->ndims == 5 ? 3 : 2];
+}
+
+int rl_attention_windowed(const struct rl_op *op)
+{
+	return op->window > 0 && op->window < attention_sk(op);
+}
+
+/* Causal: query p (p = Sk - Sq .. Sk - 1) sees min(p + 1, W) keys, so the
+ * sum is that of min(j, W) over j = p + 1 = a .. Sk, a = Sk - Sq + 1 (1
+ * when Sq >= Sk: a query before the first key sees none). Split at W
+ * (W < Sk here): the j up to W see j keys each, the arithmetic series
+ * (a + W)(W - a + 1) / 2 when a <= W; the j above W see W each, W (Sk -
+ * max(a, W + 1) + 1). At prefill (Sq = Sk, a = 1): W (W + 1) / 2 + (Sk -
+ * W) W. Each term is a product of exact integers, not the difference of
+ * two large sums, so the count is exact while they stay below 2^53. Without
+ * a mask (a decode row: the queries at the end, each over the last keys):
+ * Sq x W. */
+double rl_attention_window_scores(const struct rl_op *op)
+{
+	uint64_t sq = op->dims[2], sk = attention_sk(op), w = op->window, a;
+	double s = 0;
+
+	if (!op->causal)
+		return (double)sq * (double)w;
+	a = sq >= sk ? 1 : sk - sq + 1;
+	if (a <= w)
+		s = ((double)a + (double)w) * (double)(w - a + 1) / 2;
+	return s + (double)w * (double)(sk - (a > w ? a : w + 1) + 1);
+}
+
+void rl_attention_kv_tokens(const struct rl_op *op, uint64_t *read, uint64_t *held)
+{
+	uint64_t sq = op->dims[2], sk = attention_sk(op), w = op->window;
+
+	*read = *held = sk;
+	if (!rl_attention_windowed(op))
+		return;
+	/* the cache keeps the last W tokens (Mistral 7B's rolling buffer) */
+	*held = w;
+	/* read: the causal queries at p = Sk - Sq .. Sk - 1 see p - W + 1 .. p
+	 * between them, Sq + W - 1 keys (all Sk when that is more; W < Sk, so
+	 * Sk - (W - 1) cannot wrap); without a mask, the last W */
+	if (!op->causal)
+		*read = w;
+	else if (sq < sk - (w - 1))
+		*read = sq + w - 1;
+}
+
 static int attention(const struct rl_op *op, double es, double *flops,
                      double *bytes, struct rl_err *err)
 {
 	const uint64_t *d = op->dims;
 	uint64_t bh, q_el, kv_el, scores;
-	uint64_t sq, sk, hd, kvh;
+	uint64_t sq, sk, hd, kvh, kv_read, kv_held;
 	int rc = want_dims(op, err);
 
 	if (rc < 0)
@@ -183,11 +235,18 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	/* A causal mask skips the scores above the diagonal. With the queries
 	 * aligned to the end of the keys (a KV cache), the kept share is
 	 * 1 - Sq / (2 Sk): one half when Sq = Sk (the convention of the
-	 * FlashAttention papers' FLOP counts), nearly all for one decode token. */
-	if (op->causal)
+	 * FlashAttention papers' FLOP counts), nearly all for one decode token.
+	 * A sliding window keeps only the scores of each query's window, its
+	 * exact count in place of the share. */
+	if (rl_attention_windowed(op))
+		*flops = 4.0 * (double)bh * (double)hd * rl_attention_window_scores(op);
+	else if (op->causal)
 		*flops *= sq <= sk ? 1.0 - (double)sq / (2.0 * (double)sk) : 0.5;
 	/* Fused (flash) attention: read Q, K, V, write O; the scores stay on chip.
-	 * Q and O have H heads, K and V kv_heads. */
+	 * Q and O have H heads, K and V kv_heads; a window reads only the keys
+	 * its queries see (no more elements than K itself: no overflow). */
+	rl_attention_kv_tokens(op, &kv_read, &kv_held);
+	(void)product((uint64_t[]){d[0], kvh, kv_read, hd}, 4, &kv_el);
 	*bytes = es * 2.0 * (double)q_el +
 	         ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * 2.0 *
 	                 (double)kv_el;
@@ -385,13 +444,14 @@ static void split(const struct rl_op *op, double *read, double *written)
 	}
 	case RL_BYTES_ATTENTION: { /* Q, K, V read, O[B, H, Sq, D] written */
 		double bh = (double)d[0] * (double)d[1], hd = (double)d[op->ndims - 1];
-		double sk = (double)d[op->ndims == 5 ? 3 : 2];
 		double bkv = (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]);
+		uint64_t keys, held;
 
+		rl_attention_kv_tokens(op, &keys, &held); /* those read, as rl_op_work's */
 		n = bh * (double)d[2] * hd;
 		in = n;
 		w = ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * 2.0 * bkv *
-		    sk * hd;
+		    (double)keys * hd;
 		break;
 	}
 	case RL_BYTES_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */
@@ -520,11 +580,15 @@ static double dequant(const struct rl_op *op)
 			return 0;
 		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
 		       (double)op->kernel[2];
-	case RL_BYTES_ATTENTION: /* K and V [B, kv_heads, Sk, D] */
+	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D]: those read */
+		uint64_t read, held;
+
 		if (!(op->has & RL_HAS_KV_DTYPE) || op->kv_dtype == op->dtype)
 			return 0;
+		rl_attention_kv_tokens(op, &read, &held);
 		return 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
-		       (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
+		       (double)read * (double)d[op->ndims - 1];
+	}
 	case RL_BYTES_INPUTS:
 	case RL_BYTES_STREAM:
 	case RL_BYTES_ROW_REDUCE:
@@ -592,9 +656,12 @@ static void resident(const struct rl_op *op, double es, double *w, double *kv)
 		break;
 	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
 		double kes = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es;
+		uint64_t read, held;
 
+		/* those held: a sliding layer's cache keeps its window's */
+		rl_attention_kv_tokens(op, &read, &held);
 		*kv = kes * 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
-		      (double)d[op->ndims == 5 ? 3 : 2] * (double)d[op->ndims - 1];
+		      (double)held * (double)d[op->ndims - 1];
 		break;
 	}
 	case RL_BYTES_INPUTS:

@@ -24,6 +24,31 @@ double rl_default_flops_per_element(enum rl_kind k);
  * (without location) in ERR. */
 int rl_op_work(const struct rl_op *op, double *flops, double *bytes, struct rl_err *err);
 
+/* Attention under a sliding window (the op list's 'window', W): each query
+ * attends only to the W most recent keys up to and including its own
+ * position (Longformer, Beltagy et al. 2020; Mistral 7B, Jiang et al. 2023,
+ * section 2, "Sliding Window Attention"), the queries aligned to the end of
+ * the keys as for a causal mask. OP is an attention row whose shape passed
+ * rl_op_work(). */
+
+/* Nonzero when OP's window is below its key length Sk, so that it changes
+ * anything: a window of 0 (none) or of Sk or more is no window, and every
+ * count is then the unwindowed one. */
+int rl_attention_windowed(const struct rl_op *op);
+
+/* The scores one (batch, query head) of OP computes under its window: the
+ * sum over its Sq queries of the keys each sees, min(p + 1, W) for the
+ * query at position p = Sk - Sq + i with a causal mask, min(Sk, W)
+ * without. Only for an OP that rl_attention_windowed() takes. */
+double rl_attention_window_scores(const struct rl_op *op);
+
+/* The tokens of K and V per (batch, KV head) of OP: *READ, those its fused
+ * kernel reads, min(Sk, Sq + W - 1) with a causal mask and min(Sk, W)
+ * without; *HELD, those its layer keeps in memory, min(Sk, W) (a ring
+ * buffer: Mistral 7B's "Rolling Buffer Cache", transformers' sliding cache
+ * layers). Both Sk without a window. */
+void rl_attention_kv_tokens(const struct rl_op *op, uint64_t *read, uint64_t *held);
+
 /* Splits the bytes of one occurrence of OP into those it reads (*READ: the
  * inputs of the formulas) and those it writes (*WRITTEN: the output):
  * pointwise reads inputs x N x es; copy, softmax and reduction N x es;

@@ -6,6 +6,7 @@
 
 #include "hfconfig.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,128 @@ int rl_hfconfig_bool(const struct rl_hfconfig_rd *r, const char *key, int def, i
 		return bad(r, key, "true or false");
 	*out = YAJL_IS_TRUE(v);
 	return 0;
+}
+
+int rl_hfconfig_number(const struct rl_hfconfig_rd *r, const char *key, double def, double *out)
+{
+	yajl_val v = member(r, key);
+
+	if (v == NULL) {
+		*out = def;
+		return 0;
+	}
+	if (!YAJL_IS_NUMBER(v) || !isfinite(YAJL_GET_DOUBLE(v)) || YAJL_GET_DOUBLE(v) <= 0)
+		return bad(r, key, "a positive number");
+	*out = YAJL_GET_DOUBLE(v);
+	return 0;
+}
+
+void rl_hfconfig_mark(struct rl_hfconfig *c, uint64_t i, unsigned bits)
+{
+	uint64_t j;
+
+	if (!c->layered) {
+		for (j = 0; j < c->layers && j < RL_HFCONFIG_LAYERS; j++)
+			c->layer[j] = (unsigned char)c->layer_all;
+		c->layered = 1;
+	}
+	if (i < RL_HFCONFIG_LAYERS)
+		c->layer[i] |= (unsigned char)bits;
+}
+
+int rl_hfconfig_layered(const struct rl_hfconfig_rd *r, const char *key,
+                        const struct rl_hfconfig *c)
+{
+	if (c->layers <= RL_HFCONFIG_LAYERS)
+		return 0;
+	return rl_err_set(r->err, RL_ERR_PARSE,
+	                  "%s: key '%s': layers that differ need at most %u of them "
+	                  "(num_hidden_layers is %llu)",
+	                  r->name, key, RL_HFCONFIG_LAYERS, (unsigned long long)c->layers);
+}
+
+int rl_hfconfig_layer_types(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
+{
+	yajl_val v = member(r, "layer_types");
+	size_t i;
+
+	if (v == NULL)
+		return 0;
+	if (!YAJL_IS_ARRAY(v) || v->u.array.len != c->layers)
+		return rl_err_set(r->err, RL_ERR_PARSE,
+		                  "%s: key 'layer_types': expected an array of %llu strings (one a "
+		                  "layer)",
+		                  r->name, (unsigned long long)c->layers);
+	if (rl_hfconfig_layered(r, "layer_types", c) < 0)
+		return RL_ERR_PARSE;
+	for (i = 0; i < v->u.array.len; i++) {
+		yajl_val t = v->u.array.values[i];
+
+		if (YAJL_IS_STRING(t) && strcmp(t->u.string, "sliding_attention") == 0)
+			rl_hfconfig_mark(c, i, RL_LAYER_SLIDING);
+		else if (YAJL_IS_STRING(t) && strcmp(t->u.string, "full_attention") == 0)
+			rl_hfconfig_mark(c, i, 0);
+		else
+			return rl_err_set(r->err, RL_ERR_PARSE,
+			                  "%s: key 'layer_types': element %zu: expected "
+			                  "\"sliding_attention\" or \"full_attention\"",
+			                  r->name, i);
+	}
+	return 1;
+}
+
+int rl_hfconfig_layer_list(const struct rl_hfconfig_rd *r, const char *key, unsigned bits,
+                           struct rl_hfconfig *c)
+{
+	yajl_val v = member(r, key);
+	size_t i;
+
+	if (v == NULL)
+		return 0;
+	if (!YAJL_IS_ARRAY(v))
+		return bad(r, key, "an array of layer indices");
+	if (v->u.array.len > 0 && rl_hfconfig_layered(r, key, c) < 0)
+		return RL_ERR_PARSE;
+	for (i = 0; i < v->u.array.len; i++) {
+		yajl_val t = v->u.array.values[i];
+
+		if (!YAJL_IS_INTEGER(t) || YAJL_GET_INTEGER(t) < 0 ||
+		    (unsigned long long)YAJL_GET_INTEGER(t) >= c->layers)
+			return rl_err_set(r->err, RL_ERR_PARSE,
+			                  "%s: key '%s': element %zu: expected a layer index from 0 "
+			                  "to %llu",
+			                  r->name, key, i, (unsigned long long)c->layers - 1);
+		rl_hfconfig_mark(c, (uint64_t)YAJL_GET_INTEGER(t), bits);
+	}
+	return 0;
+}
+
+int rl_hfconfig_sub(const struct rl_hfconfig_rd *r, const char *key, struct rl_hfconfig_rd *sub)
+{
+	yajl_val v = member(r, key);
+
+	if (v == NULL)
+		return 0;
+	if (!YAJL_IS_OBJECT(v))
+		return bad(r, key, "an object");
+	*sub = *r;
+	sub->root = v;
+	return 1;
+}
+
+uint64_t rl_hfconfig_layers(const struct rl_hfconfig *c, unsigned bits, uint64_t lo, uint64_t hi)
+{
+	uint64_t i, n = 0;
+
+	if (hi > c->layers)
+		hi = c->layers;
+	if (lo >= hi)
+		return 0;
+	if (!c->layered)
+		return (c->layer_all & bits) == bits ? hi - lo : 0;
+	for (i = lo; i < hi && i < RL_HFCONFIG_LAYERS; i++)
+		n += (c->layer[i] & bits) == bits;
+	return n;
 }
 
 int rl_hfconfig_mha(const struct rl_hfconfig_rd *r, const char *key, struct rl_hfconfig *c)

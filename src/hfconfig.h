@@ -17,6 +17,14 @@
 /* The largest size a key may give (hidden_size, vocab_size, ...). */
 #define RL_HFCONFIG_MAX 16777216u /* 2^24 */
 
+/* The most layers a config may have whose layers differ (rl_hfconfig.layer:
+ * alternating sliding-window and full attention, dense and MoE layers). */
+#define RL_HFCONFIG_LAYERS 1024u
+
+/* What a layer is, beside the block every layer shares (rl_hfconfig.layer). */
+#define RL_LAYER_SLIDING 1u /* attention over the last rl_hfconfig.window keys */
+#define RL_LAYER_DENSE   2u /* an MoE model's layer with a dense MLP */
+
 /* A coarse tag of the family, kept for callers that tell the four
  * original blocks apart; the block itself comes from the family table
  * (family.h: rl_family_of, rl_family_block). */
@@ -52,6 +60,33 @@ struct rl_hfconfig {
 	uint64_t tokens;       /* vit: (image / patch)^2 + 1 (at most 2^24) */
 	uint64_t experts;      /* mixtral: num_local_experts (0: no MoE) */
 	uint64_t experts_per_tok; /* mixtral: num_experts_per_tok (<= experts) */
+	uint64_t expert_intermediate; /* each routed expert's intermediate
+	                        * (moe_intermediate_size; 0: intermediate) */
+	uint64_t shared_intermediate; /* the shared experts' intermediate, all of
+	                        * them as one gated MLP (qwen2_moe's
+	                        * shared_expert_intermediate_size, deepseek's
+	                        * n_shared_experts x moe_intermediate_size; 0: none) */
+	int shared_gate;       /* qwen2_moe: a sigmoid gate (H -> 1) on the
+	                        * shared expert's output */
+	int norm_topk;         /* norm_topk_prob: the k routing weights
+	                        * renormalised to sum to 1 */
+	uint64_t window;       /* sliding_window: the keys a sliding layer's
+	                        * query sees, itself included (0: none) */
+	double softcap_attn;   /* attn_logit_softcapping (gemma2; 0: none) */
+	double softcap_logits; /* final_logit_softcapping (0: none) */
+	double embed_mult;     /* the embedding's scale: gemma's sqrt(hidden),
+	                        * granite's embedding_multiplier (0: none) */
+	double residual_mult;  /* granite: residual_multiplier (0: none) */
+	double logits_div;     /* granite: logits_scaling (0: none) */
+	int mlp_bias;          /* granite: a bias on the MLP's linears */
+	int parallel;          /* attention and the MLP read the same input and
+	                        * one residual adds both (falcon's parallel_attn) */
+	int shared_norm;       /* with parallel: one norm feeds both (falcon-7b);
+	                        * else one each (falcon-40b's ln_attn, ln_mlp) */
+	unsigned layer_all;    /* RL_LAYER_* of every layer, when layered is 0 */
+	int layered;           /* layer[] holds each layer's (layers at most
+	                        * RL_HFCONFIG_LAYERS) */
+	unsigned char layer[RL_HFCONFIG_LAYERS]; /* RL_LAYER_* of layer i */
 	const struct rl_family *fam; /* the family that read it (NULL in a
 	                        * config built by hand: rl_family_of looks it
 	                        * up by model_type) */
@@ -87,6 +122,41 @@ int rl_hfconfig_bool(const struct rl_hfconfig_rd *r, const char *key, int def, i
 
 /* 1 when KEY is present and not null, else 0. */
 int rl_hfconfig_has(const struct rl_hfconfig_rd *r, const char *key);
+
+/* A number (integer or not) at KEY into OUT; absent or null: DEF. Returns 0
+ * or RL_ERR_PARSE (not a number, or not finite and positive). */
+int rl_hfconfig_number(const struct rl_hfconfig_rd *r, const char *key, double def, double *out);
+
+/* Marks layer I of C with BITS (RL_LAYER_*), C->layered from then on: the
+ * reader has checked C->layers against RL_HFCONFIG_LAYERS
+ * (rl_hfconfig_layered). */
+void rl_hfconfig_mark(struct rl_hfconfig *c, uint64_t i, unsigned bits);
+
+/* 0 when C's layers may differ one from the next (C->layers at most
+ * RL_HFCONFIG_LAYERS), else RL_ERR_PARSE naming KEY (the key that makes
+ * them differ). */
+int rl_hfconfig_layered(const struct rl_hfconfig_rd *r, const char *key,
+                        const struct rl_hfconfig *c);
+
+/* layer_types, when present: an array of C->layers strings, each
+ * "sliding_attention" or "full_attention" (as transformers writes it);
+ * the sliding ones marked RL_LAYER_SLIDING. Returns 1 when read, 0 when
+ * absent, or RL_ERR_PARSE. */
+int rl_hfconfig_layer_types(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c);
+
+/* An array of layer indices at KEY (each below C->layers), each marked with
+ * BITS: qwen2_moe's mlp_only_layers. Absent or null: none. Returns 0 or
+ * RL_ERR_PARSE. */
+int rl_hfconfig_layer_list(const struct rl_hfconfig_rd *r, const char *key, unsigned bits,
+                           struct rl_hfconfig *c);
+
+/* The object at KEY as a document of its own in SUB (the same name and
+ * error record): gemma3's text_config. Returns 1 when there is one, 0 when
+ * KEY is absent, RL_ERR_PARSE when it is not an object. */
+int rl_hfconfig_sub(const struct rl_hfconfig_rd *r, const char *key, struct rl_hfconfig_rd *sub);
+
+/* How many of the layers LO to HI - 1 of C have every bit of BITS. */
+uint64_t rl_hfconfig_layers(const struct rl_hfconfig *c, unsigned bits, uint64_t lo, uint64_t hi);
 
 /* C's head_dim = hidden / heads and kv_heads = heads (multi-head
  * attention); RL_ERR_PARSE naming KEY (the heads' key) when the heads do

@@ -75,7 +75,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 	/* in the bits' order (kind.h) */
 	static const char *const names[RL_KCOL_BITS + 1][5] = {
 		{"kernel", "stride", "padding", "groups", NULL},
-		{"causal", "kv_heads", "kv_dtype", NULL},
+		{"causal", "kv_heads", "kv_dtype", "window", NULL},
 		{"weight_dtype", "weight_group", "weight_count", "trainable", NULL},
 		{"inputs", NULL},
 		{"perm", NULL},

@@ -39,6 +39,7 @@ struct build {
 	int hold_from;                       /* the first row that may carry them */
 	uint64_t group;                      /* weight_group of the weighted matmuls */
 	uint64_t normw;                      /* one norm's weights: H, or 2 H with a bias */
+	unsigned residual_fpe;               /* the residual adds' flops_per_element */
 };
 
 /* The row can carry params: a row of the step's dtype (a weight is not an
@@ -241,10 +242,11 @@ static void collective(struct build *b, const char *name, const char *kind, uint
 /* The tensor-parallel all-reduce of the T x hidden output of a
  * row-parallel linear (Shoeybi et al. 2019, section 3: the "g" operator):
  * two per layer. */
-static void tp_allreduce(struct build *b, const char *name, uint64_t t, uint64_t hidden)
+static void tp_allreduce(struct build *b, const char *name, uint64_t t, uint64_t hidden,
+                         uint64_t count)
 {
 	if (b->par != NULL)
-		collective(b, name, "allreduce", t, hidden, &b->par->tp, b->layers);
+		collective(b, name, "allreduce", t, hidden, &b->par->tp, count);
 }
 
 /* The last pipeline stage receives its input, T x hidden, from the stage
@@ -270,6 +272,12 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 
 	if (!impl_rows(b, RL_IMPL_LOGITS, 1, 0))
 		matmul(b, "lm_head", o->train ? T : o->batch, V, c->hidden, 1);
+	/* gemma2's final-logit soft-capping, cap x tanh(logits / cap): a
+	 * division, the tanh and a multiply an element (3 FLOPs) */
+	if (c->softcap_logits > 0) {
+		pointwise(b, "logit_softcap", o->train ? T : o->batch, V, 1, 1);
+		b->rows[b->n - 1].fpe = 3;
+	}
 	if (!o->train) {
 		if (b->par != NULL)
 			collective(b, "lm_head_allgather", "allgather", o->batch, V, &b->par->tp,
@@ -288,12 +296,14 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 	}
 }
 
-/* The attention row of a decoder (causal at prefill, one query over the
- * context at decode), its heads split over the tensor-parallel GPUs. */
+/* The attention row NAME of COUNT layers of a decoder (causal at prefill,
+ * one query over the context at decode), its heads split over the
+ * tensor-parallel GPUs, each query seeing at most WINDOW keys (0: all). */
 static struct rl_modelops_row *attention(struct build *b, const struct rl_hfconfig *c,
-                                         const struct rl_modelops_opts *o)
+                                         const struct rl_modelops_opts *o, const char *name,
+                                         uint64_t count, uint64_t window)
 {
-	struct rl_modelops_row *r = add(b, "attention", "attention", b->layers);
+	struct rl_modelops_row *r = add(b, name, "attention", count);
 	uint64_t heads = c->heads / b->tp;
 
 	if (o->phase == RL_PHASE_PREFILL) {
@@ -307,6 +317,7 @@ static struct rl_modelops_row *attention(struct build *b, const struct rl_hfconf
 		         (unsigned long long)o->context, (unsigned long long)c->head_dim);
 	}
 	r->kv = 1;
+	r->window = window;
 	return r;
 }
 
@@ -324,11 +335,17 @@ static void norm(struct build *b, const char *name, uint64_t t, uint64_t n, uint
 		layernorm(b, name, t, n, count);
 }
 
-/* A residual add of each layer. */
-static void residual(struct build *b, const char *name, uint64_t t, uint64_t n, uint64_t count)
+/* A residual add of each layer of INPUTS (2; 3: parallel attention and
+ * MLP), a multiply-add with a residual multiplier (granite: 2 FLOPs an
+ * element). */
+static void residual(struct build *b, const char *name, uint64_t t, uint64_t n, uint64_t count,
+                     unsigned inputs)
 {
-	if (!impl_rows(b, RL_IMPL_RESIDUAL, count, 0))
-		pointwise(b, name, t, n, 2, count);
+	if (impl_rows(b, RL_IMPL_RESIDUAL, count, 0))
+		return;
+	pointwise(b, name, t, n, inputs, count);
+	if (b->residual_fpe)
+		b->rows[b->n - 1].fpe = b->residual_fpe;
 }
 
 double rl_modelops_experts_touched(uint64_t experts, uint64_t k, uint64_t tokens)
@@ -376,10 +393,11 @@ static void moe_sizes(struct build *b, const struct rl_hfconfig *c,
  * alltoall dispatcher). Tensor parallel: each expert's intermediate split
  * as the MLP's, and the combined output all-reduced. */
 static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
-                uint64_t T)
+                uint64_t T, uint64_t L)
 {
-	uint64_t L = b->layers, E = c->experts, k = c->experts_per_tok, H = c->hidden;
-	uint64_t I = c->intermediate / b->tp, Tk, Et, El, M;
+	uint64_t E = c->experts, k = c->experts_per_tok, H = c->hidden;
+	uint64_t I = (c->expert_intermediate ? c->expert_intermediate : c->intermediate) / b->tp;
+	uint64_t Is = c->shared_intermediate / b->tp, Tk, Et, El, M;
 	struct rl_modelops_row *r;
 
 	moe_sizes(b, c, o, T, &Et, &M, &El);
@@ -398,14 +416,28 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	matmul(b, "expert_down", M, H, I, L * El)->weight_count = L * (E / b->ep);
 	if (b->par != NULL)
 		collective(b, "expert_combine", "alltoall", Tk, H, &b->par->ep, L);
+	/* the shared experts, one gated MLP over every token (qwen2_moe,
+	 * deepseek), replicated over the ep GPUs, split over tp as the MLP;
+	 * qwen2_moe scales its output by sigmoid(x . g), g of H weights */
+	if (Is) {
+		matmul(b, "shared_gate_up", T, 2 * Is, H, L);
+		pointwise(b, "shared_silu", T, Is, 1, L);
+		pointwise(b, "shared_mul", T, Is, 2, L);
+		matmul(b, "shared_down", T, H, Is, L);
+		if (c->shared_gate) {
+			matmul(b, "shared_gate", T, 1, H, L);
+			pointwise(b, "shared_scale", T, H, 2, L);
+		}
+	}
 	r = add(b, "combine_weight", "pointwise", L);
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
 	         (unsigned long long)k, (unsigned long long)H);
 	r->inputs = 2;
+	/* the sum over the k routed outputs, and the shared experts' */
 	r = add(b, "combine_sum", "reduction", L);
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
-	         (unsigned long long)H, (unsigned long long)k);
-	tp_allreduce(b, "moe_allreduce", T, H);
+	         (unsigned long long)H, (unsigned long long)(k + (Is ? 1 : 0)));
+	tp_allreduce(b, "moe_allreduce", T, H, L);
 }
 
 /* With micro-batches, every row runs once per micro-batch (count x m) while
@@ -515,6 +547,67 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	return 0;
 }
 
+/* The q and k norms after the qkv projection (K->qk_norm): over each
+ * head's D (T x H x D, T x Hkv x D: qwen3, a weight of D each) or over all
+ * the heads at once (T x H D, T x Hkv D: olmo2, a weight of H D and Hkv D;
+ * split over tp GPUs the heads are first all-gathered, as vLLM's Olmo2
+ * attention does, since each norm needs every head's sum of squares). */
+static void qk_norm(struct build *b, const struct rl_hfconfig *c, const struct rl_block *k,
+                    uint64_t T, uint64_t kvh, uint64_t L)
+{
+	uint64_t D = c->head_dim, NH = c->heads / b->tp;
+	struct rl_modelops_row *r;
+
+	if (k->qk_norm == RL_QKNORM_NONE)
+		return;
+	hold(b, mul(b, L, k->qk_norm == RL_QKNORM_HEAD ? 2 * D : (c->heads + c->kv_heads) * D));
+	if (impl_rows(b, RL_IMPL_QK_NORM, L, 0))
+		return;
+	if (k->qk_norm == RL_QKNORM_HEAD) {
+		r = add(b, "q_norm", "layernorm", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+		         (unsigned long long)NH, (unsigned long long)D);
+		r = add(b, "k_norm", "layernorm", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
+		         (unsigned long long)kvh, (unsigned long long)D);
+		return;
+	}
+	if (b->par != NULL)
+		collective(b, "qk_allgather", "allgather", T, (NH + kvh) * D, &b->par->tp, L);
+	dims2(add(b, "q_norm", "layernorm", L), T, c->heads * D);
+	dims2(add(b, "k_norm", "layernorm", L), T, c->kv_heads * D);
+}
+
+/* The dense MLP of COUNT layers (an MoE model's dense layers: gated, of
+ * intermediate_size): the implementation's kernels, else up (with its
+ * bias), the activation, the gate's mul, down, its all-reduce and bias. */
+static void mlp(struct build *b, const struct rl_hfconfig *c, const struct rl_block *k,
+                uint64_t T, uint64_t count)
+{
+	const struct rl_block_names *nm = k->names;
+	uint64_t H = c->hidden, I = c->intermediate / b->tp;
+	uint64_t up = k->mlp == RL_MLP_PLAIN ? I : 2 * I;
+
+	/* the biases: up's (this GPU's columns) and down's (whole) */
+	if (k->mlp_bias)
+		hold(b, mul(b, count, up + H));
+	if (impl_rows(b, RL_IMPL_MLP, count, 0)) {
+		tp_allreduce(b, nm->mlp_allreduce, T, H, count);
+		return;
+	}
+	matmul(b, nm->up, T, up, H, count);
+	if (k->mlp_bias)
+		pointwise(b, nm->up_bias, T, up, 2, count);
+	pointwise(b, nm->act, T, I, 1, count);
+	b->rows[b->n - 1].fpe = k->act_fpe;
+	if (k->mlp != RL_MLP_PLAIN)
+		pointwise(b, "mul", T, I, 2, count);
+	matmul(b, nm->down, T, H, I, count);
+	tp_allreduce(b, nm->mlp_allreduce, T, H, count);
+	if (k->mlp_bias)
+		pointwise(b, nm->down_bias, T, H, 2, count);
+}
+
 /* The step's rows from the block description K of C (family.h), one GPU's
  * share: the embedding, the layer (count = this stage's layers), the
  * final norm and the head. Tensor parallel: the qkv and the MLP's first
@@ -526,8 +619,8 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 {
 	const struct rl_block_names *nm = k->names;
 	struct rl_modelops_row *r;
-	uint64_t L = b->layers, H = c->hidden, T, S, kvh, qkv, I = c->intermediate / b->tp;
-	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder;
+	uint64_t L = b->layers, H = c->hidden, T, S, kvh, qkv, Lsw, Lm;
+	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder, pre, post, impl_o;
 
 	/* an encoder's tokens per sequence: the config's (vit) or --seq */
 	S = k->tokens ? k->tokens : o->seq;
@@ -538,6 +631,12 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	if (b->impl != NULL && bind(b, c, o, k, S, T, kvh) < 0)
 		return RL_ERR_RANGE;
 	b->normw = k->norm_bias ? 2 * H : H;
+	b->residual_fpe = c->residual_mult > 0 ? 2 : 0;
+	/* this stage's layers are the model's last L: how many of them slide,
+	 * how many are MoE layers */
+	Lsw = c->window ? rl_hfconfig_layers(c, RL_LAYER_SLIDING, c->layers - L, c->layers) : 0;
+	Lm = k->mlp == RL_MLP_MOE ? L - rl_hfconfig_layers(c, RL_LAYER_DENSE, c->layers - L, c->layers)
+	                          : 0;
 	if (b->first)
 		hold(b, embed_weights(b, c, k));
 	if (b->first && !impl_rows(b, RL_IMPL_EMBED, 1, 0))
@@ -545,7 +644,9 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	impl_rows(b, RL_IMPL_MASK, 1, 0);
 	impl_rows(b, RL_IMPL_ROPE, 1, 0);
 	stage_recv(b, T, H);
-	if (k->norm == RL_NORM_PRE)
+	pre = k->norm == RL_NORM_PRE || k->norm == RL_NORM_SANDWICH;
+	post = k->norm == RL_NORM_SANDWICH || k->norm == RL_NORM_BRANCH;
+	if (pre)
 		norm(b, nm->norm1, T, H, L);
 	if (!impl_rows(b, RL_IMPL_QKV, L, 0))
 		matmul(b, nm->qkv, T, qkv, H, L);
@@ -553,19 +654,7 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		hold(b, mul(b, L, qkv));
 	if (k->qkv_bias && !impl_rows(b, RL_IMPL_QKV_BIAS, L, 0))
 		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
-	/* q_norm's and k_norm's weights: head_dim each, every GPU's */
-	if (k->qk_norm == RL_QKNORM_HEAD)
-		hold(b, mul(b, L, 2 * c->head_dim));
-	if (k->qk_norm == RL_QKNORM_HEAD && !impl_rows(b, RL_IMPL_QK_NORM, L, 0)) {
-		/* RMSNorm over each head's D: T x H x D and T x Hkv x D, a
-		 * weight of D each (this GPU's heads) */
-		r = add(b, "q_norm", "layernorm", L);
-		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
-		         (unsigned long long)(c->heads / b->tp), (unsigned long long)c->head_dim);
-		r = add(b, "k_norm", "layernorm", L);
-		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
-		         (unsigned long long)kvh, (unsigned long long)c->head_dim);
-	}
+	qk_norm(b, c, k, T, kvh, L);
 	if (k->decoder) {
 		impl_rows(b, RL_IMPL_ROTARY, L, 0);
 		impl_rows(b, RL_IMPL_CACHE, L, 0);
@@ -573,8 +662,10 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	if (impl_rows(b, RL_IMPL_ATTENTION, L, 0)) {
 		/* the implementation's attention */
 	} else if (k->decoder) {
-		r = attention(b, c, o);
-		if (k->gqa)
+		/* the full layers', then the sliding layers' (window keys) */
+		if (L > Lsw && (r = attention(b, c, o, "attention", L - Lsw, 0)) && k->gqa)
+			r->kv_heads = kvh;
+		if (Lsw && (r = attention(b, c, o, "sliding_attention", Lsw, c->window)) && k->gqa)
 			r->kv_heads = kvh;
 	} else {
 		r = add(b, "attention", "attention", L);
@@ -584,44 +675,39 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	}
 	if (k->o_bias)
 		hold(b, mul(b, L, H));
-	if (impl_rows(b, RL_IMPL_O_PROJ, L, 0)) {
-		tp_allreduce(b, "attn_allreduce", T, H);
-	} else {
+	impl_o = impl_rows(b, RL_IMPL_O_PROJ, L, 0);
+	if (!impl_o)
 		matmul(b, nm->o_proj, T, H, c->heads / b->tp * c->head_dim, L);
-		tp_allreduce(b, "attn_allreduce", T, H);
-		if (k->o_bias)
-			pointwise(b, nm->o_bias, T, H, 2, L);
+	/* side by side: one all-reduce of both outputs (down_proj's
+	 * epilogue adds attention's partial sum), one residual add */
+	if (!k->parallel)
+		tp_allreduce(b, "attn_allreduce", T, H, L);
+	if (k->o_bias && !impl_o)
+		pointwise(b, nm->o_bias, T, H, 2, L);
+	if (!k->parallel) {
+		if (post)
+			norm(b, nm->post_attn_norm, T, H, L);
+		residual(b, "attn_residual", T, H, L, 2);
 	}
-	residual(b, "attn_residual", T, H, L);
-	norm(b, k->norm == RL_NORM_PRE ? nm->norm2 : nm->norm1, T, H, L);
-	/* the MLP's biases: up's (this GPU's columns) and down's (whole) */
-	if (k->mlp != RL_MLP_MOE && k->mlp_bias)
-		hold(b, mul(b, L, (k->mlp == RL_MLP_GATED ? 2 * I : I) + H));
-	if (k->mlp == RL_MLP_MOE) {
-		int routed = impl_rows(b, RL_IMPL_ROUTER, L, 0);
+	if (k->norm == RL_NORM_POST)
+		norm(b, nm->norm1, T, H, L);
+	else if (pre && !(k->parallel && k->shared_norm))
+		norm(b, nm->norm2, T, H, L);
+	/* the MoE layers', then the dense MLP layers' (an MoE model's first
+	 * layers, or those its config names) */
+	if (Lm) {
+		int routed = impl_rows(b, RL_IMPL_ROUTER, Lm, 0);
 
-		if (impl_rows(b, RL_IMPL_EXPERTS, L, 0) || routed)
-			tp_allreduce(b, "moe_allreduce", T, H);
+		if (impl_rows(b, RL_IMPL_EXPERTS, Lm, 0) || routed)
+			tp_allreduce(b, "moe_allreduce", T, H, Lm);
 		else
-			moe(b, c, o, T);
-	} else if (impl_rows(b, RL_IMPL_MLP, L, 0)) {
-		tp_allreduce(b, nm->mlp_allreduce, T, H);
-	} else {
-		uint64_t up = k->mlp == RL_MLP_GATED ? 2 * I : I;
-
-		matmul(b, nm->up, T, up, H, L);
-		if (k->mlp_bias)
-			pointwise(b, nm->up_bias, T, up, 2, L);
-		pointwise(b, nm->act, T, I, 1, L);
-		b->rows[b->n - 1].fpe = k->act_fpe;
-		if (k->mlp == RL_MLP_GATED)
-			pointwise(b, "mul", T, I, 2, L);
-		matmul(b, nm->down, T, H, I, L);
-		tp_allreduce(b, nm->mlp_allreduce, T, H);
-		if (k->mlp_bias)
-			pointwise(b, nm->down_bias, T, H, 2, L);
+			moe(b, c, o, T, Lm);
 	}
-	residual(b, nm->mlp_residual, T, H, L);
+	if (L > Lm)
+		mlp(b, c, k, T, L - Lm);
+	if (post)
+		norm(b, nm->post_mlp_norm, T, H, L);
+	residual(b, nm->mlp_residual, T, H, L, k->parallel ? 3 : 2);
 	if (k->norm == RL_NORM_POST) {
 		norm(b, nm->norm2, T, H, L);
 	} else {
@@ -645,9 +731,13 @@ double rl_modelops_weights(const struct rl_hfconfig *c)
 	struct rl_block k;
 	double H = (double)c->hidden, I = (double)c->intermediate, D = (double)c->head_dim;
 	double qkv = ((double)c->heads + 2.0 * (double)c->kv_heads) * D, norm, layer, w = 0;
+	double Ie = c->expert_intermediate ? (double)c->expert_intermediate : I;
+	double Is = (double)c->shared_intermediate, dense, mlp;
 
 	rl_family_block(c, &k);
 	norm = k.norm_bias ? 2.0 * H : H;
+	dense = k.mlp == RL_MLP_MOE ? (double)rl_hfconfig_layers(c, RL_LAYER_DENSE, 0, c->layers)
+	                            : (double)c->layers;
 	/* the embedding */
 	if (k.embed == RL_EMBED_PATCHES)
 		w += H * (double)c->channels * (double)c->patch * (double)c->patch + H /* bias */ +
@@ -658,22 +748,31 @@ double rl_modelops_weights(const struct rl_hfconfig *c)
 		w += (double)c->positions * H;
 	if (k.embed == RL_EMBED_TOKENS_POS_TYPE)
 		w += ((double)c->positions + (double)c->token_types) * H + norm; /* embed_norm */
-	/* one layer: two norms, attention, the MLP */
-	layer = 2.0 * norm + H * qkv + (double)c->heads * D * H;
+	/* one layer: its norms (two; four in a sandwich; one shared by
+	 * attention and the MLP side by side), attention */
+	layer = (k.norm == RL_NORM_SANDWICH ? 4.0 : k.parallel && k.shared_norm ? 1.0 : 2.0) * norm +
+	        H * qkv + (double)c->heads * D * H;
 	if (k.qkv_bias)
 		layer += qkv;
 	if (k.o_bias)
 		layer += H;
 	if (k.qk_norm == RL_QKNORM_HEAD)
 		layer += 2.0 * D; /* q_norm and k_norm: one weight per head_dim each */
-	if (k.mlp == RL_MLP_MOE)
-		layer += (double)c->experts * 3.0 * H * I + H * (double)c->experts;
-	else if (k.mlp == RL_MLP_GATED)
-		layer += 3.0 * H * I + (k.mlp_bias ? 2.0 * I + H : 0.0);
-	else
-		layer += 2.0 * H * I + (k.mlp_bias ? I + H : 0.0);
+	if (k.qk_norm == RL_QKNORM_FULL)
+		layer += ((double)c->heads + (double)c->kv_heads) * D; /* over all the heads */
 	w += (double)c->layers * layer;
-	if (k.norm == RL_NORM_PRE)
+	/* the MLP of the dense layers */
+	if (k.mlp == RL_MLP_PLAIN)
+		mlp = 2.0 * H * I + (k.mlp_bias ? I + H : 0.0);
+	else
+		mlp = 3.0 * H * I + (k.mlp_bias ? 2.0 * I + H : 0.0);
+	w += dense * mlp;
+	/* the MoE layers': every expert, the router, the shared experts and
+	 * their gate */
+	if (k.mlp == RL_MLP_MOE)
+		w += ((double)c->layers - dense) *
+		     ((double)c->experts * (3.0 * H * Ie + H) + 3.0 * H * Is + (c->shared_gate ? H : 0.0));
+	if (k.norm != RL_NORM_POST)
 		w += norm; /* the final norm */
 	if (k.head == RL_HEAD_LM)
 		w += k.tied ? 0.0 : (double)c->vocab * H;
@@ -709,10 +808,13 @@ enum {
 	S_CONTEXT = 1 << 14,
 	S_EP = 1 << 15,
 	S_MB = 1 << 16,
+	S_SHARED = 1 << 17, /* the shared experts' intermediate */
+	S_EINTER = 1 << 18, /* each routed expert's (intermediate_size when not given) */
+	S_WINDOW = 1 << 19,
 	/* resolved by the step */
-	S_TOK = 1 << 17,    /* the tokens: batch, x seq at prefill */
-	S_LEN = 1 << 18,    /* attention's keys: seq at prefill, context at decode */
-	S_LOGITS = 1 << 19, /* the lm_head's rows: batch, every token in training */
+	S_TOK = 1 << 20,    /* the tokens: batch, x seq at prefill */
+	S_LEN = 1 << 21,    /* attention's keys: seq at prefill, context at decode */
+	S_LOGITS = 1 << 22, /* the lm_head's rows: batch, every token in training */
 };
 
 /* The sizes each row's shape is made of, by row name (every family's). */
@@ -745,6 +847,26 @@ static const struct {
 	{"k_norm", S_HEADS | S_KVH | S_HDIM | S_TOK},
 	{"o_proj", S_HIDDEN | S_HEADS | S_HDIM | S_TOK},
 	{"attention", S_HEADS | S_KVH | S_HDIM | S_BATCH | S_LEN},
+	{"sliding_attention", S_HEADS | S_KVH | S_HDIM | S_BATCH | S_LEN | S_WINDOW},
+	{"post_attn_norm", S_HIDDEN | S_TOK},
+	{"post_mlp_norm", S_HIDDEN | S_TOK},
+	{"input_layernorm", S_HIDDEN | S_TOK},
+	{"ln_attn", S_HIDDEN | S_TOK},
+	{"ln_mlp", S_HIDDEN | S_TOK},
+	{"qk_allgather", S_HEADS | S_KVH | S_HDIM | S_TOK},
+	{"query_key_value", S_HIDDEN | S_HEADS | S_KVH | S_HDIM | S_TOK},
+	{"dense", S_HIDDEN | S_HEADS | S_HDIM | S_TOK},
+	{"dense_h_to_4h", S_HIDDEN | S_INTER | S_TOK},
+	{"dense_4h_to_h", S_HIDDEN | S_INTER | S_TOK},
+	{"gate_up_proj", S_HIDDEN | S_INTER | S_TOK},
+	{"gelu_tanh", S_INTER | S_TOK},
+	{"logit_softcap", S_VOCAB | S_LOGITS},
+	{"shared_gate_up", S_HIDDEN | S_SHARED | S_TOK},
+	{"shared_down", S_HIDDEN | S_SHARED | S_TOK},
+	{"shared_silu", S_SHARED | S_TOK},
+	{"shared_mul", S_SHARED | S_TOK},
+	{"shared_gate", S_HIDDEN | S_TOK},
+	{"shared_scale", S_HIDDEN | S_TOK},
 	{"qkv", S_HIDDEN | S_TOK},
 	{"c_attn", S_HIDDEN | S_TOK},
 	{"c_attn_bias", S_HIDDEN | S_TOK},
@@ -776,10 +898,10 @@ static const struct {
 	{"expert_combine", S_HIDDEN | S_TOPK | S_TOK},
 	{"combine_weight", S_HIDDEN | S_TOPK | S_TOK},
 	{"combine_sum", S_HIDDEN | S_TOPK | S_TOK},
-	{"expert_gate_up", S_HIDDEN | S_INTER | S_EXPERTS | S_TOPK | S_TOK | S_EP},
-	{"expert_down", S_HIDDEN | S_INTER | S_EXPERTS | S_TOPK | S_TOK | S_EP},
-	{"expert_silu", S_INTER | S_TOPK | S_TOK},
-	{"expert_mul", S_INTER | S_TOPK | S_TOK},
+	{"expert_gate_up", S_HIDDEN | S_EINTER | S_EXPERTS | S_TOPK | S_TOK | S_EP},
+	{"expert_down", S_HIDDEN | S_EINTER | S_EXPERTS | S_TOPK | S_TOK | S_EP},
+	{"expert_silu", S_EINTER | S_TOPK | S_TOK},
+	{"expert_mul", S_EINTER | S_TOPK | S_TOK},
 	{"patch_embed", S_HIDDEN | S_BATCH | S_CHAN | S_IMAGE | S_PATCH},
 	{"pooler", S_HIDDEN | S_BATCH},
 	{"pooler_tanh", S_HIDDEN | S_BATCH},
@@ -813,6 +935,8 @@ static unsigned resolve(unsigned from, const struct rl_hfconfig *c,
 		from = (from & ~(unsigned)S_HDIM) | S_HIDDEN | S_HEADS;
 	if (!k->gqa || c->kv_heads == c->heads)
 		from &= ~(unsigned)S_KVH;
+	if ((from & S_EINTER) && !c->expert_intermediate)
+		from = (from & ~(unsigned)S_EINTER) | S_INTER;
 	if ((from & S_SEQ) && k->tokens)
 		from = (from & ~(unsigned)S_SEQ) | S_IMAGE | S_PATCH;
 	return from & ((unsigned)S_TOK - 1);
@@ -847,6 +971,9 @@ static int name_sources(char *buf, size_t len, unsigned from, const struct rl_hf
 		{S_CONTEXT, "context", o->context},
 		{S_EP, "--ep", par != NULL ? par->lay.ep : 1},
 		{S_MB, "--microbatches", par != NULL ? par->lay.microbatches : 1},
+		{S_SHARED, "shared_expert_intermediate_size", c->shared_intermediate},
+		{S_EINTER, "moe_intermediate_size", c->expert_intermediate},
+		{S_WINDOW, "sliding_window", c->window},
 	};
 	size_t i, used = strlen(buf);
 	int n = 0, total = 0;
@@ -911,6 +1038,7 @@ static int row_op(const struct rl_modelops_row *r, const struct rl_modelops_opts
 		return -1;
 	op->causal = r->causal;
 	op->kv_heads = r->kv_heads;
+	op->window = r->window;
 	if (r->inputs)
 		op->inputs = r->inputs;
 	if (r->kernel[0]) {

@@ -128,6 +128,7 @@ struct rl_modelops_row {
 	int grouped;       /* matmul BxMxNxK: one grouped GEMM (grouped) */
 	unsigned strided;  /* pointwise, copy: offset calculations per element */
 	int kv;            /* attention: carries kv_dtype */
+	uint64_t window;   /* attention: the sliding window's keys (0: none) */
 	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
 	char kernel[32];   /* conv2d: KxRxS ("": no kernel column) */
 	uint64_t stride;   /* conv2d */

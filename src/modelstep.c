@@ -18,7 +18,7 @@
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
-	int params = 0, group = 0;
+	int params = 0, group = 0, window = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -42,6 +42,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			params = 1;
 		if (rows[i].weight_group)
 			group = 1;
+		if (rows[i].window)
+			window = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -64,6 +66,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_STRIDED;
 	cols[k++] = RL_OPCOL_CAUSAL;
 	cols[k++] = RL_OPCOL_KV_HEADS;
+	if (window)
+		cols[k++] = RL_OPCOL_WINDOW;
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
 	if (group)
 		cols[k++] = RL_OPCOL_WEIGHT_GROUP;
@@ -109,6 +113,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_text(c, RL_OPCOL_CAUSAL, "1");
 	if (r->kv_heads)
 		rl_oprow_u64(c, RL_OPCOL_KV_HEADS, r->kv_heads);
+	if (r->window)
+		rl_oprow_u64(c, RL_OPCOL_WINDOW, r->window);
 	if (r->weights)
 		rl_oprow_text(c, RL_OPCOL_WEIGHT_DTYPE, rl_dtype_name(o->weight_dtype));
 	if (r->weight_group)

@@ -63,6 +63,9 @@ struct rl_op {
 	uint64_t kv_heads;        /* attention: heads of K and V; 0: the query heads */
 	enum rl_dtype weight_dtype; /* matmul, conv2d: B / the filter (RL_HAS_WEIGHT_DTYPE) */
 	enum rl_dtype kv_dtype;   /* attention: K and V (RL_HAS_KV_DTYPE) */
+	uint64_t window;          /* attention: a sliding window, the most recent
+	                           * keys each query sees, its own included
+	                           * (formulas.h); 0: no window */
 	uint64_t weight_group;    /* weight elements per fp16 scale; 0: no scales */
 	int fma;                  /* 1: the FLOPs are fused multiply-adds */
 	uint64_t inputs;          /* pointwise: input tensors of the output's size */

@@ -46,6 +46,7 @@ enum col {
 	COL_HOST_COST,
 	COL_STRIDED,
 	COL_PARAMS,
+	COL_WINDOW,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -57,7 +58,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
-	"strided", "params",
+	"strided", "params", "window",
 };
 
 struct reader {
@@ -428,6 +429,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_CAUSAL, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_HEADS, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_DTYPE, RL_KCOL_ATTENTION, "attention"},
+		{COL_WINDOW, RL_KCOL_ATTENTION, "attention"},
 		{COL_WEIGHT_DTYPE, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_GROUP, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_COUNT, RL_KCOL_WEIGHTS, "matmul and conv2d"},
@@ -667,6 +669,9 @@ static int do_row(struct reader *r, struct rl_op *op)
 			break;
 		case COL_CAUSAL: rc = cell_bool(r, cn, s, &op->causal); break;
 		case COL_KV_HEADS: rc = cell_u64(r, cn, s, 1, UINT64_MAX, NULL, &op->kv_heads); break;
+		/* 0 is no window, as an empty cell; one of Sk or more changes
+		 * nothing (formulas.h) */
+		case COL_WINDOW: rc = cell_u64(r, cn, s, 0, UINT64_MAX, NULL, &op->window); break;
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;

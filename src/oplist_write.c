@@ -42,6 +42,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_STRIDED] = "strided",
 	[RL_OPCOL_WEIGHT_GROUP] = "weight_group",
 	[RL_OPCOL_PARAMS] = "params",
+	[RL_OPCOL_WINDOW] = "window",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -135,6 +136,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_text(r, RL_OPCOL_CAUSAL, op->causal ? "1" : "0");
 		if (op->kv_heads > 0)
 			rl_oprow_u64(r, RL_OPCOL_KV_HEADS, op->kv_heads);
+		if (op->window > 0)
+			rl_oprow_u64(r, RL_OPCOL_WINDOW, op->window);
 	}
 	if (rl_kind_info(op->kind)->columns & RL_KCOL_INPUTS)
 		rl_oprow_u64(r, RL_OPCOL_INPUTS, op->inputs);

@@ -302,6 +302,72 @@ START_TEST(test_attention_tiles)
 }
 END_TEST
 
+/* A sliding window at prefill: B=1, H=8, S=4096, D=128, causal, bf16,
+ * whole tiles (4096 = 64 x 64 = 32 x 128), at the d128 rate 1.5 with
+ * attention.s_half = 1024 set here. Without a window: 4 x 8 x 4096^2 x 128
+ * / 2 = 34,359,738,368 FLOPs, s_eff = Sk / 2 = 2048 keys, eff = 1.5 x 2048
+ * / (2048 + 1024) = 1, 34,359.738368 us. With W = 1024: 3,670,528 scores a
+ * head (1024 x 1025 / 2 + 3072 x 1024), 4 x 128 x 8 x that =
+ * 15,034,482,688 FLOPs, s_eff = 3,670,528 / 4096 = 896.125 keys a query,
+ * eff = 1.5 x 896.125 / 1920.125, 15,034.482688 x 1920.125 / 1344.1875 =
+ * 21,476.23458 us. Faster by (8,388,608 / 3,670,528) x (1.5 x 896.125 /
+ * 1920.125) = 1.59990. With s_half 0 (the profile's) and the d128 rate at
+ * 0.75 (so that both stay above the roofline, 1e6 FLOP/us), faster by the
+ * FLOPs alone, 8,388,608 / 3,670,528 = 2.28539. The bytes (33.6 MB: 34 us)
+ * are not the bound. A window of Sk changes nothing. */
+START_TEST(test_attention_window)
+{
+	uint64_t d[4] = {1, 8, 4096, 128};
+	struct rl_op op;
+	double full, win;
+
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 4);
+	op.causal = 1;
+	prof.num[RL_EP_ATTN_S_HALF].value = 1024;
+	full = predict(&op).expected_gpu_us;
+	ck_assert_double_eq_tol(full, 1 + 34359.738368, 1e-6);
+	op.window = 1024;
+	win = predict(&op).expected_gpu_us;
+	ck_assert_double_eq_tol(win, 1 + 15034.482688 * 1920.125 / 1344.1875, 1e-6);
+	ck_assert_double_eq_tol((full - 1) / (win - 1),
+	                        (8388608.0 / 3670528.0) * (1.5 * 896.125 / 1920.125), 1e-12);
+	op.window = 4096;
+	ck_assert_double_eq(predict(&op).expected_gpu_us, full);
+	prof.num[RL_EP_ATTN_S_HALF].value = 0;
+	prof.num[RL_EP_ATTN_D128].value = 0.75;
+	op.window = 0;
+	full = predict(&op).expected_gpu_us;
+	op.window = 1024;
+	win = predict(&op).expected_gpu_us;
+	ck_assert_double_eq_tol(full, 1 + 34359.738368 / 0.75, 1e-6);
+	ck_assert_double_eq_tol((full - 1) / (win - 1), 8388608.0 / 3670528.0, 1e-12);
+}
+END_TEST
+
+/* A windowed decode streams its window: 2 x 2 heads, one query over 8192
+ * keys, W = 4096, reads what the 4096-key decode of test_attention_decode
+ * does (16 splits, the combine: 2 + 8.390656). W = 128: 2 x 4 x (2 x 128 +
+ * 2 x 128 x 128) = 264,192 bytes, 0.264192 us; one split of 128 keys (a
+ * split of the whole 8192 would be 16), so one kernel: 1 + 0.264192 (the
+ * FLOPs, 4 x 4 x 128 x 128, take 0.17 us at 1.5 x 1e6). */
+START_TEST(test_attention_window_decode)
+{
+	uint64_t d[5] = {2, 2, 1, 8192, 128};
+	struct rl_op op;
+	struct rl_pred p;
+
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	op.window = 4096;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 2 + 8.390656, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 2, 1e-12);
+	op.window = 128;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 0.264192, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 1, 1e-12);
+}
+END_TEST
+
 /* The bound: a host cost at least the kernel's work in a stream (its work
  * plus the 0.5 us floor) is overhead. The 1e6-element op works 16 us. */
 START_TEST(test_bound_overhead)
@@ -565,6 +631,8 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_gemm_split_k);
 	tcase_add_test(tc, test_attention_decode);
 	tcase_add_test(tc, test_attention_tiles);
+	tcase_add_test(tc, test_attention_window);
+	tcase_add_test(tc, test_attention_window_decode);
 	tcase_add_test(tc, test_bound_overhead);
 	tcase_add_test(tc, test_permuted_copy);
 	tcase_add_test(tc, test_strided_loop);

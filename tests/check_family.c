@@ -13,6 +13,7 @@
 #include "formulas.h"
 #include "hfconfig.h"
 #include "impl.h"
+#include "memfit.h"
 #include "modelops.h"
 #include "num.h"
 #include "op.h"
@@ -67,16 +68,17 @@ START_TEST(test_names)
 {
 	char buf[256];
 
-	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 8);
-	ck_assert_str_eq(buf, "llama, mistral, mixtral, qwen2, qwen3, gpt2, bert or vit");
-	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, 0), 1);
-	ck_assert_str_eq(buf, "mixtral");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 17);
+	ck_assert_str_eq(buf, "llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe, gemma2, "
+	                      "gemma3_text, gemma3, phi3, olmo2, granite, falcon, gpt2, bert or vit");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, 0), 3);
+	ck_assert_str_eq(buf, "mixtral, qwen2_moe or qwen3_moe");
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, RL_FAMILY_DECODE), 2);
 	ck_assert_str_eq(buf, "bert or vit");
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, RL_FAMILY_TRAIN), 0);
 	ck_assert_str_eq(buf, "");
 	/* truncated, still terminated, still counting */
-	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 8);
+	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 17);
 	ck_assert_str_eq(buf, "llama, ");
 }
 END_TEST
@@ -230,8 +232,10 @@ static double rows_weights(const struct rl_modelops_row *r, int n)
  * micro-batch holding them once. */
 START_TEST(test_weights_held)
 {
-	static const char *const examples[] = {"gpt2", "llama3-8b", "mixtral-8x7b", "qwen2-7b",
-	                                       "qwen3-8b", "bert-base", "vit-b16"};
+	static const char *const examples[] = {
+		"gpt2",      "llama3-8b",         "mixtral-8x7b",  "qwen2-7b",  "qwen3-8b",
+		"bert-base", "vit-b16",           "gemma2-9b",     "gemma3-1b", "phi3-mini",
+		"olmo2-7b",  "qwen1.5-moe-a2.7b", "qwen3-30b-a3b", "granite3-8b", "falcon-7b"};
 	static const char *const impls[] = {NULL, "hf-transformers.impl", "torch-compile.impl"};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	size_t i, j;
@@ -311,7 +315,7 @@ START_TEST(test_layouts)
 	f.layouts = RL_FAMILY_DP | RL_FAMILY_EP;
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--ep 2: model_type test has no experts (expert parallelism is "
-	                        "for MoE models: mixtral)");
+	                        "for MoE models: mixtral, qwen2_moe or qwen3_moe)");
 }
 END_TEST
 
@@ -457,7 +461,10 @@ START_TEST(test_keys_read)
 		const char *family, *example;
 	} ex[] = {{"llama", "llama3-8b"}, {"mixtral", "mixtral-8x7b"}, {"qwen2", "qwen2-7b"},
 	          {"qwen3", "qwen3-8b"},  {"gpt2", "gpt2"},            {"bert", "bert-base"},
-	          {"vit", "vit-b16"}};
+	          {"vit", "vit-b16"},     {"qwen2_moe", "qwen1.5-moe-a2.7b"},
+	          {"qwen3_moe", "qwen3-30b-a3b"}, {"gemma2", "gemma2-9b"},
+	          {"gemma3", "gemma3-1b"}, {"phi3", "phi3-mini"}, {"olmo2", "olmo2-7b"},
+	          {"granite", "granite3-8b"}, {"falcon", "falcon-7b"}};
 	size_t i, j, n;
 
 	for (i = 0; rl_families[i] != NULL; i++) {
@@ -532,6 +539,719 @@ START_TEST(test_docs)
 }
 END_TEST
 
+/* ---- issue 24's families: each example's rows worked by hand ---- */
+
+/* Every hand-worked weight count below is also transformers' own: the
+ * model built from the example on the meta device, sum(p.numel()) over its
+ * parameters (bench/families/measure.py, transformers 5.17.0:
+ * docs/measurements/h200-issue24-2026-12-03). Where the model card gives
+ * only a rounded count (OLMo 2 "7B", Granite "8.1B", Falcon "7B"), the test
+ * holds the weights to that rounding. */
+
+struct want_row {
+	const char *name, *kind, *shape;
+	uint64_t count;
+};
+
+/* ROWS (N) are exactly WANT (NW), in order. */
+static void rows_are(const struct rl_modelops_row *r, int n, const struct want_row *want,
+                     size_t nw, const char *what)
+{
+	size_t i;
+
+	ck_assert_msg(n == (int)nw, "%s: %d rows, want %zu", what, n, nw);
+	for (i = 0; i < nw; i++) {
+		ck_assert_msg(strcmp(r[i].name, want[i].name) == 0, "%s: row %zu is %s, want %s",
+		              what, i, r[i].name, want[i].name);
+		ck_assert_str_eq(r[i].kind, want[i].kind);
+		ck_assert_msg(strcmp(r[i].shape, want[i].shape) == 0, "%s: %s's shape %s, want %s",
+		              what, r[i].name, r[i].shape, want[i].shape);
+		ck_assert_msg(r[i].count == want[i].count, "%s: %s's count %llu, want %llu", what,
+		              r[i].name, (unsigned long long)r[i].count,
+		              (unsigned long long)want[i].count);
+	}
+}
+
+/* The row called NAME of ROWS (N), or NULL. */
+static const struct rl_modelops_row *row_named(const struct rl_modelops_row *r, int n,
+                                               const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].name, name) == 0)
+			return &r[i];
+	return NULL;
+}
+
+/* The KV cache the attention rows of ROWS (N) hold, bytes (bf16): the
+ * memory fit's share of them (memfit.c), count times each. */
+static double kv_bytes_of(const struct rl_modelops_row *r, int n)
+{
+	double kv = 0, w, k, a;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct rl_op op;
+		struct rl_err e;
+
+		if (strcmp(r[i].kind, "attention") != 0)
+			continue;
+		rl_op_init(&op);
+		op.kind = RL_KIND_ATTENTION;
+		ck_assert_int_eq(rl_parse_dims(r[i].shape, op.dims, RL_MAX_DIMS, &op.ndims, &e), 0);
+		op.has |= RL_HAS_SHAPE;
+		op.dtype = RL_BF16;
+		op.causal = r[i].causal;
+		op.kv_heads = r[i].kv_heads;
+		op.window = r[i].window;
+		ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &k, &a, &e), 0);
+		kv += (double)r[i].count * k;
+	}
+	return kv;
+}
+
+static struct rl_modelops_opts step(enum rl_modelops_phase phase, uint64_t batch, uint64_t len)
+{
+	struct rl_modelops_opts o = {.phase = phase,
+	                             .batch = batch,
+	                             .seq = len,
+	                             .context = len,
+	                             .dtype = RL_BF16,
+	                             .weight_dtype = RL_BF16,
+	                             .kv_dtype = RL_BF16,
+	                             .expert_imbalance = 1.0};
+	return o;
+}
+
+/* gemma2: examples/gemma2-9b.json is google/gemma-2-9b's config.json
+ * (huggingface.co/google/gemma-2-9b): hidden 3584, intermediate 14336, 16
+ * heads and 8 KV heads of head_dim 256, 42 layers, vocab 256000, a window
+ * of 4096 keys on the even layers, soft-capping 50 and 30, tied. */
+START_TEST(test_gemma2)
+{
+	static const struct want_row decode[] = {
+		/* a decode step of batch 2 over 8192 keys: T = 2 */
+		{"embed", "copy", "2x3584", 1},
+		{"attn_norm", "layernorm", "2x3584", 42},
+		/* N = (16 + 2 x 8) x 256 = 8192 */
+		{"qkv_proj", "matmul", "2x8192x3584", 42},
+		/* the 21 odd layers attend to every key, the 21 even ones to
+		 * the last 4096 (the window column) */
+		{"attention", "attention", "2x16x1x8192x256", 21},
+		{"sliding_attention", "attention", "2x16x1x8192x256", 21},
+		/* K = 16 x 256 = 4096, not the hidden size */
+		{"o_proj", "matmul", "2x3584x4096", 42},
+		{"post_attn_norm", "layernorm", "2x3584", 42},
+		{"attn_residual", "pointwise", "2x3584", 42},
+		{"mlp_norm", "layernorm", "2x3584", 42},
+		{"gate_up", "matmul", "2x28672x3584", 42},
+		{"gelu_tanh", "pointwise", "2x14336", 42},
+		{"mul", "pointwise", "2x14336", 42},
+		{"down_proj", "matmul", "2x3584x14336", 42},
+		{"post_mlp_norm", "layernorm", "2x3584", 42},
+		{"mlp_residual", "pointwise", "2x3584", 42},
+		{"final_norm", "layernorm", "2x3584", 1},
+		{"lm_head", "matmul", "2x256000x3584", 1},
+		{"logit_softcap", "pointwise", "2x256000", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 8192);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	const struct rl_modelops_row *x;
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("gemma2-9b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "gemma2");
+	ck_assert_uint_eq(c.head_dim, 256);
+	ck_assert_uint_eq(c.window, 4096);
+	ck_assert_int_eq(c.tie_embeddings, 1); /* not in the config: Gemma's default */
+	ck_assert_double_eq(c.softcap_attn, 50.0);
+	ck_assert_double_eq(c.softcap_logits, 30.0);
+	/* Gemma2Config's layer_types: layer 0 slides, layer 1 does not, ... */
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_SLIDING, 0, 42), 21);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_SLIDING, 0, 1), 1);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_SLIDING, 1, 2), 0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "gemma2 decode");
+	ck_assert_uint_eq(r[3].window, 0);
+	ck_assert_uint_eq(r[4].window, 4096);
+	ck_assert_uint_eq(r[4].kv_heads, 8);
+	ck_assert_uint_eq(r[10].fpe, 14);
+	ck_assert_uint_eq(r[17].fpe, 3);
+	/* the four norms a layer hold 4 x 3584 each, the final one 3584; the
+	 * token table is the tied lm_head's B */
+	ck_assert_uint_eq(r[1].params + r[6].params + r[8].params + r[13].params, 42 * 4 * 3584);
+	ck_assert_uint_eq(r[0].params, 0);
+
+	/* prefill of 4096 tokens, two sequences: T = 8192, every sliding
+	 * row's window 4096 = the prompt: no key is out of reach */
+	o = step(RL_PHASE_PREFILL, 2, 4096);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_int_eq(n, (int)ARRAY_SIZE(decode));
+	ck_assert_str_eq(r[2].shape, "8192x8192x3584");
+	ck_assert_str_eq(r[3].shape, "2x16x4096x256");
+	ck_assert_str_eq(r[4].shape, "2x16x4096x256");
+	ck_assert_int_eq(r[4].causal, 1);
+	ck_assert_uint_eq(r[4].window, 4096);
+	x = row_named(r, n, "logit_softcap");
+	ck_assert_str_eq(x->shape, "2x256000"); /* the last token of each */
+
+	/* pipeline parallel 4: the last stage has layers 31 to 41 (ceil(42 /
+	 * 4) = 11), of which 32, 34, ..., 40 slide: 5, and 6 attend fully;
+	 * the batch of 2 runs as 2 micro-batches (one per stage at most), each
+	 * row twice */
+	{
+		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
+		struct rl_parallel lay = {1, 4, 1, 1, 0, 0};
+		struct rl_parallel_place p;
+
+		o = step(RL_PHASE_DECODE, 2, 8192);
+		ck_assert_int_eq(rl_parallel_place(&lay, 2, c.layers, 0, &net, &p, &e), 0);
+		o.par = &p;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		ck_assert_uint_eq(p.stage_layers, 11);
+		ck_assert_uint_eq(p.lay.microbatches, 2);
+		ck_assert_uint_eq(row_named(r, n, "attention")->count, 6 * 2);
+		ck_assert_uint_eq(row_named(r, n, "sliding_attention")->count, 5 * 2);
+	}
+
+	/* weights: the table 256000 x 3584 = 917504000 (tied: once); a layer:
+	 * 4 RMSNorms 14336, qkv 3584 x 8192 = 29360128, o 4096 x 3584 =
+	 * 14680064, 3 x 3584 x 14336 = 154140672: 198195200, x 42 =
+	 * 8324198400; the final norm 3584: 9241705984, the "9.24B" of the
+	 * Gemma 2 report (Gemma Team 2024, arXiv:2408.00118, table 1: 9B,
+	 * embedding 917,504,000, non-embedding 8,324,201,984) */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 9241705984.0);
+	ck_assert_double_eq_tol(w, 9.24e9, 0.005 * 9.24e9);
+}
+END_TEST
+
+/* phi3: examples/phi3-mini.json is microsoft/Phi-3-mini-4k-instruct's
+ * config.json: hidden 3072, intermediate 8192, 32 heads, 32 layers, vocab
+ * 32064, untied, a window of 2047 keys on every layer. */
+START_TEST(test_phi3)
+{
+	static const struct want_row decode[] = {
+		{"embed", "copy", "1x3072", 1},
+		{"attn_norm", "layernorm", "1x3072", 32},
+		{"qkv_proj", "matmul", "1x9216x3072", 32},
+		/* every layer's window: 2047 of the 4000 keys */
+		{"sliding_attention", "attention", "1x32x1x4000x96", 32},
+		{"o_proj", "matmul", "1x3072x3072", 32},
+		{"attn_residual", "pointwise", "1x3072", 32},
+		{"mlp_norm", "layernorm", "1x3072", 32},
+		{"gate_up_proj", "matmul", "1x16384x3072", 32},
+		{"silu", "pointwise", "1x8192", 32},
+		{"mul", "pointwise", "1x8192", 32},
+		{"down_proj", "matmul", "1x3072x8192", 32},
+		{"mlp_residual", "pointwise", "1x3072", 32},
+		{"final_norm", "layernorm", "1x3072", 1},
+		{"lm_head", "matmul", "1x32064x3072", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 1, 4000);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("phi3-mini", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "phi3");
+	ck_assert_uint_eq(c.window, 2047);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_SLIDING, 0, 32), 32);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "phi3 decode");
+	ck_assert_uint_eq(r[3].window, 2047);
+	/* the KV cache: 2047 of the 4000 tokens a layer, K and V, 32 heads of
+	 * 96, 2 bytes: 32 x 2 x 2047 x 32 x 96 x 2 = 804913152 */
+	ck_assert_double_eq(kv_bytes_of(r, n), 804913152.0);
+	/* prefill of 1000 tokens: within the window, causal */
+	o = step(RL_PHASE_PREFILL, 1, 1000);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(r[3].shape, "1x32x1000x96");
+	ck_assert_int_eq(r[3].causal, 1);
+	/* weights: embed and lm_head 2 x 32064 x 3072 = 197001216; a layer:
+	 * 6144, qkv 3072 x 9216 = 28311552, o 9437184, 3 x 3072 x 8192 =
+	 * 75497472: 113252352, x 32; 3072: 3821079552, the "3.82B params" of
+	 * the model's page (huggingface.co/microsoft/Phi-3-mini-4k-instruct,
+	 * its safetensors' count; "3.8B parameters" in the card's text) */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 3821079552.0);
+	ck_assert_double_eq_tol(w, 3.82e9, 0.005 * 3.82e9);
+}
+END_TEST
+
+/* qwen3_moe: examples/qwen3-30b-a3b.json is Qwen/Qwen3-30B-A3B's
+ * config.json: hidden 2048, 48 layers, 32 heads and 4 KV heads of 128,
+ * 128 experts of moe_intermediate_size 768, 8 a token, vocab 151936. */
+START_TEST(test_qwen3_moe)
+{
+	static const struct want_row decode[] = {
+		/* batch 4 over 4096 keys: T = 4, T k = 32 routed tokens */
+		{"embed", "copy", "4x2048", 1},
+		{"attn_norm", "layernorm", "4x2048", 48},
+		/* N = (32 + 2 x 4) x 128 = 5120 */
+		{"qkv_proj", "matmul", "4x5120x2048", 48},
+		{"q_norm", "layernorm", "4x32x128", 48},
+		{"k_norm", "layernorm", "4x4x128", 48},
+		{"attention", "attention", "4x32x1x4096x128", 48},
+		{"o_proj", "matmul", "4x2048x4096", 48},
+		{"attn_residual", "pointwise", "4x2048", 48},
+		{"mlp_norm", "layernorm", "4x2048", 48},
+		{"router", "matmul", "4x128x2048", 48},
+		{"topk", "reduction", "4x128", 48},
+		{"gather", "copy", "4x8x2048", 48},
+		/* E' = 128 (1 - (1 - 8/128)^4) = 29.12: 29 experts of M =
+		 * ceil(32 / 29) = 2 tokens, 48 x 29 = 1392 GEMMs; N = 2 x 768 */
+		{"expert_gate_up", "matmul", "2x1536x2048", 1392},
+		{"expert_silu", "pointwise", "32x768", 48},
+		{"expert_mul", "pointwise", "32x768", 48},
+		{"expert_down", "matmul", "2x2048x768", 1392},
+		{"combine_weight", "pointwise", "4x8x2048", 48},
+		{"combine_sum", "reduction", "4x2048x8", 48},
+		{"mlp_residual", "pointwise", "4x2048", 48},
+		{"final_norm", "layernorm", "4x2048", 1},
+		{"lm_head", "matmul", "4x151936x2048", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 4, 4096);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("qwen3-30b-a3b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "qwen3_moe");
+	ck_assert_uint_eq(c.experts, 128);
+	ck_assert_uint_eq(c.experts_per_tok, 8);
+	ck_assert_uint_eq(c.expert_intermediate, 768);
+	ck_assert_uint_eq(c.intermediate, 6144);
+	ck_assert_int_eq(c.norm_topk, 1);
+	ck_assert_uint_eq(c.shared_intermediate, 0);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_DENSE, 0, 48), 0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "qwen3_moe decode");
+	ck_assert_uint_eq(r[12].weight_count, 48 * 128); /* every expert resident */
+	/* prefill, one sequence of 2048: T k = 16384 routed tokens touch all
+	 * 128 experts, 128 each */
+	o = step(RL_PHASE_PREFILL, 1, 2048);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(row_named(r, n, "expert_gate_up")->shape, "128x1536x2048");
+	ck_assert_uint_eq(row_named(r, n, "expert_gate_up")->count, 48 * 128);
+	ck_assert_str_eq(row_named(r, n, "attention")->shape, "1x32x2048x128");
+	/* mlp_only_layers: the named layers get the dense MLP of
+	 * intermediate_size (6144) */
+	c.layered = 0;
+	rl_hfconfig_mark(&c, 0, RL_LAYER_DENSE);
+	rl_hfconfig_mark(&c, 47, RL_LAYER_DENSE);
+	o = step(RL_PHASE_DECODE, 4, 4096);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_uint_eq(row_named(r, n, "router")->count, 46);
+	ck_assert_uint_eq(row_named(r, n, "expert_gate_up")->weight_count, 46 * 128);
+	ck_assert_str_eq(row_named(r, n, "gate_up")->shape, "4x12288x2048");
+	ck_assert_uint_eq(row_named(r, n, "gate_up")->count, 2);
+	ck_assert_uint_eq(row_named(r, n, "mlp_residual")->count, 48);
+	/* weights: embed and lm_head 2 x 151936 x 2048 = 622329856; a layer:
+	 * 4096, qkv 2048 x 5120 = 10485760, q/k norms 256, o 4096 x 2048 =
+	 * 8388608, 128 experts x 3 x 2048 x 768 = 603979776, the router 128 x
+	 * 2048 = 262144: 623120640, x 48; 2048: 30532122624, the "30.5B in
+	 * total" of the model card (huggingface.co/Qwen/Qwen3-30B-A3B) */
+	read_example("qwen3-30b-a3b", &c);
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 30532122624.0);
+	ck_assert_double_eq_tol(w, 30.5e9, 0.005 * 30.5e9);
+}
+END_TEST
+
+/* gemma3: examples/gemma3-1b.json is google/gemma-3-1b-it's config.json
+ * (gemma3_text): hidden 1152, intermediate 6912, 4 heads and 1 KV head of
+ * 256, 26 layers, a window of 512 on five layers of six, vocab 262144. */
+START_TEST(test_gemma3)
+{
+	static const struct want_row decode[] = {
+		{"embed", "copy", "2x1152", 1},
+		{"attn_norm", "layernorm", "2x1152", 26},
+		/* N = (4 + 2 x 1) x 256 = 1536 */
+		{"qkv_proj", "matmul", "2x1536x1152", 26},
+		{"q_norm", "layernorm", "2x4x256", 26},
+		{"k_norm", "layernorm", "2x1x256", 26},
+		/* layers 5, 11, 17 and 23 are global; the 22 others slide */
+		{"attention", "attention", "2x4x1x1024x256", 4},
+		{"sliding_attention", "attention", "2x4x1x1024x256", 22},
+		{"o_proj", "matmul", "2x1152x1024", 26},
+		{"post_attn_norm", "layernorm", "2x1152", 26},
+		{"attn_residual", "pointwise", "2x1152", 26},
+		{"mlp_norm", "layernorm", "2x1152", 26},
+		{"gate_up", "matmul", "2x13824x1152", 26},
+		{"gelu_tanh", "pointwise", "2x6912", 26},
+		{"mul", "pointwise", "2x6912", 26},
+		{"down_proj", "matmul", "2x1152x6912", 26},
+		{"post_mlp_norm", "layernorm", "2x1152", 26},
+		{"mlp_residual", "pointwise", "2x1152", 26},
+		{"final_norm", "layernorm", "2x1152", 1},
+		{"lm_head", "matmul", "2x262144x1152", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c, m;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("gemma3-1b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "gemma3");
+	ck_assert_uint_eq(c.window, 512);
+	ck_assert_double_eq(c.softcap_attn, 0); /* null */
+	ck_assert_double_eq(c.softcap_logits, 0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "gemma3 decode");
+	ck_assert_uint_eq(r[6].window, 512);
+	/* the cache: 4 global layers of 1024 tokens, 22 of 512; K and V, one
+	 * head of 256, 2 sequences, 2 bytes: (4 x 1024 + 22 x 512) x 2 x 2 x
+	 * 256 x 2 = 31457280 */
+	ck_assert_double_eq(kv_bytes_of(r, n), 31457280.0);
+	/* prefill of 2048: the sliding rows' queries see at most 512 keys */
+	o = step(RL_PHASE_PREFILL, 1, 2048);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(r[6].shape, "1x4x2048x256");
+	ck_assert_int_eq(r[6].causal, 1);
+	ck_assert_uint_eq(r[6].window, 512);
+	/* weights: the table 262144 x 1152 = 301989888 (tied); a layer: 4
+	 * norms 4608, qkv 1152 x 1536 = 1769472, q/k norms 512, o 1024 x 1152
+	 * = 1179648, 3 x 1152 x 6912 = 23887872: 26842112, x 26 = 697894912;
+	 * the final norm 1152: 999885952. The Gemma 3 report (Gemma Team 2025,
+	 * arXiv:2503.19786, table 1), 1B: 302M embedding, 698M non-embedding
+	 * parameters */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 999885952.0);
+	ck_assert_double_eq_tol(w - 301989888.0, 698e6, 0.005 * 698e6);
+	ck_assert_double_eq_tol(w, 1000e6, 0.005 * 1000e6);
+
+	/* a multimodal config (model_type gemma3) is read from its
+	 * text_config; layer_types, when given, decides */
+	ck_assert_int_eq(rl_hfconfig_parse("{\"model_type\":\"gemma3\",\"vision_config\":{},"
+	                                   "\"text_config\":{\"hidden_size\":64,"
+	                                   "\"intermediate_size\":128,\"num_attention_heads\":2,"
+	                                   "\"num_key_value_heads\":1,\"head_dim\":32,"
+	                                   "\"num_hidden_layers\":3,\"vocab_size\":100,"
+	                                   "\"sliding_window\":8,\"layer_types\":["
+	                                   "\"full_attention\",\"sliding_attention\","
+	                                   "\"full_attention\"]}}",
+	                                   "c.json", &m, &e),
+	                 0);
+	ck_assert_uint_eq(m.hidden, 64);
+	ck_assert_uint_eq(rl_hfconfig_layers(&m, RL_LAYER_SLIDING, 0, 3), 1);
+	ck_assert_uint_eq(rl_hfconfig_layers(&m, RL_LAYER_SLIDING, 1, 2), 1);
+}
+END_TEST
+
+/* olmo2: examples/olmo2-7b.json is allenai/OLMo-2-1124-7B's config.json:
+ * hidden 4096, intermediate 11008, 32 heads (no GQA), 32 layers, vocab
+ * 100352, untied. */
+START_TEST(test_olmo2)
+{
+	static const struct want_row decode[] = {
+		{"embed", "copy", "2x4096", 1},
+		/* no norm before attention */
+		{"qkv_proj", "matmul", "2x12288x4096", 32},
+		/* over all 32 heads of 128 at once */
+		{"q_norm", "layernorm", "2x4096", 32},
+		{"k_norm", "layernorm", "2x4096", 32},
+		{"attention", "attention", "2x32x1x1024x128", 32},
+		{"o_proj", "matmul", "2x4096x4096", 32},
+		{"post_attn_norm", "layernorm", "2x4096", 32},
+		{"attn_residual", "pointwise", "2x4096", 32},
+		{"gate_up", "matmul", "2x22016x4096", 32},
+		{"silu", "pointwise", "2x11008", 32},
+		{"mul", "pointwise", "2x11008", 32},
+		{"down_proj", "matmul", "2x4096x11008", 32},
+		{"post_mlp_norm", "layernorm", "2x4096", 32},
+		{"mlp_residual", "pointwise", "2x4096", 32},
+		{"final_norm", "layernorm", "2x4096", 1},
+		{"lm_head", "matmul", "2x100352x4096", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("olmo2-7b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "olmo2");
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "olmo2 decode");
+	/* q_norm's and k_norm's weights: 4096 each a layer */
+	ck_assert_uint_eq(r[2].params + r[3].params, 32 * 2 * 4096);
+	/* prefill: T = 1 x 512 */
+	o = step(RL_PHASE_PREFILL, 1, 512);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(r[2].shape, "512x4096");
+	ck_assert_str_eq(r[4].shape, "1x32x512x128");
+	/* tensor parallel 2: the heads gathered before the norms (16 + 16
+	 * heads a GPU, all-gathered: 32 x 128 each a GPU's share x 2) */
+	{
+		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
+		struct rl_parallel lay = {2, 1, 1, 1, 0, 0};
+		struct rl_parallel_place p;
+
+		o = step(RL_PHASE_DECODE, 2, 1024);
+		ck_assert_int_eq(rl_parallel_place(&lay, 2, c.layers, 0, &net, &p, &e), 0);
+		o.par = &p;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		ck_assert_str_eq(row_named(r, n, "qk_allgather")->shape, "2x4096");
+		ck_assert_str_eq(row_named(r, n, "q_norm")->shape, "2x4096");
+		ck_assert_str_eq(row_named(r, n, "qkv_proj")->shape, "2x6144x4096");
+	}
+	/* weights: embed and lm_head 2 x 100352 x 4096 = 822083584; a layer:
+	 * qkv 4096 x 12288 = 50331648, q/k norms 8192, o 16777216, the two
+	 * post norms 8192, 3 x 4096 x 11008 = 135266304: 202391552, x 32 =
+	 * 6476529664; the final norm 4096: 7298617344 */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 7298617344.0);
+	/* the card (huggingface.co/allenai/OLMo-2-1124-7B): "OLMo 2-7B" */
+	ck_assert_double_eq_tol(w, 7e9, 0.5e9);
+}
+END_TEST
+
+/* granite: examples/granite3-8b.json is ibm-granite/granite-3.3-8b-instruct's
+ * config.json: hidden 4096, intermediate 12800, 32 heads and 8 KV heads,
+ * 40 layers, vocab 49159, tied, residual_multiplier 0.22. */
+START_TEST(test_granite)
+{
+	static const struct want_row decode[] = {
+		{"embed", "copy", "2x4096", 1},
+		{"attn_norm", "layernorm", "2x4096", 40},
+		{"qkv_proj", "matmul", "2x6144x4096", 40},
+		{"attention", "attention", "2x32x1x1024x128", 40},
+		{"o_proj", "matmul", "2x4096x4096", 40},
+		{"attn_residual", "pointwise", "2x4096", 40},
+		{"mlp_norm", "layernorm", "2x4096", 40},
+		{"gate_up", "matmul", "2x25600x4096", 40},
+		{"silu", "pointwise", "2x12800", 40},
+		{"mul", "pointwise", "2x12800", 40},
+		{"down_proj", "matmul", "2x4096x12800", 40},
+		{"mlp_residual", "pointwise", "2x4096", 40},
+		{"final_norm", "layernorm", "2x4096", 1},
+		{"lm_head", "matmul", "2x49159x4096", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("granite3-8b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "granite");
+	ck_assert_double_eq(c.embed_mult, 12.0);
+	ck_assert_double_eq(c.residual_mult, 0.22);
+	ck_assert_double_eq(c.logits_div, 16.0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "granite decode");
+	/* x + m y: a multiply and an add an element */
+	ck_assert_uint_eq(r[5].fpe, 2);
+	ck_assert_uint_eq(r[11].fpe, 2);
+	o = step(RL_PHASE_PREFILL, 1, 512);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(r[2].shape, "512x6144x4096");
+	ck_assert_str_eq(r[13].shape, "1x49159x4096");
+	/* weights: the table 49159 x 4096 = 201355264 (tied); a layer: 8192,
+	 * qkv 4096 x 6144 = 25165824, o 16777216, 3 x 4096 x 12800 =
+	 * 157286400: 199237632, x 40 = 7969505280; 4096: 8170864640 */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 8170864640.0);
+	/* the card's "# Parameters 8.1B" (huggingface.co/ibm-granite/
+	 * granite-3.3-8b-instruct): 8.17 rounded down */
+	ck_assert_double_eq_tol(w, 8.15e9, 0.05e9);
+}
+END_TEST
+
+/* falcon: examples/falcon-7b.json is tiiuae/falcon-7b's config.json:
+ * hidden 4544, 71 heads of 64 over one KV head (multi_query), 32 layers,
+ * vocab 65024, attention and the MLP side by side (parallel_attn), no
+ * bias, the lm_head tied. */
+START_TEST(test_falcon)
+{
+	static const struct want_row decode[] = {
+		{"embed", "copy", "2x4544", 1},
+		/* one LayerNorm feeds attention and the MLP */
+		{"input_layernorm", "layernorm", "2x4544", 32},
+		/* N = (71 + 2 x 1) x 64 = 4672 */
+		{"query_key_value", "matmul", "2x4672x4544", 32},
+		{"attention", "attention", "2x71x1x1024x64", 32},
+		{"dense", "matmul", "2x4544x4544", 32},
+		/* 4 x 4544 = 18176 */
+		{"dense_h_to_4h", "matmul", "2x18176x4544", 32},
+		{"gelu", "pointwise", "2x18176", 32},
+		{"dense_4h_to_h", "matmul", "2x4544x18176", 32},
+		/* x + attention + MLP: one add of three inputs */
+		{"mlp_residual", "pointwise", "2x4544", 32},
+		{"ln_f", "layernorm", "2x4544", 1},
+		{"lm_head", "matmul", "2x65024x4544", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("falcon-7b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "falcon");
+	ck_assert_uint_eq(c.kv_heads, 1);
+	ck_assert_uint_eq(c.head_dim, 64);
+	ck_assert_uint_eq(c.intermediate, 18176);
+	ck_assert_int_eq(c.parallel, 1);
+	ck_assert_int_eq(c.shared_norm, 1);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "falcon decode");
+	ck_assert_uint_eq(r[3].kv_heads, 1);
+	ck_assert_uint_eq(r[8].inputs, 3);
+	/* one norm a layer: LayerNorm's weight and bias, 2 x 4544 */
+	ck_assert_uint_eq(r[1].params, 32 * 2 * 4544);
+	o = step(RL_PHASE_PREFILL, 1, 2048);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(r[2].shape, "2048x4672x4544");
+	ck_assert_str_eq(r[3].shape, "1x71x2048x64");
+	/* tensor parallel 2 (71 heads do not split: refused), so the
+	 * parallel block's one all-reduce is seen on a 2-head model */
+	ck_assert_int_eq(rl_hfconfig_parse("{\"model_type\":\"falcon\",\"hidden_size\":256,"
+	                                   "\"num_attention_heads\":4,\"num_hidden_layers\":2,"
+	                                   "\"vocab_size\":1000,\"new_decoder_architecture\":true,"
+	                                   "\"num_kv_heads\":2}",
+	                                   "c.json", &c, &e),
+	                 0);
+	ck_assert_int_eq(c.shared_norm, 0); /* ln_attn and ln_mlp */
+	{
+		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
+		struct rl_parallel lay = {2, 1, 1, 1, 0, 0};
+		struct rl_parallel_place p;
+		int i, ar = 0;
+
+		o = step(RL_PHASE_DECODE, 2, 1024);
+		ck_assert_int_eq(rl_parallel_place(&lay, 2, c.layers, 0, &net, &p, &e), 0);
+		o.par = &p;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		for (i = 0; i < n; i++)
+			ar += strcmp(r[i].kind, "allreduce") == 0;
+		ck_assert_int_eq(ar, 1);
+		ck_assert_ptr_nonnull(row_named(r, n, "ln_attn"));
+		ck_assert_ptr_nonnull(row_named(r, n, "ln_mlp"));
+		ck_assert_ptr_null(row_named(r, n, "attn_allreduce"));
+		/* (4 / 2 + 2 x 1) x 64 */
+		ck_assert_str_eq(row_named(r, n, "query_key_value")->shape, "2x256x256");
+	}
+	/* weights: the table 65024 x 4544 = 295469056 (tied); a layer: 9088,
+	 * query_key_value 4544 x 4672 = 21229568, dense 4544 x 4544 =
+	 * 20647936, 2 x 4544 x 18176 = 165183488: 207070080, x 32 =
+	 * 6626242560; ln_f 9088: 6921720704 */
+	read_example("falcon-7b", &c);
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 6921720704.0);
+	/* the card (huggingface.co/tiiuae/falcon-7b): "a 7B parameters causal
+	 * decoder-only model" */
+	ck_assert_double_eq_tol(w, 7e9, 0.5e9);
+}
+END_TEST
+
+/* qwen2_moe: examples/qwen1.5-moe-a2.7b.json is Qwen/Qwen1.5-MoE-A2.7B(-Chat)'s
+ * config.json: hidden 2048, 24 layers, 16 heads, 60 experts of 1408, 4 a
+ * token, a shared expert of 5632, vocab 151936, untied. */
+START_TEST(test_qwen2_moe)
+{
+	static const struct want_row decode[] = {
+		/* batch 2: T = 2, T k = 8 routed tokens */
+		{"embed", "copy", "2x2048", 1},
+		{"attn_norm", "layernorm", "2x2048", 24},
+		{"qkv_proj", "matmul", "2x6144x2048", 24},
+		{"qkv_bias", "pointwise", "2x6144", 24},
+		{"attention", "attention", "2x16x1x1024x128", 24},
+		{"o_proj", "matmul", "2x2048x2048", 24},
+		{"attn_residual", "pointwise", "2x2048", 24},
+		{"mlp_norm", "layernorm", "2x2048", 24},
+		{"router", "matmul", "2x60x2048", 24},
+		{"topk", "reduction", "2x60", 24},
+		{"gather", "copy", "2x4x2048", 24},
+		/* E' = 60 (1 - (1 - 4/60)^2) = 7.73: 8 experts of one token */
+		{"expert_gate_up", "matmul", "1x2816x2048", 192},
+		{"expert_silu", "pointwise", "8x1408", 24},
+		{"expert_mul", "pointwise", "8x1408", 24},
+		{"expert_down", "matmul", "1x2048x1408", 192},
+		/* the shared expert over both tokens, and its gate */
+		{"shared_gate_up", "matmul", "2x11264x2048", 24},
+		{"shared_silu", "pointwise", "2x5632", 24},
+		{"shared_mul", "pointwise", "2x5632", 24},
+		{"shared_down", "matmul", "2x2048x5632", 24},
+		{"shared_gate", "matmul", "2x1x2048", 24},
+		{"shared_scale", "pointwise", "2x2048", 24},
+		{"combine_weight", "pointwise", "2x4x2048", 24},
+		/* the 4 routed outputs and the shared one */
+		{"combine_sum", "reduction", "2x2048x5", 24},
+		{"mlp_residual", "pointwise", "2x2048", 24},
+		{"final_norm", "layernorm", "2x2048", 1},
+		{"lm_head", "matmul", "2x151936x2048", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("qwen1.5-moe-a2.7b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "qwen2_moe");
+	ck_assert_uint_eq(c.shared_intermediate, 5632);
+	ck_assert_int_eq(c.shared_gate, 1);
+	ck_assert_int_eq(c.attention_bias, 1);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "qwen2_moe decode");
+	ck_assert_uint_eq(r[11].weight_count, 24 * 60);
+	o = step(RL_PHASE_PREFILL, 1, 1024);
+	n = rl_modelops_build(&c, &o, r, &e);
+	/* 4096 routed tokens touch all 60 experts: ceil(4096 / 60) = 69 */
+	ck_assert_str_eq(row_named(r, n, "expert_gate_up")->shape, "69x2816x2048");
+	ck_assert_str_eq(row_named(r, n, "shared_gate_up")->shape, "1024x11264x2048");
+	/* decoder_sparse_step 2: the odd layers (i + 1 even) are MoE layers,
+	 * the even ones dense */
+	ck_assert_int_eq(rl_hfconfig_parse("{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,"
+	                                   "\"intermediate_size\":128,\"num_attention_heads\":4,"
+	                                   "\"num_hidden_layers\":6,\"vocab_size\":100,"
+	                                   "\"num_experts\":8,\"num_experts_per_tok\":2,"
+	                                   "\"moe_intermediate_size\":32,"
+	                                   "\"shared_expert_intermediate_size\":64,"
+	                                   "\"decoder_sparse_step\":2,\"mlp_only_layers\":[1]}",
+	                                   "c.json", &c, &e),
+	                 0);
+	/* layers 1, 3, 5 sparse by the step, 1 dense by mlp_only_layers */
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_DENSE, 0, 6), 4);
+	/* its weights: embed and lm_head 2 x 100 x 64 = 12800; a layer:
+	 * norms 128, qkv 64 x 192 = 12288 and its bias 192, o 4096: 16704, x
+	 * 6; 4 dense MLPs 3 x 64 x 128 = 24576 each; 2 MoE layers of 8 x (3 x
+	 * 64 x 32 + 64) = 49664, the shared 3 x 64 x 64 = 12288 and its gate
+	 * 64: 62016 each; the final norm 64 */
+	ck_assert_double_eq(rl_modelops_weights(&c),
+	                    12800.0 + 6 * 16704.0 + 4 * 24576.0 + 2 * 62016.0 + 64.0);
+	/* Qwen1.5-MoE-A2.7B: embed and lm_head 2 x 151936 x 2048 = 622329856;
+	 * a layer: 4096, qkv 2048 x 6144 = 12582912 and its bias 6144, o
+	 * 4194304, 60 experts x 3 x 2048 x 1408 = 519045120, the router 60 x
+	 * 2048 = 122880, the shared expert 3 x 2048 x 5632 = 34603008 and its
+	 * gate 2048: 570560512, x 24 = 13693452288; 2048: 14315784192, the
+	 * "14.3B" of the model card (huggingface.co/Qwen/Qwen1.5-MoE-A2.7B) */
+	read_example("qwen1.5-moe-a2.7b", &c);
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 14315784192.0);
+	ck_assert_double_eq_tol(w, 14.3e9, 0.005 * 14.3e9);
+}
+END_TEST
+
 Suite *suite_family(void)
 {
 	Suite *s = suite_create("family");
@@ -545,6 +1265,14 @@ Suite *suite_family(void)
 	tcase_add_test(tc, test_weights_held);
 	tcase_add_test(tc, test_layouts);
 	tcase_add_test(tc, test_qwen3);
+	tcase_add_test(tc, test_gemma2);
+	tcase_add_test(tc, test_gemma3);
+	tcase_add_test(tc, test_phi3);
+	tcase_add_test(tc, test_qwen2_moe);
+	tcase_add_test(tc, test_qwen3_moe);
+	tcase_add_test(tc, test_olmo2);
+	tcase_add_test(tc, test_granite);
+	tcase_add_test(tc, test_falcon);
 	tcase_add_test(tc, test_keys_read);
 	tcase_add_test(tc, test_docs);
 	suite_add_tcase(s, tc);

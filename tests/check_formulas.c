@@ -361,6 +361,128 @@ START_TEST(test_attention_kv_heads)
 }
 END_TEST
 
+/* Sliding-window attention (window W): query p (p = Sk - Sq + i) sees
+ * min(p + 1, W) keys when causal, min(Sk, W) without a mask; the kernel
+ * reads min(Sk, Sq + W - 1) keys (causal) or min(Sk, W), the cache holds
+ * min(Sk, W) tokens (kv_bytes). Each case worked out by hand; bf16 but the
+ * last (fp32), D = 128 but the last (16). */
+static const struct {
+	const char *what, *shape;
+	int causal;
+	uint64_t kv_heads, window;
+	double flops, read, written, kv_bytes;
+} window_cases[] = {
+	/* prefill B=1 H=8 S=4096, W=1024: sum_{p=0}^{4095} min(p + 1, 1024) =
+	 * 1024 x 1025 / 2 + (4096 - 1024) x 1024 = 524,800 + 3,145,728 =
+	 * 3,670,528 scores a head; FLOPs 4 x 128 x 8 x 3,670,528. Every key
+	 * is read (Sq + W - 1 > Sk): Q 8 x 4096 x 128 x 2 = 8,388,608 and K, V
+	 * 2 x 8 x 4096 x 128 x 2 = 16,777,216; O written 8,388,608; held
+	 * 1024 tokens: 2 x 8 x 1024 x 128 x 2 = 4,194,304 */
+	{"prefill", "1x8x4096x128", 1, 0, 1024, 15034482688.0, 8388608.0 + 16777216.0, 8388608.0,
+	 4194304.0},
+	/* decode 1x8x1x8192x128, W=4096, 2 KV heads, no mask: one query over
+	 * 4096 keys: 4 x 128 x 8 x 4096 = 16,777,216; Q 8 x 128 x 2 = 2048, K
+	 * and V read and held 2 x 2 x 4096 x 128 x 2 = 4,194,304 */
+	{"decode", "1x8x1x8192x128", 0, 2, 4096, 16777216.0, 2048.0 + 4194304.0, 2048.0,
+	 4194304.0},
+	/* the same with the causal flag: min(8191 + 1, 4096) keys, 1 + 4095
+	 * read: the same counts */
+	{"causal decode", "1x8x1x8192x128", 1, 2, 4096, 16777216.0, 2048.0 + 4194304.0, 2048.0,
+	 4194304.0},
+	/* a chunk: Sq=512 at the end of Sk=4096, W=1024: the first query is at
+	 * p = 3584 >= W - 1, so each sees 1024 keys: 512 x 1024 = 524,288 a
+	 * head, FLOPs 4096 x 524,288; keys read 512 + 1023 = 1535: K, V 2 x 8
+	 * x 1535 x 128 x 2 = 6,287,360, Q and O 8 x 512 x 128 x 2 =
+	 * 1,048,576 each; held 1024 */
+	{"chunk", "1x8x512x4096x128", 1, 0, 1024, 2147483648.0, 1048576.0 + 6287360.0, 1048576.0,
+	 4194304.0},
+	/* a chunk across the window's edge: Sq=512 of Sk=1280, W=1024: j = p +
+	 * 1 from 769 to 1280; 769..1024 see j keys, (769 + 1024) x 256 / 2 =
+	 * 229,504; 1025..1280 see 1024, 256 x 1024 = 262,144: 491,648 a head,
+	 * FLOPs 4096 x 491,648 = 2,013,790,208; keys read min(1280, 1535) =
+	 * 1280: K, V 2 x 8 x 1280 x 128 x 2 = 5,242,880 */
+	{"chunk across W", "1x8x512x1280x128", 1, 0, 1024, 2013790208.0, 1048576.0 + 5242880.0,
+	 1048576.0, 4194304.0},
+	/* more queries than keys (Sq=8, Sk=4, W=2, fp32, D=16): the 4 queries
+	 * before the first key see none, then min(j, 2) for j = 1..4: 1 + 2 +
+	 * 2 + 2 = 7, FLOPs 4 x 16 x 7 = 448; every key read: Q 8 x 16 x 4 =
+	 * 512, K and V 2 x 4 x 16 x 4 = 512; held 2: 2 x 2 x 16 x 4 = 256 */
+	{"Sq > Sk", "1x1x8x4x16", 1, 0, 2, 448.0, 512.0 + 512.0, 512.0, 256.0},
+};
+
+static void window_op(struct rl_op *op, size_t i)
+{
+	rl_op_init(op);
+	op->kind = RL_KIND_ATTENTION;
+	op->dtype = window_cases[i].what[0] == 'S' ? RL_FP32 : RL_BF16;
+	ck_assert_int_eq(rl_parse_dims(window_cases[i].shape, op->dims, RL_MAX_DIMS, &op->ndims, NULL),
+	                 0);
+	op->has |= RL_HAS_SHAPE;
+	op->causal = window_cases[i].causal;
+	op->kv_heads = window_cases[i].kv_heads;
+	op->window = window_cases[i].window;
+}
+
+START_TEST(test_attention_window)
+{
+	struct rl_op op;
+	struct rl_work w;
+	struct rl_err err = {0, ""};
+
+	window_op(&op, _i);
+	ck_assert_int_eq(rl_attention_windowed(&op), 1);
+	ck_assert_msg(rl_op_derive(&op, &w, &err) == 0, "%s: %s", window_cases[_i].what, err.msg);
+	ck_assert_msg(w.flops == window_cases[_i].flops, "%s: flops %.17g", window_cases[_i].what,
+	              w.flops);
+	ck_assert_msg(w.bytes_read == window_cases[_i].read, "%s: read %.17g", window_cases[_i].what,
+	              w.bytes_read);
+	ck_assert_double_eq(w.bytes_written, window_cases[_i].written);
+	ck_assert_double_eq(w.bytes, window_cases[_i].read + window_cases[_i].written);
+	ck_assert_msg(w.kv_bytes == window_cases[_i].kv_bytes, "%s: kv %.17g", window_cases[_i].what,
+	              w.kv_bytes);
+}
+END_TEST
+
+/* A window of Sk or more changes nothing: the prefill of 4096 (causal:
+ * 4 x 8 x 4096^2 x 128 / 2 = 34,359,738,368 FLOPs) and the decode over
+ * 8192 (4 x 8 x 8192 x 128 = 33,554,432) with windows of Sk and 2^64 - 1
+ * give what no window gives. An fp8 KV cache converts the keys read:
+ * the decode's 2 x 2 x 4096 x 128 = 2,097,152, against 4,194,304 over the
+ * whole cache. */
+START_TEST(test_attention_window_wide)
+{
+	static const uint64_t wide[] = {0, 4096, 8192, UINT64_MAX};
+	struct rl_op op;
+	struct rl_work none, w;
+	struct rl_err err = {0, ""};
+	size_t c, i;
+
+	for (c = 0; c < 2; c++) {
+		window_op(&op, c);
+		for (i = 0; i < ARRAY_SIZE(wide); i++) {
+			if (wide[i] != 0 && wide[i] < (c == 0 ? 4096 : 8192))
+				continue;
+			op.window = wide[i];
+			ck_assert_int_eq(rl_attention_windowed(&op), 0);
+			ck_assert_int_eq(rl_op_derive(&op, &w, &err), 0);
+			if (i == 0)
+				none = w;
+			ck_assert_double_eq(w.flops, c == 0 ? 34359738368.0 : 33554432.0);
+			ck_assert_double_eq(w.flops, none.flops);
+			ck_assert_double_eq(w.bytes_read, none.bytes_read);
+			ck_assert_double_eq(w.bytes_written, none.bytes_written);
+			ck_assert_double_eq(w.kv_bytes, none.kv_bytes);
+		}
+	}
+	window_op(&op, 1);
+	op.has |= RL_HAS_KV_DTYPE;
+	op.kv_dtype = RL_FP8E4M3;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 2097152.0);
+	op.window = 0;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 4194304.0);
+}
+END_TEST
+
 /* Issue 13: weights and KV caches in their own dtype. The issue's case: a
  * 4096x4096 int4 weight under bf16 activations, one row (decode), one fp16
  * scale per 128 weights: weights 4096 x 4096 / 2 + 4096 x 4096 / 128 x 2 =
@@ -610,6 +732,8 @@ Suite *suite_formulas(void)
 	tcase_add_loop_test(tc, test_read_written, 0, ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_read_written_unknown);
 	tcase_add_test(tc, test_attention_kv_heads);
+	tcase_add_loop_test(tc, test_attention_window, 0, ARRAY_SIZE(window_cases));
+	tcase_add_test(tc, test_attention_window_wide);
 	tcase_add_test(tc, test_weight_dtype);
 	tcase_add_test(tc, test_dtype_bytes);
 	tcase_add_loop_test(tc, test_derive, 0, ARRAY_SIZE(derive_cases));

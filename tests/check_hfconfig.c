@@ -255,7 +255,9 @@ START_TEST(test_errors)
 	    {"{\"model_type\":7}", "c.json: key 'model_type': expected a string"},
 	    {"{\"model_type\":\"gpt_neox\"}", "c.json: key 'model_type': unsupported model "
 	                                      "type 'gpt_neox' (expected llama, mistral, mixtral, "
-	                                      "qwen2, qwen3, gpt2, bert or vit)"},
+	                                      "qwen2, qwen3, qwen2_moe, qwen3_moe, gemma2, "
+	                                      "gemma3_text, gemma3, phi3, olmo2, granite, falcon, "
+	                                      "gpt2, bert or vit)"},
 	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
 	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
 	     "\"num_experts_per_tok\":2}",
@@ -287,6 +289,47 @@ START_TEST(test_errors)
 	    {"{\"model_type\":\"bert\",\"hidden_size\":770,\"num_attention_heads\":12,"
 	     "\"num_hidden_layers\":12,\"intermediate_size\":3072,\"vocab_size\":9}",
 	     "c.json: key 'num_attention_heads': 12 does not divide the hidden size 770"},
+	    /* the layers that differ: layer_types, mlp_only_layers, the patterns */
+	    {"{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,"
+	     "\"sliding_window\":16,\"layer_types\":[\"full_attention\"]}",
+	     "c.json: key 'layer_types': expected an array of 2 strings (one a layer)"},
+	    {"{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,"
+	     "\"sliding_window\":16,\"layer_types\":[\"full_attention\",\"local\"]}",
+	     "c.json: key 'layer_types': element 1: expected \"sliding_attention\" or "
+	     "\"full_attention\""},
+	    {"{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,"
+	     "\"sliding_window\":16,\"attn_logit_softcapping\":-1}",
+	     "c.json: key 'attn_logit_softcapping': expected a positive number"},
+	    {"{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":1025,\"vocab_size\":100,"
+	     "\"sliding_window\":16}",
+	     "c.json: key 'sliding_window': layers that differ need at most 1024 of them "
+	     "(num_hidden_layers is 1025)"},
+	    {"{\"model_type\":\"gemma3\",\"text_config\":7}",
+	     "c.json: key 'text_config': expected an object"},
+	    {"{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":4,\"vocab_size\":100,"
+	     "\"num_experts\":8,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,\"mlp_only_layers\":[4]}",
+	     "c.json: key 'mlp_only_layers': element 0: expected a layer index from 0 to 3"},
+	    {"{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":4,\"vocab_size\":100,"
+	     "\"num_experts\":8,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,\"mlp_only_layers\":7}",
+	     "c.json: key 'mlp_only_layers': expected an array of layer indices"},
+	    {"{\"model_type\":\"qwen2_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":4,\"vocab_size\":100,"
+	     "\"num_experts\":8,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32}",
+	     "c.json: key 'shared_expert_intermediate_size' is missing"},
+	    {"{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"intermediate_size\":128,"
+	     "\"num_attention_heads\":4,\"num_hidden_layers\":4,\"vocab_size\":100,"
+	     "\"num_experts\":8,\"num_experts_per_tok\":9}",
+	     "c.json: key 'num_experts_per_tok': 9 is more than num_experts 8"},
+	    {"{\"model_type\":\"falcon\",\"hidden_size\":64,\"num_attention_heads\":4,"
+	     "\"num_hidden_layers\":2,\"vocab_size\":100,\"new_decoder_architecture\":true,"
+	     "\"num_kv_heads\":3}",
+	     "c.json: key 'num_kv_heads': 3 does not divide num_attention_heads 4"},
 	    {"{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_head\":12,\"n_layer\":12,"
 	     "\"vocab_size\":50257}",
 	     "c.json: key 'n_positions' is missing"},
@@ -482,8 +525,10 @@ END_TEST
  * is one whose sizes a too-large message can name. */
 START_TEST(test_rows_named)
 {
-	static const char *const configs[] = {"llama3-8b", "qwen2-7b", "mixtral-8x7b", "gpt2",
-	                                      "bert-base", "vit-b16", "qwen3-8b"};
+	static const char *const configs[] = {
+		"llama3-8b", "qwen2-7b",  "mixtral-8x7b", "gpt2",      "bert-base",
+		"vit-b16",   "qwen3-8b",  "gemma2-9b",    "gemma3-1b", "phi3-mini",
+		"olmo2-7b",  "granite3-8b", "falcon-7b",  "qwen1.5-moe-a2.7b", "qwen3-30b-a3b"};
 	static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
 	static const struct rl_parallel lays[] = {
 		{1, 1, 1, 1, 0, 0}, {2, 1, 1, 1, 0, 0}, {1, 2, 1, 1, 0, 0}, {1, 1, 1, 2, 0, 0}};

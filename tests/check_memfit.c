@@ -64,6 +64,39 @@ START_TEST(attention_kv)
 }
 END_TEST
 
+/* A sliding layer's cache is a ring buffer of its window (Mistral 7B's
+ * rolling buffer cache): the decode row above over a context C = 2048 with
+ * window W = 512 holds min(C, W) = 512 tokens of K and V, 2 x 4 x 8 x 512
+ * x 128 x 2 B = 8,388,608 B, and reads those, so the activations are Q and
+ * O still; W = 4096 > C holds all 2048 (33,554,432 B). A prefill of 4096
+ * tokens (1x8x4096x128, causal, W = 1024) holds 1024: 2 x 8 x 1024 x 128 x
+ * 2 = 4,194,304 B, while its kernel reads all 4096 keys: the other 3072
+ * are live activations, Q and O 2 x 8,388,608 and K and V 2 x 8 x 3072 x
+ * 128 x 2 = 12,582,912, 29,360,128 B in all. */
+START_TEST(attention_window_kv)
+{
+	struct rl_op op;
+	double w, kv, act;
+
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){4, 32, 1, 2048, 128});
+	op.kv_heads = 8;
+	op.window = 512;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 8388608.0, 1e-6);
+	ck_assert_double_eq_tol(act, 65536.0, 1e-6);
+	op.window = 4096;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 33554432.0, 1e-6);
+	ck_assert_double_eq_tol(act, 65536.0, 1e-6);
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){1, 8, 4096, 128});
+	op.causal = 1;
+	op.window = 1024;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 4194304.0, 1e-6);
+	ck_assert_double_eq_tol(act, 29360128.0, 1e-6);
+}
+END_TEST
+
 /* conv2d 1x64x56x56, 256 filters 1x1, stride 1, fp16: filter 256 x 64 x 2
  * = 32,768 B; input 64 x 56 x 56 x 2 = 401,408 B, output 256 x 56 x 56 x
  * 2 = 1,605,632 B: 2,007,040 B of activations. */
@@ -290,6 +323,7 @@ Suite *suite_memfit(void)
 	tcase_add_test(tc, work_record_read);
 	tcase_add_test(tc, matmul_int4_groups);
 	tcase_add_test(tc, attention_kv);
+	tcase_add_test(tc, attention_window_kv);
 	tcase_add_test(tc, conv2d_filter);
 	tcase_add_test(tc, step_totals);
 	tcase_add_test(tc, weight_count_resident);

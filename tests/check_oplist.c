@@ -128,6 +128,40 @@ START_TEST(test_overlap_column)
 }
 END_TEST
 
+/* window, attention's sliding window: an integer, empty or 0 for none */
+START_TEST(test_window_column)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,causal,window\n"
+	                           "w,attention,bf16,1x8x4096x128,1,1024\n"
+	                           "e,attention,bf16,1x8x4096x128,1,\n"
+	                           "z,attention,bf16,1x8x4096x128,1,0\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.ops[0].window, 1024);
+	ck_assert_uint_eq(l.ops[1].window, 0);
+	ck_assert_uint_eq(l.ops[2].window, 0);
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,window\nm,matmul,8x8x8,1024\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0],
+	                 "ops.csv:2: column 'window': only attention ops take it, not matmul");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,window\na,attention,1x8x64x64,-4\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'window': '-4'"));
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "(expected an integer)"));
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,window\na,attention,1x8x64x64,1k\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'window': '1k'"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
 START_TEST(test_all_columns)
 {
 	const char *text =
@@ -834,7 +868,7 @@ START_TEST(test_kind_column_names)
 			named++;
 		}
 	}
-	ck_assert_int_eq(named, 20); /* the optional columns of docs/oplist-format.md */
+	ck_assert_int_eq(named, 21); /* the optional columns of docs/oplist-format.md */
 }
 END_TEST
 
@@ -853,6 +887,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(good, test_collective_columns);
 	tcase_add_test(good, test_kind_column_names);
 	tcase_add_test(good, test_overlap_column);
+	tcase_add_test(good, test_window_column);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
 	tcase_add_test(errors, test_nul_mid_file);

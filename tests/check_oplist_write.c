@@ -116,8 +116,9 @@ START_TEST(test_from_op)
 	ck_assert_str_eq(r.cell[RL_OPCOL_PADDING], "3");
 	ck_assert_str_eq(r.cell[RL_OPCOL_GROUPS], "1");
 	ck_assert_str_eq(r.cell[RL_OPCOL_COUNT], "1");
-	/* not an attention: no causal; nothing measured */
+	/* not an attention: no causal, no window; nothing measured */
 	ck_assert_str_eq(r.cell[RL_OPCOL_CAUSAL], "");
+	ck_assert_str_eq(r.cell[RL_OPCOL_WINDOW], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_MEASURED], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_INPUTS], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_PHASE], "forward");
@@ -135,6 +136,10 @@ START_TEST(test_from_op)
 	ck_assert_str_eq(r.cell[RL_OPCOL_MEASURED], "41.000");
 	ck_assert_str_eq(r.cell[RL_OPCOL_KERNEL], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_SHAPE], "");
+	ck_assert_str_eq(r.cell[RL_OPCOL_WINDOW], ""); /* no window */
+	op.window = 4096;
+	rl_oprow_from_op(&r, &op);
+	ck_assert_str_eq(r.cell[RL_OPCOL_WINDOW], "4096");
 	rl_op_init(&op);
 	op.name = "ar";
 	op.kind = RL_KIND_ALLREDUCE;
@@ -217,6 +222,7 @@ START_TEST(test_reads_back)
 	ops[2].dims[0] = 1, ops[2].dims[1] = 32, ops[2].dims[2] = 512, ops[2].dims[3] = 128;
 	ops[2].causal = 1;
 	ops[2].kv_heads = 8;
+	ops[2].window = 256;
 	rl_oplist_write_header(f, cols, RL_OPCOL_N);
 	for (i = 0; i < 3; i++) {
 		rl_oprow_from_op(&r, &ops[i]);
@@ -244,6 +250,8 @@ START_TEST(test_reads_back)
 	ck_assert_str_eq(l.ops[2].name, "#attn");
 	ck_assert_int_eq(l.ops[2].causal, 1);
 	ck_assert_uint_eq(l.ops[2].kv_heads, 8);
+	ck_assert_uint_eq(l.ops[2].window, 256);
+	ck_assert_uint_eq(l.ops[0].window, 0);
 	ck_assert_int_eq(l.ops[2].kv_dtype, RL_FP8E4M3);
 	ck_assert_uint_eq(l.ops[2].line, 4);
 	rl_oplist_release(&l);
