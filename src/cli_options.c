@@ -54,6 +54,10 @@ const struct rl_cli_opt rl_cli_options[] = {
 	{"expert-imbalance", 0, RL_OPT_EXPERT_IMBALANCE, "X", RL_CMD_MODEL,
 	 "MoE (mixtral): the busiest expert's tokens over\n"
 	 "the mean, >= 1 (default 1: uniform routing)"},
+	{"mla", 0, RL_OPT_MLA, "FORM", RL_CMD_MODEL,
+	 "deepseek's latent attention: absorb (default:\n"
+	 "the latent cached, the up-projections absorbed)\n"
+	 "or naive (K and V expanded per head and cached)"},
 	{"sweep", 0, RL_OPT_SWEEP, "NAME=V1,V2,...", RL_CMD_MODEL,
 	 "one step per value of batch, seq or context:\n"
 	 "step time, tokens/s, time share per bound,\n"

@@ -260,6 +260,12 @@ int cmd_model(int argc, char **argv)
 				                             "from 1 to 1e6", optarg);
 			break;
 		}
+		case RL_OPT_MLA:
+			if (strcmp(optarg, "absorb") != 0 && strcmp(optarg, "naive") != 0)
+				return rl_cli_usage("model", "--mla: '%s' is not absorb or naive",
+				                    optarg);
+			mo.mla_naive = strcmp(optarg, "naive") == 0;
+			break;
 		case RL_OPT_TIMELINE: sinks.timeline = 1; break;
 		RL_CLI_TRAIN_CASES:
 			if (rl_cli_train_option(&tr, "model", opt, optarg) != 0)
@@ -302,6 +308,7 @@ int cmd_model(int argc, char **argv)
 		mo.context = mo.seq;
 	if (!wdt)
 		mo.weight_dtype = mo.dtype;
+	mo.weight_dtype_given = wdt;
 	if (!kvdt)
 		mo.kv_dtype = mo.dtype;
 	/* what is read and written, checked and opened before anything is

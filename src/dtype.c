@@ -18,6 +18,9 @@ static const struct {
 	[RL_FP8E5M2] = {"fp8e5m2", 1, 1}, [RL_INT8] = {"int8", 1, 1},
 	[RL_INT32] = {"int32", 4, 4},  [RL_INT64] = {"int64", 8, 8},
 	[RL_INT4] = {"int4", 1, 0.5},  [RL_FP4] = {"fp4", 1, 0.5},
+	/* OCP Microscaling Formats (MX) v1.0, section 5: MXFP4, k = 32
+	 * elements of FP4 (E2M1) and one E8M0 scale: (32 x 4 + 8) / 32 bits */
+	[RL_MXFP4] = {"mxfp4", 1, 17.0 / 32.0},
 };
 
 static const struct {
@@ -54,7 +57,7 @@ double rl_dtype_bytes(enum rl_dtype t)
 
 int rl_dtype_storage_only(enum rl_dtype t)
 {
-	return t == RL_INT4 || t == RL_FP4;
+	return t == RL_INT4 || t == RL_FP4 || t == RL_MXFP4;
 }
 
 int rl_dtype_parse(const char *name, enum rl_dtype *out)
@@ -77,7 +80,7 @@ int rl_dtype_parse(const char *name, enum rl_dtype *out)
 const char *rl_dtype_expected(void)
 {
 	return "fp64, fp32, tf32, fp16, bf16, fp8, fp8e4m3, fp8e5m2, int8, int32, int64, "
-	       "int4, fp4 (int4 and fp4: weight_dtype and kv_dtype only)";
+	       "int4, fp4, mxfp4 (int4, fp4 and mxfp4: weight_dtype and kv_dtype only)";
 }
 
 const char *rl_unit_name(enum rl_unit u)

@@ -23,11 +23,13 @@ enum rl_dtype {
 	RL_INT64,
 	RL_INT4, /* half a byte: weights and KV caches only (not an op's dtype) */
 	RL_FP4,  /* e2m1, half a byte: likewise */
+	RL_MXFP4, /* OCP microscaling MXFP4: blocks of 32 e2m1 sharing one e8m0
+	           * scale, 17 bytes per 32 elements (4.25 bits): likewise */
 };
 
 /* The counts stand outside their enums, so that a switch over every value
  * need not name them (-Wswitch-enum). */
-#define RL_DTYPE_COUNT (RL_FP4 + 1)
+#define RL_DTYPE_COUNT (RL_MXFP4 + 1)
 
 enum rl_unit {
 	RL_UNIT_AUTO = 0, /* not given: the model chooses */
@@ -60,7 +62,8 @@ const char *rl_dtype_name(enum rl_dtype t);
 size_t rl_dtype_size(enum rl_dtype t);
 
 /* Bytes per element of a tensor in device memory: 0.5 for int4 and fp4
- * (two elements packed in a byte), else rl_dtype_size. */
+ * (two elements packed in a byte), 17 / 32 for mxfp4 (its block scales
+ * counted), else rl_dtype_size. */
 double rl_dtype_bytes(enum rl_dtype t);
 
 /* Nonzero for a type that only stores weights or KV caches (int4, fp4): no

@@ -511,7 +511,8 @@ static double dtype_factor(const struct env *e, const struct rl_op *op)
 	case RL_INT32:
 	case RL_INT64:
 	case RL_INT4:
-	case RL_FP4: return 1;
+	case RL_FP4:
+	case RL_MXFP4: return 1;
 	}
 	return 1;
 }
@@ -695,6 +696,11 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 		s.t_compute = pk > 0 ? p->flops / (pk * ep(e, RL_EP_ATTN_VECTOR)) : 0;
 		return s;
 	}
+	/* The rate by the head dim of Q and K, D (the shape's), not V's and
+	 * O's Dv (v_head_dim): the profile's rates were measured with Dv = D,
+	 * and no measurement says how a smaller PV product moves them. Dv
+	 * and kv_shared reach the time through P's FLOPs and bytes, the
+	 * formulas' (formulas.h), which count PV at Dv and V's bytes once. */
 	f = fmin(fmax((hd - 64) / 64, 0), 1);
 	eff = (1 - f) * ep(e, RL_EP_ATTN_D64) + f * ep(e, RL_EP_ATTN_D128);
 	s_eff = op->causal ? sk / 2 : sk;
@@ -870,6 +876,8 @@ static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct r
  * measured rate. */
 static const char *sdpa_unmeasured(const struct rl_op *op)
 {
+	/* the head dim of Q and K, D: what the backends' size checks and the
+	 * profile's measurements go by (V's Dv, v_head_dim, was D in each) */
 	uint64_t hd = op->dims[op->ndims - 1];
 	int half = op->dtype == RL_BF16 || op->dtype == RL_FP16;
 

@@ -64,6 +64,14 @@ enum rl_block_mlp {
 	RL_MLP_MOE,   /* the gated MLP as routed experts (mixtral; modelops.h) */
 };
 
+/* The attention's projections and cache. */
+enum rl_block_attn {
+	RL_ATTN_GQA, /* one qkv matmul, a K and V cache per KV head (llama) */
+	RL_ATTN_MLA, /* DeepSeek's multi-head latent attention (modelops.h):
+	              * q through q_lora_rank, K and V from one latent of
+	              * kv_lora_rank and a shared rotary key */
+};
+
 /* What follows the last layer (after the final norm). */
 enum rl_block_head {
 	RL_HEAD_LM,     /* lm_head, and the loss in training (decoders) */
@@ -114,6 +122,12 @@ struct rl_block {
 	                  * once in the weights) */
 	uint64_t tokens; /* tokens per sequence fixed by the config (vit:
 	                  * its patches); 0: --seq */
+	enum rl_block_attn attn;
+	int sinks;       /* a learned logit per head joins each query's softmax
+	                  * (gpt_oss): H weights a layer, no row */
+	int moe_bias;    /* a bias on the router and on each expert's two
+	                  * matmuls (gpt_oss), in their epilogues: weights, no
+	                  * row */
 	int parallel;    /* attention and the MLP side by side on the same
 	                  * input, one residual add of both (falcon) */
 	int shared_norm; /* with parallel: one norm feeds both (else one each) */

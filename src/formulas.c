@@ -205,12 +205,30 @@ void rl_attention_kv_tokens(const struct rl_op *op, uint64_t *read, uint64_t *he
 		*read = sq + w - 1;
 }
 
+uint64_t rl_attention_v_dim(const struct rl_op *op)
+{
+	return op->v_head_dim ? op->v_head_dim : op->dims[op->ndims - 1];
+}
+
+/* K's D channels a token and KV head, and V's Dv unless V is K's first Dv
+ * (kv_shared: DeepSeek-V2's absorbed MLA caches one latent vector a token,
+ * c_KV of kv_lora_rank channels and the shared rotary key, and reads V as
+ * c_KV: arXiv:2405.04434, sections 2.1.2 and 2.1.3). With Dv = D this is
+ * 2 D, so every count below is today's: a product times 2 D rounds as the
+ * same product times 2 and then D. */
+double rl_attention_kv_channels(const struct rl_op *op)
+{
+	return (double)op->dims[op->ndims - 1] +
+	       (op->kv_shared ? 0.0 : (double)rl_attention_v_dim(op));
+}
+
 static int attention(const struct rl_op *op, double es, double *flops,
                      double *bytes, struct rl_err *err)
 {
 	const uint64_t *d = op->dims;
-	uint64_t bh, q_el, kv_el, scores;
-	uint64_t sq, sk, hd, kvh, kv_read, kv_held;
+	uint64_t bh, q_el, o_el, k_el, v_el, scores;
+	uint64_t sq, sk, hd, dv, kvh, kv_read, kv_held;
+	double kes = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es;
 	int rc = want_dims(op, err);
 
 	if (rc < 0)
@@ -218,6 +236,8 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	sq = d[2];
 	sk = op->ndims == 5 ? d[3] : d[2];
 	hd = d[op->ndims - 1];
+	/* Q and K have D channels a head, V and O Dv (formulas.h) */
+	dv = rl_attention_v_dim(op);
 	/* Grouped-query attention: K and V have kv_heads heads, each shared by
 	 * H / kv_heads query heads. */
 	kvh = op->kv_heads ? op->kv_heads : d[1];
@@ -225,13 +245,22 @@ static int attention(const struct rl_op *op, double es, double *flops,
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "column 'kv_heads': %llu does not divide the query heads %llu",
 		                  (unsigned long long)kvh, (unsigned long long)d[1]);
+	if (op->kv_shared && dv > hd)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column 'v_head_dim': %llu is above K's head dim %llu (the "
+		                  "shape's D): with kv_shared = 1, V is K's first v_head_dim "
+		                  "channels",
+		                  (unsigned long long)dv, (unsigned long long)hd);
 	if (rl_mul_u64(d[0], d[1], &bh) < 0 ||
 	    product((uint64_t[]){bh, sq, hd}, 3, &q_el) < 0 ||
-	    product((uint64_t[]){d[0], kvh, sk, hd}, 4, &kv_el) < 0 ||
+	    product((uint64_t[]){bh, sq, dv}, 3, &o_el) < 0 ||
+	    product((uint64_t[]){d[0], kvh, sk, hd}, 4, &k_el) < 0 ||
+	    product((uint64_t[]){d[0], kvh, sk, dv}, 4, &v_el) < 0 ||
 	    product((uint64_t[]){bh, sq, sk}, 3, &scores) < 0)
 		return overflow(err, "attention tensor");
-	/* QK^T and PV: two matmuls of 2 * Sq * Sk * D FLOPs per head. */
-	*flops = 4.0 * (double)scores * (double)hd;
+	/* QK^T and PV: two matmuls per head, of 2 * Sq * Sk * D and 2 * Sq * Sk
+	 * * Dv FLOPs (4 * Sq * Sk * D when Dv = D, the products rounding alike). */
+	*flops = 2.0 * (double)scores * ((double)hd + (double)dv);
 	/* A causal mask skips the scores above the diagonal. With the queries
 	 * aligned to the end of the keys (a KV cache), the kept share is
 	 * 1 - Sq / (2 Sk): one half when Sq = Sk (the convention of the
@@ -239,17 +268,20 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	 * A sliding window keeps only the scores of each query's window, its
 	 * exact count in place of the share. */
 	if (rl_attention_windowed(op))
-		*flops = 4.0 * (double)bh * (double)hd * rl_attention_window_scores(op);
+		*flops = 2.0 * (double)bh * ((double)hd + (double)dv) *
+		         rl_attention_window_scores(op);
 	else if (op->causal)
 		*flops *= sq <= sk ? 1.0 - (double)sq / (2.0 * (double)sk) : 0.5;
 	/* Fused (flash) attention: read Q, K, V, write O; the scores stay on chip.
-	 * Q and O have H heads, K and V kv_heads; a window reads only the keys
-	 * its queries see (no more elements than K itself: no overflow). */
+	 * Q [B, H, Sq, D] read and O [B, H, Sq, Dv] written; K [B, kv_heads,
+	 * Sk, D] and V [.., Dv] read, V not again when it is K's first channels
+	 * (kv_shared); a window reads only the keys its queries see (no more
+	 * elements than K and V themselves: no overflow). */
 	rl_attention_kv_tokens(op, &kv_read, &kv_held);
-	(void)product((uint64_t[]){d[0], kvh, kv_read, hd}, 4, &kv_el);
-	*bytes = es * 2.0 * (double)q_el +
-	         ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * 2.0 *
-	                 (double)kv_el;
+	(void)product((uint64_t[]){d[0], kvh, kv_read, hd}, 4, &k_el);
+	(void)product((uint64_t[]){d[0], kvh, kv_read, dv}, 4, &v_el);
+	*bytes = es * ((double)q_el + (double)o_el) +
+	         kes * ((double)k_el + (op->kv_shared ? 0.0 : (double)v_el));
 	return 0;
 }
 
@@ -442,16 +474,16 @@ static void split(const struct rl_op *op, double *read, double *written)
 		n = b * m * nn;
 		break;
 	}
-	case RL_BYTES_ATTENTION: { /* Q, K, V read, O[B, H, Sq, D] written */
+	case RL_BYTES_ATTENTION: { /* Q, K, V read, O[B, H, Sq, Dv] written */
 		double bh = (double)d[0] * (double)d[1], hd = (double)d[op->ndims - 1];
 		double bkv = (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]);
 		uint64_t keys, held;
 
 		rl_attention_kv_tokens(op, &keys, &held); /* those read, as rl_op_work's */
-		n = bh * (double)d[2] * hd;
-		in = n;
-		w = ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * 2.0 * bkv *
-		    (double)keys * hd;
+		n = bh * (double)d[2] * (double)rl_attention_v_dim(op);
+		in = bh * (double)d[2] * hd;
+		w = ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * bkv *
+		    (double)keys * rl_attention_kv_channels(op);
 		break;
 	}
 	case RL_BYTES_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */
@@ -580,14 +612,14 @@ static double dequant(const struct rl_op *op)
 			return 0;
 		return (double)op->kernel[0] * (double)(d[1] / op->groups) * (double)op->kernel[1] *
 		       (double)op->kernel[2];
-	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D]: those read */
+	case RL_BYTES_ATTENTION: { /* K [B, kv_heads, Sk, D] and V [.., Dv]: those read */
 		uint64_t read, held;
 
 		if (!(op->has & RL_HAS_KV_DTYPE) || op->kv_dtype == op->dtype)
 			return 0;
 		rl_attention_kv_tokens(op, &read, &held);
-		return 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
-		       (double)read * (double)d[op->ndims - 1];
+		return (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) * (double)read *
+		       rl_attention_kv_channels(op);
 	}
 	case RL_BYTES_INPUTS:
 	case RL_BYTES_STREAM:
@@ -654,14 +686,15 @@ static void resident(const struct rl_op *op, double es, double *w, double *kv)
 		                  (double)op->kernel[0] * (double)(d[1] / op->groups) *
 		                          (double)op->kernel[1] * (double)op->kernel[2]);
 		break;
-	case RL_BYTES_ATTENTION: { /* K and V [B, kv_heads, Sk, D] */
+	case RL_BYTES_ATTENTION: { /* K [B, kv_heads, Sk, D] and V [.., Dv] */
 		double kes = (op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es;
 		uint64_t read, held;
 
-		/* those held: a sliding layer's cache keeps its window's */
+		/* those held: a sliding layer's cache keeps its window's; an
+		 * absorbed MLA cache (kv_shared) K's channels alone */
 		rl_attention_kv_tokens(op, &read, &held);
-		*kv = kes * 2.0 * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
-		      (double)held * (double)d[op->ndims - 1];
+		*kv = kes * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
+		      (double)held * rl_attention_kv_channels(op);
 		break;
 	}
 	case RL_BYTES_INPUTS:

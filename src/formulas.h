@@ -49,6 +49,24 @@ double rl_attention_window_scores(const struct rl_op *op);
  * layers). Both Sk without a window. */
 void rl_attention_kv_tokens(const struct rl_op *op, uint64_t *read, uint64_t *held);
 
+/* Attention whose V and output O have a head dim Dv of their own (the op
+ * list's 'v_head_dim'), and whose V may be part of K ('kv_shared'):
+ * DeepSeek's multi-head latent attention (DeepSeek-AI 2024, "DeepSeek-V2",
+ * arXiv:2405.04434, section 2.1). Q and K keep the shape's D; QK^T costs
+ * 2 x scores x D, PV 2 x scores x Dv; Q is read and O written at H heads,
+ * K (D) and V (Dv) read at kv_heads over the keys read, and held over the
+ * keys held. With kv_shared = 1 V is the first Dv channels of K (the
+ * absorbed form's latent cache: c_KV and the rotary key in one vector a
+ * token), so its channels are neither read nor held again. OP is an
+ * attention row. */
+
+/* Dv: OP's v_head_dim, or the shape's D when that is 0. */
+uint64_t rl_attention_v_dim(const struct rl_op *op);
+
+/* The channels K and V hold between them per token and KV head of OP: D +
+ * Dv, or D alone with kv_shared = 1. */
+double rl_attention_kv_channels(const struct rl_op *op);
+
 /* Splits the bytes of one occurrence of OP into those it reads (*READ: the
  * inputs of the formulas) and those it writes (*WRITTEN: the output):
  * pointwise reads inputs x N x es; copy, softmax and reduction N x es;
@@ -68,7 +86,8 @@ int rl_op_work_rw(const struct rl_op *op, double *flops, double *bytes, double *
  * the part of rl_op_work()'s bytes that a following op may read back. The
  * rest of the bytes are its reads. pointwise, copy, softmax, layernorm:
  * N x es; reduction: N / last x es; matmul: B x M x N x es; attention:
- * B x H x Sq x D x es; conv2d: N x K x Ho x Wo x es. Returns 0, or
+ * B x H x Sq x Dv x es (Dv: rl_attention_v_dim); conv2d: N x K x Ho x Wo x
+ * es. Returns 0, or
  * RL_ERR_PARSE for an op whose split is unknown (explicit 'bytes', a custom
  * op), or the status of rl_op_work(). */
 int rl_op_output_bytes(const struct rl_op *op, double *out, struct rl_err *err);
@@ -81,7 +100,9 @@ int rl_op_output_known(const struct rl_op *op, struct rl_err *err);
 /* The FLOPs of converting OP's weights (matmul, conv2d: weight_dtype) or K
  * and V (attention: kv_dtype) to its dtype: one per element when that dtype
  * differs from the op's; 0 otherwise, and when the FLOPs were given or the
- * op has no shape. OP must have passed rl_op_work(). Not part of the op's
+ * op has no shape (attention: the K and V channels it reads,
+ * rl_attention_kv_channels, over the keys read). OP must have passed
+ * rl_op_work(). Not part of the op's
  * FLOPs: the model adds their time on the CUDA cores (model.c). */
 double rl_op_dequant_flops(const struct rl_op *op);
 
@@ -104,7 +125,9 @@ struct rl_work {
 	double weight_elems;   /* matmul's B, conv2d's filter with a shape; else 0 */
 	double weight_bytes;   /* those weights in memory at weight_dtype, scales
 	                        * included (memfit.h); 0 unless rw_known */
-	double kv_bytes;       /* attention: K and V at kv_dtype; 0 unless rw_known */
+	double kv_bytes;       /* attention: K and V at kv_dtype, the channels of
+	                        * rl_attention_kv_channels() over the tokens held;
+	                        * 0 unless rw_known */
 	double params_bytes;   /* the op's params at weight_dtype (else its dtype):
 	                        * the row's as a whole, not times count */
 };

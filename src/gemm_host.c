@@ -29,6 +29,7 @@ static const struct {
 	[RL_INT64] = {0, RL_INT64, 0, "CUBLAS_COMPUTE_32F"},
 	[RL_INT4] = {0, RL_INT4, 0, "CUBLAS_COMPUTE_32F"},
 	[RL_FP4] = {0, RL_FP4, 0, "CUBLAS_COMPUTE_32F"},
+	[RL_MXFP4] = {0, RL_MXFP4, 0, "CUBLAS_COMPUTE_32F"},
 };
 
 int rl_gemm_dtype_ok(enum rl_dtype t)

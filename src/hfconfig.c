@@ -162,6 +162,18 @@ int rl_hfconfig_layer_list(const struct rl_hfconfig_rd *r, const char *key, unsi
 	return 0;
 }
 
+int rl_hfconfig_string(const struct rl_hfconfig_rd *r, const char *key, char *buf, size_t len)
+{
+	yajl_val v = member(r, key);
+
+	if (v == NULL)
+		return 0;
+	if (!YAJL_IS_STRING(v))
+		return bad(r, key, "a string");
+	snprintf(buf, len, "%s", v->u.string);
+	return 1;
+}
+
 int rl_hfconfig_sub(const struct rl_hfconfig_rd *r, const char *key, struct rl_hfconfig_rd *sub)
 {
 	yajl_val v = member(r, key);

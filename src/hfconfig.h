@@ -10,6 +10,7 @@
 #ifndef RL_HFCONFIG_H
 #define RL_HFCONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -79,6 +80,16 @@ struct rl_hfconfig {
 	double residual_mult;  /* granite: residual_multiplier (0: none) */
 	double logits_div;     /* granite: logits_scaling (0: none) */
 	int mlp_bias;          /* granite: a bias on the MLP's linears */
+	uint64_t q_lora;       /* deepseek: q_lora_rank (0: one q_proj) */
+	uint64_t kv_lora;      /* deepseek: kv_lora_rank, the latent's width */
+	uint64_t qk_nope, qk_rope; /* deepseek: qk_nope_head_dim, qk_rope_head_dim
+	                        * (head_dim is their sum) */
+	uint64_t v_head_dim;   /* deepseek: v_head_dim (0: head_dim) */
+	uint64_t groups, topk_groups; /* deepseek: n_group, topk_group (1: none) */
+	uint64_t mtp_layers;   /* deepseek_v3: num_nextn_predict_layers */
+	int expert_dtype;      /* gpt_oss: the experts' weights as the checkpoint
+	                        * stores them, 1 + enum rl_dtype (mxfp4, from
+	                        * quantization_config); 0: the step's */
 	int parallel;          /* attention and the MLP read the same input and
 	                        * one residual adds both (falcon's parallel_attn) */
 	int shared_norm;       /* with parallel: one norm feeds both (falcon-7b);
@@ -154,6 +165,10 @@ int rl_hfconfig_layer_list(const struct rl_hfconfig_rd *r, const char *key, unsi
  * error record): gemma3's text_config. Returns 1 when there is one, 0 when
  * KEY is absent, RL_ERR_PARSE when it is not an object. */
 int rl_hfconfig_sub(const struct rl_hfconfig_rd *r, const char *key, struct rl_hfconfig_rd *sub);
+
+/* The string at KEY into BUF (LEN bytes, truncated to fit). Returns 1 when
+ * there is one, 0 when absent or null, RL_ERR_PARSE when not a string. */
+int rl_hfconfig_string(const struct rl_hfconfig_rd *r, const char *key, char *buf, size_t len);
 
 /* How many of the layers LO to HI - 1 of C have every bit of BITS. */
 uint64_t rl_hfconfig_layers(const struct rl_hfconfig *c, unsigned bits, uint64_t lo, uint64_t hi);

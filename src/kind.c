@@ -73,9 +73,9 @@ int rl_kind_is_matrix(enum rl_kind k)
 const char *const *rl_kind_column_names(unsigned bit)
 {
 	/* in the bits' order (kind.h) */
-	static const char *const names[RL_KCOL_BITS + 1][5] = {
+	static const char *const names[RL_KCOL_BITS + 1][7] = {
 		{"kernel", "stride", "padding", "groups", NULL},
-		{"causal", "kv_heads", "kv_dtype", "window", NULL},
+		{"causal", "kv_heads", "kv_dtype", "window", "v_head_dim", "kv_shared", NULL},
 		{"weight_dtype", "weight_group", "weight_count", "trainable", NULL},
 		{"inputs", NULL},
 		{"perm", NULL},

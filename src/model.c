@@ -26,6 +26,7 @@ static const enum rl_pipe tensor_chain[RL_DTYPE_COUNT][4] = {
 	/* storage only (op lists refuse them as an op's dtype) */
 	[RL_INT4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_FP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_MXFP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 };
 
 /* Vector math: half types have packed pipes; fp8 is converted to fp16 for
@@ -44,6 +45,7 @@ static const enum rl_pipe vector_chain[RL_DTYPE_COUNT][3] = {
 	[RL_INT64] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_INT4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 	[RL_FP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
+	[RL_MXFP4] = {RL_PIPE_FP32_VECTOR, RL_PIPE_NONE},
 };
 
 static enum rl_pipe first_present(const struct rl_device *d, const enum rl_pipe *chain)

@@ -43,12 +43,14 @@ struct build {
 };
 
 /* The row can carry params: a row of the step's dtype (a weight is not an
- * implementation's fp32 intermediate) that is not a collective. */
+ * implementation's fp32 intermediate, nor in a checkpoint's quantised
+ * format) that is not a collective. */
 static int carries(const struct rl_modelops_row *r)
 {
 	enum rl_kind k;
 
-	return r->dtype == NULL && rl_kind_parse(r->kind, &k) == 0 && !rl_kind_is_collective(k);
+	return r->dtype == NULL && r->weight_dtype == NULL && rl_kind_parse(r->kind, &k) == 0 &&
+	       !rl_kind_is_collective(k);
 }
 
 /* Puts the held weights on the first row since they were held that can
@@ -298,10 +300,11 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 
 /* The attention row NAME of COUNT layers of a decoder (causal at prefill,
  * one query over the context at decode), its heads split over the
- * tensor-parallel GPUs, each query seeing at most WINDOW keys (0: all). */
+ * tensor-parallel GPUs, of head dim D, each query seeing at most WINDOW
+ * keys (0: all). */
 static struct rl_modelops_row *attention(struct build *b, const struct rl_hfconfig *c,
                                          const struct rl_modelops_opts *o, const char *name,
-                                         uint64_t count, uint64_t window)
+                                         uint64_t count, uint64_t window, uint64_t d)
 {
 	struct rl_modelops_row *r = add(b, name, "attention", count);
 	uint64_t heads = c->heads / b->tp;
@@ -309,12 +312,12 @@ static struct rl_modelops_row *attention(struct build *b, const struct rl_hfconf
 	if (o->phase == RL_PHASE_PREFILL) {
 		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
 		         (unsigned long long)o->batch, (unsigned long long)heads,
-		         (unsigned long long)o->seq, (unsigned long long)c->head_dim);
+		         (unsigned long long)o->seq, (unsigned long long)d);
 		r->causal = 1;
 	} else {
 		snprintf(r->shape, sizeof(r->shape), "%llux%llux1x%llux%llu",
 		         (unsigned long long)o->batch, (unsigned long long)heads,
-		         (unsigned long long)o->context, (unsigned long long)c->head_dim);
+		         (unsigned long long)o->context, (unsigned long long)d);
 	}
 	r->kv = 1;
 	r->window = window;
@@ -393,8 +396,11 @@ static void moe_sizes(struct build *b, const struct rl_hfconfig *c,
  * alltoall dispatcher). Tensor parallel: each expert's intermediate split
  * as the MLP's, and the combined output all-reduced. */
 static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
-                uint64_t T, uint64_t L)
+                int k_bias, uint64_t T, uint64_t L)
 {
+	const char *wdt = c->expert_dtype && !o->weight_dtype_given
+	                          ? rl_dtype_name((enum rl_dtype)(c->expert_dtype - 1))
+	                          : NULL;
 	uint64_t E = c->experts, k = c->experts_per_tok, H = c->hidden;
 	uint64_t I = (c->expert_intermediate ? c->expert_intermediate : c->intermediate) / b->tp;
 	uint64_t Is = c->shared_intermediate / b->tp, Tk, Et, El, M;
@@ -402,6 +408,10 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 
 	moe_sizes(b, c, o, T, &Et, &M, &El);
 	matmul(b, "router", T, E, H, L);
+	/* group-limited routing (deepseek's n_group, topk_group): each group's
+	 * score over its experts' first, then the top k of the groups kept */
+	if (c->groups > 1)
+		dims2(add(b, "group_topk", "reduction", L), T, E);
 	dims2(add(b, "topk", "reduction", L), T, E);
 	r = add(b, "gather", "copy", L);
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)T,
@@ -409,11 +419,20 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	Tk = mul(b, T, k);
 	if (b->par != NULL)
 		collective(b, "expert_dispatch", "alltoall", Tk, H, &b->par->ep, L);
-	/* every expert's weights stay resident: weight_count L x E / ep */
-	matmul(b, "expert_gate_up", M, 2 * I, H, L * El)->weight_count = L * (E / b->ep);
+	/* every expert's weights stay resident: weight_count L x E / ep, in
+	 * the checkpoint's dtype (gpt_oss's mxfp4) unless --weight-dtype says;
+	 * gpt_oss's biases (the router's, each expert's two) in the GEMMs'
+	 * epilogues */
+	if (k_bias)
+		hold(b, mul(b, L, E + E / b->ep * (2 * I + H)));
+	r = matmul(b, "expert_gate_up", M, 2 * I, H, L * El);
+	r->weight_count = L * (E / b->ep);
+	r->weight_dtype = wdt;
 	pointwise(b, "expert_silu", Tk, I, 1, L);
 	pointwise(b, "expert_mul", Tk, I, 2, L);
-	matmul(b, "expert_down", M, H, I, L * El)->weight_count = L * (E / b->ep);
+	r = matmul(b, "expert_down", M, H, I, L * El);
+	r->weight_count = L * (E / b->ep);
+	r->weight_dtype = wdt;
 	if (b->par != NULL)
 		collective(b, "expert_combine", "alltoall", Tk, H, &b->par->ep, L);
 	/* the shared experts, one gated MLP over every token (qwen2_moe,
@@ -547,6 +566,68 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	return 0;
 }
 
+/* A batched matmul NAME of COUNT layers: G x M x N x K, G distinct weight
+ * matrices of K x N (a per-head projection). */
+static void bmm(struct build *b, const char *name, uint64_t g, uint64_t m, uint64_t n, uint64_t k,
+                uint64_t count)
+{
+	struct rl_modelops_row *r = add(b, name, "matmul", count);
+
+	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu", (unsigned long long)g,
+	         (unsigned long long)m, (unsigned long long)n, (unsigned long long)k);
+	r->weights = 1;
+	r->weight_group = b->group;
+}
+
+/* DeepSeek's multi-head latent attention, up to o_proj (DeepSeek-AI 2024,
+ * arXiv:2405.04434, section 2.1; DeepSeek-V3's inference/model.py, MLA):
+ * the queries through a rank q_lora_rank (q_a_proj, its RMSNorm q_a_norm,
+ * q_b_proj; without it one q_proj) to H heads of qk_nope + qk_rope; the new
+ * tokens' latent c_KV of kv_lora_rank and the one rotary key shared by the
+ * heads (kv_a_proj, N = kv_lora + qk_rope) and the latent's RMSNorm
+ * (kv_a_norm). Then, attn_impl "absorb" (the default): the latent is the
+ * cache, kv_lora + qk_rope a token and layer; W^UK is absorbed into each
+ * head's query (q_absorb: H x T x kv_lora x qk_nope) and attention runs
+ * over the latent as one KV head of D = kv_lora + qk_rope whose first
+ * kv_lora channels are V (kv_shared, v_head_dim kv_lora), the output taken
+ * back to v_head_dim per head by W^UV (v_absorb: H x T x v_head_dim x
+ * kv_lora). "naive": kv_b_proj expands the new tokens' K (qk_nope) and V
+ * (v_head_dim) per head, cached so, and attention is multi-head with D =
+ * qk_nope + qk_rope and v_head_dim. Tensor parallel: the heads split
+ * (q_b_proj, kv_b_proj column-parallel, the absorbed matmuls' heads), the
+ * down-projections and the latent replicated. */
+static void mla(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                uint64_t T, uint64_t L)
+{
+	uint64_t H = c->hidden, NH = c->heads / b->tp, dn = c->qk_nope, dr = c->qk_rope;
+	uint64_t dv = c->v_head_dim, r = c->kv_lora, qk = dn + dr;
+	struct rl_modelops_row *a;
+
+	if (c->q_lora) {
+		matmul(b, "q_a_proj", T, c->q_lora, H, L);
+		hold(b, mul(b, L, c->q_lora));
+		layernorm(b, "q_a_norm", T, c->q_lora, L);
+		matmul(b, "q_b_proj", T, NH * qk, c->q_lora, L);
+	} else {
+		matmul(b, "q_proj", T, NH * qk, H, L);
+	}
+	matmul(b, "kv_a_proj", T, r + dr, H, L);
+	hold(b, mul(b, L, r));
+	layernorm(b, "kv_a_norm", T, r, L);
+	if (o->mla_naive) {
+		matmul(b, "kv_b_proj", T, NH * (dn + dv), r, L);
+		a = attention(b, c, o, "attention", L, 0, qk);
+		a->v_head_dim = dv;
+		return;
+	}
+	bmm(b, "q_absorb", NH, T, r, dn, L);
+	a = attention(b, c, o, "attention", L, 0, r + dr);
+	a->kv_heads = 1;
+	a->v_head_dim = r;
+	a->kv_shared = 1;
+	bmm(b, "v_absorb", NH, T, dv, r, L);
+}
+
 /* The q and k norms after the qkv projection (K->qk_norm): over each
  * head's D (T x H x D, T x Hkv x D: qwen3, a weight of D each) or over all
  * the heads at once (T x H D, T x Hkv D: olmo2, a weight of H D and Hkv D;
@@ -608,6 +689,53 @@ static void mlp(struct build *b, const struct rl_hfconfig *c, const struct rl_bl
 		pointwise(b, nm->down_bias, T, H, 2, count);
 }
 
+/* Grouped-query attention up to o_proj: the one qkv matmul (N = (H + 2
+ * Hkv) D, this GPU's heads), its bias, the q/k norms, an implementation's
+ * rotary and cache update, then attention: the full layers' and the
+ * sliding layers' (LSW of the L, window keys) in a decoder, an encoder's
+ * over its S tokens. */
+static void gqa(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                const struct rl_block *k, uint64_t T, uint64_t S, uint64_t L, uint64_t Lsw)
+{
+	const struct rl_block_names *nm = k->names;
+	/* fewer KV heads than GPUs: one per GPU, replicated tp / Hkv times */
+	uint64_t kvh = c->kv_heads >= b->tp ? c->kv_heads / b->tp : 1;
+	uint64_t H = c->hidden, qkv = (c->heads / b->tp + 2 * kvh) * c->head_dim;
+	struct rl_modelops_row *r;
+
+	if (!impl_rows(b, RL_IMPL_QKV, L, 0))
+		matmul(b, nm->qkv, T, qkv, H, L);
+	if (k->qkv_bias)
+		hold(b, mul(b, L, qkv));
+	if (k->qkv_bias && !impl_rows(b, RL_IMPL_QKV_BIAS, L, 0))
+		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
+	qk_norm(b, c, k, T, kvh, L);
+	if (k->decoder) {
+		impl_rows(b, RL_IMPL_ROTARY, L, 0);
+		impl_rows(b, RL_IMPL_CACHE, L, 0);
+	}
+	/* gpt_oss's sinks: a logit per head, this GPU's heads */
+	if (k->sinks)
+		hold(b, mul(b, L, c->heads / b->tp));
+	if (impl_rows(b, RL_IMPL_ATTENTION, L, 0)) {
+		/* the implementation's attention */
+	} else if (k->decoder) {
+		/* the full layers', then the sliding layers' (window keys) */
+		if (L > Lsw && (r = attention(b, c, o, "attention", L - Lsw, 0, c->head_dim)) &&
+		    k->gqa)
+			r->kv_heads = kvh;
+		if (Lsw &&
+		    (r = attention(b, c, o, "sliding_attention", Lsw, c->window, c->head_dim)) &&
+		    k->gqa)
+			r->kv_heads = kvh;
+	} else {
+		r = add(b, "attention", "attention", L);
+		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
+		         (unsigned long long)o->batch, (unsigned long long)(c->heads / b->tp),
+		         (unsigned long long)S, (unsigned long long)c->head_dim);
+	}
+}
+
 /* The step's rows from the block description K of C (family.h), one GPU's
  * share: the embedding, the layer (count = this stage's layers), the
  * final norm and the head. Tensor parallel: the qkv and the MLP's first
@@ -618,16 +746,14 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                  const struct rl_block *k, struct build *b)
 {
 	const struct rl_block_names *nm = k->names;
-	struct rl_modelops_row *r;
-	uint64_t L = b->layers, H = c->hidden, T, S, kvh, qkv, Lsw, Lm;
+	uint64_t L = b->layers, H = c->hidden, T, S, kvh, Lsw, Lm;
 	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder, pre, post, impl_o;
 
 	/* an encoder's tokens per sequence: the config's (vit) or --seq */
 	S = k->tokens ? k->tokens : o->seq;
 	T = prefill ? o->batch * S : o->batch;
-	/* fewer KV heads than GPUs: one per GPU, replicated tp / Hkv times */
+	/* the KV heads a GPU (gqa's): the implementation's sizes */
 	kvh = c->kv_heads >= b->tp ? c->kv_heads / b->tp : 1;
-	qkv = (c->heads / b->tp + 2 * kvh) * c->head_dim;
 	if (b->impl != NULL && bind(b, c, o, k, S, T, kvh) < 0)
 		return RL_ERR_RANGE;
 	b->normw = k->norm_bias ? 2 * H : H;
@@ -648,36 +774,16 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	post = k->norm == RL_NORM_SANDWICH || k->norm == RL_NORM_BRANCH;
 	if (pre)
 		norm(b, nm->norm1, T, H, L);
-	if (!impl_rows(b, RL_IMPL_QKV, L, 0))
-		matmul(b, nm->qkv, T, qkv, H, L);
-	if (k->qkv_bias)
-		hold(b, mul(b, L, qkv));
-	if (k->qkv_bias && !impl_rows(b, RL_IMPL_QKV_BIAS, L, 0))
-		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
-	qk_norm(b, c, k, T, kvh, L);
-	if (k->decoder) {
-		impl_rows(b, RL_IMPL_ROTARY, L, 0);
-		impl_rows(b, RL_IMPL_CACHE, L, 0);
-	}
-	if (impl_rows(b, RL_IMPL_ATTENTION, L, 0)) {
-		/* the implementation's attention */
-	} else if (k->decoder) {
-		/* the full layers', then the sliding layers' (window keys) */
-		if (L > Lsw && (r = attention(b, c, o, "attention", L - Lsw, 0)) && k->gqa)
-			r->kv_heads = kvh;
-		if (Lsw && (r = attention(b, c, o, "sliding_attention", Lsw, c->window)) && k->gqa)
-			r->kv_heads = kvh;
-	} else {
-		r = add(b, "attention", "attention", L);
-		snprintf(r->shape, sizeof(r->shape), "%llux%llux%llux%llu",
-		         (unsigned long long)o->batch, (unsigned long long)(c->heads / b->tp),
-		         (unsigned long long)S, (unsigned long long)c->head_dim);
-	}
+	if (k->attn == RL_ATTN_MLA)
+		mla(b, c, o, T, L);
+	else
+		gqa(b, c, o, k, T, S, L, Lsw);
 	if (k->o_bias)
 		hold(b, mul(b, L, H));
 	impl_o = impl_rows(b, RL_IMPL_O_PROJ, L, 0);
 	if (!impl_o)
-		matmul(b, nm->o_proj, T, H, c->heads / b->tp * c->head_dim, L);
+		matmul(b, nm->o_proj, T, H,
+		       c->heads / b->tp * (c->v_head_dim ? c->v_head_dim : c->head_dim), L);
 	/* side by side: one all-reduce of both outputs (down_proj's
 	 * epilogue adds attention's partial sum), one residual add */
 	if (!k->parallel)
@@ -701,7 +807,7 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		if (impl_rows(b, RL_IMPL_EXPERTS, Lm, 0) || routed)
 			tp_allreduce(b, "moe_allreduce", T, H, Lm);
 		else
-			moe(b, c, o, T, Lm);
+			moe(b, c, o, k->moe_bias, T, Lm);
 	}
 	if (L > Lm)
 		mlp(b, c, k, T, L - Lm);
@@ -711,7 +817,8 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	if (k->norm == RL_NORM_POST) {
 		norm(b, nm->norm2, T, H, L);
 	} else {
-		hold(b, b->normw);
+		/* the final norm's weights, and the MTP modules' (held, not run) */
+		hold(b, b->normw + (uint64_t)rl_modelops_mtp_weights(c));
 		if (!impl_rows(b, RL_IMPL_NORM, 1, RL_IMPL_IF_FINAL))
 			layernorm(b, nm->final_norm, T, H, 1);
 	}
@@ -726,13 +833,51 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	return b->n;
 }
 
+/* One layer's attention weights (block K of C): the projections, their
+ * biases, the q/k norms; MLA's down- and up-projections and its two norms. */
+static double attn_weights(const struct rl_hfconfig *c, const struct rl_block *k)
+{
+	double H = (double)c->hidden, D = (double)c->head_dim, NH = (double)c->heads;
+	double qkv = (NH + 2.0 * (double)c->kv_heads) * D, w;
+
+	if (k->attn == RL_ATTN_MLA) {
+		double ql = (double)c->q_lora, r = (double)c->kv_lora, dr = (double)c->qk_rope;
+		double dv = (double)c->v_head_dim;
+
+		w = c->q_lora ? H * ql + ql + ql * NH * D : H * NH * D; /* the queries */
+		w += H * (r + dr) + r;                                  /* kv_a_proj, kv_a_norm */
+		w += r * NH * ((double)c->qk_nope + dv);                /* kv_b_proj */
+		return w + NH * dv * H;                                 /* o_proj */
+	}
+	w = H * qkv + NH * D * H;
+	if (k->sinks)
+		w += NH;
+	if (k->qkv_bias)
+		w += qkv;
+	if (k->o_bias)
+		w += H;
+	if (k->qk_norm == RL_QKNORM_HEAD)
+		w += 2.0 * D; /* q_norm and k_norm: one weight per head_dim each */
+	if (k->qk_norm == RL_QKNORM_FULL)
+		w += (NH + (double)c->kv_heads) * D; /* over all the heads */
+	return w;
+}
+
+/* One MoE layer's MLP weights: every expert and its router row, the shared
+ * experts and their gate. */
+static double moe_weights(const struct rl_hfconfig *c, const struct rl_block *k)
+{
+	double H = (double)c->hidden, E = (double)c->experts;
+	double Ie = (double)(c->expert_intermediate ? c->expert_intermediate : c->intermediate);
+
+	return E * (3.0 * H * Ie + H) + 3.0 * H * (double)c->shared_intermediate +
+	       (c->shared_gate ? H : 0.0) + (k->moe_bias ? E + E * (2.0 * Ie + H) : 0.0);
+}
+
 double rl_modelops_weights(const struct rl_hfconfig *c)
 {
 	struct rl_block k;
-	double H = (double)c->hidden, I = (double)c->intermediate, D = (double)c->head_dim;
-	double qkv = ((double)c->heads + 2.0 * (double)c->kv_heads) * D, norm, layer, w = 0;
-	double Ie = c->expert_intermediate ? (double)c->expert_intermediate : I;
-	double Is = (double)c->shared_intermediate, dense, mlp;
+	double H = (double)c->hidden, I = (double)c->intermediate, norm, w = 0, dense, mlp;
 
 	rl_family_block(c, &k);
 	norm = k.norm_bias ? 2.0 * H : H;
@@ -748,30 +893,19 @@ double rl_modelops_weights(const struct rl_hfconfig *c)
 		w += (double)c->positions * H;
 	if (k.embed == RL_EMBED_TOKENS_POS_TYPE)
 		w += ((double)c->positions + (double)c->token_types) * H + norm; /* embed_norm */
-	/* one layer: its norms (two; four in a sandwich; one shared by
+	/* each layer: its norms (two; four in a sandwich; one shared by
 	 * attention and the MLP side by side), attention */
-	layer = (k.norm == RL_NORM_SANDWICH ? 4.0 : k.parallel && k.shared_norm ? 1.0 : 2.0) * norm +
-	        H * qkv + (double)c->heads * D * H;
-	if (k.qkv_bias)
-		layer += qkv;
-	if (k.o_bias)
-		layer += H;
-	if (k.qk_norm == RL_QKNORM_HEAD)
-		layer += 2.0 * D; /* q_norm and k_norm: one weight per head_dim each */
-	if (k.qk_norm == RL_QKNORM_FULL)
-		layer += ((double)c->heads + (double)c->kv_heads) * D; /* over all the heads */
-	w += (double)c->layers * layer;
-	/* the MLP of the dense layers */
+	w += (double)c->layers *
+	     ((k.norm == RL_NORM_SANDWICH ? 4.0 : k.parallel && k.shared_norm ? 1.0 : 2.0) * norm +
+	      attn_weights(c, &k));
+	/* the MLP of the dense layers, the MoE of the others */
 	if (k.mlp == RL_MLP_PLAIN)
 		mlp = 2.0 * H * I + (k.mlp_bias ? I + H : 0.0);
 	else
 		mlp = 3.0 * H * I + (k.mlp_bias ? 2.0 * I + H : 0.0);
 	w += dense * mlp;
-	/* the MoE layers': every expert, the router, the shared experts and
-	 * their gate */
 	if (k.mlp == RL_MLP_MOE)
-		w += ((double)c->layers - dense) *
-		     ((double)c->experts * (3.0 * H * Ie + H) + 3.0 * H * Is + (c->shared_gate ? H : 0.0));
+		w += ((double)c->layers - dense) * moe_weights(c, &k);
 	if (k.norm != RL_NORM_POST)
 		w += norm; /* the final norm */
 	if (k.head == RL_HEAD_LM)
@@ -779,6 +913,21 @@ double rl_modelops_weights(const struct rl_hfconfig *c)
 	else
 		w += H * H + H; /* the pooler */
 	return w;
+}
+
+double rl_modelops_mtp_weights(const struct rl_hfconfig *c)
+{
+	struct rl_block k;
+	double H = (double)c->hidden;
+
+	if (c->mtp_layers == 0)
+		return 0;
+	rl_family_block(c, &k);
+	/* enorm, hnorm, eh_proj (2 H -> H), one MoE decoder layer (its two
+	 * norms, attention, the MoE), the shared head's norm; the embedding and
+	 * the head are the model's */
+	return (double)c->mtp_layers *
+	       (2.0 * H + 2.0 * H * H + 2.0 * H + attn_weights(c, &k) + moe_weights(c, &k) + H);
 }
 
 /* ---- a step too large: which keys and options made it so ----
@@ -811,10 +960,12 @@ enum {
 	S_SHARED = 1 << 17, /* the shared experts' intermediate */
 	S_EINTER = 1 << 18, /* each routed expert's (intermediate_size when not given) */
 	S_WINDOW = 1 << 19,
+	S_QLORA = 1 << 20,
+	S_KVLORA = 1 << 21,
 	/* resolved by the step */
-	S_TOK = 1 << 20,    /* the tokens: batch, x seq at prefill */
-	S_LEN = 1 << 21,    /* attention's keys: seq at prefill, context at decode */
-	S_LOGITS = 1 << 22, /* the lm_head's rows: batch, every token in training */
+	S_TOK = 1 << 22,    /* the tokens: batch, x seq at prefill */
+	S_LEN = 1 << 23,    /* attention's keys: seq at prefill, context at decode */
+	S_LOGITS = 1 << 24, /* the lm_head's rows: batch, every token in training */
 };
 
 /* The sizes each row's shape is made of, by row name (every family's). */
@@ -866,6 +1017,17 @@ static const struct {
 	{"shared_silu", S_SHARED | S_TOK},
 	{"shared_mul", S_SHARED | S_TOK},
 	{"shared_gate", S_HIDDEN | S_TOK},
+	{"group_topk", S_EXPERTS | S_TOK},
+	{"o_bias", S_HIDDEN | S_TOK},
+	{"q_a_proj", S_HIDDEN | S_QLORA | S_TOK},
+	{"q_a_norm", S_QLORA | S_TOK},
+	{"q_b_proj", S_HEADS | S_HDIM | S_QLORA | S_TOK},
+	{"q_proj", S_HIDDEN | S_HEADS | S_HDIM | S_TOK},
+	{"kv_a_proj", S_HIDDEN | S_KVLORA | S_TOK},
+	{"kv_a_norm", S_KVLORA | S_TOK},
+	{"kv_b_proj", S_HEADS | S_KVLORA | S_TOK},
+	{"q_absorb", S_HEADS | S_KVLORA | S_TOK},
+	{"v_absorb", S_HEADS | S_KVLORA | S_TOK},
 	{"shared_scale", S_HIDDEN | S_TOK},
 	{"qkv", S_HIDDEN | S_TOK},
 	{"c_attn", S_HIDDEN | S_TOK},
@@ -958,7 +1120,8 @@ static int name_sources(char *buf, size_t len, unsigned from, const struct rl_hf
 		{S_INTER, key->intermediate, c->intermediate},
 		{S_HEADS, key->heads, c->heads},
 		{S_KVH, "num_key_value_heads", c->kv_heads},
-		{S_HDIM, "head_dim", c->head_dim},
+		{S_HDIM, c->qk_rope ? "qk_nope_head_dim + qk_rope_head_dim" : "head_dim",
+		 c->head_dim},
 		{S_VOCAB, "vocab_size", c->vocab},
 		{S_EXPERTS, "num_local_experts", c->experts},
 		{S_TOPK, "num_experts_per_tok", c->experts_per_tok},
@@ -974,6 +1137,8 @@ static int name_sources(char *buf, size_t len, unsigned from, const struct rl_hf
 		{S_SHARED, "shared_expert_intermediate_size", c->shared_intermediate},
 		{S_EINTER, "moe_intermediate_size", c->expert_intermediate},
 		{S_WINDOW, "sliding_window", c->window},
+		{S_QLORA, "q_lora_rank", c->q_lora},
+		{S_KVLORA, "kv_lora_rank", c->kv_lora},
 	};
 	size_t i, used = strlen(buf);
 	int n = 0, total = 0;
@@ -1039,6 +1204,8 @@ static int row_op(const struct rl_modelops_row *r, const struct rl_modelops_opts
 	op->causal = r->causal;
 	op->kv_heads = r->kv_heads;
 	op->window = r->window;
+	op->v_head_dim = r->v_head_dim;
+	op->kv_shared = r->kv_shared;
 	if (r->inputs)
 		op->inputs = r->inputs;
 	if (r->kernel[0]) {

@@ -97,11 +97,18 @@ struct rl_modelops_opts {
 	uint64_t context;           /* KV length at decode, >= 1 */
 	enum rl_dtype dtype;        /* activations (not int4 or fp4) */
 	enum rl_dtype weight_dtype; /* the weights of every matmul */
+	int weight_dtype_given;     /* weight_dtype was chosen (--weight-dtype):
+	                             * it overrides the checkpoint's own (a
+	                             * config's quantization_config) */
 	uint64_t weight_group;      /* their elements per fp16 scale (group
 	                             * quantisation, --weight-group); 0: none */
 	enum rl_dtype kv_dtype;     /* the KV cache */
 	double expert_imbalance;    /* MoE: the busiest expert's tokens over the
 	                             * mean (>= 1; 0 reads as 1) */
+	int mla_naive;              /* MLA (deepseek): DeepSeek's attn_impl "naive"
+	                             * (K and V expanded per head, cached so) in
+	                             * place of "absorb" (the latent cached, the
+	                             * up-projections absorbed: the default) */
 	int train;                  /* a training step's forward: the lm_head on
 	                             * every token and the loss (a softmax over
 	                             * the vocabulary per token) */
@@ -129,6 +136,10 @@ struct rl_modelops_row {
 	unsigned strided;  /* pointwise, copy: offset calculations per element */
 	int kv;            /* attention: carries kv_dtype */
 	uint64_t window;   /* attention: the sliding window's keys (0: none) */
+	uint64_t v_head_dim; /* attention: V's and O's head dim (0: D) */
+	int kv_shared;     /* attention: V is the first v_head_dim channels of K */
+	const char *weight_dtype; /* matmul with weights: NULL, the step's; else
+	                   * the checkpoint's (gpt_oss's mxfp4 experts) */
 	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
 	char kernel[32];   /* conv2d: KxRxS ("": no kernel column) */
 	uint64_t stride;   /* conv2d */
@@ -185,6 +196,15 @@ int rl_modelops_build(const struct rl_hfconfig *cfg, const struct rl_modelops_op
  * weights. The memory fit's weights are the same count: the step's rows
  * hold them (their matmuls' B, and params, rl_modelops_row). */
 double rl_modelops_weights(const struct rl_hfconfig *c);
+
+/* The weights of C's multi-token-prediction modules (deepseek_v3's
+ * num_nextn_predict_layers; 0 without): per module, DeepSeek-V3's enorm
+ * and hnorm, eh_proj (2 hidden -> hidden), one MoE decoder layer and the
+ * shared head's norm (the embedding and the output head are the main
+ * model's). Not in rl_modelops_weights (the published count is the main
+ * model's); the memory fit holds them (the step's final norm carries
+ * them: a speculative decoder keeps them resident). */
+double rl_modelops_mtp_weights(const struct rl_hfconfig *c);
 
 /* 1 when NAME is a row the builder makes whose sizes it can name in a
  * message (every row should be: the tests check), else 0. */

@@ -18,7 +18,7 @@
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
-	int params = 0, group = 0, window = 0;
+	int params = 0, group = 0, window = 0, mla = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -44,6 +44,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			group = 1;
 		if (rows[i].window)
 			window = 1;
+		if (rows[i].v_head_dim)
+			mla = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -68,6 +70,10 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 	cols[k++] = RL_OPCOL_KV_HEADS;
 	if (window)
 		cols[k++] = RL_OPCOL_WINDOW;
+	if (mla) {
+		cols[k++] = RL_OPCOL_V_HEAD_DIM;
+		cols[k++] = RL_OPCOL_KV_SHARED;
+	}
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
 	if (group)
 		cols[k++] = RL_OPCOL_WEIGHT_GROUP;
@@ -115,8 +121,13 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_KV_HEADS, r->kv_heads);
 	if (r->window)
 		rl_oprow_u64(c, RL_OPCOL_WINDOW, r->window);
+	if (r->v_head_dim)
+		rl_oprow_u64(c, RL_OPCOL_V_HEAD_DIM, r->v_head_dim);
+	if (r->kv_shared)
+		rl_oprow_text(c, RL_OPCOL_KV_SHARED, "1");
 	if (r->weights)
-		rl_oprow_text(c, RL_OPCOL_WEIGHT_DTYPE, rl_dtype_name(o->weight_dtype));
+		rl_oprow_text(c, RL_OPCOL_WEIGHT_DTYPE,
+		              r->weight_dtype != NULL ? r->weight_dtype : rl_dtype_name(o->weight_dtype));
 	if (r->weight_group)
 		rl_oprow_u64(c, RL_OPCOL_WEIGHT_GROUP, r->weight_group);
 	if (r->kv)

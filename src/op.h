@@ -66,6 +66,13 @@ struct rl_op {
 	uint64_t window;          /* attention: a sliding window, the most recent
 	                           * keys each query sees, its own included
 	                           * (formulas.h); 0: no window */
+	uint64_t v_head_dim;      /* attention: the head dim Dv of V and of the
+	                           * output O where it differs from Q's and K's D
+	                           * (the shape's last dim; DeepSeek's MLA: 192
+	                           * and 128); 0: D (formulas.h) */
+	int kv_shared;            /* attention: 1: V is the first Dv channels of
+	                           * K, not a tensor of its own (MLA's latent
+	                           * cache, absorbed): read and held once, as K */
 	uint64_t weight_group;    /* weight elements per fp16 scale; 0: no scales */
 	int fma;                  /* 1: the FLOPs are fused multiply-adds */
 	uint64_t inputs;          /* pointwise: input tensors of the output's size */

@@ -47,6 +47,8 @@ enum col {
 	COL_STRIDED,
 	COL_PARAMS,
 	COL_WINDOW,
+	COL_V_HEAD_DIM,
+	COL_KV_SHARED,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -58,7 +60,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
-	"strided", "params", "window",
+	"strided", "params", "window", "v_head_dim", "kv_shared",
 };
 
 struct reader {
@@ -430,6 +432,8 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_KV_HEADS, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_DTYPE, RL_KCOL_ATTENTION, "attention"},
 		{COL_WINDOW, RL_KCOL_ATTENTION, "attention"},
+		{COL_V_HEAD_DIM, RL_KCOL_ATTENTION, "attention"},
+		{COL_KV_SHARED, RL_KCOL_ATTENTION, "attention"},
 		{COL_WEIGHT_DTYPE, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_GROUP, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_COUNT, RL_KCOL_WEIGHTS, "matmul and conv2d"},
@@ -672,6 +676,12 @@ static int do_row(struct reader *r, struct rl_op *op)
 		/* 0 is no window, as an empty cell; one of Sk or more changes
 		 * nothing (formulas.h) */
 		case COL_WINDOW: rc = cell_u64(r, cn, s, 0, UINT64_MAX, NULL, &op->window); break;
+		/* 0 is the shape's D, as an empty cell; kv_shared's bound (at
+		 * most D) and the sizes are the formulas' (formulas.h) */
+		case COL_V_HEAD_DIM:
+			rc = cell_u64(r, cn, s, 0, UINT64_MAX, NULL, &op->v_head_dim);
+			break;
+		case COL_KV_SHARED: rc = cell_bool(r, cn, s, &op->kv_shared); break;
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;

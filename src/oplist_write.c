@@ -43,6 +43,8 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_WEIGHT_GROUP] = "weight_group",
 	[RL_OPCOL_PARAMS] = "params",
 	[RL_OPCOL_WINDOW] = "window",
+	[RL_OPCOL_V_HEAD_DIM] = "v_head_dim",
+	[RL_OPCOL_KV_SHARED] = "kv_shared",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -138,6 +140,10 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 			rl_oprow_u64(r, RL_OPCOL_KV_HEADS, op->kv_heads);
 		if (op->window > 0)
 			rl_oprow_u64(r, RL_OPCOL_WINDOW, op->window);
+		if (op->v_head_dim > 0)
+			rl_oprow_u64(r, RL_OPCOL_V_HEAD_DIM, op->v_head_dim);
+		if (op->kv_shared)
+			rl_oprow_text(r, RL_OPCOL_KV_SHARED, "1");
 	}
 	if (rl_kind_info(op->kind)->columns & RL_KCOL_INPUTS)
 		rl_oprow_u64(r, RL_OPCOL_INPUTS, op->inputs);

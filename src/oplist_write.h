@@ -52,6 +52,8 @@ enum rl_opcol {
 	RL_OPCOL_WEIGHT_GROUP,
 	RL_OPCOL_PARAMS,
 	RL_OPCOL_WINDOW,
+	RL_OPCOL_V_HEAD_DIM,
+	RL_OPCOL_KV_SHARED,
 	RL_OPCOL_N
 };
 
@@ -90,12 +92,12 @@ void rl_oprow_fixed(struct rl_oprow *r, enum rl_opcol c, double v, int decimals)
 
 /* The cells of OP: name, kind, dtype and every field OP carries, in the
  * columns of its kind: shape (RL_HAS_SHAPE); kernel, stride, padding and
- * groups on conv2d; causal (0 or 1), kv_heads and window (each when > 0)
- * on attention; inputs on pointwise; flops_per_element, flops, bytes
- * (rl_oprow_exact), fma, measured_us and host_us (rl_oprow_fixed, 3
- * decimals) where OP has them; launches and count; ranks and nodes with
- * RL_HAS_RANKS; weight_dtype and kv_dtype where OP has them; phase. OP's
- * name is borrowed. */
+ * groups on conv2d; causal (0 or 1), kv_heads, window and v_head_dim (each
+ * when > 0) and kv_shared (1, when set) on attention; inputs on pointwise;
+ * flops_per_element, flops, bytes (rl_oprow_exact), fma, measured_us and
+ * host_us (rl_oprow_fixed, 3 decimals) where OP has them; launches and
+ * count; ranks and nodes with RL_HAS_RANKS; weight_dtype and kv_dtype where
+ * OP has them; phase. OP's name is borrowed. */
 void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op);
 
 /* Writes "# TEXT\n", TEXT printf-formatted, a CR or LF in it written as

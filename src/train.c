@@ -277,15 +277,26 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 			/* FlashAttention-2 (Dao 2023, section 3.1.2): the backward
 			 * pass recomputes S = Q K^T and runs dV = P^T dO, dP = dO
 			 * V^T, dQ = dS K, dK = dS^T Q: five GEMMs to the forward's
-			 * two. It reads Q, K, V, O, dO and writes dQ, dK, dV. */
+			 * two. It reads Q, K, V, O, dO and writes dQ, dK, dV. With
+			 * V and O of Dv channels (v_head_dim, formulas.h) S, dQ and
+			 * dK cost 2 x scores x D each, dV and dP 2 x scores x Dv,
+			 * against the forward's 2 x scores x (D + Dv): (3 D + 2 Dv)
+			 * / (D + Dv) of it, 2.5 when Dv = D. Q and dQ have D
+			 * channels a query, O and dO Dv; K and dK D a key, V and dV
+			 * Dv; with kv_shared V is K's first Dv channels, so it is
+			 * read with K and dV is added into dK's (one gradient of
+			 * K's shape, written once): D a key, read and written. */
 			const uint64_t *d = fwd->dims;
-			double q = (double)d[0] * (double)d[1] *
-			           (double)d[fwd->ndims == 5 ? 2 : 2] * (double)d[fwd->ndims - 1];
-			double kv = (double)d[0] * (double)(fwd->kv_heads ? fwd->kv_heads : d[1]) *
-			            (double)d[fwd->ndims == 5 ? 3 : 2] * (double)d[fwd->ndims - 1];
+			double hd = (double)d[fwd->ndims - 1], dv = (double)rl_attention_v_dim(fwd);
+			double q = (double)d[0] * (double)d[1] * (double)d[2] * hd;
+			double qo = (double)d[0] * (double)d[1] * (double)d[2] * (hd + dv);
+			double kvc = (double)d[0] * (double)(fwd->kv_heads ? fwd->kv_heads : d[1]) *
+			             (double)d[fwd->ndims == 5 ? 3 : 2] *
+			             rl_attention_kv_channels(fwd);
 			double kes = (fwd->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(fwd->kv_dtype) : es;
 
-			given(&out[k], 2.5 * flops, 4.0 * q * es + 4.0 * kv * kes);
+			given(&out[k], (3.0 * hd + 2.0 * dv) / (hd + dv) * flops,
+			      2.0 * qo * es + 2.0 * kvc * kes);
 			out[k].op.has &= ~(unsigned)RL_HAS_KV_DTYPE;
 			if (o->autograd) {
 				/* dQ, dK and dV leave the kernel as [B, H, S, D] and
@@ -294,13 +305,14 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 				 * non-contiguous gradient copies it (ViewBackward0's
 				 * reshape), split's backward is a cat (SplitBackward0),
 				 * a select's copies it into its slice (SelectBackward0):
-				 * Q + K + V elements read and written */
+				 * Q + K + V elements read and written (V's Dv channels;
+				 * none of its own with kv_shared, its gradient in K's) */
 				if ((rc = fresh(o, fwd, "qkv_grad", RL_KIND_COPY, &out[k + 1],
 				                err)) < 0)
 					return rc;
 				out[k + 1].op.dtype = fwd->dtype;
 				out[k + 1].op.ndims = 1;
-				out[k + 1].op.dims[0] = (uint64_t)(q + 2.0 * kv);
+				out[k + 1].op.dims[0] = (uint64_t)(q + kvc);
 				k++;
 			}
 		}
@@ -650,13 +662,16 @@ static double saved_bytes(const struct rl_op *fwd, double es, double n)
 	}
 	case RL_KIND_CONV2D: return n * es; /* X */
 	case RL_KIND_ATTENTION: {
-		/* Q and O, K and V, and the log-sum-exp of each query row (fp32) */
-		double sq = (double)d[2], q = (double)d[0] * (double)d[1] * sq * (double)d[fwd->ndims - 1];
+		/* Q (D channels) and O (Dv), K (D) and V (Dv; with kv_shared part
+		 * of K: formulas.h), and the log-sum-exp of each query row (fp32) */
+		double sq = (double)d[2];
+		double qo = (double)d[0] * (double)d[1] * sq *
+		            ((double)d[fwd->ndims - 1] + (double)rl_attention_v_dim(fwd));
 		double kv = (double)d[0] * (double)(fwd->kv_heads ? fwd->kv_heads : d[1]) *
-		            (double)d[fwd->ndims == 5 ? 3 : 2] * (double)d[fwd->ndims - 1];
+		            (double)d[fwd->ndims == 5 ? 3 : 2] * rl_attention_kv_channels(fwd);
 		double kes = (fwd->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(fwd->kv_dtype) : es;
 
-		return 2.0 * q * es + 2.0 * kv * kes + (double)d[0] * (double)d[1] * sq * 4.0;
+		return qo * es + kv * kes + (double)d[0] * (double)d[1] * sq * 4.0;
 	}
 	case RL_KIND_LAYERNORM: /* x, and the mean and 1/std of each row (fp32) */
 		return n * es + n / (double)d[fwd->ndims - 1] * 8.0;

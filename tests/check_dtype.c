@@ -22,6 +22,7 @@ static const struct {
 	{"fp16", RL_FP16, 2, 2},       {"bf16", RL_BF16, 2, 2},     {"fp8e4m3", RL_FP8E4M3, 1, 1},
 	{"fp8e5m2", RL_FP8E5M2, 1, 1}, {"int8", RL_INT8, 1, 1},     {"int32", RL_INT32, 4, 4},
 	{"int64", RL_INT64, 8, 8},     {"int4", RL_INT4, 1, 0.5},   {"fp4", RL_FP4, 1, 0.5},
+	    {"mxfp4", RL_MXFP4, 1, 17.0 / 32.0}, /* 32 x 4 bits and an 8-bit scale per 32 */
 };
 
 START_TEST(test_sizes_and_names)

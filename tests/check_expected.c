@@ -368,6 +368,61 @@ START_TEST(test_attention_window_decode)
 }
 END_TEST
 
+/* MLA's absorbed decode (kv_shared: V is K's first Dv channels, read once
+ * with K) against the same latent read again as a V of its own, with the
+ * bf16 tensor peak raised to 1000 TFLOPS (1e9 FLOP/us, an H200's order) so
+ * that the stream bounds both. DeepSeek-V3's row, 64 x 16 heads, one query
+ * over 4096 keys, D = 576, one KV head, Dv = 512: 9,126,805,504 FLOPs
+ * (9.13 us); bytes Q 1,179,648 + O 1,048,576 + K 301,989,888 =
+ * 304,218,112, and V's 268,435,456 more without kv_shared: 572,653,568. A
+ * head dim over 256 is SDPA's memory-efficient kernel, unmeasured: the
+ * expected time is the roofline, the bytes at 1e6 bytes/us, 304.218112
+ * against 572.653568 us, 572,653,568 / 304,218,112 = 1.8824 slower. The
+ * same through the decode model (D = 192 and Dv = 128, measured head dims):
+ * 2 x 16 heads over 4096 keys, one KV head: 2 units, 16 splits (32 CTAs,
+ * the 4 SMs' at 1000 GB/s each, faster than the 1 TB/s stream), so two
+ * kernels, 2 us, and the bytes at 1e6 bytes/us: Q 2 x 16 x 192 x 2 =
+ * 12,288, O 2 x 16 x 128 x 2 = 8,192, K 2 x 4096 x 192 x 2 = 3,145,728:
+ * 3,166,208, 2 + 3.166208 us; V apart 2 x 4096 x 128 x 2 = 2,097,152
+ * more, 2 + 5.26336 us (the FLOPs, 2 x 2 x 16 x 4096 x 320 = 83,886,080,
+ * take 0.056 us at the d128 rate 1.5). The streams' ratio 5,263,360 /
+ * 3,166,208 = 1.6624. */
+START_TEST(test_attention_mla_decode)
+{
+	uint64_t d[5] = {64, 16, 1, 4096, 576};
+	struct rl_op op;
+	struct rl_pred shared, apart;
+
+	dev.num[RL_PIPE_BF16_TENSOR].value = 1000;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	op.kv_heads = 1;
+	op.v_head_dim = 512;
+	op.kv_shared = 1;
+	shared = predict(&op);
+	op.kv_shared = 0;
+	apart = predict(&op);
+	ck_assert_double_eq_tol(shared.expected_gpu_us, 304.218112, 1e-9);
+	ck_assert_double_eq_tol(apart.expected_gpu_us, 572.653568, 1e-9);
+	ck_assert_ptr_nonnull(strstr(shared.expected_note, "memory-efficient"));
+	ck_assert_double_eq_tol(apart.expected_gpu_us / shared.expected_gpu_us,
+	                        572653568.0 / 304218112.0, 1e-12);
+	d[0] = 2, d[4] = 192;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	op.kv_heads = 1;
+	op.v_head_dim = 128;
+	op.kv_shared = 1;
+	shared = predict(&op);
+	op.kv_shared = 0;
+	apart = predict(&op);
+	ck_assert_double_eq_tol(shared.expected_gpu_us, 2 + 3.166208, 1e-9);
+	ck_assert_double_eq_tol(apart.expected_gpu_us, 2 + 5.26336, 1e-9);
+	ck_assert_double_eq_tol(shared.expected_kernels, 2, 1e-12);
+	ck_assert_ptr_nonnull(strstr(shared.expected_note, "KV cache"));
+	ck_assert_double_eq_tol((apart.expected_gpu_us - 2) / (shared.expected_gpu_us - 2),
+	                        5263360.0 / 3166208.0, 1e-12);
+}
+END_TEST
+
 /* The bound: a host cost at least the kernel's work in a stream (its work
  * plus the 0.5 us floor) is overhead. The 1e6-element op works 16 us. */
 START_TEST(test_bound_overhead)
@@ -633,6 +688,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_attention_tiles);
 	tcase_add_test(tc, test_attention_window);
 	tcase_add_test(tc, test_attention_window_decode);
+	tcase_add_test(tc, test_attention_mla_decode);
 	tcase_add_test(tc, test_bound_overhead);
 	tcase_add_test(tc, test_permuted_copy);
 	tcase_add_test(tc, test_strided_loop);

@@ -68,17 +68,18 @@ START_TEST(test_names)
 {
 	char buf[256];
 
-	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 17);
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, 0), 20);
 	ck_assert_str_eq(buf, "llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe, gemma2, "
-	                      "gemma3_text, gemma3, phi3, olmo2, granite, falcon, gpt2, bert or vit");
-	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, 0), 3);
-	ck_assert_str_eq(buf, "mixtral, qwen2_moe or qwen3_moe");
+	                      "gemma3_text, gemma3, phi3, olmo2, granite, falcon, deepseek_v2, "
+	                      "deepseek_v3, gpt_oss, gpt2, bert or vit");
+	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, 0), 6);
+	ck_assert_str_eq(buf, "mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3 or gpt_oss");
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), 0, RL_FAMILY_DECODE), 2);
 	ck_assert_str_eq(buf, "bert or vit");
 	ck_assert_int_eq(rl_family_names(buf, sizeof(buf), RL_FAMILY_EP, RL_FAMILY_TRAIN), 0);
 	ck_assert_str_eq(buf, "");
 	/* truncated, still terminated, still counting */
-	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 17);
+	ck_assert_int_eq(rl_family_names(buf, 8, 0, 0), 20);
 	ck_assert_str_eq(buf, "llama, ");
 }
 END_TEST
@@ -235,7 +236,8 @@ START_TEST(test_weights_held)
 	static const char *const examples[] = {
 		"gpt2",      "llama3-8b",         "mixtral-8x7b",  "qwen2-7b",  "qwen3-8b",
 		"bert-base", "vit-b16",           "gemma2-9b",     "gemma3-1b", "phi3-mini",
-		"olmo2-7b",  "qwen1.5-moe-a2.7b", "qwen3-30b-a3b", "granite3-8b", "falcon-7b"};
+		"olmo2-7b",  "qwen1.5-moe-a2.7b", "qwen3-30b-a3b", "granite3-8b", "falcon-7b",
+		"deepseek-v2-lite", "gpt-oss-20b"};
 	static const char *const impls[] = {NULL, "hf-transformers.impl", "torch-compile.impl"};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	size_t i, j;
@@ -271,7 +273,8 @@ START_TEST(test_weights_held)
 					o.seq = c.tokens;
 				n = rl_modelops_build(&c, &o, r, &e);
 				ck_assert_msg(n > 0, "%s %s: %s", examples[i], impls[j], e.msg);
-				ck_assert_msg(rows_weights(r, n) == rl_modelops_weights(&c),
+				ck_assert_msg(rows_weights(r, n) ==
+				                      rl_modelops_weights(&c) + rl_modelops_mtp_weights(&c),
 				              "%s, %s, phase %d: rows hold %.0f, the model %.0f",
 				              examples[i], impls[j] ? impls[j] : "fused", p,
 				              rows_weights(r, n), rl_modelops_weights(&c));
@@ -315,7 +318,8 @@ START_TEST(test_layouts)
 	f.layouts = RL_FAMILY_DP | RL_FAMILY_EP;
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--ep 2: model_type test has no experts (expert parallelism is "
-	                        "for MoE models: mixtral, qwen2_moe or qwen3_moe)");
+	                        "for MoE models: mixtral, qwen2_moe, qwen3_moe, deepseek_v2, deepseek_v3 or "
+	                        "gpt_oss)");
 }
 END_TEST
 
@@ -464,7 +468,8 @@ START_TEST(test_keys_read)
 	          {"vit", "vit-b16"},     {"qwen2_moe", "qwen1.5-moe-a2.7b"},
 	          {"qwen3_moe", "qwen3-30b-a3b"}, {"gemma2", "gemma2-9b"},
 	          {"gemma3", "gemma3-1b"}, {"phi3", "phi3-mini"}, {"olmo2", "olmo2-7b"},
-	          {"granite", "granite3-8b"}, {"falcon", "falcon-7b"}};
+	          {"granite", "granite3-8b"}, {"falcon", "falcon-7b"},
+	          {"deepseek", "deepseek-v2-lite"}, {"gpt_oss", "gpt-oss-20b"}};
 	size_t i, j, n;
 
 	for (i = 0; rl_families[i] != NULL; i++) {
@@ -605,6 +610,8 @@ static double kv_bytes_of(const struct rl_modelops_row *r, int n)
 		op.causal = r[i].causal;
 		op.kv_heads = r[i].kv_heads;
 		op.window = r[i].window;
+		op.v_head_dim = r[i].v_head_dim;
+		op.kv_shared = r[i].kv_shared;
 		ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &k, &a, &e), 0);
 		kv += (double)r[i].count * k;
 	}
@@ -1252,6 +1259,287 @@ START_TEST(test_qwen2_moe)
 }
 END_TEST
 
+/* deepseek_v2: examples/deepseek-v2-lite.json is deepseek-ai/DeepSeek-V2-
+ * Lite's config.json: hidden 2048, 27 layers (the first dense, of 10944),
+ * 16 heads, no q_lora_rank, kv_lora_rank 512, qk_nope 128, qk_rope 64, v
+ * 128, 64 routed experts of 1408 (6 a token) and 2 shared, vocab 102400. */
+START_TEST(test_deepseek_v2)
+{
+	static const struct want_row decode[] = {
+		/* the absorbed form, batch 2 over 1024 keys: T = 2 */
+		{"embed", "copy", "2x2048", 1},
+		{"attn_norm", "layernorm", "2x2048", 27},
+		/* 16 heads of 128 + 64 */
+		{"q_proj", "matmul", "2x3072x2048", 27},
+		/* the latent and the shared rotary key: 512 + 64 */
+		{"kv_a_proj", "matmul", "2x576x2048", 27},
+		{"kv_a_norm", "layernorm", "2x512", 27},
+		/* each head's q_nope (128) through W^UK to the latent (512) */
+		{"q_absorb", "matmul", "16x2x512x128", 27},
+		/* one KV head of 576 over the cache, V its first 512 */
+		{"attention", "attention", "2x16x1x1024x576", 27},
+		/* each head's latent output through W^UV to v_head_dim 128 */
+		{"v_absorb", "matmul", "16x2x128x512", 27},
+		{"o_proj", "matmul", "2x2048x2048", 27},
+		{"attn_residual", "pointwise", "2x2048", 27},
+		{"mlp_norm", "layernorm", "2x2048", 27},
+		/* the 26 MoE layers: T k = 12 routed tokens touch E' = 64 (1 -
+		 * (58/64)^2) = 11.44: 11 experts of ceil(12 / 11) = 2 tokens */
+		{"router", "matmul", "2x64x2048", 26},
+		{"topk", "reduction", "2x64", 26},
+		{"gather", "copy", "2x6x2048", 26},
+		{"expert_gate_up", "matmul", "2x2816x2048", 26 * 11},
+		{"expert_silu", "pointwise", "12x1408", 26},
+		{"expert_mul", "pointwise", "12x1408", 26},
+		{"expert_down", "matmul", "2x2048x1408", 26 * 11},
+		/* the 2 shared experts as one MLP of 2 x 1408 */
+		{"shared_gate_up", "matmul", "2x5632x2048", 26},
+		{"shared_silu", "pointwise", "2x2816", 26},
+		{"shared_mul", "pointwise", "2x2816", 26},
+		{"shared_down", "matmul", "2x2048x2816", 26},
+		{"combine_weight", "pointwise", "2x6x2048", 26},
+		{"combine_sum", "reduction", "2x2048x7", 26},
+		/* layer 0's dense MLP */
+		{"gate_up", "matmul", "2x21888x2048", 1},
+		{"silu", "pointwise", "2x10944", 1},
+		{"mul", "pointwise", "2x10944", 1},
+		{"down_proj", "matmul", "2x2048x10944", 1},
+		{"mlp_residual", "pointwise", "2x2048", 27},
+		{"final_norm", "layernorm", "2x2048", 1},
+		{"lm_head", "matmul", "2x102400x2048", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	const struct rl_modelops_row *x;
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w;
+	int n;
+
+	read_example("deepseek-v2-lite", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "deepseek");
+	ck_assert_uint_eq(c.q_lora, 0);
+	ck_assert_uint_eq(c.kv_lora, 512);
+	ck_assert_uint_eq(c.head_dim, 192);
+	ck_assert_uint_eq(c.shared_intermediate, 2816);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_DENSE, 0, 27), 1);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_DENSE, 0, 1), 1);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "deepseek_v2 decode");
+	ck_assert_uint_eq(r[6].kv_heads, 1);
+	ck_assert_uint_eq(r[6].v_head_dim, 512);
+	ck_assert_int_eq(r[6].kv_shared, 1);
+	ck_assert_uint_eq(r[14].weight_count, 26 * 64);
+	/* the latent cache: 27 layers x 2 sequences x 1024 tokens x (512 +
+	 * 64) x 2 bytes = 63700992, one vector a token and layer */
+	ck_assert_double_eq(kv_bytes_of(r, n), 63700992.0);
+
+	/* naive: K and V expanded per head (kv_b_proj, N = 16 x (128 + 128))
+	 * and cached so: 16 heads x (192 + 128) a token, 8.9 times the latent */
+	o.mla_naive = 1;
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_ptr_null(row_named(r, n, "q_absorb"));
+	ck_assert_str_eq(row_named(r, n, "kv_b_proj")->shape, "2x4096x512");
+	x = row_named(r, n, "attention");
+	ck_assert_str_eq(x->shape, "2x16x1x1024x192");
+	ck_assert_uint_eq(x->kv_heads, 0);
+	ck_assert_uint_eq(x->v_head_dim, 128);
+	ck_assert_int_eq(x->kv_shared, 0);
+	ck_assert_double_eq(kv_bytes_of(r, n), 27.0 * 2 * 1024 * 16 * (192 + 128) * 2);
+	/* prefill, naive: causal over the prompt */
+	o = step(RL_PHASE_PREFILL, 1, 512);
+	o.mla_naive = 1;
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_str_eq(row_named(r, n, "attention")->shape, "1x16x512x192");
+	ck_assert_int_eq(row_named(r, n, "attention")->causal, 1);
+	ck_assert_str_eq(row_named(r, n, "kv_b_proj")->shape, "512x4096x512");
+
+	/* weights: embed and lm_head 2 x 102400 x 2048 = 419430400; a layer's
+	 * norms 4096 and attention: q_proj 2048 x 3072 = 6291456, kv_a_proj
+	 * 2048 x 576 = 1179648, kv_a_norm 512, kv_b_proj 512 x 4096 =
+	 * 2097152, o_proj 2048 x 2048 = 4194304: 13767168, x 27; layer 0's MLP
+	 * 3 x 2048 x 10944 = 67239936; 26 MoE layers of 64 x (3 x 2048 x 1408
+	 * + 2048) = 553779200 and the shared 3 x 2048 x 2816 = 17301504:
+	 * 571080704 each; 2048: 15706484224, the "15.7B" total of the model
+	 * card (huggingface.co/deepseek-ai/DeepSeek-V2-Lite, Model Details) */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 419430400.0 + 27 * 13767168.0 + 67239936.0 + 26 * 571080704.0 +
+	                           2048.0);
+	ck_assert_double_eq(w, 15706484224.0);
+	ck_assert_double_eq_tol(w, 15.7e9, 0.005 * 15.7e9);
+	ck_assert_double_eq(rl_modelops_mtp_weights(&c), 0);
+}
+END_TEST
+
+/* deepseek_v3: examples/deepseek-v3.json is deepseek-ai/DeepSeek-V3's
+ * config.json: hidden 7168, 61 layers (the first 3 dense, of 18432), 128
+ * heads, q_lora_rank 1536, kv_lora_rank 512, 256 routed experts of 2048 in
+ * 8 groups (4 kept), 8 a token, 1 shared, vocab 129280, one MTP module. */
+START_TEST(test_deepseek_v3)
+{
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 4, 4096);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w, attn, moe, mtp;
+	int n;
+
+	read_example("deepseek-v3", &c);
+	ck_assert_uint_eq(c.q_lora, 1536);
+	ck_assert_uint_eq(c.groups, 8);
+	ck_assert_uint_eq(c.topk_groups, 4);
+	ck_assert_uint_eq(c.mtp_layers, 1);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_DENSE, 0, 61), 3);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_msg(n > 0, "%s", e.msg);
+	/* the queries through the rank 1536: 128 heads x 192 = 24576 */
+	ck_assert_str_eq(row_named(r, n, "q_a_proj")->shape, "4x1536x7168");
+	ck_assert_str_eq(row_named(r, n, "q_a_norm")->shape, "4x1536");
+	ck_assert_str_eq(row_named(r, n, "q_b_proj")->shape, "4x24576x1536");
+	ck_assert_str_eq(row_named(r, n, "q_absorb")->shape, "128x4x512x128");
+	ck_assert_str_eq(row_named(r, n, "attention")->shape, "4x128x1x4096x576");
+	ck_assert_str_eq(row_named(r, n, "o_proj")->shape, "4x7168x16384");
+	/* group-limited routing: the 8 groups' scores, then the top 8 */
+	ck_assert_str_eq(row_named(r, n, "group_topk")->shape, "4x256");
+	ck_assert_uint_eq(row_named(r, n, "group_topk")->count, 58);
+	ck_assert_uint_eq(row_named(r, n, "gate_up")->count, 3);
+	/* tensor parallel 8: 16 heads a GPU, the latent replicated */
+	{
+		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
+		struct rl_parallel lay = {8, 1, 1, 1, 0, 0};
+		struct rl_parallel_place p;
+
+		ck_assert_int_eq(rl_parallel_place(&lay, 4, c.layers, 0, &net, &p, &e), 0);
+		o.par = &p;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		ck_assert_str_eq(row_named(r, n, "q_b_proj")->shape, "4x3072x1536");
+		ck_assert_str_eq(row_named(r, n, "kv_a_proj")->shape, "4x576x7168");
+		ck_assert_str_eq(row_named(r, n, "attention")->shape, "4x16x1x4096x576");
+		ck_assert_str_eq(row_named(r, n, "o_proj")->shape, "4x7168x2048");
+	}
+	/* weights: a layer's attention: q_a_proj 7168 x 1536 = 11010048,
+	 * q_a_norm 1536, q_b_proj 1536 x 24576 = 37748736, kv_a_proj 7168 x
+	 * 576 = 4128768, kv_a_norm 512, kv_b_proj 512 x 32768 = 16777216,
+	 * o_proj 16384 x 7168 = 117440512: 187107328, and its norms 14336;
+	 * an MoE layer: 256 x (3 x 7168 x 2048 + 7168) = 11276124160 and the
+	 * shared 3 x 7168 x 2048 = 44040192: 11320164352 */
+	attn = 187107328.0;
+	moe = 11320164352.0;
+	w = rl_modelops_weights(&c);
+	/* embed and lm_head 2 x 129280 x 7168 = 1853358080, 61 layers' norms
+	 * and attention, 3 dense MLPs of 3 x 7168 x 18432 = 396361728, 58 MoE
+	 * layers, the final norm: 671026404352, the "671B" total of
+	 * huggingface.co/deepseek-ai/DeepSeek-V3 (the router's
+	 * e_score_correction_bias, 256 a layer, is a buffer, not counted) */
+	ck_assert_double_eq(w, 1853358080.0 + 61 * (attn + 14336.0) + 3 * 396361728.0 + 58 * moe +
+	                           7168.0);
+	ck_assert_double_eq_tol(w, 671e9, 0.005 * 671e9);
+	/* the MTP module: enorm and hnorm 14336, eh_proj 2 x 7168 x 7168 =
+	 * 102760448, one MoE layer (norms, attention, MoE) and the shared
+	 * head's norm 7168: 11610067968. README_WEIGHTS.md of the same
+	 * repository: "11.5B unique parameters" (to 1 %: its figure is
+	 * rounded) */
+	mtp = rl_modelops_mtp_weights(&c);
+	ck_assert_double_eq(mtp, 14336.0 + 102760448.0 + 14336.0 + attn + moe + 7168.0);
+	ck_assert_double_eq_tol(mtp, 11.5e9, 0.01 * 11.5e9);
+	/* the step holds both: the memory fit's weights */
+	o = step(RL_PHASE_DECODE, 4, 4096);
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_double_eq(rows_weights(r, n), w + mtp);
+}
+END_TEST
+
+/* gpt_oss: examples/gpt-oss-20b.json is openai/gpt-oss-20b's config.json:
+ * hidden 2880, 24 layers alternating a window of 128 and full attention,
+ * 64 heads and 8 KV heads of 64, 32 experts of 2880 (4 a token) in
+ * MXFP4, vocab 201088, untied. */
+START_TEST(test_gpt_oss)
+{
+	static const struct want_row decode[] = {
+		{"embed", "copy", "2x2880", 1},
+		{"attn_norm", "layernorm", "2x2880", 24},
+		/* (64 + 2 x 8) x 64 = 5120 */
+		{"qkv_proj", "matmul", "2x5120x2880", 24},
+		{"qkv_bias", "pointwise", "2x5120", 24},
+		/* layer_types: the 12 odd layers full, the 12 even ones 128 */
+		{"attention", "attention", "2x64x1x1024x64", 12},
+		{"sliding_attention", "attention", "2x64x1x1024x64", 12},
+		{"o_proj", "matmul", "2x2880x4096", 24},
+		{"o_bias", "pointwise", "2x2880", 24},
+		{"attn_residual", "pointwise", "2x2880", 24},
+		{"mlp_norm", "layernorm", "2x2880", 24},
+		{"router", "matmul", "2x32x2880", 24},
+		{"topk", "reduction", "2x32", 24},
+		{"gather", "copy", "2x4x2880", 24},
+		/* T k = 8 routed tokens: E' = 32 (1 - (28/32)^2) = 7.5, 8 experts
+		 * of one token */
+		{"expert_gate_up", "matmul", "1x5760x2880", 24 * 8},
+		{"expert_silu", "pointwise", "8x2880", 24},
+		{"expert_mul", "pointwise", "8x2880", 24},
+		{"expert_down", "matmul", "1x2880x2880", 24 * 8},
+		{"combine_weight", "pointwise", "2x4x2880", 24},
+		{"combine_sum", "reduction", "2x2880x4", 24},
+		{"mlp_residual", "pointwise", "2x2880", 24},
+		{"final_norm", "layernorm", "2x2880", 1},
+		{"lm_head", "matmul", "2x201088x2880", 1},
+	};
+	struct rl_modelops_opts o = step(RL_PHASE_DECODE, 2, 1024);
+	struct rl_modelops_row r[RL_MODELOPS_MAX];
+	struct rl_hfconfig c;
+	struct rl_err e;
+	double w, bytes = 0;
+	int n, i;
+
+	read_example("gpt-oss-20b", &c);
+	ck_assert_str_eq(rl_family_of(&c)->name, "gpt_oss");
+	ck_assert_int_eq(c.expert_dtype, 1 + RL_MXFP4);
+	ck_assert_uint_eq(c.window, 128);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_SLIDING, 0, 1), 1);
+	ck_assert_uint_eq(rl_hfconfig_layers(&c, RL_LAYER_SLIDING, 1, 2), 0);
+	n = rl_modelops_build(&c, &o, r, &e);
+	rows_are(r, n, decode, ARRAY_SIZE(decode), "gpt_oss decode");
+	ck_assert_uint_eq(r[5].window, 128);
+	ck_assert_str_eq(r[13].weight_dtype, "mxfp4");
+	ck_assert_str_eq(r[16].weight_dtype, "mxfp4");
+	ck_assert_ptr_null(r[2].weight_dtype);
+	/* --weight-dtype given: every matmul its dtype */
+	o.weight_dtype_given = 1;
+	n = rl_modelops_build(&c, &o, r, &e);
+	ck_assert_ptr_null(r[13].weight_dtype);
+	/* weights: embed and lm_head 2 x 201088 x 2880 = 1158266880; a layer:
+	 * 2 norms 5760, q, k, v, o and their biases 2880 x 5120 + 5120 + 4096
+	 * x 2880 + 2880 = 26550080, the sinks 64; 32 experts of 2880 x 5760 +
+	 * 5760 + 2880 x 2880 + 2880 = 24891840 and the router 32 x 2880 + 32
+	 * = 92192: 796631072; x 24; 2880: 20914757184, the "20.9B total
+	 * parameters" of the model card (arXiv:2508.10925, table 1: 20.91B) */
+	w = rl_modelops_weights(&c);
+	ck_assert_double_eq(w, 1158266880.0 + 24 * (5760.0 + 26550080.0 + 64.0 + 796631072.0) +
+	                           2880.0);
+	ck_assert_double_eq_tol(w, 20.91e9, 0.005 * 20.91e9);
+	/* in memory: the expert matrices 24 x 32 x (2880 x 5760 + 2880 x 2880)
+	 * = 19110297600 in MXFP4 at 17/32 bytes, the rest (1804459584) in
+	 * bf16: 13761264768 bytes, the model card's 12.8 GiB checkpoint */
+	o.weight_dtype_given = 0;
+	n = rl_modelops_build(&c, &o, r, &e);
+	for (i = 0; i < n; i++) {
+		uint64_t d[RL_MAX_DIMS];
+		int nd;
+		double el;
+
+		ck_assert_int_eq(rl_parse_dims(r[i].shape, d, RL_MAX_DIMS, &nd, &e), 0);
+		bytes += 2.0 * (double)r[i].params;
+		if (!r[i].weights)
+			continue;
+		el = (double)(r[i].weight_count ? r[i].weight_count : r[i].count) * (double)d[nd - 1] *
+		     (double)d[nd - 2];
+		bytes += el * (r[i].weight_dtype != NULL ? 17.0 / 32.0 : 2.0);
+	}
+	ck_assert_double_eq(bytes, 19110297600.0 * 17 / 32 + 1804459584.0 * 2);
+	ck_assert_double_eq_tol(bytes / 1073741824.0, 12.8, 0.05);
+}
+END_TEST
+
 Suite *suite_family(void)
 {
 	Suite *s = suite_create("family");
@@ -1273,6 +1561,9 @@ Suite *suite_family(void)
 	tcase_add_test(tc, test_olmo2);
 	tcase_add_test(tc, test_granite);
 	tcase_add_test(tc, test_falcon);
+	tcase_add_test(tc, test_deepseek_v2);
+	tcase_add_test(tc, test_deepseek_v3);
+	tcase_add_test(tc, test_gpt_oss);
 	tcase_add_test(tc, test_keys_read);
 	tcase_add_test(tc, test_docs);
 	suite_add_tcase(s, tc);

@@ -483,6 +483,180 @@ START_TEST(test_attention_window_wide)
 }
 END_TEST
 
+/* Multi-head latent attention (DeepSeek-V2, arXiv:2405.04434, section 2.1):
+ * V and O with a head dim Dv of their own (v_head_dim), V as K's first Dv
+ * channels (kv_shared). FLOPs 2 x scores x (D + Dv); bytes Q (D) and O (Dv)
+ * at H heads, K (D) and V (Dv, none with kv_shared) at kv_heads, bf16 (2
+ * bytes); held: K and V over the keys. */
+static const struct {
+	const char *what;
+	const char *shape;
+	int causal;
+	uint64_t kv_heads, v_head_dim;
+	int kv_shared;
+	double flops, read, written, kv_bytes;
+} mla_cases[] = {
+	/* (a) DeepSeek-V2-Lite prefill, 1x16x2048x192 causal, Dv 128: the
+	 * causal rule keeps 1 - Sq / (2 Sk) = 1/2 of Sq Sk = 2048 x 2048 / 2
+	 * = 2,097,152 scores a head; FLOPs 2 x 16 x 2,097,152 x (192 + 128) =
+	 * 67,108,864 x 320 = 21,474,836,480. Q 16 x 2048 x 192 x 2 =
+	 * 12,582,912, K the same (kv_heads = heads), V 16 x 2048 x 128 x 2 =
+	 * 8,388,608: read 33,554,432; O 16 x 2048 x 128 x 2 = 8,388,608
+	 * written; held K + V = 20,971,520 */
+	{"v2-lite prefill", "1x16x2048x192", 1, 0, 128, 0, 21474836480.0, 33554432.0, 8388608.0,
+	 20971520.0},
+	/* (b) the absorbed decode, 64 sequences x 16 heads, one query over 4096
+	 * keys, D = 576 (kv_lora_rank 512 + rope 64), one KV head, Dv = 512,
+	 * kv_shared: FLOPs 2 x 64 x 16 x 4096 x (576 + 512) = 8,388,608 x 1088
+	 * = 9,126,805,504; Q 64 x 16 x 576 x 2 = 1,179,648 and K 64 x 1 x
+	 * 4096 x 576 x 2 = 301,989,888 read (V nothing more): 303,169,536; O
+	 * 64 x 16 x 512 x 2 = 1,048,576 written; held K's 64 x 4096 x 576 x 2
+	 * = 301,989,888 */
+	{"absorbed decode", "64x16x1x4096x576", 0, 1, 512, 1, 9126805504.0, 303169536.0, 1048576.0,
+	 301989888.0},
+	/* (c) the same with V a tensor of its own: V's 64 x 4096 x 512 x 2 =
+	 * 268,435,456 more read (571,604,992) and held (570,425,344) */
+	{"latent decode, V apart", "64x16x1x4096x576", 0, 1, 512, 0, 9126805504.0, 571604992.0,
+	 1048576.0, 570425344.0},
+	/* kv_shared without v_head_dim: V is all of K (Dv = D). (a)'s row:
+	 * FLOPs 4 x 16 x 2,097,152 x 192 = 25,769,803,776; Q and K read 2 x
+	 * 12,582,912, O 12,582,912 written, K alone held */
+	{"kv_shared, Dv = D", "1x16x2048x192", 1, 0, 0, 1, 25769803776.0, 25165824.0, 12582912.0,
+	 12582912.0},
+	/* kv_shared with Dv = D given: the same */
+	{"kv_shared, Dv = D given", "1x16x2048x192", 1, 0, 192, 1, 25769803776.0, 25165824.0,
+	 12582912.0, 12582912.0},
+	/* Dv above D without kv_shared (V wider than K): 1x2x8x8x64, Dv 128,
+	 * fp32 by the name (4 bytes), no mask: 2 x 2 x 64 x (64 + 128) =
+	 * 49,152 FLOPs; Q and K 2 x 8 x 64 x 4 = 4096 each, V 8192: read
+	 * 16,384; O 8192; held 12,288 */
+	{"V wider, fp32", "1x2x8x8x64", 0, 0, 128, 0, 49152.0, 16384.0, 8192.0, 12288.0},
+};
+
+static void mla_op(struct rl_op *op, size_t i)
+{
+	rl_op_init(op);
+	op->kind = RL_KIND_ATTENTION;
+	op->dtype = strstr(mla_cases[i].what, "fp32") ? RL_FP32 : RL_BF16;
+	ck_assert_int_eq(rl_parse_dims(mla_cases[i].shape, op->dims, RL_MAX_DIMS, &op->ndims, NULL),
+	                 0);
+	op->has |= RL_HAS_SHAPE;
+	op->causal = mla_cases[i].causal;
+	op->kv_heads = mla_cases[i].kv_heads;
+	op->v_head_dim = mla_cases[i].v_head_dim;
+	op->kv_shared = mla_cases[i].kv_shared;
+}
+
+START_TEST(test_attention_mla)
+{
+	struct rl_op op;
+	struct rl_work w;
+	struct rl_err err = {0, ""};
+	double out;
+
+	mla_op(&op, _i);
+	ck_assert_msg(rl_op_derive(&op, &w, &err) == 0, "%s: %s", mla_cases[_i].what, err.msg);
+	ck_assert_msg(w.flops == mla_cases[_i].flops, "%s: flops %.17g", mla_cases[_i].what,
+	              w.flops);
+	ck_assert_msg(w.bytes_read == mla_cases[_i].read, "%s: read %.17g", mla_cases[_i].what,
+	              w.bytes_read);
+	ck_assert_msg(w.bytes_written == mla_cases[_i].written, "%s: written %.17g",
+	              mla_cases[_i].what, w.bytes_written);
+	ck_assert_double_eq(w.bytes, mla_cases[_i].read + mla_cases[_i].written);
+	ck_assert_msg(w.kv_bytes == mla_cases[_i].kv_bytes, "%s: kv %.17g", mla_cases[_i].what,
+	              w.kv_bytes);
+	ck_assert_int_eq(rl_op_output_bytes(&op, &out, &err), 0);
+	ck_assert_double_eq(out, mla_cases[_i].written);
+}
+END_TEST
+
+/* Without the new columns, or with v_head_dim = D and kv_shared = 0, a row
+ * gives today's counts, bit for bit: (a)'s prefill 4 x 16 x 2048^2 x 192 /
+ * 2 = 25,769,803,776 FLOPs, Q, K and V read 3 x 12,582,912 = 37,748,736,
+ * O 12,582,912 written, K and V held 25,165,824; the absorbed decode's
+ * shape with one KV head 4 x 64 x 16 x 4096 x 576 = 9,663,676,416 FLOPs,
+ * Q 1,179,648 + K and V 2 x 301,989,888 read, O 1,179,648; a windowed
+ * fp8-cache decode (test_attention_window_wide's) and a chunk. With an
+ * fp8 KV cache the conversions are K's and V's elements read: the
+ * decode's 2 x 64 x 4096 x 576 = 301,989,888 without v_head_dim, 64 x
+ * 4096 x (576 + 512) = 285,212,672 with Dv = 512, and K's 150,994,944
+ * alone with kv_shared. */
+START_TEST(test_attention_mla_identical)
+{
+	static const struct {
+		const char *shape;
+		int causal;
+		uint64_t kv_heads, window;
+		double flops, read, written;
+	} today[] = {
+		{"1x16x2048x192", 1, 0, 0, 25769803776.0, 37748736.0, 12582912.0},
+		{"64x16x1x4096x576", 0, 1, 0, 9663676416.0, 1179648.0 + 2 * 301989888.0, 1179648.0},
+		{"1x8x1x8192x128", 0, 2, 4096, 16777216.0, 2048.0 + 4194304.0, 2048.0},
+		{"1x8x512x4096x128", 1, 0, 1024, 2147483648.0, 1048576.0 + 6287360.0, 1048576.0},
+	};
+	struct rl_op op;
+	struct rl_work none, same;
+	struct rl_err err = {0, ""};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(today); i++) {
+		rl_op_init(&op);
+		op.kind = RL_KIND_ATTENTION;
+		op.dtype = RL_BF16;
+		ck_assert_int_eq(
+		        rl_parse_dims(today[i].shape, op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+		op.has |= RL_HAS_SHAPE;
+		op.causal = today[i].causal;
+		op.kv_heads = today[i].kv_heads;
+		op.window = today[i].window;
+		ck_assert_int_eq(rl_op_derive(&op, &none, &err), 0);
+		ck_assert_double_eq(none.flops, today[i].flops);
+		ck_assert_double_eq(none.bytes_read, today[i].read);
+		ck_assert_double_eq(none.bytes_written, today[i].written);
+		op.v_head_dim = op.dims[op.ndims - 1];
+		ck_assert_int_eq(rl_op_derive(&op, &same, &err), 0);
+		ck_assert_int_eq(memcmp(&none, &same, sizeof(none)), 0);
+		op.has |= RL_HAS_KV_DTYPE;
+		op.kv_dtype = RL_FP8E4M3;
+		op.v_head_dim = 0;
+		ck_assert_int_eq(rl_op_derive(&op, &none, &err), 0);
+		op.v_head_dim = op.dims[op.ndims - 1];
+		ck_assert_int_eq(rl_op_derive(&op, &same, &err), 0);
+		ck_assert_int_eq(memcmp(&none, &same, sizeof(none)), 0);
+	}
+	mla_op(&op, 2);
+	op.has |= RL_HAS_KV_DTYPE;
+	op.kv_dtype = RL_FP8E4M3;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 285212672.0);
+	op.kv_shared = 1;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 150994944.0);
+	op.v_head_dim = 0;
+	op.kv_shared = 0;
+	ck_assert_double_eq(rl_op_dequant_flops(&op), 301989888.0);
+}
+END_TEST
+
+/* V inside K cannot be wider than K: kv_shared with v_head_dim 640 over
+ * D = 576 is an error naming both; v_head_dim 2^62 overflows V. */
+START_TEST(test_attention_mla_errors)
+{
+	struct rl_op op;
+	struct rl_err err = {0, ""};
+	double f, b;
+
+	mla_op(&op, 1);
+	op.v_head_dim = 640;
+	ck_assert_int_eq(rl_op_work(&op, &f, &b, &err), RL_ERR_PARSE);
+	ck_assert_str_eq(err.msg, "column 'v_head_dim': 640 is above K's head dim 576 (the shape's "
+	                          "D): with kv_shared = 1, V is K's first v_head_dim channels");
+	op.kv_shared = 0; /* a V of its own may be wider */
+	ck_assert_int_eq(rl_op_work(&op, &f, &b, &err), 0);
+	op.v_head_dim = (uint64_t)1 << 62;
+	ck_assert_int_eq(rl_op_work(&op, &f, &b, &err), RL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "attention tensor"));
+}
+END_TEST
+
 /* Issue 13: weights and KV caches in their own dtype. The issue's case: a
  * 4096x4096 int4 weight under bf16 activations, one row (decode), one fp16
  * scale per 128 weights: weights 4096 x 4096 / 2 + 4096 x 4096 / 128 x 2 =
@@ -734,6 +908,9 @@ Suite *suite_formulas(void)
 	tcase_add_test(tc, test_attention_kv_heads);
 	tcase_add_loop_test(tc, test_attention_window, 0, ARRAY_SIZE(window_cases));
 	tcase_add_test(tc, test_attention_window_wide);
+	tcase_add_loop_test(tc, test_attention_mla, 0, ARRAY_SIZE(mla_cases));
+	tcase_add_test(tc, test_attention_mla_identical);
+	tcase_add_test(tc, test_attention_mla_errors);
 	tcase_add_test(tc, test_weight_dtype);
 	tcase_add_test(tc, test_dtype_bytes);
 	tcase_add_loop_test(tc, test_derive, 0, ARRAY_SIZE(derive_cases));

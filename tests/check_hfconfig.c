@@ -257,7 +257,8 @@ START_TEST(test_errors)
 	                                      "type 'gpt_neox' (expected llama, mistral, mixtral, "
 	                                      "qwen2, qwen3, qwen2_moe, qwen3_moe, gemma2, "
 	                                      "gemma3_text, gemma3, phi3, olmo2, granite, falcon, "
-	                                      "gpt2, bert or vit)"},
+	                                      "deepseek_v2, deepseek_v3, gpt_oss, gpt2, bert or "
+	                                      "vit)"},
 	    {"{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
 	     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
 	     "\"num_experts_per_tok\":2}",
@@ -528,7 +529,8 @@ START_TEST(test_rows_named)
 	static const char *const configs[] = {
 		"llama3-8b", "qwen2-7b",  "mixtral-8x7b", "gpt2",      "bert-base",
 		"vit-b16",   "qwen3-8b",  "gemma2-9b",    "gemma3-1b", "phi3-mini",
-		"olmo2-7b",  "granite3-8b", "falcon-7b",  "qwen1.5-moe-a2.7b", "qwen3-30b-a3b"};
+		"olmo2-7b",  "granite3-8b", "falcon-7b",  "qwen1.5-moe-a2.7b", "qwen3-30b-a3b",
+		"deepseek-v2-lite", "deepseek-v3", "gpt-oss-20b"};
 	static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
 	static const struct rl_parallel lays[] = {
 		{1, 1, 1, 1, 0, 0}, {2, 1, 1, 1, 0, 0}, {1, 2, 1, 1, 0, 0}, {1, 1, 1, 2, 0, 0}};

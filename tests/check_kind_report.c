@@ -61,7 +61,7 @@ START_TEST(test_columns)
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_CONV2D, ",", buf, sizeof(buf)),
 	                 "kernel,stride,padding,groups");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_ATTENTION, " ", buf, sizeof(buf)),
-	                 "causal kv_heads kv_dtype window");
+	                 "causal kv_heads kv_dtype window v_head_dim kv_shared");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_COLLECTIVE, " ", buf, sizeof(buf)),
 	                 "ranks nodes overlap");
 	ck_assert_str_eq(
@@ -90,7 +90,8 @@ START_TEST(test_table)
 	                 "weight_count trainable grouped params");
 	ck_assert_str_eq(line_of(buf, "attention ", line, sizeof(line)),
 	                 "attention     4-5  BxHxSxD or BxHxSqxSkxD                    - tensor "
-	                 "no      yes      no      no         causal kv_heads kv_dtype window params");
+	                 "no      yes      no      no         causal kv_heads kv_dtype window "
+	                 "v_head_dim kv_shared params");
 	ck_assert_str_eq(line_of(buf, "pointwise ", line, sizeof(line)),
 	                 "pointwise     1-6  -                                         1 vector "
 	                 "no      no       yes     no         inputs flops_per_element strided params");
@@ -125,7 +126,7 @@ START_TEST(test_csv)
 	                 "weight_count trainable grouped params");
 	ck_assert_str_eq(line_of(buf, "attention,", line, sizeof(line)),
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
-	                 "kv_dtype window params");
+	                 "kv_dtype window v_head_dim kv_shared params");
 	ck_assert_str_eq(line_of(buf, "pointwise,", line, sizeof(line)),
 	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided params");
 	ck_assert_str_eq(line_of(buf, "allreduce,", line, sizeof(line)),
@@ -166,7 +167,7 @@ START_TEST(test_json)
 	                                  "\"weights\":false,\"kv_cache\":true,"
 	                                  "\"fusable\":false,\"collective\":false,"
 	                                  "\"columns\":[\"causal\",\"kv_heads\",\"kv_dtype\",\"window\","
-	                                  "\"params\"]}"));
+	                                  "\"v_head_dim\",\"kv_shared\",\"params\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"allreduce\",\"min_dims\":1,\"max_dims\":6,"
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"

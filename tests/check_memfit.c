@@ -97,6 +97,46 @@ START_TEST(attention_window_kv)
 }
 END_TEST
 
+/* An absorbed MLA decode (DeepSeek-V2, arXiv:2405.04434, section 2.1.2:
+ * the cache is c_KV and the rotary key, one 576-channel latent a token):
+ * 64 sequences x 16 heads over 4096 keys, one KV head, V its first 512
+ * channels (kv_shared). The cache held is K's alone, 64 x 4096 x 576 x 2 B
+ * = 301,989,888 B (fp8: 150,994,944); the activations Q 64 x 16 x 576 x 2
+ * = 1,179,648 and O 64 x 16 x 512 x 2 = 1,048,576, 2,228,224 B. With V a
+ * tensor of its own, V's 64 x 4096 x 512 x 2 = 268,435,456 more are held
+ * (570,425,344), the activations the same. 27 layers (V2-Lite) hold 27 x
+ * 301,989,888 = 8,153,726,976 B. */
+START_TEST(attention_mla_kv)
+{
+	struct rl_op op;
+	struct rl_memfit m;
+	double w, kv, act;
+
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){64, 16, 1, 4096, 576});
+	op.kv_heads = 1;
+	op.v_head_dim = 512;
+	op.kv_shared = 1;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq(w, 0.0);
+	ck_assert_double_eq(kv, 301989888.0);
+	ck_assert_double_eq(act, 2228224.0);
+	op.count = 27;
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq(m.kv_bytes, 8153726976.0);
+	ck_assert_double_eq(m.activation_bytes, 2228224.0);
+	op.kv_shared = 0;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq(kv, 570425344.0);
+	ck_assert_double_eq(act, 2228224.0);
+	op.kv_shared = 1;
+	op.has |= RL_HAS_KV_DTYPE;
+	op.kv_dtype = RL_FP8E4M3;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq(kv, 150994944.0);
+}
+END_TEST
+
 /* conv2d 1x64x56x56, 256 filters 1x1, stride 1, fp16: filter 256 x 64 x 2
  * = 32,768 B; input 64 x 56 x 56 x 2 = 401,408 B, output 256 x 56 x 56 x
  * 2 = 1,605,632 B: 2,007,040 B of activations. */
@@ -324,6 +364,7 @@ Suite *suite_memfit(void)
 	tcase_add_test(tc, matmul_int4_groups);
 	tcase_add_test(tc, attention_kv);
 	tcase_add_test(tc, attention_window_kv);
+	tcase_add_test(tc, attention_mla_kv);
 	tcase_add_test(tc, conv2d_filter);
 	tcase_add_test(tc, step_totals);
 	tcase_add_test(tc, weight_count_resident);

@@ -162,6 +162,81 @@ START_TEST(test_window_column)
 }
 END_TEST
 
+/* v_head_dim, V's and O's head dim (empty or 0: the shape's D), and
+ * kv_shared, V as K's first v_head_dim channels (0 or 1): attention's
+ * only; with kv_shared V cannot be wider than K */
+START_TEST(test_mla_columns)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,kv_heads,v_head_dim,kv_shared\n"
+	                           "a,attention,bf16,64x16x1x4096x576,1,512,1\n"
+	                           "p,attention,bf16,1x16x2048x192,,128,\n"
+	                           "e,attention,bf16,1x16x2048x192,,,\n"
+	                           "z,attention,bf16,1x16x2048x192,,0,0\n"
+	                           "k,attention,bf16,1x16x2048x192,,,1\n"
+	                           "d,attention,bf16,1x16x2048x192,,192,1\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.n, 6);
+	ck_assert_uint_eq(l.ops[0].v_head_dim, 512);
+	ck_assert_int_eq(l.ops[0].kv_shared, 1);
+	ck_assert_uint_eq(l.ops[1].v_head_dim, 128);
+	ck_assert_int_eq(l.ops[1].kv_shared, 0);
+	ck_assert_uint_eq(l.ops[2].v_head_dim, 0);
+	ck_assert_int_eq(l.ops[2].kv_shared, 0);
+	ck_assert_uint_eq(l.ops[3].v_head_dim, 0);
+	ck_assert_int_eq(l.ops[3].kv_shared, 0);
+	ck_assert_uint_eq(l.ops[4].v_head_dim, 0); /* V = K entirely */
+	ck_assert_int_eq(l.ops[4].kv_shared, 1);
+	ck_assert_uint_eq(l.ops[5].v_head_dim, 192);
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,v_head_dim\nm,matmul,8x8x8,128\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0],
+	                 "ops.csv:2: column 'v_head_dim': only attention ops take it, not matmul");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,kv_shared\nm,matmul,8x8x8,1\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0],
+	                 "ops.csv:2: column 'kv_shared': only attention ops take it, not matmul");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(
+	        read_text("name,kind,shape,v_head_dim\na,attention,1x8x64x64,-4\n", &l, &errs),
+	        RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'v_head_dim': '-4'"));
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "(expected an integer)"));
+	rl_oplist_release(&l);
+	ck_assert_int_eq(
+	        read_text("name,kind,shape,v_head_dim\na,attention,1x8x64x64,128.5\n", &l, &errs),
+	        RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'v_head_dim': '128.5'"));
+	rl_oplist_release(&l);
+	ck_assert_int_eq(
+	        read_text("name,kind,shape,kv_shared\na,attention,1x8x64x64,2\n", &l, &errs),
+	        RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0], "ops.csv:2: column 'kv_shared': '2' is not 0 or 1");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,kv_heads,v_head_dim,kv_shared\n"
+	                           "ok,attention,bf16,64x16x1x4096x576,1,512,1\n"
+	                           "wide,attention,bf16,64x16x1x4096x576,1,640,1\n",
+	                           &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0],
+	                 "ops.csv:3: column 'v_head_dim': 640 is above K's head dim 576 (the "
+	                 "shape's D): with kv_shared = 1, V is K's first v_head_dim channels");
+	rl_oplist_release(&l);
+	/* a V of its own may be wider than K */
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,v_head_dim\n"
+	                           "w,attention,bf16,1x8x64x64,128\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.ops[0].v_head_dim, 128);
+	rl_oplist_release(&l);
+}
+END_TEST
+
 START_TEST(test_all_columns)
 {
 	const char *text =
@@ -868,7 +943,7 @@ START_TEST(test_kind_column_names)
 			named++;
 		}
 	}
-	ck_assert_int_eq(named, 21); /* the optional columns of docs/oplist-format.md */
+	ck_assert_int_eq(named, 23); /* the optional columns of docs/oplist-format.md */
 }
 END_TEST
 
@@ -888,6 +963,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(good, test_kind_column_names);
 	tcase_add_test(good, test_overlap_column);
 	tcase_add_test(good, test_window_column);
+	tcase_add_test(good, test_mla_columns);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
 	tcase_add_test(errors, test_nul_mid_file);

@@ -116,9 +116,12 @@ START_TEST(test_from_op)
 	ck_assert_str_eq(r.cell[RL_OPCOL_PADDING], "3");
 	ck_assert_str_eq(r.cell[RL_OPCOL_GROUPS], "1");
 	ck_assert_str_eq(r.cell[RL_OPCOL_COUNT], "1");
-	/* not an attention: no causal, no window; nothing measured */
+	/* not an attention: no causal, no window, no v_head_dim or kv_shared;
+	 * nothing measured */
 	ck_assert_str_eq(r.cell[RL_OPCOL_CAUSAL], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_WINDOW], "");
+	ck_assert_str_eq(r.cell[RL_OPCOL_V_HEAD_DIM], "");
+	ck_assert_str_eq(r.cell[RL_OPCOL_KV_SHARED], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_MEASURED], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_INPUTS], "");
 	ck_assert_str_eq(r.cell[RL_OPCOL_PHASE], "forward");
@@ -140,6 +143,20 @@ START_TEST(test_from_op)
 	op.window = 4096;
 	rl_oprow_from_op(&r, &op);
 	ck_assert_str_eq(r.cell[RL_OPCOL_WINDOW], "4096");
+	/* v_head_dim and kv_shared when set (0: D, and V a tensor of its own) */
+	ck_assert_str_eq(r.cell[RL_OPCOL_V_HEAD_DIM], "");
+	ck_assert_str_eq(r.cell[RL_OPCOL_KV_SHARED], "");
+	op.v_head_dim = 512;
+	op.kv_shared = 1;
+	rl_oprow_from_op(&r, &op);
+	ck_assert_str_eq(r.cell[RL_OPCOL_V_HEAD_DIM], "512");
+	ck_assert_str_eq(r.cell[RL_OPCOL_KV_SHARED], "1");
+	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_V_HEAD_DIM), "v_head_dim");
+	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_KV_SHARED), "kv_shared");
+	/* appended after the last column before them: the order is a contract */
+	ck_assert_int_eq(RL_OPCOL_V_HEAD_DIM, RL_OPCOL_WINDOW + 1);
+	ck_assert_int_eq(RL_OPCOL_KV_SHARED, RL_OPCOL_WINDOW + 2);
+	ck_assert_int_eq(RL_OPCOL_N, RL_OPCOL_KV_SHARED + 1);
 	rl_op_init(&op);
 	op.name = "ar";
 	op.kind = RL_KIND_ALLREDUCE;
@@ -179,7 +196,7 @@ END_TEST
 START_TEST(test_reads_back)
 {
 	enum rl_opcol cols[RL_OPCOL_N];
-	struct rl_op ops[3];
+	struct rl_op ops[4];
 	struct rl_oprow r;
 	struct rl_oplist l;
 	struct rl_errlist errs;
@@ -223,8 +240,21 @@ START_TEST(test_reads_back)
 	ops[2].causal = 1;
 	ops[2].kv_heads = 8;
 	ops[2].window = 256;
+	/* DeepSeek-V3's absorbed decode: one latent of 576 a token, V its
+	 * first 512 */
+	rl_op_init(&ops[3]);
+	ops[3].name = "mla";
+	ops[3].kind = RL_KIND_ATTENTION;
+	ops[3].dtype = RL_BF16;
+	ops[3].has = RL_HAS_SHAPE;
+	ops[3].ndims = 5;
+	ops[3].dims[0] = 64, ops[3].dims[1] = 16, ops[3].dims[2] = 1, ops[3].dims[3] = 4096;
+	ops[3].dims[4] = 576;
+	ops[3].kv_heads = 1;
+	ops[3].v_head_dim = 512;
+	ops[3].kv_shared = 1;
 	rl_oplist_write_header(f, cols, RL_OPCOL_N);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		rl_oprow_from_op(&r, &ops[i]);
 		rl_oplist_write_row(f, cols, RL_OPCOL_N, &r);
 	}
@@ -234,7 +264,7 @@ START_TEST(test_reads_back)
 	ck_assert_int_eq(rl_oplist_read(f, "w.csv", &l, &errs), 0);
 	fclose(f);
 	ck_assert_uint_eq(l.nextra, 0);
-	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.n, 4);
 	ck_assert_str_eq(l.ops[0].name, "q, k");
 	ck_assert_int_eq(l.ops[0].weight_dtype, RL_INT4);
 	ck_assert_uint_eq(l.ops[0].dims[1], 6144);
@@ -254,6 +284,12 @@ START_TEST(test_reads_back)
 	ck_assert_uint_eq(l.ops[0].window, 0);
 	ck_assert_int_eq(l.ops[2].kv_dtype, RL_FP8E4M3);
 	ck_assert_uint_eq(l.ops[2].line, 4);
+	ck_assert_uint_eq(l.ops[2].v_head_dim, 0);
+	ck_assert_int_eq(l.ops[2].kv_shared, 0);
+	ck_assert_uint_eq(l.ops[3].v_head_dim, 512);
+	ck_assert_int_eq(l.ops[3].kv_shared, 1);
+	ck_assert_uint_eq(l.ops[3].kv_heads, 1);
+	ck_assert_uint_eq(l.ops[3].dims[4], 576);
 	rl_oplist_release(&l);
 	free(buf);
 }

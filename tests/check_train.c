@@ -92,6 +92,57 @@ START_TEST(attention_backward)
 }
 END_TEST
 
+/* MLA at prefill, DeepSeek-V2-Lite's 1x16x2048x192, causal, V and O of
+ * Dv = 128, bf16: forward 2 x 16 x 2,097,152 x (192 + 128) =
+ * 21,474,836,480 FLOPs (2,097,152 = 2048^2 / 2 scores a head). Backward:
+ * S = Q K^T, dQ = dS K and dK = dS^T Q at D, dV = P^T dO and dP = dO V^T
+ * at Dv: 2 x 16 x 2,097,152 x (3 x 192 + 2 x 128) = 67,108,864 x 832 =
+ * 55,834,574,848 (2.6x). Bytes: Q and dQ 32,768 query rows x 192, O and
+ * dO x 128: 32,768 x 640 x 2 = 41,943,040; K, dK 32,768 keys x 192, V,
+ * dV x 128: the same, 83,886,080 in all (100,663,296 with Dv = D: 4 x
+ * 6,291,456 x 2 x 2). With kv_shared (V the first 128 of K's 192, dV added
+ * into dK): K read and dK written, 32,768 x 384 x 2 = 25,165,824, so
+ * 67,108,864. Saved: Q and O 32,768 x 320 x 2 = 20,971,520, K and V the
+ * same, the log-sum-exp 16 x 2048 x 4 = 131,072: 42,074,112; kv_shared K
+ * alone, 12,582,912: 33,685,504. Under eager autograd the gradients copied
+ * are Q + K + V, 6,291,456 + 32,768 x 320 = 16,777,216 elements (kv_shared:
+ * 12,582,912). */
+START_TEST(attention_mla_backward)
+{
+	struct rl_train_opts o;
+	struct rl_train_op out[RL_TRAIN_MAX_BWD];
+	struct rl_op op;
+	double f, b;
+
+	rl_train_opts_init(&o);
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 4, (uint64_t[]){1, 16, 2048, 192});
+	op.causal = 1;
+	op.v_head_dim = 128;
+	ck_assert_int_eq(rl_op_work(&op, &f, &b, NULL), 0);
+	ck_assert_double_eq(f, 21474836480.0);
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq_tol(flops_of(&out[0]), 55834574848.0, 1e-3);
+	ck_assert_double_eq(bytes_of(&out[0]), 83886080.0);
+	ck_assert_double_eq(rl_train_saved_bytes(&op), 42074112.0);
+	op.kv_shared = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(bytes_of(&out[0]), 67108864.0);
+	ck_assert_double_eq(rl_train_saved_bytes(&op), 33685504.0);
+	o.autograd = 1;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_uint_eq(out[1].op.dims[0], 12582912);
+	op.kv_shared = 0;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 2);
+	ck_assert_uint_eq(out[1].op.dims[0], 16777216);
+	/* Dv = D: today's 2.5x and 4 x Q + 4 x K, bit for bit */
+	o.autograd = 0;
+	op.v_head_dim = 192;
+	ck_assert_int_eq(rl_train_backward(&o, &op, 0, out, NULL), 1);
+	ck_assert_double_eq(flops_of(&out[0]), 2.5 * 25769803776.0);
+	ck_assert_double_eq(bytes_of(&out[0]), 100663296.0);
+}
+END_TEST
+
 /* Elementwise and row ops on 1024 x 4096 bf16 (4,194,304 elements,
  * 8,388,608 B): layernorm backward 5 x 8 MiB in 2 kernels; softmax 3 x;
  * pointwise with 2 inputs (1 + 2 x 2) x; a reduction over the last dim
@@ -582,6 +633,7 @@ Suite *suite_train(void)
 	tcase_add_test(tc, matmul_backward);
 	tcase_add_test(tc, work_record_read);
 	tcase_add_test(tc, attention_backward);
+	tcase_add_test(tc, attention_mla_backward);
 	tcase_add_test(tc, row_ops_backward);
 	tcase_add_test(tc, optimizer_bytes);
 	tcase_add_test(tc, optimizer_ops);

@@ -82,7 +82,7 @@ check "70B: attention fp8 KV, 64 heads over 8" \
 # errors: one line naming the key, nothing on stdout
 printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
 expect_error "unknown model_type" 1 \
-	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe, gemma2, gemma3_text, gemma3, phi3, olmo2, granite, falcon, gpt2, bert or vit\\)$" \
+	"^roofline: $tmp/neox.json: key 'model_type': unsupported model type 'gpt_neox' \\(expected llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe, gemma2, gemma3_text, gemma3, phi3, olmo2, granite, falcon, deepseek_v2, deepseek_v3, gpt_oss, gpt2, bert or vit\\)$" \
 	model "$tmp/neox.json"
 grep -v intermediate_size "$C8" >"$tmp/noint.json"
 expect_error "missing key" 1 "^roofline: $tmp/noint.json: key 'intermediate_size' is missing$" \

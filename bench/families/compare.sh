@@ -7,6 +7,11 @@
 # against torch.cuda.max_memory_allocated over the step. The prefill ran
 # with use_cache=False: its prediction is the fit less its KV cache. The
 # decode step is the second after the prefill (steady state: measure.py).
+# DeepSeek-V2-Lite runs --mla naive (transformers caches K and V per head),
+# gpt-oss --weight-dtype bf16 (measure.py drops its quantization_config).
+# Then the GPU time, the kernels' summed time of one profiled step, against
+# expected_gpu_us of the fused rows (the default) and of --impl hf, and the
+# kernels counted against summary.kernels.
 #
 #   bench/families/compare.sh [ROOFLINE [MEASURED]]      (from the source tree)
 #
@@ -18,26 +23,37 @@ M=${2:-docs/measurements/h200-issue24-2026-12-03/families.txt}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare-families.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-printf '%-20s %-8s %16s %9s %10s %10s %7s\n' model step params weights predGB measGB err%
-while IFS="$(printf '\t')" read -r name step b len params peak us; do
+printf '%-18s %-7s %12s %6s %8s %8s %6s %8s %8s %7s %8s %7s %5s %5s\n' model step params \
+	weight predGB measGB err% gpu_us fusedus err% hf_us err% kern hfk
+while IFS="$(printf '\t')" read -r name step b len params peak us nk kus; do
 	[ "$step" = error ] && continue
 	if [ "$step" = decode ]; then
 		opt="--phase decode --batch $b --context $len"
 	else
 		opt="--phase prefill --batch $b --seq $len"
 	fi
+	case $name in
+	deepseek-v2-lite) opt="$opt --mla naive" ;;
+	gpt-oss-20b) opt="$opt --weight-dtype bf16" ;;
+	esac
 	# shellcheck disable=SC2086
-	"$R" model -f json $opt "examples/$name.json" >"$tmp/o.json"
-	python3 - "$tmp/o.json" "$name" "$step" "$params" "$peak" <<'PY' >>"$tmp/rows"
+	"$R" model --hw h200 -f json $opt "examples/$name.json" >"$tmp/o.json"
+	# shellcheck disable=SC2086
+	"$R" model --hw h200 -f json --impl hf $opt "examples/$name.json" >"$tmp/h.json"
+	python3 - "$tmp/o.json" "$tmp/h.json" "$name" "$step" "$params" "$peak" "$nk" "$kus" \
+		<<'PY' >>"$tmp/rows"
 import json, sys
-d = json.load(open(sys.argv[1]))
+d, h = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 m = d["summary"]["memory"]
-name, step, params, peak = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+name, step = sys.argv[3], sys.argv[4]
+params, peak, nk, kus = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7]), float(sys.argv[8])
 pred = m["total_bytes"] - (m["kv_bytes"] if step == "prefill" else 0)
 w = m["weight_bytes"] / 2
-print("%-20s %-8s %16d %9s %10.3f %10.3f %7.1f" % (name, step, params,
-      "exact" if w == params else "%+.2f%%" % (100 * (w / params - 1)),
-      pred / 1e9, peak / 1e9, 100 * (pred / peak - 1)))
+f, g = d["summary"]["expected_gpu_us"], h["summary"]["expected_gpu_us"]
+print("%-18s %-7s %12d %6s %8.3f %8.3f %6.1f %8.0f %8.0f %7.1f %8.0f %7.1f %5d %5d" % (
+      name, step, params, "exact" if w == params else "%+.2f%%" % (100 * (w / params - 1)),
+      pred / 1e9, peak / 1e9, 100 * (pred / peak - 1), kus, f, 100 * (f / kus - 1),
+      g, 100 * (g / kus - 1), nk, h["summary"]["kernels"]))
 PY
 done <"$M"
 cat "$tmp/rows"

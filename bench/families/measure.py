@@ -6,11 +6,17 @@
 #     as generate() makes it: sliding layers keep their window), and over a
 #     prefill of SEQ tokens with use_cache=False and logits_to_keep=1 (the
 #     last token's logits, as generate() asks at prefill);
-#   - each step's GPU time (CUDA events, median of 10 after 3 warm-ups).
+#   - each step's time (CUDA events around the step, median of 10 after 3
+#     warm-ups: an eager step waits on the host, so this is its wall time);
+#   - the kernels the step launches and their summed time (one step under
+#     torch.profiler: the GPU time).
 # The decode step measured is the second after the prefill (steady state: see
-# measure()). KERNELS=1 prints each prefill's kernels by time.
+# measure()). KERNELS=1 prints each prefill's kernels by time. gpt-oss-20b is
+# built without its quantization_config (transformers then holds the experts
+# in bf16: compare.sh gives roofline --weight-dtype bf16) and with eager
+# attention (its sinks have no sdpa path in transformers 5.17).
 # One line per model and step in OUTDIR/families.txt, tab-separated:
-#   name  step  batch  seq_or_context  params  peak_bytes  gpu_us
+#   name step batch seq_or_context params peak_bytes step_us kernels kernel_us
 # bench/families/compare.sh holds roofline model against it.
 #
 #   python3 bench/families/measure.py OUTDIR [NAME...]      (on the GPU machine)
@@ -32,6 +38,8 @@ MODELS = {
     "olmo2-7b": ((8, 4096), (1, 2048)),
     "granite3-8b": ((8, 4096), (1, 2048)),
     "falcon-7b": ((8, 2048), (1, 2048)),
+    "deepseek-v2-lite": ((8, 4096), (1, 2048)),
+    "gpt-oss-20b": ((8, 4096), (1, 2048)),
 }
 
 
@@ -45,7 +53,8 @@ def config(path):
               "quantization_config", "auto_map"):
         d.pop(k, None)
     c = AutoConfig.for_model(mt, **d)
-    c._attn_implementation = "sdpa"
+    # gpt_oss's sinks have no sdpa path in transformers 5.17: eager
+    c._attn_implementation = "eager" if mt == "gpt_oss" else "sdpa"
     return c
 
 
@@ -66,6 +75,21 @@ def peak(fn):
     fn()
     torch.cuda.synchronize()
     return torch.cuda.max_memory_allocated()
+
+
+def kernels(fn):
+    """The kernels one call of FN launches and their summed duration (us),
+    from its profiler trace (as bench/traces/record.py counts them)."""
+    import tempfile
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as p:
+        fn()
+        torch.cuda.synchronize()
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        p.export_chrome_trace(f.name)
+        ev = json.load(open(f.name))["traceEvents"]
+    k = [e for e in ev if e.get("cat") == "kernel"]
+    return len(k), sum(e.get("dur", 0) for e in k)
 
 
 def measure(name, out):
@@ -108,6 +132,7 @@ def measure(name, out):
     # by a token a step (13 steps of a context of thousands: < 1 %)
     cache = prep()
     dus = gpu_us(lambda: decode(cache))
+    dk, dkus = kernels(lambda: decode(cache))
     del cache
     torch.cuda.empty_cache()
     pids = torch.randint(0, V, (pb, ps), device=dev)
@@ -119,14 +144,15 @@ def measure(name, out):
     prefill()
     ppeak = peak(prefill)
     pus = gpu_us(prefill)
+    pk, pkus = kernels(prefill)
     if os.environ.get("KERNELS"):
         from torch.profiler import profile, ProfilerActivity
         with profile(activities=[ProfilerActivity.CUDA]) as p:
             prefill()
             torch.cuda.synchronize()
         print(p.key_averages().table(sort_by="cuda_time_total", row_limit=12), flush=True)
-    out.write("%s\tdecode\t%d\t%d\t%d\t%d\t%.1f\n" % (name, db, dc, params, dpeak, dus))
-    out.write("%s\tprefill\t%d\t%d\t%d\t%d\t%.1f\n" % (name, pb, ps, params, ppeak, pus))
+    out.write("%s\tdecode\t%d\t%d\t%d\t%d\t%.1f\t%d\t%.1f\n" % (name, db, dc, params, dpeak, dus, dk, dkus))
+    out.write("%s\tprefill\t%d\t%d\t%d\t%d\t%.1f\t%d\t%.1f\n" % (name, pb, ps, params, ppeak, pus, pk, pkus))
     out.flush()
     del m
     torch.cuda.empty_cache()
