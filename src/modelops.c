@@ -558,6 +558,7 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	v[RL_IMPL_SYM_K] = c->experts_per_tok;
 	v[RL_IMPL_SYM_ET] = et;
 	v[RL_IMPL_SYM_EM] = em;
+	v[RL_IMPL_SYM_EI] = (c->expert_intermediate ? c->expert_intermediate : c->intermediate) / b->tp;
 	v[RL_IMPL_SYM_R] = o->train ? T : o->batch;
 	if (rl_impl_bind(&b->sym, v, &b->err) < 0) {
 		b->failed = 1;

@@ -851,6 +851,25 @@ START_TEST(test_qwen3_moe)
 	ck_assert_str_eq(row_named(r, n, "expert_gate_up")->shape, "128x1536x2048");
 	ck_assert_uint_eq(row_named(r, n, "expert_gate_up")->count, 48 * 128);
 	ck_assert_str_eq(row_named(r, n, "attention")->shape, "1x32x2048x128");
+	/* transformers eager (hf-transformers.impl): mixtral's grouped expert
+	 * GEMMs, of the experts' own intermediate, 768: 2 x 768 = 1536; the
+	 * 29 touched experts of 2 tokens each as one grouped GEMM */
+	{
+		struct rl_impl im;
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
+		ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		o = step(RL_PHASE_DECODE, 4, 4096);
+		o.impl = &im;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		ck_assert_str_eq(row_named(r, n, "gate_up")->shape, "29x2x1536x2048");
+		ck_assert_str_eq(row_named(r, n, "down")->shape, "29x2x2048x768");
+		ck_assert_str_eq(row_named(r, n, "act")->shape, "32x768");
+		rl_impl_release(&im);
+		o.impl = NULL;
+	}
 	/* mlp_only_layers: the named layers get the dense MLP of
 	 * intermediate_size (6144) */
 	c.layered = 0;

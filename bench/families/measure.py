@@ -11,7 +11,7 @@
 #   - the kernels the step launches and their summed time (one step under
 #     torch.profiler: the GPU time).
 # The decode step measured is the second after the prefill (steady state: see
-# measure()). KERNELS=1 prints each prefill's kernels by time. gpt-oss-20b is
+# measure()). KERNELS=1 prints each step's kernels by time. gpt-oss-20b is
 # built without its quantization_config (transformers then holds the experts
 # in bf16: compare.sh gives roofline --weight-dtype bf16) and with eager
 # attention (its sinks have no sdpa path in transformers 5.17).
@@ -92,6 +92,17 @@ def kernels(fn):
     return len(k), sum(e.get("dur", 0) for e in k)
 
 
+def table(what, fn):
+    """Prints FN's kernels by their total time (KERNELS=1)."""
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CUDA]) as p:
+        fn()
+        torch.cuda.synchronize()
+    print("==", what, flush=True)
+    print(p.key_averages().table(sort_by="cuda_time_total", row_limit=14, max_name_column_width=90),
+          flush=True)
+
+
 def measure(name, out):
     from transformers import AutoModelForCausalLM, DynamicCache
     (db, dc), (pb, ps) = MODELS[name]
@@ -133,6 +144,8 @@ def measure(name, out):
     cache = prep()
     dus = gpu_us(lambda: decode(cache))
     dk, dkus = kernels(lambda: decode(cache))
+    if os.environ.get("KERNELS"):
+        table(name + " decode", lambda: decode(cache))
     del cache
     torch.cuda.empty_cache()
     pids = torch.randint(0, V, (pb, ps), device=dev)
@@ -146,11 +159,7 @@ def measure(name, out):
     pus = gpu_us(prefill)
     pk, pkus = kernels(prefill)
     if os.environ.get("KERNELS"):
-        from torch.profiler import profile, ProfilerActivity
-        with profile(activities=[ProfilerActivity.CUDA]) as p:
-            prefill()
-            torch.cuda.synchronize()
-        print(p.key_averages().table(sort_by="cuda_time_total", row_limit=12), flush=True)
+        table(name + " prefill", prefill)
     out.write("%s\tdecode\t%d\t%d\t%d\t%d\t%.1f\t%d\t%.1f\n" % (name, db, dc, params, dpeak, dus, dk, dkus))
     out.write("%s\tprefill\t%d\t%d\t%d\t%d\t%.1f\t%d\t%.1f\n" % (name, pb, ps, params, ppeak, pus, pk, pkus))
     out.flush()
