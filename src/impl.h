@@ -86,6 +86,7 @@ enum rl_impl_if {
 	XX(ET, "the experts the step's tokens touch (MoE: E (1 - (1 - K/E)^T))")                  \
 	XX(EM, "the tokens of the busiest expert (MoE)")                                          \
 	XX(EI, "each routed expert's intermediate: moe_intermediate_size, else I (MoE)")          \
+	XX(W, "the keys a sliding layer's cache holds: min(C, sliding_window); C without one")    \
 	XX(R, "the logits' rows: B, or T in training")
 
 enum rl_impl_sym {

@@ -548,6 +548,7 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	v[RL_IMPL_SYM_S] = prefill ? S : 1;
 	v[RL_IMPL_SYM_T] = T;
 	v[RL_IMPL_SYM_C] = prefill ? S : o->context;
+	v[RL_IMPL_SYM_W] = c->window && c->window < v[RL_IMPL_SYM_C] ? c->window : v[RL_IMPL_SYM_C];
 	v[RL_IMPL_SYM_H] = c->hidden;
 	v[RL_IMPL_SYM_I] = c->intermediate / b->tp;
 	v[RL_IMPL_SYM_NH] = c->heads / b->tp;

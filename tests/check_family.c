@@ -777,6 +777,30 @@ START_TEST(test_phi3)
 	/* the KV cache: 2047 of the 4000 tokens a layer, K and V, 32 heads of
 	 * 96, 2 bytes: 32 x 2 x 2047 x 32 x 96 x 2 = 804913152 */
 	ck_assert_double_eq(kv_bytes_of(r, n), 804913152.0);
+	/* transformers eager (hf-transformers.impl): one qkv_proj GEMM, N =
+	 * (32 + 2 x 32) x 96 = 9216; the sliding cache's cat of its window,
+	 * 2047 of the 4000 keys; one gate_up_proj, N = 2 x 8192 */
+	{
+		struct rl_impl im;
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
+		ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		o.impl = &im;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		ck_assert_str_eq(row_named(r, n, "qkv_proj")->shape, "1x9216x3072");
+		ck_assert_str_eq(row_named(r, n, "k_cat")->shape, "1x32x2047x96");
+		ck_assert_str_eq(row_named(r, n, "v_cat")->shape, "1x32x2047x96");
+		ck_assert_str_eq(row_named(r, n, "gate_up_proj")->shape, "1x16384x3072");
+		ck_assert_ptr_null(row_named(r, n, "q_proj"));
+		/* a context inside the window: the cat of all 1000 */
+		o.context = 1000;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_str_eq(row_named(r, n, "k_cat")->shape, "1x32x1000x96");
+		rl_impl_release(&im);
+		o.impl = NULL;
+	}
 	/* prefill of 1000 tokens: within the window, causal */
 	o = step(RL_PHASE_PREFILL, 1, 1000);
 	n = rl_modelops_build(&c, &o, r, &e);
