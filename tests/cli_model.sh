@@ -320,4 +320,34 @@ check "mixtral b64 imbalance 1.5: the busiest expert's 24 tokens" \
 expect_error "--expert-imbalance below 1" 2 "--expert-imbalance: '0.5' is not a number" \
 	model --expert-imbalance 0.5 "$MX"
 
+# issue 24's families, the caches worked by hand (bf16, 2 bytes a value)
+EX="$top_srcdir/examples"
+# Gemma-2-9B, batch 8 over 8192 keys: 21 full layers of 8192 tokens and 21
+# sliding of their window, 4096; K and V of 8 heads of 256
+run model --batch 8 --context 8192 -f json "$EX/gemma2-9b.json"
+check "gemma2: the cache of 21 full and 21 sliding layers" \
+	grep -q "\"kv_bytes\":$(( 21 * 8 * (8192 + 4096) * 2 * 8 * 256 * 2 ))," "$tmp/out"
+run model --batch 8 --context 8192 -f oplist "$EX/gemma2-9b.json"
+check "gemma2: sliding_attention's window 4096" \
+	grep -q '^sliding_attention,attention,bf16,8x16x1x8192x256,,,,8,4096,,bf16,21,$' "$tmp/out"
+# DeepSeek-V2-Lite, batch 8 over 4096 keys, 27 layers: the latent (512 +
+# 64 a token) absorbed, or each of 16 heads' K (192) and V (128) naive
+run model --batch 8 --context 4096 -f json "$EX/deepseek-v2-lite.json"
+check "deepseek absorb: the latent cache" \
+	grep -q "\"kv_bytes\":$(( 27 * 8 * 4096 * 576 * 2 ))," "$tmp/out"
+run model --batch 8 --context 4096 --mla naive -f json "$EX/deepseek-v2-lite.json"
+check "deepseek naive: K and V per head" \
+	grep -q "\"kv_bytes\":$(( 27 * 8 * 4096 * 16 * (192 + 128) * 2 ))," "$tmp/out"
+expect_error "--mla of another form" 2 "--mla: 'flash' is not absorb or naive" \
+	model --mla flash "$EX/deepseek-v2-lite.json"
+# gpt-oss-20b: its experts (24 x 32 x 3 x 2880 x 2880 weights) in MXFP4 at
+# 17/32 bytes, the other 1804459584 weights in bf16; --weight-dtype bf16
+# puts every weight in bf16
+run model -f json "$EX/gpt-oss-20b.json"
+check "gpt-oss: MXFP4 experts" \
+	grep -q "\"weight_bytes\":$(( 24 * 32 * 3 * 2880 * 2880 * 17 / 32 + 1804459584 * 2 ))," "$tmp/out"
+run model --weight-dtype bf16 -f json "$EX/gpt-oss-20b.json"
+check "gpt-oss --weight-dtype bf16: every weight in bf16" \
+	grep -q "\"weight_bytes\":$(( (24 * 32 * 3 * 2880 * 2880 + 1804459584) * 2 ))," "$tmp/out"
+
 done_testing
