@@ -35,6 +35,10 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "32 to 256), in the memory fit and the bytes"},
 	{"kv-dtype", 0, RL_OPT_KV_DTYPE, "T", RL_CMD_MODEL,
 	 "KV cache, e.g. fp8 (default: --dtype)"},
+	{"families", 0, RL_OPT_FAMILIES, NULL, RL_CMD_MODEL,
+	 "list the model families (their model_types,\n"
+	 "phases, parallel layouts and keys) and exit;\n"
+	 "no config.json (-f table, csv or json)"},
 	{"max-batch", 0, RL_OPT_MAX_BATCH, NULL, RL_CMD_MODEL,
 	 "print the largest batch whose step fits the\n"
 	 "device's memory (at most 16777216), its step\n"

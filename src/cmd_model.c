@@ -155,6 +155,74 @@ static int ladder(struct rl_cli_model_opts *m, struct rl_pipeline_model *pm,
 	return rc;
 }
 
+/* BITS's phases or layouts (RL_FAMILY_*) as "decode train" or "tp pp dp
+ * ep" into BUF; SEP between them. */
+static const char *family_bits(char *buf, size_t len, unsigned bits, int layouts, const char *sep)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} phases[] = {{RL_FAMILY_DECODE, "decode"}, {RL_FAMILY_TRAIN, "train"}},
+	  lays[] = {{RL_FAMILY_TP, "tp"}, {RL_FAMILY_PP, "pp"}, {RL_FAMILY_DP, "dp"},
+	            {RL_FAMILY_EP, "ep"}};
+	size_t i, n = layouts ? 4 : 2, used = 0;
+
+	buf[0] = '\0';
+	if (!layouts) /* every family runs a prefill */
+		used += (size_t)snprintf(buf, len, "prefill");
+	for (i = 0; i < n && used < len; i++)
+		if (bits & (layouts ? lays[i].bit : phases[i].bit))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? sep : "",
+			                         layouts ? lays[i].name : phases[i].name);
+	return buf;
+}
+
+/* --families: the one table (family.c), a row a family: its name, its
+ * model_types, phases, layouts and how many keys it reads, as `hw list`
+ * lists the devices. */
+static int list_families(enum rl_format fmt)
+{
+	char ph[64], lay[64];
+	size_t i, j, nk;
+
+	if (fmt == RL_FMT_CSV)
+		puts("family,model_types,phases,layouts,keys");
+	else if (fmt == RL_FMT_JSON)
+		fputs("{\"families\":[", stdout);
+	else
+		printf("%-10s %-26s %-22s %-12s %s\n", "family", "model_types", "phases", "layouts",
+		       "keys");
+	for (i = 0; rl_families[i] != NULL; i++) {
+		const struct rl_family *f = rl_families[i];
+		char types[128];
+		size_t used = 0;
+
+		for (nk = 0; f->keys[nk] != NULL; nk++)
+			;
+		types[0] = '\0';
+		for (j = 0; f->model_types[j] != NULL && used < sizeof(types); j++) {
+			const char *sep = fmt == RL_FMT_TABLE ? ", " : fmt == RL_FMT_CSV ? " " : ",";
+
+			used += (size_t)snprintf(types + used, sizeof(types) - used,
+			                         fmt == RL_FMT_JSON ? "%s\"%s\"" : "%s%s", j ? sep : "",
+			                         f->model_types[j]);
+		}
+		family_bits(ph, sizeof(ph), f->phases, 0, fmt == RL_FMT_JSON ? "\",\"" : " ");
+		family_bits(lay, sizeof(lay), f->layouts, 1, fmt == RL_FMT_JSON ? "\",\"" : " ");
+		if (fmt == RL_FMT_CSV)
+			printf("%s,%s,%s,%s,%zu\n", f->name, types, ph, lay, nk);
+		else if (fmt == RL_FMT_JSON)
+			printf("%s{\"family\":\"%s\",\"model_types\":[%s],\"phases\":[\"%s\"],"
+			       "\"layouts\":[\"%s\"],\"keys\":%zu}",
+			       i ? "," : "", f->name, types, ph, lay, nk);
+		else
+			printf("%-10s %-26s %-22s %-12s %zu\n", f->name, types, ph, lay, nk);
+	}
+	if (fmt == RL_FMT_JSON)
+		puts("]}");
+	return fflush(stdout) == 0 ? RL_EXIT_OK : RL_EXIT_FAIL;
+}
+
 int cmd_model(int argc, char **argv)
 {
 	struct rl_cli_getopt go;
@@ -181,6 +249,7 @@ int cmd_model(int argc, char **argv)
 	uint64_t gen = 0;
 	int phase_given = 0, seq_given = 0;
 	int opt, rc, n, oplist = 0, wdt = 0, kvdt = 0, ctx = 0, maxb = 0, status = RL_EXIT_FAIL;
+	int families = 0;
 	/* where each size and dtype option goes, and the flag that it was given */
 	const struct { int opt; uint64_t *v; int *given; } sizes[] = {
 		{RL_OPT_BATCH, &mo.batch, NULL},     {RL_OPT_SEQ, &mo.seq, &seq_given},
@@ -251,6 +320,7 @@ int cmd_model(int argc, char **argv)
 				*dtypes[i].given = 1;
 			break;
 		case RL_OPT_MAX_BATCH: maxb = 1; break;
+		case RL_OPT_FAMILIES: families = 1; break;
 		case RL_OPT_EXPERT_IMBALANCE: {
 			struct rl_err perr;
 
@@ -286,6 +356,12 @@ int cmd_model(int argc, char **argv)
 			break;
 		default: return rl_cli_option_other("model", opt, usage, argv);
 		}
+	}
+	if (families) {
+		if (optind != argc || oplist || sinks.fmt == RL_FMT_MD)
+			return rl_cli_usage("model", "--families takes no config.json and -f table, "
+			                             "csv or json");
+		return list_families(sinks.fmt);
 	}
 	if (optind != argc - 1)
 		return rl_cli_usage("model", optind == argc ? "no config.json given"

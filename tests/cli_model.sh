@@ -320,6 +320,21 @@ check "mixtral b64 imbalance 1.5: the busiest expert's 24 tokens" \
 expect_error "--expert-imbalance below 1" 2 "--expert-imbalance: '0.5' is not a number" \
 	model --expert-imbalance 0.5 "$MX"
 
+# --families: the table, a row a family (17: llama ... vit), its
+# model_types from family_NAME.c
+run model --families
+check "--families: exit 0" test "$rc" -eq 0
+check "--families: 17 families and the header" test "$(wc -l <"$tmp/out")" -eq 18
+check "--families: deepseek's two model_types, its layouts" \
+	grep -q '^deepseek   deepseek_v2, deepseek_v3   prefill decode train   tp pp dp ep  21$' "$tmp/out"
+check "--families: the encoders run no decode" grep -q '^bert       bert  *prefill train  ' "$tmp/out"
+run model --families -f csv
+check "--families -f csv" grep -q '^gemma3,gemma3_text gemma3,prefill decode train,tp pp dp,14$' "$tmp/out"
+run model --families -f json
+check "--families -f json" grep -q '{"family":"gpt_oss","model_types":\["gpt_oss"\],"phases":\["prefill","decode","train"\],"layouts":\["tp","pp","dp","ep"\],"keys":14}' "$tmp/out"
+expect_error "--families with a config" 2 "--families takes no config.json" \
+	model --families "$C8"
+
 # issue 24's families, the caches worked by hand (bf16, 2 bytes a value)
 EX="$top_srcdir/examples"
 # Gemma-2-9B, batch 8 over 8192 keys: 21 full layers of 8192 tokens and 21
