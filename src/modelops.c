@@ -428,11 +428,15 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	r = matmul(b, "expert_gate_up", M, 2 * I, H, L * El);
 	r->weight_count = L * (E / b->ep);
 	r->weight_dtype = wdt;
+	if (wdt != NULL) /* the checkpoint's format carries its own scales */
+		r->weight_group = 0;
 	pointwise(b, "expert_silu", Tk, I, 1, L);
 	pointwise(b, "expert_mul", Tk, I, 2, L);
 	r = matmul(b, "expert_down", M, H, I, L * El);
 	r->weight_count = L * (E / b->ep);
 	r->weight_dtype = wdt;
+	if (wdt != NULL)
+		r->weight_group = 0;
 	if (b->par != NULL)
 		collective(b, "expert_combine", "alltoall", Tk, H, &b->par->ep, L);
 	/* the shared experts, one gated MLP over every token (qwen2_moe,

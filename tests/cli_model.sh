@@ -361,6 +361,12 @@ expect_error "--mla of another form" 2 "--mla: 'flash' is not absorb or naive" \
 run model -f json "$EX/gpt-oss-20b.json"
 check "gpt-oss: MXFP4 experts" \
 	grep -q "\"weight_bytes\":$(( 24 * 32 * 3 * 2880 * 2880 * 17 / 32 + 1804459584 * 2 ))," "$tmp/out"
+# --weight-group 32 adds an fp16 scale a 32 weights to the bf16 matmuls
+# only (attention 24 x 2880 x (5120 + 4096), the router 24 x 2880 x 32, the
+# lm_head 2880 x 201088): MXFP4 has its own
+run model --weight-group 32 -f json "$EX/gpt-oss-20b.json"
+check "gpt-oss --weight-group: no second scale on the MXFP4 experts" \
+	grep -q "\"weight_bytes\":$(( 24 * 32 * 3 * 2880 * 2880 * 17 / 32 + 1804459584 * 2 + (24 * 2880 * (5120 + 4096 + 32) + 2880 * 201088) / 32 * 2 ))," "$tmp/out"
 run model --weight-dtype bf16 -f json "$EX/gpt-oss-20b.json"
 check "gpt-oss --weight-dtype bf16: every weight in bf16" \
 	grep -q "\"weight_bytes\":$(( (24 * 32 * 3 * 2880 * 2880 + 1804459584) * 2 ))," "$tmp/out"
