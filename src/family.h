@@ -207,6 +207,17 @@ int rl_family_read_encoder(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c
  * SiLU MLP, lm_head), for the families built on it. */
 void rl_family_llama_block(const struct rl_hfconfig *c, struct rl_block *b);
 
+/* The experts (at KEY: num_local_experts, num_experts, n_routed_experts)
+ * and num_experts_per_tok, at most the experts (family_mixtral.c): the MoE
+ * families' shared keys. */
+int rl_family_read_experts(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c, const char *key);
+
+/* The keys rl_family_read_llama reads, in its order: the start of the keys
+ * list of every family built on it. */
+#define RL_FAMILY_LLAMA_KEYS                                                                       \
+	"hidden_size", "intermediate_size", "num_attention_heads", "num_key_value_heads",          \
+	        "num_hidden_layers", "vocab_size", "head_dim", "tie_word_embeddings", "attention_bias"
+
 /* qwen2_moe's and qwen3_moe's reader (family_qwen2_moe.c): llama's keys
  * (attention_bias defaulting to BIAS), then num_experts,
  * num_experts_per_tok, moe_intermediate_size, norm_topk_prob,

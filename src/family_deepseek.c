@@ -44,9 +44,7 @@ static int read_deepseek(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 	if (rc == 0)
 		rc = rl_hfconfig_size(r, "v_head_dim", 0, &c->v_head_dim);
 	if (rc == 0)
-		rc = rl_hfconfig_size(r, "n_routed_experts", 0, &c->experts);
-	if (rc == 0)
-		rc = rl_hfconfig_size(r, "num_experts_per_tok", 0, &c->experts_per_tok);
+		rc = rl_family_read_experts(r, c, "n_routed_experts");
 	if (rc == 0 && rl_hfconfig_has(r, "n_shared_experts"))
 		rc = rl_hfconfig_size(r, "n_shared_experts", 0, &shared);
 	if (rc == 0 && rl_hfconfig_has(r, "first_k_dense_replace"))
@@ -65,12 +63,6 @@ static int read_deepseek(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 		rc = rl_hfconfig_size(r, "num_nextn_predict_layers", 0, &c->mtp_layers);
 	if (rc < 0)
 		return rc;
-	if (c->experts_per_tok > c->experts)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'num_experts_per_tok': %llu is more than "
-		                  "n_routed_experts %llu",
-		                  r->name, (unsigned long long)c->experts_per_tok,
-		                  (unsigned long long)c->experts);
 	if (c->experts % c->groups != 0 || c->topk_groups > c->groups)
 		return rl_err_set(r->err, RL_ERR_PARSE,
 		                  "%s: key 'n_group': %llu groups of the %llu experts, %llu kept "

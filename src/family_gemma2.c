@@ -77,20 +77,13 @@ void rl_family_gemma_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const gemma2_types[] = {"gemma2", NULL};
 
-static const char *const gemma2_keys[] = {"hidden_size",
-                                          "intermediate_size",
-                                          "num_attention_heads",
-                                          "num_key_value_heads",
-                                          "num_hidden_layers",
-                                          "vocab_size",
-                                          "head_dim",
-                                          "tie_word_embeddings",
-                                          "attention_bias",
-                                          "sliding_window",
-                                          "attn_logit_softcapping",
-                                          "final_logit_softcapping",
-                                          "layer_types",
-                                          NULL};
+static const char *const gemma2_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"sliding_window",
+	"attn_logit_softcapping",
+	"final_logit_softcapping",
+	"layer_types",
+	NULL};
 
 const struct rl_family rl_family_gemma2 = {
 	.name = "gemma2",

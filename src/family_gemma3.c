@@ -36,21 +36,14 @@ static void gemma3_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const gemma3_types[] = {"gemma3_text", "gemma3", NULL};
 
-static const char *const gemma3_keys[] = {"sliding_window_pattern",
-                                          "hidden_size",
-                                          "intermediate_size",
-                                          "num_attention_heads",
-                                          "num_key_value_heads",
-                                          "num_hidden_layers",
-                                          "vocab_size",
-                                          "head_dim",
-                                          "tie_word_embeddings",
-                                          "attention_bias",
-                                          "sliding_window",
-                                          "attn_logit_softcapping",
-                                          "final_logit_softcapping",
-                                          "layer_types",
-                                          NULL};
+static const char *const gemma3_keys[] = {
+	"sliding_window_pattern",
+	RL_FAMILY_LLAMA_KEYS,
+	"sliding_window",
+	"attn_logit_softcapping",
+	"final_logit_softcapping",
+	"layer_types",
+	NULL};
 
 const struct rl_family rl_family_gemma3 = {
 	.name = "gemma3",

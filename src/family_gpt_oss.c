@@ -27,15 +27,7 @@ static int read_gpt_oss(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 	int rc = rl_family_read_llama(r, c, 1), typed;
 
 	if (rc == 0)
-		rc = rl_hfconfig_size(r, "num_local_experts", 0, &c->experts);
-	if (rc == 0)
-		rc = rl_hfconfig_size(r, "num_experts_per_tok", 0, &c->experts_per_tok);
-	if (rc == 0 && c->experts_per_tok > c->experts)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'num_experts_per_tok': %llu is more than "
-		                  "num_local_experts %llu",
-		                  r->name, (unsigned long long)c->experts_per_tok,
-		                  (unsigned long long)c->experts);
+		rc = rl_family_read_experts(r, c, "num_local_experts");
 	if (rc == 0)
 		rc = rl_hfconfig_size(r, "sliding_window", 0, &c->window);
 	if (rc < 0)
@@ -82,21 +74,14 @@ static void gpt_oss_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const gpt_oss_types[] = {"gpt_oss", NULL};
 
-static const char *const gpt_oss_keys[] = {"hidden_size",
-                                           "intermediate_size",
-                                           "num_attention_heads",
-                                           "num_key_value_heads",
-                                           "num_hidden_layers",
-                                           "vocab_size",
-                                           "head_dim",
-                                           "tie_word_embeddings",
-                                           "attention_bias",
-                                           "num_local_experts",
-                                           "num_experts_per_tok",
-                                           "sliding_window",
-                                           "layer_types",
-                                           "quantization_config",
-                                           NULL};
+static const char *const gpt_oss_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"num_local_experts",
+	"num_experts_per_tok",
+	"sliding_window",
+	"layer_types",
+	"quantization_config",
+	NULL};
 
 const struct rl_family rl_family_gpt_oss = {
 	.name = "gpt_oss",

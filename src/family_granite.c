@@ -54,21 +54,14 @@ static void granite_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const granite_types[] = {"granite", NULL};
 
-static const char *const granite_keys[] = {"hidden_size",
-                                           "intermediate_size",
-                                           "num_attention_heads",
-                                           "num_key_value_heads",
-                                           "num_hidden_layers",
-                                           "vocab_size",
-                                           "head_dim",
-                                           "tie_word_embeddings",
-                                           "attention_bias",
-                                           "mlp_bias",
-                                           "embedding_multiplier",
-                                           "residual_multiplier",
-                                           "attention_multiplier",
-                                           "logits_scaling",
-                                           NULL};
+static const char *const granite_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"mlp_bias",
+	"embedding_multiplier",
+	"residual_multiplier",
+	"attention_multiplier",
+	"logits_scaling",
+	NULL};
 
 const struct rl_family rl_family_granite = {
 	.name = "granite",

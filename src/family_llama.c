@@ -79,16 +79,7 @@ static int read_llama(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 
 static const char *const llama_types[] = {"llama", "mistral", NULL};
 
-const char *const rl_family_llama_keys[] = {"hidden_size",
-                                         "intermediate_size",
-                                         "num_attention_heads",
-                                         "num_key_value_heads",
-                                         "num_hidden_layers",
-                                         "vocab_size",
-                                         "head_dim",
-                                         "tie_word_embeddings",
-                                         "attention_bias",
-                                         NULL};
+const char *const rl_family_llama_keys[] = {RL_FAMILY_LLAMA_KEYS, NULL};
 
 const struct rl_family rl_family_llama = {
 	.name = "llama",

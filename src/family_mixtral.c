@@ -5,37 +5,34 @@
 
 #include "family.h"
 
-static int read_mixtral(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
+int rl_family_read_experts(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c, const char *key)
 {
-	int rc = rl_family_read_llama(r, c, 0);
+	int rc = rl_hfconfig_size(r, key, 0, &c->experts);
 
-	if (rc == 0)
-		rc = rl_hfconfig_size(r, "num_local_experts", 0, &c->experts);
 	if (rc == 0)
 		rc = rl_hfconfig_size(r, "num_experts_per_tok", 0, &c->experts_per_tok);
 	if (rc == 0 && c->experts_per_tok > c->experts)
 		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'num_experts_per_tok': %llu is more than "
-		                  "num_local_experts %llu",
-		                  r->name, (unsigned long long)c->experts_per_tok,
+		                  "%s: key 'num_experts_per_tok': %llu is more than %s %llu", r->name,
+		                  (unsigned long long)c->experts_per_tok, key,
 		                  (unsigned long long)c->experts);
 	return rc;
 }
 
+static int read_mixtral(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
+{
+	int rc = rl_family_read_llama(r, c, 0);
+
+	return rc == 0 ? rl_family_read_experts(r, c, "num_local_experts") : rc;
+}
+
 static const char *const mixtral_types[] = {"mixtral", NULL};
 
-static const char *const mixtral_keys[] = {"hidden_size",
-                                           "intermediate_size",
-                                           "num_attention_heads",
-                                           "num_key_value_heads",
-                                           "num_hidden_layers",
-                                           "vocab_size",
-                                           "head_dim",
-                                           "tie_word_embeddings",
-                                           "attention_bias",
-                                           "num_local_experts",
-                                           "num_experts_per_tok",
-                                           NULL};
+static const char *const mixtral_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"num_local_experts",
+	"num_experts_per_tok",
+	NULL};
 
 const struct rl_family rl_family_mixtral = {
 	.name = "mixtral",

@@ -40,17 +40,10 @@ static void phi3_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const phi3_types[] = {"phi3", NULL};
 
-static const char *const phi3_keys[] = {"hidden_size",
-                                        "intermediate_size",
-                                        "num_attention_heads",
-                                        "num_key_value_heads",
-                                        "num_hidden_layers",
-                                        "vocab_size",
-                                        "head_dim",
-                                        "tie_word_embeddings",
-                                        "attention_bias",
-                                        "sliding_window",
-                                        NULL};
+static const char *const phi3_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"sliding_window",
+	NULL};
 
 const struct rl_family rl_family_phi3 = {
 	.name = "phi3",

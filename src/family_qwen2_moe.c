@@ -18,15 +18,7 @@ int rl_family_read_qwen_moe(const struct rl_hfconfig_rd *r, struct rl_hfconfig *
 	int rc = rl_family_read_llama(r, c, bias);
 
 	if (rc == 0)
-		rc = rl_hfconfig_size(r, "num_experts", 0, &c->experts);
-	if (rc == 0)
-		rc = rl_hfconfig_size(r, "num_experts_per_tok", 0, &c->experts_per_tok);
-	if (rc == 0 && c->experts_per_tok > c->experts)
-		return rl_err_set(r->err, RL_ERR_PARSE,
-		                  "%s: key 'num_experts_per_tok': %llu is more than "
-		                  "num_experts %llu",
-		                  r->name, (unsigned long long)c->experts_per_tok,
-		                  (unsigned long long)c->experts);
+		rc = rl_family_read_experts(r, c, "num_experts");
 	if (rc == 0)
 		rc = rl_hfconfig_size(r, "moe_intermediate_size", 0, &c->expert_intermediate);
 	if (rc == 0)
@@ -61,24 +53,17 @@ static int read_qwen2_moe(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 
 static const char *const qwen2_moe_types[] = {"qwen2_moe", NULL};
 
-static const char *const qwen2_moe_keys[] = {"hidden_size",
-                                             "intermediate_size",
-                                             "num_attention_heads",
-                                             "num_key_value_heads",
-                                             "num_hidden_layers",
-                                             "vocab_size",
-                                             "head_dim",
-                                             "tie_word_embeddings",
-                                             "attention_bias",
-                                             "num_experts",
-                                             "num_experts_per_tok",
-                                             "moe_intermediate_size",
-                                             "norm_topk_prob",
-                                             "decoder_sparse_step",
-                                             "mlp_only_layers",
-                                             "qkv_bias",
-                                             "shared_expert_intermediate_size",
-                                             NULL};
+static const char *const qwen2_moe_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"num_experts",
+	"num_experts_per_tok",
+	"moe_intermediate_size",
+	"norm_topk_prob",
+	"decoder_sparse_step",
+	"mlp_only_layers",
+	"qkv_bias",
+	"shared_expert_intermediate_size",
+	NULL};
 
 const struct rl_family rl_family_qwen2_moe = {
 	.name = "qwen2_moe",

@@ -22,22 +22,15 @@ static void qwen3_moe_block(const struct rl_hfconfig *c, struct rl_block *b)
 
 static const char *const qwen3_moe_types[] = {"qwen3_moe", NULL};
 
-static const char *const qwen3_moe_keys[] = {"hidden_size",
-                                             "intermediate_size",
-                                             "num_attention_heads",
-                                             "num_key_value_heads",
-                                             "num_hidden_layers",
-                                             "vocab_size",
-                                             "head_dim",
-                                             "tie_word_embeddings",
-                                             "attention_bias",
-                                             "num_experts",
-                                             "num_experts_per_tok",
-                                             "moe_intermediate_size",
-                                             "norm_topk_prob",
-                                             "decoder_sparse_step",
-                                             "mlp_only_layers",
-                                             NULL};
+static const char *const qwen3_moe_keys[] = {
+	RL_FAMILY_LLAMA_KEYS,
+	"num_experts",
+	"num_experts_per_tok",
+	"moe_intermediate_size",
+	"norm_topk_prob",
+	"decoder_sparse_step",
+	"mlp_only_layers",
+	NULL};
 
 const struct rl_family rl_family_qwen3_moe = {
 	.name = "qwen3_moe",
