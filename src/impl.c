@@ -21,7 +21,7 @@ static const char *const comp_names[] = {
 };
 
 static const char *const if_names[RL_IMPL_IF_COUNT] = {
-	"prefill", "decode", "train", "rms", "gated", "bias", "causal", "final",
+	"prefill", "decode", "train", "rms", "gated", "bias", "causal", "final", "sliding",
 };
 
 static const char *const sym_names[] = {
@@ -172,7 +172,8 @@ static int parse_if(const struct line *l, struct rl_impl_kernel *k, const char *
 			return 0;
 		}
 	return bad(l, "unknown condition", val,
-	           "prefill, decode, train, rms, gated, bias, causal or final, or one of them "
+	           "prefill, decode, train, rms, gated, bias, causal, final or sliding, or one of "
+	           "them "
 	           "after '!'");
 }
 

@@ -65,8 +65,9 @@ enum rl_impl_if {
 	RL_IMPL_IF_BIAS = 1u << 5,    /* "bias": the q, k, v projections carry a bias */
 	RL_IMPL_IF_CAUSAL = 1u << 6,  /* "causal": a decoder (else an encoder) */
 	RL_IMPL_IF_FINAL = 1u << 7,   /* "final": the final norm after the last layer */
+	RL_IMPL_IF_SLIDING = 1u << 8, /* "sliding": the sliding-window layers' cache */
 };
-#define RL_IMPL_IF_COUNT 8
+#define RL_IMPL_IF_COUNT 9
 
 /* The names a kernel's expressions use, bound for each step by the
  * builder (modelops.c): one GPU's share under a parallel layout. */

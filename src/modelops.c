@@ -716,9 +716,13 @@ static void gqa(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	if (k->qkv_bias && !impl_rows(b, RL_IMPL_QKV_BIAS, L, 0))
 		pointwise(b, nm->qkv_bias, T, qkv, 2, L);
 	qk_norm(b, c, k, T, kvh, L);
+	/* the cache: the full layers' and the sliding layers' (their window) */
 	if (k->decoder) {
 		impl_rows(b, RL_IMPL_ROTARY, L, 0);
-		impl_rows(b, RL_IMPL_CACHE, L, 0);
+		if (L > Lsw)
+			impl_rows(b, RL_IMPL_CACHE, L - Lsw, 0);
+		if (Lsw)
+			impl_rows(b, RL_IMPL_CACHE, Lsw, RL_IMPL_IF_SLIDING);
 	}
 	/* gpt_oss's sinks: a logit per head, this GPU's heads */
 	if (k->sinks)

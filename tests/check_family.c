@@ -693,6 +693,44 @@ START_TEST(test_gemma2)
 	ck_assert_uint_eq(r[1].params + r[6].params + r[8].params + r[13].params, 42 * 4 * 3584);
 	ck_assert_uint_eq(r[0].params, 0);
 
+	/* transformers eager (hf-transformers.impl): each cache's cat and
+	 * sdpa's repeat_kv to the 16 query heads, on the 21 full layers over
+	 * the 8192 keys, on the 21 sliding ones over their window of 4096 (the
+	 * "sliding" call of the cache's kernels) */
+	{
+		struct rl_impl im;
+		char path[256];
+		int i, full = 0, slide = 0;
+
+		snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
+		ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		o.impl = &im;
+		n = rl_modelops_build(&c, &o, r, &e);
+		ck_assert_msg(n > 0, "%s", e.msg);
+		for (i = 0; i < n; i++) {
+			if (strcmp(r[i].name, "k_cat") == 0 && strcmp(r[i].shape, "2x8x8192x256") == 0 &&
+			    r[i].count == 21)
+				full++;
+			if (strcmp(r[i].name, "k_cat") == 0 && strcmp(r[i].shape, "2x8x4096x256") == 0 &&
+			    r[i].count == 21)
+				slide++;
+			if (strcmp(r[i].name, "k_repeat") == 0 && strcmp(r[i].shape, "2x16x8192x256") == 0 &&
+			    r[i].count == 21)
+				full++;
+			if (strcmp(r[i].name, "k_repeat") == 0 && strcmp(r[i].shape, "2x16x4096x256") == 0 &&
+			    r[i].count == 21)
+				slide++;
+		}
+		ck_assert_int_eq(full, 2);
+		ck_assert_int_eq(slide, 2);
+		/* Gemma's norm: (1 + w) in fp32 on the H weights, 4 norms a layer */
+		ck_assert_str_eq(row_named(r, n, "g_w_one")->shape, "3584");
+		ck_assert_uint_eq(row_named(r, n, "g_w_one")->count, 42);
+		ck_assert_str_eq(row_named(r, n, "embed_scale")->shape, "2x3584");
+		rl_impl_release(&im);
+		o.impl = NULL;
+	}
+
 	/* prefill of 4096 tokens, two sequences: T = 8192, every sliding
 	 * row's window 4096 = the prompt: no key is out of reach */
 	o = step(RL_PHASE_PREFILL, 2, 4096);
