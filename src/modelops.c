@@ -396,7 +396,7 @@ static void moe_sizes(struct build *b, const struct rl_hfconfig *c,
  * alltoall dispatcher). Tensor parallel: each expert's intermediate split
  * as the MLP's, and the combined output all-reduced. */
 static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
-                int k_bias, uint64_t T, uint64_t L)
+                const struct rl_block *blk, uint64_t T, uint64_t L)
 {
 	const char *wdt = c->expert_dtype && !o->weight_dtype_given
 	                          ? rl_dtype_name((enum rl_dtype)(c->expert_dtype - 1))
@@ -423,7 +423,7 @@ static void moe(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	 * the checkpoint's dtype (gpt_oss's mxfp4) unless --weight-dtype says;
 	 * gpt_oss's biases (the router's, each expert's two) in the GEMMs'
 	 * epilogues */
-	if (k_bias)
+	if (blk->moe_bias)
 		hold(b, mul(b, L, E + E / b->ep * (2 * I + H)));
 	r = matmul(b, "expert_gate_up", M, 2 * I, H, L * El);
 	r->weight_count = L * (E / b->ep);
@@ -817,7 +817,7 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		if (impl_rows(b, RL_IMPL_EXPERTS, Lm, 0) || routed)
 			tp_allreduce(b, "moe_allreduce", T, H, Lm);
 		else
-			moe(b, c, o, k->moe_bias, T, Lm);
+			moe(b, c, o, k, T, Lm);
 	}
 	if (L > Lm)
 		mlp(b, c, k, T, L - Lm);

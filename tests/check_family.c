@@ -553,6 +553,16 @@ END_TEST
  * only a rounded count (OLMo 2 "7B", Granite "8.1B", Falcon "7B"), the test
  * holds the weights to that rounding. */
 
+/* IM: transformers eager, hwdb/hf-transformers.impl (release it). */
+static void load_hf(struct rl_impl *im)
+{
+	char path[256];
+	struct rl_err e;
+
+	snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
+	ck_assert_msg(rl_impl_load(path, im, &e) == 0, "%s", e.msg);
+}
+
 struct want_row {
 	const char *name, *kind, *shape;
 	uint64_t count;
@@ -699,11 +709,9 @@ START_TEST(test_gemma2)
 	 * "sliding" call of the cache's kernels) */
 	{
 		struct rl_impl im;
-		char path[256];
 		int i, full = 0, slide = 0;
 
-		snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
-		ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		load_hf(&im);
 		o.impl = &im;
 		n = rl_modelops_build(&c, &o, r, &e);
 		ck_assert_msg(n > 0, "%s", e.msg);
@@ -820,10 +828,8 @@ START_TEST(test_phi3)
 	 * 2047 of the 4000 keys; one gate_up_proj, N = 2 x 8192 */
 	{
 		struct rl_impl im;
-		char path[256];
 
-		snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
-		ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		load_hf(&im);
 		o.impl = &im;
 		n = rl_modelops_build(&c, &o, r, &e);
 		ck_assert_msg(n > 0, "%s", e.msg);
@@ -918,10 +924,8 @@ START_TEST(test_qwen3_moe)
 	 * 29 touched experts of 2 tokens each as one grouped GEMM */
 	{
 		struct rl_impl im;
-		char path[256];
 
-		snprintf(path, sizeof(path), "%s/hf-transformers.impl", RL_TEST_HWDB);
-		ck_assert_msg(rl_impl_load(path, &im, &e) == 0, "%s", e.msg);
+		load_hf(&im);
 		o = step(RL_PHASE_DECODE, 4, 4096);
 		o.impl = &im;
 		n = rl_modelops_build(&c, &o, r, &e);
