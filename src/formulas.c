@@ -693,12 +693,23 @@ static void resident(const struct rl_op *op, double es, double *w, double *kv)
 		/* those held: a sliding layer's cache keeps its window's; an
 		 * absorbed MLA cache (kv_shared) K's channels alone */
 		rl_attention_kv_tokens(op, &read, &held);
+		if (op->kv_rebuilt)
+			break; /* K and V are this step's activations */
 		*kv = kes * (double)d[0] * (double)(op->kv_heads ? op->kv_heads : d[1]) *
 		      (double)held * rl_attention_kv_channels(op);
 		break;
 	}
+	case RL_BYTES_STREAM: /* a copy with kv_dtype writes the cache: its output */
+		if (op->kind == RL_KIND_COPY && (op->has & RL_HAS_KV_DTYPE)) {
+			double n = 1;
+			int i;
+
+			for (i = 0; i < op->ndims; i++)
+				n *= (double)d[i];
+			*kv = n * rl_dtype_bytes(op->kv_dtype);
+		}
+		break;
 	case RL_BYTES_INPUTS:
-	case RL_BYTES_STREAM:
 	case RL_BYTES_ROW_REDUCE:
 	case RL_BYTES_ROW_AFFINE:
 	case RL_BYTES_GATHER: /* the table's size is not in the shape */

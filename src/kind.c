@@ -75,7 +75,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 	/* in the bits' order (kind.h) */
 	static const char *const names[RL_KCOL_BITS + 1][7] = {
 		{"kernel", "stride", "padding", "groups", NULL},
-		{"causal", "kv_heads", "kv_dtype", "window", "v_head_dim", "kv_shared", NULL},
+		{"causal", "kv_heads", "window", "v_head_dim", "kv_shared", "kv_cached", NULL},
 		{"weight_dtype", "weight_group", "weight_count", "trainable", NULL},
 		{"inputs", NULL},
 		{"perm", NULL},
@@ -84,6 +84,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 		{"flops_per_element", NULL},
 		{"strided", NULL},
 		{"params", NULL},
+		{"kv_dtype", NULL},
 		{NULL},
 	};
 	unsigned i;

@@ -35,8 +35,7 @@ enum rl_kind_weights {
  * on any other kind is an error (oplist.c). */
 enum {
 	RL_KCOL_CONV2D = 1 << 0,     /* kernel, stride, padding, groups */
-	RL_KCOL_ATTENTION = 1 << 1,  /* causal, kv_heads, kv_dtype, window, v_head_dim,
-	                              * kv_shared */
+	RL_KCOL_ATTENTION = 1 << 1,  /* causal, kv_heads, window, v_head_dim, kv_shared */
 	RL_KCOL_WEIGHTS = 1 << 2,    /* weight_dtype, weight_group, weight_count, trainable */
 	RL_KCOL_INPUTS = 1 << 3,     /* inputs */
 	RL_KCOL_PERM = 1 << 4,       /* perm */
@@ -45,8 +44,10 @@ enum {
 	RL_KCOL_FPE = 1 << 7,        /* flops_per_element */
 	RL_KCOL_STRIDED = 1 << 8,    /* strided */
 	RL_KCOL_PARAMS = 1 << 9,     /* params */
+	RL_KCOL_KV = 1 << 10,        /* kv_dtype: attention's cache, or the cache a
+	                              * copy writes (an implementation's update) */
 };
-#define RL_KCOL_BITS 10
+#define RL_KCOL_BITS 11
 
 /* Every kind but the collectives holds weights of its own in memory (an
  * embedding table, a norm's weight, a bias): the 'params' column. */
@@ -91,9 +92,9 @@ enum {
 	XX(CONV2D, "conv2d", 4, 4, "input NxCxHxW", 1.0, RL_BYTES_CONV2D, RL_WEIGHTS_MATRIX,       \
 	   RL_KF_MATRIX, RL_KCOL_CONV2D | RL_KCOL_WEIGHTS | RL_KCOL_P)                                         \
 	XX(ATTENTION, "attention", 4, 5, "BxHxSxD or BxHxSqxSkxD", 1.0, RL_BYTES_ATTENTION,        \
-	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION | RL_KCOL_P)                                         \
+	   RL_WEIGHTS_KV, RL_KF_MATRIX, RL_KCOL_ATTENTION | RL_KCOL_KV | RL_KCOL_P)                                         \
 	XX(COPY, "copy", 1, 6, NULL, 0.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, 0,                     \
-	   RL_KCOL_PERM | RL_KCOL_STRIDED | RL_KCOL_P)                                                         \
+	   RL_KCOL_PERM | RL_KCOL_STRIDED | RL_KCOL_P | RL_KCOL_KV)                                                         \
 	XX(EMBEDDING, "embedding", 2, 6, "indices x row width (NxD, BxSxD)", 0.0, RL_BYTES_GATHER, \
 	   RL_WEIGHTS_NONE, 0, RL_KCOL_P)                                                          \
 	XX(ALLREDUCE, "allreduce", 1, 6, NULL, 0.0, RL_BYTES_BUS, RL_WEIGHTS_NONE,                 \

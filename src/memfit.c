@@ -94,7 +94,8 @@ int rl_memfit_add_work(struct rl_memfit *m, const struct rl_op *op, const struct
 		return 0;
 	/* the weights held in memory: an MoE expert row runs on the experts
 	 * the batch touches (count) while every expert stays resident */
-	m->weight_bytes += (op->weight_count ? (double)op->weight_count : n) * w;
+	m->weight_bytes +=
+	    (op->weight_count || (op->has & RL_HAS_WEIGHT_COUNT) ? (double)op->weight_count : n) * w;
 	/* and what the row holds besides (params: the row's as a whole) */
 	m->weight_bytes += wk->params_bytes;
 	m->kv_bytes += n * kv;

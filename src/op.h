@@ -43,6 +43,8 @@ enum {
 	RL_HAS_RANKS = 1 << 10,       /* ranks (collectives) */
 	RL_HAS_NODES = 1 << 11,       /* nodes (collectives) */
 	RL_HAS_HOST_COST = 1 << 12,   /* host_overhead_us */
+	RL_HAS_WEIGHT_COUNT = 1 << 13, /* weight_count (0: both operands
+	                                * activations, no weights held) */
 };
 
 struct rl_op {
@@ -73,6 +75,10 @@ struct rl_op {
 	int kv_shared;            /* attention: 1: V is the first Dv channels of
 	                           * K, not a tensor of its own (MLA's latent
 	                           * cache, absorbed): read and held once, as K */
+	int kv_rebuilt;           /* attention: 1 (kv_cached=0): K and V are this
+	                           * step's activations, rebuilt from a cache of
+	                           * another form (transformers' MLA, from the
+	                           * latent): no KV cache held by the row */
 	uint64_t weight_group;    /* weight elements per fp16 scale; 0: no scales */
 	int fma;                  /* 1: the FLOPs are fused multiply-adds */
 	uint64_t inputs;          /* pointwise: input tensors of the output's size */
@@ -84,8 +90,9 @@ struct rl_op {
 	enum rl_phase phase;      /* forward (the default), backward, optimizer */
 	int frozen;               /* matmul, conv2d: 1 (trainable=0): no weight
 	                           * gradient, no optimizer state */
-	uint64_t weight_count;    /* matmul, conv2d: weight sets held in memory;
-	                           * 0: count (memfit.h) */
+	uint64_t weight_count;    /* matmul, conv2d: weight sets held in memory
+	                           * (RL_HAS_WEIGHT_COUNT: 0 is none, a matmul of
+	                           * two activations); not given: count (memfit.h) */
 	uint64_t ranks;           /* collectives: GPUs taking part (RL_HAS_RANKS) */
 	uint64_t nodes;           /* collectives: nodes they span, default 1 */
 	int overlap;              /* collectives: 1 (overlap=1): on the

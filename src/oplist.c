@@ -49,6 +49,7 @@ enum col {
 	COL_WINDOW,
 	COL_V_HEAD_DIM,
 	COL_KV_SHARED,
+	COL_KV_CACHED,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -61,6 +62,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
 	"strided", "params", "window", "v_head_dim", "kv_shared",
+	"kv_cached",
 };
 
 struct reader {
@@ -430,10 +432,11 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_GROUPS, RL_KCOL_CONV2D, "conv2d"},
 		{COL_CAUSAL, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_HEADS, RL_KCOL_ATTENTION, "attention"},
-		{COL_KV_DTYPE, RL_KCOL_ATTENTION, "attention"},
+		{COL_KV_DTYPE, RL_KCOL_KV, "attention and copy"},
 		{COL_WINDOW, RL_KCOL_ATTENTION, "attention"},
 		{COL_V_HEAD_DIM, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_SHARED, RL_KCOL_ATTENTION, "attention"},
+		{COL_KV_CACHED, RL_KCOL_ATTENTION, "attention"},
 		{COL_WEIGHT_DTYPE, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_GROUP, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_COUNT, RL_KCOL_WEIGHTS, "matmul and conv2d"},
@@ -633,7 +636,15 @@ static int do_row(struct reader *r, struct rl_op *op)
 			rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->launches);
 			break;
 		case COL_COUNT: rc = cell_count(r, cn, s, &op->count); break;
-		case COL_WEIGHT_COUNT: rc = cell_count(r, cn, s, &op->weight_count); break;
+		case COL_WEIGHT_COUNT:
+			/* 0: a matmul of two activations (attention's scores
+			 * as a GEMM) holds no weights */
+			if (strcmp(s, "0") == 0)
+				op->weight_count = 0;
+			else
+				rc = cell_count(r, cn, s, &op->weight_count);
+			op->has |= RL_HAS_WEIGHT_COUNT;
+			break;
 		case COL_TRAINABLE: {
 			int t = 1;
 
@@ -682,6 +693,13 @@ static int do_row(struct reader *r, struct rl_op *op)
 			rc = cell_u64(r, cn, s, 0, UINT64_MAX, NULL, &op->v_head_dim);
 			break;
 		case COL_KV_SHARED: rc = cell_bool(r, cn, s, &op->kv_shared); break;
+		case COL_KV_CACHED: {
+			int cached = 1;
+
+			rc = cell_bool(r, cn, s, &cached);
+			op->kv_rebuilt = !cached;
+			break;
+		}
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;

@@ -45,6 +45,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_WINDOW] = "window",
 	[RL_OPCOL_V_HEAD_DIM] = "v_head_dim",
 	[RL_OPCOL_KV_SHARED] = "kv_shared",
+	[RL_OPCOL_KV_CACHED] = "kv_cached",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -144,6 +145,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 			rl_oprow_u64(r, RL_OPCOL_V_HEAD_DIM, op->v_head_dim);
 		if (op->kv_shared)
 			rl_oprow_text(r, RL_OPCOL_KV_SHARED, "1");
+		if (op->kv_rebuilt)
+			rl_oprow_text(r, RL_OPCOL_KV_CACHED, "0");
 	}
 	if (rl_kind_info(op->kind)->columns & RL_KCOL_INPUTS)
 		rl_oprow_u64(r, RL_OPCOL_INPUTS, op->inputs);

@@ -63,10 +63,12 @@ static double weight_es(const struct rl_op *op)
 	return rl_dtype_bytes((op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype : op->dtype);
 }
 
-/* The row's weight sets: weight_count where given, else count. */
+/* The row's weight sets: weight_count where given (0: none, a matmul of
+ * two activations), else count. */
 static double weight_sets(const struct rl_op *op)
 {
-	return op->weight_count ? (double)op->weight_count : (double)op->count;
+	return op->weight_count || (op->has & RL_HAS_WEIGHT_COUNT) ? (double)op->weight_count
+	                                                           : (double)op->count;
 }
 
 /* A copy of FWD as an op of the expansion: no measurement, no carried
@@ -82,7 +84,7 @@ static int clone(const struct rl_train_opts *o, const struct rl_op *fwd, const c
 		                  (unsigned long long)fwd->count, (unsigned long long)o->grad_accum);
 	t->op = *fwd;
 	t->op.name = NULL;
-	t->op.has &= ~(unsigned)(RL_HAS_MEASURED | RL_HAS_HOST);
+	t->op.has &= ~(unsigned)(RL_HAS_MEASURED | RL_HAS_HOST | RL_HAS_WEIGHT_COUNT);
 	t->op.measured_us = 0;
 	t->op.host_us = 0;
 	t->op.extra = NULL;

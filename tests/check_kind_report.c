@@ -61,7 +61,8 @@ START_TEST(test_columns)
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_CONV2D, ",", buf, sizeof(buf)),
 	                 "kernel,stride,padding,groups");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_ATTENTION, " ", buf, sizeof(buf)),
-	                 "causal kv_heads kv_dtype window v_head_dim kv_shared");
+	                 "causal kv_heads window v_head_dim kv_shared kv_cached");
+	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_KV, " ", buf, sizeof(buf)), "kv_dtype");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_COLLECTIVE, " ", buf, sizeof(buf)),
 	                 "ranks nodes overlap");
 	ck_assert_str_eq(
@@ -90,8 +91,8 @@ START_TEST(test_table)
 	                 "weight_count trainable grouped params");
 	ck_assert_str_eq(line_of(buf, "attention ", line, sizeof(line)),
 	                 "attention     4-5  BxHxSxD or BxHxSqxSkxD                    - tensor "
-	                 "no      yes      no      no         causal kv_heads kv_dtype window "
-	                 "v_head_dim kv_shared params");
+	                 "no      yes      no      no         causal kv_heads window "
+	                 "v_head_dim kv_shared kv_cached params kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise ", line, sizeof(line)),
 	                 "pointwise     1-6  -                                         1 vector "
 	                 "no      no       yes     no         inputs flops_per_element strided params");
@@ -100,7 +101,7 @@ START_TEST(test_table)
 	                 "no      no       no      yes        ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy ", line, sizeof(line)),
 	                 "copy          1-6  -                                         - vector "
-	                 "no      no       no      no         perm strided params");
+	                 "no      no       no      no         perm strided params kv_dtype");
 	/* the other defaults of flops_per_element: softmax 5, layernorm 8 */
 	ck_assert_str_eq(line_of(buf, "softmax ", line, sizeof(line)),
 	                 "softmax       1-6  -                                         5 vector "
@@ -126,13 +127,13 @@ START_TEST(test_csv)
 	                 "weight_count trainable grouped params");
 	ck_assert_str_eq(line_of(buf, "attention,", line, sizeof(line)),
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
-	                 "kv_dtype window v_head_dim kv_shared params");
+	                 "window v_head_dim kv_shared kv_cached params kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise,", line, sizeof(line)),
 	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided params");
 	ck_assert_str_eq(line_of(buf, "allreduce,", line, sizeof(line)),
 	                 "allreduce,1,6,,,vector,0,0,0,1,ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy,", line, sizeof(line)),
-	                 "copy,1,6,,,vector,0,0,0,0,perm strided params");
+	                 "copy,1,6,,,vector,0,0,0,0,perm strided params kv_dtype");
 	/* a shape form with a comma is quoted */
 	ck_assert_str_eq(line_of(buf, "embedding,", line, sizeof(line)),
 	                 "embedding,2,6,\"indices x row width (NxD, BxSxD)\",,vector,0,0,0,0,params");
@@ -166,8 +167,8 @@ START_TEST(test_json)
 	                                  "\"flops_per_element\":null,\"pipe\":\"tensor\","
 	                                  "\"weights\":false,\"kv_cache\":true,"
 	                                  "\"fusable\":false,\"collective\":false,"
-	                                  "\"columns\":[\"causal\",\"kv_heads\",\"kv_dtype\",\"window\","
-	                                  "\"v_head_dim\",\"kv_shared\",\"params\"]}"));
+	                                  "\"columns\":[\"causal\",\"kv_heads\",\"window\","
+	                                  "\"v_head_dim\",\"kv_shared\",\"kv_cached\",\"params\",\"kv_dtype\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"allreduce\",\"min_dims\":1,\"max_dims\":6,"
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"
@@ -178,7 +179,8 @@ START_TEST(test_json)
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"
 	                                  "\"kv_cache\":false,\"fusable\":false,"
-	                                  "\"collective\":false,\"columns\":[\"perm\",\"strided\",\"params\"]}"));
+	                                  "\"collective\":false,\"columns\":[\"perm\",\"strided\",\"params\","
+	                                  "\"kv_dtype\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"columns\":[\"params\"]}]}\n")); /* custom, the last */
 	ck_assert_ptr_null(strstr(buf, "\"fused\""));
 	/* md is no format of this list */

@@ -223,6 +223,42 @@ START_TEST(weight_count_resident)
 	rl_memfit_init(&m);
 	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
 	ck_assert_double_eq_tol(m.weight_bytes, 0.5 * GIB, 1e-3);
+	op.has |= RL_HAS_WEIGHT_COUNT; /* weight_count=0: two activations */
+	rl_memfit_init(&m);
+	ck_assert_int_eq(rl_memfit_add(&m, &op, NULL), 0);
+	ck_assert_double_eq_tol(m.weight_bytes, 0.0, 1e-9);
+}
+END_TEST
+
+/* The caches an implementation writes with copies (issue 24, transformers'
+ * MLA): a copy with kv_dtype holds its output, DeepSeek-V2-Lite's latent
+ * of one layer at batch 8 on 4096 tokens, 8 x 1 x 4096 x 512 x 2 B =
+ * 33,554,432 B (fp8: half); a copy without, nothing. The attention over the
+ * K and V rebuilt from it (kv_cached=0, 8 x 16 x 1 x 4096 x 192, Dv 128)
+ * holds none, where a cached one would hold 8 x 16 x 4096 x (192 + 128) x
+ * 2 B = 335,544,320 B. */
+START_TEST(copy_writes_cache)
+{
+	struct rl_op op;
+	double w, kv, act;
+
+	test_op_shape(&op, RL_KIND_COPY, RL_BF16, 4, (uint64_t[]){8, 1, 4096, 512});
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 0.0, 1e-9);
+	op.has |= RL_HAS_KV_DTYPE;
+	op.kv_dtype = RL_BF16;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 33554432.0, 1e-6);
+	op.kv_dtype = RL_FP8E4M3;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 16777216.0, 1e-6);
+	test_op_shape(&op, RL_KIND_ATTENTION, RL_BF16, 5, (uint64_t[]){8, 16, 1, 4096, 192});
+	op.v_head_dim = 128;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 335544320.0, 1e-6);
+	op.kv_rebuilt = 1;
+	ck_assert_int_eq(rl_memfit_op_bytes(&op, &w, &kv, &act, NULL), 0);
+	ck_assert_double_eq_tol(kv, 0.0, 1e-9);
 }
 END_TEST
 
@@ -363,6 +399,7 @@ Suite *suite_memfit(void)
 	tcase_add_test(tc, work_record_read);
 	tcase_add_test(tc, matmul_int4_groups);
 	tcase_add_test(tc, attention_kv);
+	tcase_add_test(tc, copy_writes_cache);
 	tcase_add_test(tc, attention_window_kv);
 	tcase_add_test(tc, attention_mla_kv);
 	tcase_add_test(tc, conv2d_filter);

@@ -405,7 +405,7 @@ static const struct {
 	{"weight_dtype on attention", "name,kind,shape,weight_dtype\na,attention,1x8x8x8,int4\n",
 	 "ops.csv:2: column 'weight_dtype': only matmul and conv2d ops take it, not attention"},
 	{"kv_dtype on matmul", "name,kind,shape,kv_dtype\na,matmul,2x2x2,fp8\n",
-	 "ops.csv:2: column 'kv_dtype': only attention ops take it, not matmul"},
+	 "ops.csv:2: column 'kv_dtype': only attention and copy ops take it, not matmul"},
 	{"unknown weight_dtype", "name,kind,shape,weight_dtype\na,matmul,2x2x2,int3\n",
 	 "ops.csv:2: column 'weight_dtype': unknown dtype 'int3' (expected one of fp64"},
 	{"weight_group without weight_dtype", "name,kind,shape,weight_group\na,matmul,2x2x256,128\n",
@@ -418,8 +418,10 @@ static const struct {
 	/* issue 13: weight_count, the resident weight sets of an MoE row */
 	{"weight_count on attention", "name,kind,shape,weight_count\na,attention,1x8x8x8,4\n",
 	 "ops.csv:2: column 'weight_count': only matmul and conv2d ops take it, not attention"},
-	{"weight_count zero", "name,kind,shape,weight_count\na,matmul,2x2x2,0\n",
-	 "ops.csv:2: column 'weight_count': 0 is below the minimum 1"},
+	/* 0 written as 0 is none (a matmul of two activations); an
+	 * expression of 0 is a mistake */
+	{"weight_count zero by an expression", "name,kind,shape,weight_count\na,matmul,2x2x2,2-2\n",
+	 "ops.csv:2: column 'weight_count': 2-2 = 0 is below the minimum 1"},
 	{"weight_count unbound name", "name,kind,shape,weight_count\na,matmul,2x2x2,E*L\n",
 	 "ops.csv:2: column 'weight_count': "},
 	/* issue 26: perm (a permuted copy) and grouped (a grouped GEMM) */
@@ -943,7 +945,7 @@ START_TEST(test_kind_column_names)
 			named++;
 		}
 	}
-	ck_assert_int_eq(named, 23); /* the optional columns of docs/oplist-format.md */
+	ck_assert_int_eq(named, 24); /* the optional columns of docs/oplist-format.md */
 }
 END_TEST
 

@@ -23,7 +23,7 @@ check "kinds: conv2d takes kernel" grep -Eq '^conv2d +4-4 .* kernel stride paddi
 check "kinds: softmax 5 FLOPs per element, fusable" grep -Eq '^softmax +1-6 +- +5 +vector +no +no +yes +no +flops_per_element params$' "$tmp/out"
 check "kinds: sendrecv a collective" grep -Eq '^sendrecv .* yes +ranks nodes overlap$' "$tmp/out"
 check "kinds: params on every kind but the collectives" \
-	test "$(grep -c ' params$' "$tmp/out")" -eq 10 -a "$(grep -c ' ranks nodes overlap$' "$tmp/out")" -eq 6
+	test "$(grep -c ' params\( kv_dtype\)\{0,1\}$' "$tmp/out")" -eq 10 -a "$(grep -c ' ranks nodes overlap$' "$tmp/out")" -eq 6
 
 run kinds -f csv
 check "kinds -f csv: exit 0" test "$rc" -eq 0
@@ -33,7 +33,7 @@ check "kinds -f csv: 16 rows" test "$(($(wc -l <"$tmp/out") - 1))" -eq 16
 check "kinds -f csv: layernorm 8 FLOPs per element" \
 	grep -q '^layernorm,1,6,,8,vector,0,0,1,0,flops_per_element params$' "$tmp/out"
 check "kinds -f csv: attention's KV cache" \
-	grep -q '^attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads kv_dtype window v_head_dim kv_shared params$' "$tmp/out"
+	grep -q '^attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads window v_head_dim kv_shared kv_cached params kv_dtype$' "$tmp/out"
 
 run kinds -f json
 check "kinds -f json: exit 0" test "$rc" -eq 0

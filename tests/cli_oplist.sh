@@ -68,7 +68,7 @@ expect_error "weight_group must divide K" 1 \
 	classify "$tmp/grp.csv"
 printf 'name,kind,shape,kv_dtype\na,pointwise,8,fp8\n' >"$tmp/kvpw.csv"
 expect_error "kv_dtype on a pointwise row" 1 \
-	"^roofline: $tmp/kvpw.csv:2: column 'kv_dtype': only attention ops take it, not pointwise$" \
+	"^roofline: $tmp/kvpw.csv:2: column 'kv_dtype': only attention and copy ops take it, not pointwise$" \
 	classify "$tmp/kvpw.csv"
 
 # Expressions: a ViT fc1 for B=2 images of 197 tokens, 12 layers. M = 2 x
