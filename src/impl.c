@@ -22,6 +22,7 @@ static const char *const comp_names[] = {
 
 static const char *const if_names[RL_IMPL_IF_COUNT] = {
 	"prefill", "decode", "train", "rms", "gated", "bias", "causal", "final", "sliding",
+	"batched", "radix", "windowed",
 };
 
 static const char *const sym_names[] = {
@@ -62,6 +63,12 @@ int rl_impl_bind(struct rl_symbols *s, const uint64_t *v, struct rl_err *err)
 		                         sym_names[i], (unsigned long long)(v[i] ? v[i] : 1));
 	rl_symbols_init(s);
 	return rl_symbols_set(s, spec, err);
+}
+
+void rl_impl_rebind(struct rl_symbols *s, enum rl_impl_sym sym, uint64_t v)
+{
+	/* rl_impl_bind binds the names in RL_IMPL_SYM_MAP's order */
+	s->value[sym] = v ? v : 1;
 }
 
 void rl_impl_release(struct rl_impl *im)
@@ -223,13 +230,13 @@ static int check_options(const struct line *l, const struct rl_impl_kernel *k)
 	} rules[] = {
 		{RL_KCOL_INPUTS, "inputs="},       {RL_KCOL_FPE, "fpe="},
 		{RL_KCOL_WEIGHTS, "weights"},      {RL_KCOL_GROUPED, "grouped"},
-		{RL_KCOL_STRIDED, "strided"},      {RL_KCOL_ATTENTION, "causal, kv and kv_heads="},
-		{RL_KCOL_PARAMS, "params="},
+		{RL_KCOL_STRIDED, "strided"},      {RL_KCOL_ATTENTION, "causal and kv_heads="},
+		{RL_KCOL_PARAMS, "params="},       {RL_KCOL_KV, "kv"},
 	};
 	const struct rl_kind_info *ki = rl_kind_info(k->kind);
 	unsigned cols = ki->columns;
 	int given[] = {k->inputs != 0, k->fpe != 0, k->weights, k->grouped, k->strided != 0,
-	               k->causal || k->kv || k->kv_heads[0], k->params[0] != '\0'};
+	               k->causal || k->kv_heads[0], k->params[0] != '\0', k->kv};
 	int nd = 1, depth = 0;
 	const char *s;
 	size_t i;

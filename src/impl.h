@@ -66,8 +66,14 @@ enum rl_impl_if {
 	RL_IMPL_IF_CAUSAL = 1u << 6,  /* "causal": a decoder (else an encoder) */
 	RL_IMPL_IF_FINAL = 1u << 7,   /* "final": the final norm after the last layer */
 	RL_IMPL_IF_SLIDING = 1u << 8, /* "sliding": the sliding-window layers' cache */
+	RL_IMPL_IF_BATCHED = 1u << 9, /* "batched": more than one sequence (B > 1) */
+	RL_IMPL_IF_RADIX = 1u << 10,  /* "radix": MoE, over 4096 routed rows (T K):
+	                               * aten::sort takes cub's radix sort */
+	RL_IMPL_IF_WINDOWED = 1u << 11, /* "windowed": the sliding window is shorter
+	                                 * than the keys (W < C): its mask is more
+	                                 * than causal */
 };
-#define RL_IMPL_IF_COUNT 9
+#define RL_IMPL_IF_COUNT 12
 
 /* The names a kernel's expressions use, bound for each step by the
  * builder (modelops.c): one GPU's share under a parallel layout. */
@@ -88,7 +94,13 @@ enum rl_impl_if {
 	XX(EM, "the tokens of the busiest expert (MoE)")                                          \
 	XX(EI, "each routed expert's intermediate: moe_intermediate_size, else I (MoE)")          \
 	XX(W, "the keys a sliding layer's cache holds: min(C, sliding_window); C without one")    \
-	XX(R, "the logits' rows: B, or T in training")
+	XX(R, "the logits' rows: B, or T in training")                                          \
+	XX(N, "the features a norm normalises: hidden_size; MLA's q_lora_rank, kv_lora_rank")     \
+	XX(LR, "MLA: kv_lora_rank, the latent a token's cache holds")                             \
+	XX(DN, "MLA: qk_nope_head_dim")                                                           \
+	XX(DR, "MLA: qk_rope_head_dim")                                                           \
+	XX(DV, "v_head_dim (MLA), else head_dim")                                                 \
+	XX(SI, "the shared experts' intermediate (MoE: all of them together)")
 
 enum rl_impl_sym {
 #define RL_IMPL_SYM_ENUM(id, text) RL_IMPL_SYM_##id,
@@ -103,6 +115,10 @@ struct rl_symbols;
  * the names of RL_IMPL_SYM_MAP in *S (initialised here). Returns 0 or
  * rl_symbols_set's status. */
 int rl_impl_bind(struct rl_symbols *s, const uint64_t *v, struct rl_err *err);
+
+/* Binds symbol SYM of *S (bound by rl_impl_bind) to V (a 0 as 1): the
+ * builder's norm of another width (MLA's latent norms, N). */
+void rl_impl_rebind(struct rl_symbols *s, enum rl_impl_sym sym, uint64_t v);
 
 /* The name of symbol S ("KVH") and what it stands for. */
 const char *rl_impl_sym_name(enum rl_impl_sym s);

@@ -183,6 +183,7 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 		r->fpe = k->fpe;
 		r->host_us = k->host_us;
 		r->weights = k->weights;
+		r->activations = k->kind == RL_KIND_MATMUL && !k->weights;
 		if (k->weights)
 			r->weight_group = b->group;
 		r->grouped = k->grouped;
@@ -545,14 +546,21 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	b->have = (prefill ? RL_IMPL_IF_PREFILL : RL_IMPL_IF_DECODE) |
 	          (o->train ? RL_IMPL_IF_TRAIN : 0) | (k->norm_bias ? 0 : RL_IMPL_IF_RMS) |
 	          (k->mlp == RL_MLP_PLAIN ? 0 : RL_IMPL_IF_GATED) |
-	          (k->qkv_bias ? RL_IMPL_IF_BIAS : 0) | (k->decoder ? RL_IMPL_IF_CAUSAL : 0);
+	          (k->qkv_bias ? RL_IMPL_IF_BIAS : 0) | (k->decoder ? RL_IMPL_IF_CAUSAL : 0) |
+	          (o->batch > 1 ? RL_IMPL_IF_BATCHED : 0);
 	if (k->mlp == RL_MLP_MOE)
 		moe_sizes(b, c, o, T, &et, &em, &el);
+	/* PyTorch sorts up to 4096 keys in one kernel (Sort.h,
+	 * should_use_small_sort), more by cub's radix sort */
+	if (k->mlp == RL_MLP_MOE && T * c->experts_per_tok > 4096)
+		b->have |= RL_IMPL_IF_RADIX;
 	v[RL_IMPL_SYM_B] = o->batch;
 	v[RL_IMPL_SYM_S] = prefill ? S : 1;
 	v[RL_IMPL_SYM_T] = T;
 	v[RL_IMPL_SYM_C] = prefill ? S : o->context;
 	v[RL_IMPL_SYM_W] = c->window && c->window < v[RL_IMPL_SYM_C] ? c->window : v[RL_IMPL_SYM_C];
+	if (c->window && c->window < v[RL_IMPL_SYM_C])
+		b->have |= RL_IMPL_IF_WINDOWED;
 	v[RL_IMPL_SYM_H] = c->hidden;
 	v[RL_IMPL_SYM_I] = c->intermediate / b->tp;
 	v[RL_IMPL_SYM_NH] = c->heads / b->tp;
@@ -565,6 +573,12 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	v[RL_IMPL_SYM_EM] = em;
 	v[RL_IMPL_SYM_EI] = (c->expert_intermediate ? c->expert_intermediate : c->intermediate) / b->tp;
 	v[RL_IMPL_SYM_R] = o->train ? T : o->batch;
+	v[RL_IMPL_SYM_N] = c->hidden;
+	v[RL_IMPL_SYM_LR] = c->kv_lora;
+	v[RL_IMPL_SYM_DN] = c->qk_nope;
+	v[RL_IMPL_SYM_DR] = c->qk_rope;
+	v[RL_IMPL_SYM_DV] = c->v_head_dim ? c->v_head_dim : c->head_dim;
+	v[RL_IMPL_SYM_SI] = c->shared_intermediate / b->tp;
 	if (rl_impl_bind(&b->sym, v, &b->err) < 0) {
 		b->failed = 1;
 		return RL_ERR_RANGE;
@@ -602,6 +616,18 @@ static void bmm(struct build *b, const char *name, uint64_t g, uint64_t m, uint6
  * qk_nope + qk_rope and v_head_dim. Tensor parallel: the heads split
  * (q_b_proj, kv_b_proj column-parallel, the absorbed matmuls' heads), the
  * down-projections and the latent replicated. */
+/* MLA's norm NAME of the latent (N features): the implementation's norm
+ * kernels at that width, else one layernorm row. */
+static void latent_norm(struct build *b, const struct rl_hfconfig *c, const char *name,
+                        uint64_t T, uint64_t n, uint64_t L)
+{
+	hold(b, mul(b, L, n));
+	rl_impl_rebind(&b->sym, RL_IMPL_SYM_N, n);
+	if (!impl_rows(b, RL_IMPL_NORM, L, 0))
+		layernorm(b, name, T, n, L);
+	rl_impl_rebind(&b->sym, RL_IMPL_SYM_N, c->hidden);
+}
+
 static void mla(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                 uint64_t T, uint64_t L)
 {
@@ -611,15 +637,26 @@ static void mla(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 
 	if (c->q_lora) {
 		matmul(b, "q_a_proj", T, c->q_lora, H, L);
-		hold(b, mul(b, L, c->q_lora));
-		layernorm(b, "q_a_norm", T, c->q_lora, L);
+		latent_norm(b, c, "q_a_norm", T, c->q_lora, L);
 		matmul(b, "q_b_proj", T, NH * qk, c->q_lora, L);
 	} else {
 		matmul(b, "q_proj", T, NH * qk, H, L);
 	}
 	matmul(b, "kv_a_proj", T, r + dr, H, L);
-	hold(b, mul(b, L, r));
-	layernorm(b, "kv_a_norm", T, r, L);
+	latent_norm(b, c, "kv_a_norm", T, r, L);
+	/* an implementation that names MLA's cache (transformers: the latent
+	 * cached, kv_b_proj over the whole cache each step, K and V assembled
+	 * for every head): its rotary and cache kernels, then attention over
+	 * those K and V (activations: the cache is what its kernels write) */
+	if (b->impl != NULL && rl_impl_names(b->impl, RL_IMPL_CACHE, b->family)) {
+		impl_rows(b, RL_IMPL_ROTARY, L, 0);
+		impl_rows(b, RL_IMPL_CACHE, L, 0);
+		a = attention(b, c, o, "attention", L, 0, qk);
+		a->v_head_dim = dv;
+		a->kv = 0;
+		a->kv_rebuilt = 1;
+		return;
+	}
 	if (o->mla_naive) {
 		matmul(b, "kv_b_proj", T, NH * (dn + dv), r, L);
 		a = attention(b, c, o, "attention", L, 0, qk);
@@ -727,8 +764,13 @@ static void gqa(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	/* gpt_oss's sinks: a logit per head, this GPU's heads */
 	if (k->sinks)
 		hold(b, mul(b, L, c->heads / b->tp));
-	if (impl_rows(b, RL_IMPL_ATTENTION, L, 0)) {
-		/* the implementation's attention */
+	if (b->impl != NULL && rl_impl_names(b->impl, RL_IMPL_ATTENTION, b->family)) {
+		/* the implementation's attention: the full layers', then the
+		 * sliding layers' (their lines' condition sliding) */
+		if (L > Lsw)
+			impl_rows(b, RL_IMPL_ATTENTION, L - Lsw, 0);
+		if (Lsw)
+			impl_rows(b, RL_IMPL_ATTENTION, Lsw, RL_IMPL_IF_SLIDING);
 	} else if (k->decoder) {
 		/* the full layers', then the sliding layers' (window keys) */
 		if (L > Lsw && (r = attention(b, c, o, "attention", L - Lsw, 0, c->head_dim)) &&

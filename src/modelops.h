@@ -138,6 +138,8 @@ struct rl_modelops_row {
 	uint64_t window;   /* attention: the sliding window's keys (0: none) */
 	uint64_t v_head_dim; /* attention: V's and O's head dim (0: D) */
 	int kv_shared;     /* attention: V is the first v_head_dim channels of K */
+	int kv_rebuilt;    /* attention: K and V rebuilt this step, no cache held
+	                    * (kv_cached=0: an implementation's MLA) */
 	const char *weight_dtype; /* matmul with weights: NULL, the step's; else
 	                   * the checkpoint's (gpt_oss's mxfp4 experts) */
 	unsigned fpe;      /* pointwise: flops_per_element (0: the default) */
@@ -145,6 +147,9 @@ struct rl_modelops_row {
 	uint64_t stride;   /* conv2d */
 	uint64_t count;
 	uint64_t weight_count; /* matmul: weight sets resident (0: count) */
+	int activations;       /* matmul: both operands activations (an
+	                        * implementation's GEMM of scores): no weights
+	                        * held, weight_count=0 */
 	uint64_t ranks, nodes; /* collectives: the group's GPUs and nodes */
 	double host_us;        /* 0: the runtime's; else the host's cost per launch
 	                        * (host_overhead_us: an implementation's eager

@@ -12,17 +12,18 @@
 
 /* The columns of ROWS: the kernel and stride where a row is a conv2d with
  * one, flops_per_element where a row gives one (the Llama block's list is
- * unchanged), weight_count where a row's differs from its count, ranks and
+ * unchanged), weight_count where a row's differs from its count (0: a matmul of two
+ * activations), ranks and
  * nodes with a layout's collectives. Returns their number (at most
  * RL_OPCOL_N). */
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
-	int params = 0, group = 0, window = 0, mla = 0;
+	int params = 0, group = 0, window = 0, mla = 0, rebuilt = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
-		if (rows[i].weight_count)
+		if (rows[i].weight_count || rows[i].activations)
 			wc = 1;
 		if (rows[i].fpe)
 			fpe = 1;
@@ -46,6 +47,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			window = 1;
 		if (rows[i].v_head_dim)
 			mla = 1;
+		if (rows[i].kv_rebuilt)
+			rebuilt = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -74,6 +77,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_V_HEAD_DIM;
 		cols[k++] = RL_OPCOL_KV_SHARED;
 	}
+	if (rebuilt)
+		cols[k++] = RL_OPCOL_KV_CACHED;
 	cols[k++] = RL_OPCOL_WEIGHT_DTYPE;
 	if (group)
 		cols[k++] = RL_OPCOL_WEIGHT_GROUP;
@@ -125,6 +130,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_V_HEAD_DIM, r->v_head_dim);
 	if (r->kv_shared)
 		rl_oprow_text(c, RL_OPCOL_KV_SHARED, "1");
+	if (r->kv_rebuilt)
+		rl_oprow_text(c, RL_OPCOL_KV_CACHED, "0");
 	if (r->weights)
 		rl_oprow_text(c, RL_OPCOL_WEIGHT_DTYPE,
 		              r->weight_dtype != NULL ? r->weight_dtype : rl_dtype_name(o->weight_dtype));
@@ -133,8 +140,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 	if (r->kv)
 		rl_oprow_text(c, RL_OPCOL_KV_DTYPE, rl_dtype_name(o->kv_dtype));
 	rl_oprow_u64(c, RL_OPCOL_COUNT, r->count);
-	if (r->weight_count)
-		rl_oprow_u64(c, RL_OPCOL_WEIGHT_COUNT, r->weight_count);
+	if (r->weight_count || r->activations)
+		rl_oprow_u64(c, RL_OPCOL_WEIGHT_COUNT, r->activations ? 0 : r->weight_count);
 	if (r->ranks) {
 		rl_oprow_u64(c, RL_OPCOL_RANKS, r->ranks);
 		rl_oprow_u64(c, RL_OPCOL_NODES, r->nodes);

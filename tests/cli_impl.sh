@@ -17,7 +17,7 @@ launch = {e["args"].get("correlation"): e for e in ev if e.get("cat") in ("cuda_
 ops = sorted((e for e in ev if e.get("cat") == "cpu_op" and e["name"].startswith("aten::")), key=lambda e: e["ts"])
 starts = [o["ts"] for o in ops]
 kinds = {"matmul": "mm addmm linear bmm matmul _grouped_mm", "attention": "scaled_dot_product_attention _scaled_dot_product_cudnn_attention",
-         "copy": "cat copy_ to _to_copy index index_select embedding clone contiguous", "softmax": "softmax _softmax",
+         "copy": "cat copy_ to _to_copy index index_select embedding clone contiguous reshape type_as", "softmax": "softmax _softmax",
          "reduction": "mean sum topk sort cumsum histc all max argmax", "layernorm": "layer_norm native_layer_norm"}
 kind_of = {n: k for k, v in kinds.items() for n in v.split()}
 c = collections.Counter()
@@ -31,6 +31,13 @@ for e in ev:
         if inner:
             outer = inner[0]["name"][6:]
             name = outer if outer in ("linear", "addmm", "scaled_dot_product_attention", "embedding", "layer_norm") else inner[-1]["name"][6:]
+            # SDPA'"'"'s math path (falcon) and its mask'"'"'s conversion: the
+            # kernels of the ops it calls, but a fused attention kernel'"'"'s
+            fused = ("_scaled_dot_product_cudnn", "_scaled_dot_product_flash", "_scaled_dot_product_efficient",
+                     "_efficient_attention", "_flash_attention", "_cudnn_attention")
+            if outer == "scaled_dot_product_attention" and len(inner) > 1 and not any(
+                    o["name"][6:].startswith(fused) for o in inner[1:]):
+                name = inner[-1]["name"][6:]
     if not name and ("nvjet" in e["name"] or "gemm" in e["name"].lower() or "splitK" in e["name"]):
         name = "mm"
     if not name and ("sdpa" in e["name"] or "cudnn" in e["name"]):
@@ -100,6 +107,18 @@ hf_qwen3_8b_l2_prefill_b2_s1024_bf16|$I/qwen3-8b-l2.json|--phase prefill --batch
 hf_gpt2_decode_b4_c1000_bf16|$top_srcdir/examples/gpt2.json|--phase decode --batch 4 --context 1000|3
 hf_gpt2_prefill_b8_s512_bf16|$top_srcdir/examples/gpt2.json|--phase prefill --batch 8 --seq 512|3
 hf_mixtral_8x7b_l2_decode_b16_c2048_bf16|$I/mixtral-8x7b-l2.json|--phase decode --batch 16 --context 2048|3
+hf_falcon_7b_l2_decode_b8_c2048_bf16|$I/falcon-7b-l2.json|--phase decode --batch 8 --context 2048|3
+hf_falcon_7b_l2_prefill_b1_s2048_bf16|$I/falcon-7b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_falcon_7b_l2_decode_b32_c1024_bf16|$I/falcon-7b-l2.json|--phase decode --batch 32 --context 1024|3
+hf_falcon_7b_l2_prefill_b4_s512_bf16|$I/falcon-7b-l2.json|--phase prefill --batch 4 --seq 512|3
+hf_deepseek_v2_lite_l2_decode_b8_c4096_bf16|$I/deepseek-v2-lite-l2.json|--phase decode --batch 8 --context 4096|3
+hf_deepseek_v2_lite_l2_prefill_b1_s2048_bf16|$I/deepseek-v2-lite-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_deepseek_v2_lite_l2_decode_b1_c2048_bf16|$I/deepseek-v2-lite-l2.json|--phase decode --batch 1 --context 2048|3
+hf_deepseek_v2_lite_l2_prefill_b2_s1024_bf16|$I/deepseek-v2-lite-l2.json|--phase prefill --batch 2 --seq 1024|3
+hf_gpt_oss_20b_l2_decode_b8_c4096_bf16|$I/gpt-oss-20b-l2.json|--phase decode --batch 8 --context 4096|3
+hf_gpt_oss_20b_l2_prefill_b1_s2048_bf16|$I/gpt-oss-20b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_gpt_oss_20b_l2_decode_b32_c1024_bf16|$I/gpt-oss-20b-l2.json|--phase decode --batch 32 --context 1024|3
+hf_gpt_oss_20b_l2_prefill_b4_s512_bf16|$I/gpt-oss-20b-l2.json|--phase prefill --batch 4 --seq 512|3
 ROWS
 
 # The rows a decode step of Llama-3-8B's block gains under hf, by hand from
@@ -120,9 +139,55 @@ check "hf: 40 rows a layer and 22 for the step: 62 rows ($rows)" test "$rows" -e
 # [16, 8, 1, 128] into [16, 8, 1024, 128] bf16, keys and values: count 2
 # (the layers)
 check "hf: the DynamicCache's k_cat is a 16x8x1024x128 bf16 copy, once a layer" \
-	grep -Eq '^k_cat,copy,bf16,16x8x1024x128,.*,2,$' "$tmp/hf.csv"
+	grep -Eq '^k_cat,copy,bf16,16x8x1024x128,.*,2,,$' "$tmp/hf.csv"
 check "hf: RMSNorm's cast to fp32 reads 2 B and writes 4 B an element (6 x 16 x 4096 = 393216 B)" \
 	grep -q '^norm_to_fp32,copy,fp32,16x4096,.*,393216,' "$tmp/hf.csv"
+
+# Issue 24's families, by hand from their modeling files and the traces of
+# tests/data/impl. Falcon-7B (71 query heads, one KV head, D 64) at decode,
+# batch 8 on 2048 tokens: SDPA's math path copies K^T broadcast to every
+# head in fp32 (matmul's reshape, batch > 1 only): 8 x 71 x 2048 x 64
+# elements written, 8 x 1 x 2048 x 64 read, 4 B each: 4 x 8 x 2048 x 64 x
+# 72 = 301989888 B, a layer (count 2)
+run model --hw h200 --impl hf --phase decode --batch 8 --context 2048 -f oplist "$I/falcon-7b-l2.json"
+check "hf falcon: K expanded to the 71 heads in fp32, 301989888 B a layer" \
+	grep -Eq '^k_expand,copy,fp32,8x71x2048x64,,,301989888,2,,,,,2,,$' "$tmp/out"
+check "hf falcon: the scores as an fp32 GEMM of two activations (weight_count 0)" \
+	grep -Eq '^scores,matmul,fp32,568x1x2048x64,.*,2,0,$' "$tmp/out"
+run model --hw h200 --impl hf --phase decode --batch 1 --context 2048 -f oplist "$I/falcon-7b-l2.json"
+check "hf falcon: one sequence, no copy (the reshape is a view)" \
+	sh -c '! grep -q "^k_expand," "$1"' sh "$tmp/out"
+# gpt-oss-20b (64 heads of 64, window 128; layer 0 sliding, 1 full) at
+# decode, batch 8 on 4096 tokens: eager attention's scores over the window
+# on the sliding layer, over all 4096 keys on the full one: B x NH = 512
+# GEMVs each
+run model --hw h200 --impl hf --phase decode --batch 8 --context 4096 -f oplist "$I/gpt-oss-20b-l2.json"
+check "hf gpt_oss: the full layer's scores over 4096 keys" \
+	grep -Eq '^scores,matmul,bf16,512x1x4096x64,.*,1,0,' "$tmp/out"
+check "hf gpt_oss: the sliding layer's over its window of 128" \
+	grep -Eq '^scores,matmul,bf16,512x1x128x64,.*,1,0,' "$tmp/out"
+check "hf gpt_oss: the sinks' cat, 129 columns on the sliding layer" \
+	grep -Eq '^sink_cat,copy,bf16,8x64x1x129,' "$tmp/out"
+# DeepSeek-V2-Lite (kv_lora_rank 512, qk_rope 64), decode batch 8 on 4096
+# tokens: the cache holds the latent, 2 layers x 8 x 4096 x (512 + 64) x 2 B
+# = 75497472 B; the attention reads K and V rebuilt by kv_b_proj over all
+# 8 x 4096 cached tokens (kv_cached 0: no cache of its own)
+run model --hw h200 --impl hf --phase decode --batch 8 --context 4096 -f json "$I/deepseek-v2-lite-l2.json"
+check "hf deepseek: the latent cache, 75497472 B" \
+	grep -q '"kv_bytes":75497472[,}]' "$tmp/out"
+run model --hw h200 --impl hf --phase decode --batch 8 --context 4096 -f oplist "$I/deepseek-v2-lite-l2.json"
+check "hf deepseek: kv_b_proj over the 32768 cached tokens" \
+	grep -Eq '^kv_b_proj,matmul,bf16,32768x4096x512,' "$tmp/out"
+check "hf deepseek: attention over rebuilt K and V (kv_cached 0)" \
+	grep -Eq '^attention,attention,bf16,8x16x1x4096x192,,,,,,,128,,0,,,2,,$' "$tmp/out"
+check "hf deepseek: 48 routed rows, sorted in one kernel" \
+	grep -Eq '^sort,reduction,int64,48,.*,1,,$' "$tmp/out"
+# at a prefill of 2048 tokens the 12288 routed rows go through cub's radix
+# sort (over 4096 keys: PyTorch's Sort.h): 11 kernels
+run model --hw h200 --impl hf --phase prefill --batch 1 --seq 2048 -f oplist "$I/deepseek-v2-lite-l2.json"
+check "hf deepseek: 12288 routed rows, the radix sort's 11 kernels" \
+	grep -Eq '^sort,reduction,int64,12288,.*,11,,$' "$tmp/out"
+
 # classify reads the op list back to the same totals
 run classify --hw h200 --runtime eager -f json "$tmp/hf.csv"
 cp "$tmp/out" "$tmp/back.json"
