@@ -35,6 +35,9 @@ static const char *const configs[] = {
 	"tests/data/impl/qwen3-8b-l2.json",
 	"tests/data/impl/mixtral-8x7b-l2.json",
 	"examples/gpt2.json",
+	"tests/data/impl/falcon-7b-l2.json",
+	"tests/data/impl/deepseek-v2-lite-l2.json",
+	"tests/data/impl/gpt-oss-20b-l2.json",
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 
