@@ -475,9 +475,11 @@ int rl_cli_model_runtime(struct rl_cli_model_opts *o)
 	}
 	if (!o->overridden)
 		o->host_overhead_us = o->rt->host_overhead_us.value;
-	for (k = 0; k < RL_HOST_KEY_COUNT; k++)
+	for (k = 0; k < RL_HOST_KEY_COUNT; k++) {
 		o->host_kind_us[k] =
 		    o->overridden ? o->host_overhead_us : rl_runtime_host_us(o->rt, k);
+		o->host_extra_us[k] = o->overridden ? 0 : rl_runtime_extra_us(o->rt, k);
+	}
 	return 0;
 }
 
@@ -487,6 +489,7 @@ void rl_cli_pipeline_model(const struct rl_cli_model_opts *o, struct rl_pipeline
 	pm->rt = o->rt;
 	pm->host_overhead_us = o->host_overhead_us;
 	pm->host_kind_us = o->host_kind_us;
+	pm->host_extra_us = o->host_extra_us;
 	pm->eff = o->eff_match != RL_EP_NONE ? &o->eff : NULL;
 	pm->expected_source = o->eff_note;
 	pm->db = o->db;

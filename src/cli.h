@@ -95,6 +95,10 @@ struct rl_cli_model_opts {
 	                                         * kind or path, op.h), the
 	                                         * runtime's (rl_runtime_host_us),
 	                                         * or every one --host-overhead-us */
+	double host_extra_us[RL_HOST_KEY_COUNT]; /* resolved: the runtime's
+	                                          * host_extra_us.KEY (0 where it
+	                                          * has none, and under
+	                                          * --host-overhead-us) */
 	const char *efficiency; /* --efficiency FILE: the expected times' profile */
 	/* resolved: the efficiency profile of the expected times (effprof.h),
 	 * valid when eff_match is not RL_EP_NONE, and a line saying where the

@@ -407,6 +407,17 @@ double rl_runtime_host_us(const struct rl_runtime *rt, int k)
 	return rt->host_overhead_us.value;
 }
 
+double rl_runtime_extra_us(const struct rl_runtime *rt, int k)
+{
+	if (k == RL_KIND_FUSED)
+		k = RL_KIND_POINTWISE;
+	if (k >= 0 && k < RL_HOST_KEY_COUNT && rt->host_extra_us[k].present)
+		return rt->host_extra_us[k].value;
+	if (k >= RL_KIND_COUNT && k < RL_HOST_KEY_COUNT) /* a path: its kind's */
+		return rl_runtime_extra_us(rt, (int)rl_host_key_kind(k));
+	return 0;
+}
+
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 {
 	struct rl_kvfile kv;

@@ -164,6 +164,11 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d);
  * kernel: pointwise's. */
 double rl_runtime_host_us(const struct rl_runtime *rt, int k);
 
+/* The host time (us) one call of host key K adds under RT when it runs at
+ * input shapes new to the process (an op list's fresh calls): its
+ * host_extra_us.K, else a path's kind's, else 0. */
+double rl_runtime_extra_us(const struct rl_runtime *rt, int k);
+
 /* Reads the runtime profile PATH into *RT: id, name, host_overhead_us
  * (required) and host_overhead_us.KIND and host_extra_us.KIND for any op
  * kind (rl_kind_name: not "fused"), each checked as rl_host_overhead_check. An unknown key or kind

@@ -98,6 +98,22 @@ double rl_model_bandwidth(const struct rl_device *d, double read, double written
 	return (read + written) / t;
 }
 
+/* An occurrence's share of the host time the row's fresh calls add: each
+ * of them (op.h) pays the runtime's extra for its host key, spread over the
+ * row's count so that the row's total carries them once a step. */
+static double fresh_us(const struct rl_op *op, const struct rl_model_ctx *ctx)
+{
+	int k = rl_op_host_key(op);
+
+	if (op->fresh == 0 || ctx->host_extra_us == NULL || op->count == 0)
+		return 0;
+	if (k == RL_KIND_FUSED)
+		k = RL_KIND_POINTWISE;
+	if (k < 0 || k >= RL_HOST_KEY_COUNT)
+		return 0;
+	return (double)op->fresh * ctx->host_extra_us[k] / (double)op->count;
+}
+
 double rl_model_host_us(const struct rl_model_ctx *ctx, int k)
 {
 	if (k == RL_KIND_FUSED)
@@ -238,7 +254,8 @@ int rl_predict_work(const struct rl_op *op, const struct rl_work *w,
 	rl_pred_times_host(p, ctx,
 	                   launches * ((op->has & RL_HAS_HOST_COST)
 	                                       ? op->host_overhead_us
-	                                       : rl_model_host_us(ctx, rl_op_host_key(op))),
+	                                       : rl_model_host_us(ctx, rl_op_host_key(op))) +
+	                           fresh_us(op, ctx),
 	                   launches);
 	/* Bounded inputs (op list, device files) keep this finite; a caller
 	 * that builds ops by hand still gets an error, never an inf total. */

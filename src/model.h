@@ -70,6 +70,9 @@ struct rl_model_ctx {
 	                              * of each host key (op kind or path,
 	                              * op.h); NULL: host_overhead_us for every
 	                              * kind */
+	const double *host_extra_us; /* [RL_HOST_KEY_COUNT]: the host time a
+	                              * fresh call adds (op.h fresh: a runtime's
+	                              * host_extra_us.KEY); NULL: none */
 	const struct rl_effprof *eff; /* the efficiency profile of the expected
 	                               * times (effprof.h); NULL: first principles
 	                               * only */

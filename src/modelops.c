@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dtype.h"
@@ -1332,7 +1333,7 @@ static int check_rows(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	return 0;
 }
 
-int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+static int build_step(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                       struct rl_modelops_row *rows, struct rl_err *err)
 {
 	struct build b;
@@ -1396,4 +1397,45 @@ int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts
 		return n;
 	per_microbatch(&b);
 	return check_rows(c, o, &b, err) < 0 ? RL_ERR_RANGE : n;
+}
+
+/* A decode step's rows whose shapes follow the context (attention over the
+ * cache, the cache's update, a mask over the keys) run at input shapes new
+ * to the process every step, since the context grows by a token a step:
+ * the step built again one token later tells them apart, row by row. The
+ * first of a row's calls at the new shape is fresh (a library's plan or
+ * cache for it: host_extra_us); the row's other layers find it made. Only
+ * under an implementation that names its kernels (PyTorch's libraries plan
+ * per shape): the fused ideal's kernels take any length as it comes. */
+static void mark_fresh(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                       struct rl_modelops_row *rows, int n)
+{
+	struct rl_modelops_opts next = *o;
+	struct rl_modelops_row *later;
+	struct rl_err e;
+	int i;
+
+	if (o->phase != RL_PHASE_DECODE || o->train || o->context >= RL_MODELOPS_MAX_SIZE ||
+	    o->impl == NULL || o->impl->nk == 0)
+		return;
+	later = malloc(sizeof(*later) * RL_MODELOPS_MAX);
+	if (later == NULL)
+		return;
+	next.context = o->context + 1;
+	if (build_step(c, &next, later, &e) == n)
+		for (i = 0; i < n; i++)
+			if (strcmp(rows[i].name, later[i].name) == 0 &&
+			    strcmp(rows[i].shape, later[i].shape) != 0)
+				rows[i].fresh = 1;
+	free(later);
+}
+
+int rl_modelops_build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
+                      struct rl_modelops_row *rows, struct rl_err *err)
+{
+	int n = build_step(c, o, rows, err);
+
+	if (n > 0)
+		mark_fresh(c, o, rows, n);
+	return n;
 }

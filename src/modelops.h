@@ -147,6 +147,9 @@ struct rl_modelops_row {
 	uint64_t stride;   /* conv2d */
 	uint64_t count;
 	uint64_t weight_count; /* matmul: weight sets resident (0: count) */
+	uint64_t fresh;        /* calls a step at input shapes new to the process
+	                        * (op.h): 1 on a decode step's rows whose shape
+	                        * follows the context */
 	int activations;       /* matmul: both operands activations (an
 	                        * implementation's GEMM of scores): no weights
 	                        * held, weight_count=0 */

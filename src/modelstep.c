@@ -19,7 +19,7 @@
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
-	int params = 0, group = 0, window = 0, mla = 0, rebuilt = 0;
+	int params = 0, group = 0, window = 0, mla = 0, rebuilt = 0, fresh = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -49,6 +49,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			mla = 1;
 		if (rows[i].kv_rebuilt)
 			rebuilt = 1;
+		if (rows[i].fresh)
+			fresh = 1;
 	}
 	cols[k++] = RL_OPCOL_NAME;
 	cols[k++] = RL_OPCOL_KIND;
@@ -84,6 +86,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_WEIGHT_GROUP;
 	cols[k++] = RL_OPCOL_KV_DTYPE;
 	cols[k++] = RL_OPCOL_COUNT;
+	if (fresh)
+		cols[k++] = RL_OPCOL_FRESH;
 	if (wc)
 		cols[k++] = RL_OPCOL_WEIGHT_COUNT;
 	if (coll) {
@@ -140,6 +144,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 	if (r->kv)
 		rl_oprow_text(c, RL_OPCOL_KV_DTYPE, rl_dtype_name(o->kv_dtype));
 	rl_oprow_u64(c, RL_OPCOL_COUNT, r->count);
+	if (r->fresh)
+		rl_oprow_u64(c, RL_OPCOL_FRESH, r->fresh);
 	if (r->weight_count || r->activations)
 		rl_oprow_u64(c, RL_OPCOL_WEIGHT_COUNT, r->activations ? 0 : r->weight_count);
 	if (r->ranks) {

@@ -87,6 +87,11 @@ struct rl_op {
 	double bytes;             /* explicit bytes to and from device memory */
 	uint64_t launches;        /* kernels per occurrence, default 1 */
 	uint64_t count;           /* occurrences, default 1 */
+	uint64_t fresh;           /* of them, the calls a step at input shapes new
+	                           * to the process (the context grows: a decode
+	                           * step's attention and cache update), each
+	                           * adding the runtime's host_extra_us.KIND (a
+	                           * library's plan for the new shape); 0 to count */
 	enum rl_phase phase;      /* forward (the default), backward, optimizer */
 	int frozen;               /* matmul, conv2d: 1 (trainable=0): no weight
 	                           * gradient, no optimizer state */

@@ -50,6 +50,7 @@ enum col {
 	COL_V_HEAD_DIM,
 	COL_KV_SHARED,
 	COL_KV_CACHED,
+	COL_FRESH,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -62,7 +63,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
 	"strided", "params", "window", "v_head_dim", "kv_shared",
-	"kv_cached",
+	"kv_cached", "fresh",
 };
 
 struct reader {
@@ -636,6 +637,9 @@ static int do_row(struct reader *r, struct rl_op *op)
 			rc = cell_u64(r, cn, s, 1, MAX_TIMES, MAX_TIMES_WHY, &op->launches);
 			break;
 		case COL_COUNT: rc = cell_count(r, cn, s, &op->count); break;
+		case COL_FRESH:
+			rc = cell_u64(r, cn, s, 0, MAX_TIMES, MAX_TIMES_WHY, &op->fresh);
+			break;
 		case COL_WEIGHT_COUNT:
 			/* 0: a matmul of two activations (attention's scores
 			 * as a GEMM) holds no weights */
@@ -777,6 +781,14 @@ static int do_row(struct reader *r, struct rl_op *op)
 	}
 	if (perm != NULL && parse_perm(r, perm, op) < 0)
 		return RL_ERR_PARSE;
+	if (op->fresh > op->count) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'fresh': %llu calls at new shapes of a row of count %llu "
+		          "(at most its count)",
+		          r->name, r->rec_line, (unsigned long long)op->fresh,
+		          (unsigned long long)op->count);
+		return RL_ERR_PARSE;
+	}
 	if (op->grouped && op->ndims != 4) {
 		add_error(r, RL_ERR_PARSE,
 		          "%s:%zu: column 'grouped': needs a shape BxMxNxK (B groups of M rows each)",

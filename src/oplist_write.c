@@ -46,6 +46,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_V_HEAD_DIM] = "v_head_dim",
 	[RL_OPCOL_KV_SHARED] = "kv_shared",
 	[RL_OPCOL_KV_CACHED] = "kv_cached",
+	[RL_OPCOL_FRESH] = "fresh",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -170,6 +171,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 	if (op->has & RL_HAS_KV_DTYPE)
 		rl_oprow_text(r, RL_OPCOL_KV_DTYPE, rl_dtype_name(op->kv_dtype));
 	rl_oprow_u64(r, RL_OPCOL_COUNT, op->count);
+	if (op->fresh)
+		rl_oprow_u64(r, RL_OPCOL_FRESH, op->fresh);
 	if (op->has & RL_HAS_RANKS) {
 		rl_oprow_u64(r, RL_OPCOL_RANKS, op->ranks);
 		rl_oprow_u64(r, RL_OPCOL_NODES, op->nodes);

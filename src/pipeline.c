@@ -229,6 +229,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->ctx.dev = m->dev;
 	pl->ctx.host_overhead_us = m->host_overhead_us;
 	pl->ctx.host_kind_us = m->host_kind_us;
+	pl->ctx.host_extra_us = m->host_extra_us;
 	pl->ctx.eff = m->eff;
 	pl->ctx.best_case = m->best_case;
 	pl->ctx.net = m->net;

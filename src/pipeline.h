@@ -45,6 +45,8 @@ struct rl_pipeline_model {
 	const struct rl_effprof *eff; /* the expected times' profile; NULL: none */
 	const double *host_kind_us;  /* [RL_HOST_KEY_COUNT]: per launch of each
 	                              * host key (op.h); NULL: host_overhead_us for all */
+	const double *host_extra_us; /* [RL_HOST_KEY_COUNT]: per fresh call of each
+	                              * host key (op.h fresh); NULL: none */
 	const rl_hwdb *db;           /* the runtime profiles the timeline
 	                              * simulates; needed only with timeline */
 	int best_case;               /* 1: expected times are the roofline's

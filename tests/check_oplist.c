@@ -418,6 +418,10 @@ static const struct {
 	/* issue 13: weight_count, the resident weight sets of an MoE row */
 	{"weight_count on attention", "name,kind,shape,weight_count\na,attention,1x8x8x8,4\n",
 	 "ops.csv:2: column 'weight_count': only matmul and conv2d ops take it, not attention"},
+	/* issue 23: fresh, the calls at new shapes, at most the count */
+	{"fresh above count", "name,kind,shape,count,fresh\na,copy,4,2,3\n",
+	 "ops.csv:2: column 'fresh': 3 calls at new shapes of a row of count 2 (at most its count)"},
+	{"fresh negative", "name,kind,shape,fresh\na,copy,4,-1\n", "ops.csv:2: column 'fresh': "},
 	/* 0 written as 0 is none (a matmul of two activations); an
 	 * expression of 0 is a mistake */
 	{"weight_count zero by an expression", "name,kind,shape,weight_count\na,matmul,2x2x2,2-2\n",

@@ -158,7 +158,8 @@ START_TEST(test_from_op)
 	ck_assert_int_eq(RL_OPCOL_KV_SHARED, RL_OPCOL_WINDOW + 2);
 	ck_assert_int_eq(RL_OPCOL_KV_CACHED, RL_OPCOL_KV_SHARED + 1);
 	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_KV_CACHED), "kv_cached");
-	ck_assert_int_eq(RL_OPCOL_N, RL_OPCOL_KV_CACHED + 1);
+	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_FRESH), "fresh");
+	ck_assert_int_eq(RL_OPCOL_N, RL_OPCOL_FRESH + 1);
 	rl_op_init(&op);
 	op.name = "ar";
 	op.kind = RL_KIND_ALLREDUCE;
