@@ -22,7 +22,7 @@ static const char *const comp_names[] = {
 
 static const char *const if_names[RL_IMPL_IF_COUNT] = {
 	"prefill", "decode", "train", "rms", "gated", "bias", "causal", "final", "sliding",
-	"batched", "radix", "windowed",
+	"batched", "radix", "windowed", "mqa",
 };
 
 static const char *const sym_names[] = {

@@ -72,8 +72,9 @@ enum rl_impl_if {
 	RL_IMPL_IF_WINDOWED = 1u << 11, /* "windowed": the sliding window is shorter
 	                                 * than the keys (W < C): its mask is more
 	                                 * than causal */
+	RL_IMPL_IF_MQA = 1u << 12,    /* "mqa": one key-value head a GPU (KVH = 1) */
 };
-#define RL_IMPL_IF_COUNT 12
+#define RL_IMPL_IF_COUNT 13
 
 /* The names a kernel's expressions use, bound for each step by the
  * builder (modelops.c): one GPU's share under a parallel layout. */

@@ -562,6 +562,8 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	v[RL_IMPL_SYM_W] = c->window && c->window < v[RL_IMPL_SYM_C] ? c->window : v[RL_IMPL_SYM_C];
 	if (c->window && c->window < v[RL_IMPL_SYM_C])
 		b->have |= RL_IMPL_IF_WINDOWED;
+	if (kvh == 1)
+		b->have |= RL_IMPL_IF_MQA;
 	v[RL_IMPL_SYM_H] = c->hidden;
 	v[RL_IMPL_SYM_I] = c->intermediate / b->tp;
 	v[RL_IMPL_SYM_NH] = c->heads / b->tp;

@@ -119,6 +119,20 @@ hf_gpt_oss_20b_l2_decode_b8_c4096_bf16|$I/gpt-oss-20b-l2.json|--phase decode --b
 hf_gpt_oss_20b_l2_prefill_b1_s2048_bf16|$I/gpt-oss-20b-l2.json|--phase prefill --batch 1 --seq 2048|3
 hf_gpt_oss_20b_l2_decode_b32_c1024_bf16|$I/gpt-oss-20b-l2.json|--phase decode --batch 32 --context 1024|3
 hf_gpt_oss_20b_l2_prefill_b4_s512_bf16|$I/gpt-oss-20b-l2.json|--phase prefill --batch 4 --seq 512|3
+hf_phi3_mini_l2_decode_b8_c4096_bf16|$I/phi3-mini-l2.json|--phase decode --batch 8 --context 4096|3
+hf_phi3_mini_l2_prefill_b1_s2048_bf16|$I/phi3-mini-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_gemma2_9b_l2_decode_b8_c8192_bf16|$I/gemma2-9b-l2.json|--phase decode --batch 8 --context 8192|3
+hf_gemma2_9b_l2_prefill_b1_s2048_bf16|$I/gemma2-9b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_gemma3_1b_l2_decode_b8_c8192_bf16|$I/gemma3-1b-l2.json|--phase decode --batch 8 --context 8192|3
+hf_gemma3_1b_l2_prefill_b1_s2048_bf16|$I/gemma3-1b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_olmo2_7b_l2_decode_b8_c4096_bf16|$I/olmo2-7b-l2.json|--phase decode --batch 8 --context 4096|3
+hf_olmo2_7b_l2_prefill_b1_s2048_bf16|$I/olmo2-7b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_granite3_8b_l2_decode_b8_c4096_bf16|$I/granite3-8b-l2.json|--phase decode --batch 8 --context 4096|3
+hf_granite3_8b_l2_prefill_b1_s2048_bf16|$I/granite3-8b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_qwen15_moe_l2_decode_b8_c4096_bf16|$I/qwen1.5-moe-a2.7b-l2.json|--phase decode --batch 8 --context 4096|3
+hf_qwen15_moe_l2_prefill_b1_s2048_bf16|$I/qwen1.5-moe-a2.7b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_qwen3_30b_a3b_l2_decode_b8_c4096_bf16|$I/qwen3-30b-a3b-l2.json|--phase decode --batch 8 --context 4096|3
+hf_qwen3_30b_a3b_l2_prefill_b1_s2048_bf16|$I/qwen3-30b-a3b-l2.json|--phase prefill --batch 1 --seq 2048|3
 ROWS
 
 # The rows a decode step of Llama-3-8B's block gains under hf, by hand from

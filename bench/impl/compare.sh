@@ -37,6 +37,13 @@ config() {
 	*falcon_7b_l2*) echo tests/data/impl/falcon-7b-l2.json ;;
 	*deepseek_v2_lite_l2*) echo tests/data/impl/deepseek-v2-lite-l2.json ;;
 	*gpt_oss_20b_l2*) echo tests/data/impl/gpt-oss-20b-l2.json ;;
+	*phi3_mini_l2*) echo tests/data/impl/phi3-mini-l2.json ;;
+	*gemma2_9b_l2*) echo tests/data/impl/gemma2-9b-l2.json ;;
+	*gemma3_1b_l2*) echo tests/data/impl/gemma3-1b-l2.json ;;
+	*olmo2_7b_l2*) echo tests/data/impl/olmo2-7b-l2.json ;;
+	*granite3_8b_l2*) echo tests/data/impl/granite3-8b-l2.json ;;
+	*qwen15_moe_l2*) echo tests/data/impl/qwen1.5-moe-a2.7b-l2.json ;;
+	*qwen3_30b_a3b_l2*) echo tests/data/impl/qwen3-30b-a3b-l2.json ;;
 	esac
 }
 # the recordings the hf file was read from (its trace key)

@@ -253,6 +253,22 @@ def impl_models():
         ("gpt_oss_20b_l2", "gpt-oss-20b", 2, "prefill", 1, 2048),
         ("gpt_oss_20b_l2", "gpt-oss-20b", 2, "decode", 32, 1024),
         ("gpt_oss_20b_l2", "gpt-oss-20b", 2, "prefill", 4, 512),
+        # issue 24's families whose hf lines were first written from the
+        # code they share (docs/measurements/h200-issue24-traces2-2026-12-03)
+        ("phi3_mini_l2", "phi3-mini", 2, "decode", 8, 4096),
+        ("phi3_mini_l2", "phi3-mini", 2, "prefill", 1, 2048),
+        ("gemma2_9b_l2", "gemma2-9b", 2, "decode", 8, 8192),
+        ("gemma2_9b_l2", "gemma2-9b", 2, "prefill", 1, 2048),
+        ("gemma3_1b_l2", "gemma3-1b", 2, "decode", 8, 8192),
+        ("gemma3_1b_l2", "gemma3-1b", 2, "prefill", 1, 2048),
+        ("olmo2_7b_l2", "olmo2-7b", 2, "decode", 8, 4096),
+        ("olmo2_7b_l2", "olmo2-7b", 2, "prefill", 1, 2048),
+        ("granite3_8b_l2", "granite3-8b", 2, "decode", 8, 4096),
+        ("granite3_8b_l2", "granite3-8b", 2, "prefill", 1, 2048),
+        ("qwen15_moe_l2", "qwen1.5-moe-a2.7b", 2, "decode", 8, 4096),
+        ("qwen15_moe_l2", "qwen1.5-moe-a2.7b", 2, "prefill", 1, 2048),
+        ("qwen3_30b_a3b_l2", "qwen3-30b-a3b", 2, "decode", 8, 4096),
+        ("qwen3_30b_a3b_l2", "qwen3-30b-a3b", 2, "prefill", 1, 2048),
     ]
     out = {}
     for name, ex, layers, phase, b, n in spec:
