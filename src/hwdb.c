@@ -396,26 +396,32 @@ double rl_device_bandwidth_bytes_per_s(const struct rl_device *d)
 #define HOST_KIND "host_overhead_us."
 #define HOST_EXTRA "host_extra_us."
 
-double rl_runtime_host_us(const struct rl_runtime *rt, int k)
+/* The value of host key K among V[RL_HOST_KEY_COUNT] (a runtime's per-key
+ * costs): its own where present, else a path's kind's; NULL where neither
+ * is. A fusion group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */
+static const struct rl_hwval *runtime_key(const struct rl_hwval *v, int k)
 {
 	if (k == RL_KIND_FUSED)
 		k = RL_KIND_POINTWISE;
-	if (k >= 0 && k < RL_HOST_KEY_COUNT && rt->host_kind_us[k].present)
-		return rt->host_kind_us[k].value;
+	if (k >= 0 && k < RL_HOST_KEY_COUNT && v[k].present)
+		return &v[k];
 	if (k >= RL_KIND_COUNT && k < RL_HOST_KEY_COUNT) /* a path: its kind's */
-		return rl_runtime_host_us(rt, (int)rl_host_key_kind(k));
-	return rt->host_overhead_us.value;
+		return runtime_key(v, (int)rl_host_key_kind(k));
+	return NULL;
+}
+
+double rl_runtime_host_us(const struct rl_runtime *rt, int k)
+{
+	const struct rl_hwval *v = runtime_key(rt->host_kind_us, k);
+
+	return v != NULL ? v->value : rt->host_overhead_us.value;
 }
 
 double rl_runtime_extra_us(const struct rl_runtime *rt, int k)
 {
-	if (k == RL_KIND_FUSED)
-		k = RL_KIND_POINTWISE;
-	if (k >= 0 && k < RL_HOST_KEY_COUNT && rt->host_extra_us[k].present)
-		return rt->host_extra_us[k].value;
-	if (k >= RL_KIND_COUNT && k < RL_HOST_KEY_COUNT) /* a path: its kind's */
-		return rl_runtime_extra_us(rt, (int)rl_host_key_kind(k));
-	return 0;
+	const struct rl_hwval *v = runtime_key(rt->host_extra_us, k);
+
+	return v != NULL ? v->value : 0;
 }
 
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)

@@ -272,20 +272,25 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
                     uint64_t T)
 {
 	struct rl_modelops_row *r;
-	uint64_t V = (c->vocab + b->tp - 1) / b->tp;
+	uint64_t V = (c->vocab + b->tp - 1) / b->tp, rows = o->train ? T : o->batch;
 
-	if (!impl_rows(b, RL_IMPL_LOGITS, 1, 0))
-		matmul(b, "lm_head", o->train ? T : o->batch, V, c->hidden, 1);
+	/* an implementation's logits: the rows of its last kernel (hf keeps
+	 * every token's at a prefill, logits=all) */
+	if (impl_rows(b, RL_IMPL_LOGITS, 1, 0)) {
+		if (b->n > 0 && strtoull(b->rows[b->n - 1].shape, NULL, 10) > 0)
+			rows = strtoull(b->rows[b->n - 1].shape, NULL, 10);
+	} else {
+		matmul(b, "lm_head", rows, V, c->hidden, 1);
+	}
 	/* gemma2's final-logit soft-capping, cap x tanh(logits / cap): a
 	 * division, the tanh and a multiply an element (3 FLOPs) */
 	if (c->softcap_logits > 0) {
-		pointwise(b, "logit_softcap", o->train ? T : o->batch, V, 1, 1);
+		pointwise(b, "logit_softcap", rows, V, 1, 1);
 		b->rows[b->n - 1].fpe = 3;
 	}
 	if (!o->train) {
 		if (b->par != NULL)
-			collective(b, "lm_head_allgather", "allgather", o->batch, V, &b->par->tp,
-			           1);
+			collective(b, "lm_head_allgather", "allgather", rows, V, &b->par->tp, 1);
 		impl_rows(b, RL_IMPL_SAMPLE, 1, 0);
 		return;
 	}
