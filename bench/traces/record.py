@@ -413,6 +413,13 @@ def record(outdir, name, builder, desc, summary):
     wall = gpu_time_us(prep, step)
     c = prep() if prep else None
     torch.cuda.synchronize()
+    # a decode step's peak in steady state: the second step after the
+    # prefill (in the first, a sliding layer's DynamicSlidingWindowLayer
+    # still holds the prefill's whole K and V; bench/families/measure.py
+    # does the same)
+    if prep:
+        step(c)
+        torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
     step(c)
     torch.cuda.synchronize()
