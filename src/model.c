@@ -98,28 +98,29 @@ double rl_model_bandwidth(const struct rl_device *d, double read, double written
 	return (read + written) / t;
 }
 
+/* V[K] of a per-host-key array (NULL or K out of range: DFLT); a fusion
+ * group (RL_KIND_FUSED) is one elementwise kernel: pointwise's. */
+static double host_key_value(const double *v, int k, double dflt)
+{
+	if (k == RL_KIND_FUSED)
+		k = RL_KIND_POINTWISE;
+	return v != NULL && k >= 0 && k < RL_HOST_KEY_COUNT ? v[k] : dflt;
+}
+
 /* An occurrence's share of the host time the row's fresh calls add: each
  * of them (op.h) pays the runtime's extra for its host key, spread over the
  * row's count so that the row's total carries them once a step. */
 static double fresh_us(const struct rl_op *op, const struct rl_model_ctx *ctx)
 {
-	int k = rl_op_host_key(op);
-
-	if (op->fresh == 0 || ctx->host_extra_us == NULL || op->count == 0)
+	if (op->fresh == 0 || op->count == 0)
 		return 0;
-	if (k == RL_KIND_FUSED)
-		k = RL_KIND_POINTWISE;
-	if (k < 0 || k >= RL_HOST_KEY_COUNT)
-		return 0;
-	return (double)op->fresh * ctx->host_extra_us[k] / (double)op->count;
+	return (double)op->fresh * host_key_value(ctx->host_extra_us, rl_op_host_key(op), 0) /
+	       (double)op->count;
 }
 
 double rl_model_host_us(const struct rl_model_ctx *ctx, int k)
 {
-	if (k == RL_KIND_FUSED)
-		k = RL_KIND_POINTWISE;
-	return ctx->host_kind_us != NULL && k >= 0 && k < RL_HOST_KEY_COUNT ? ctx->host_kind_us[k]
-	                                                                    : ctx->host_overhead_us;
+	return host_key_value(ctx->host_kind_us, k, ctx->host_overhead_us);
 }
 
 void rl_pred_times(struct rl_pred *p, const struct rl_model_ctx *ctx, int kind, double launches)

@@ -277,8 +277,10 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 	/* an implementation's logits: the rows of its last kernel (hf keeps
 	 * every token's at a prefill, logits=all) */
 	if (impl_rows(b, RL_IMPL_LOGITS, 1, 0)) {
-		if (b->n > 0 && strtoull(b->rows[b->n - 1].shape, NULL, 10) > 0)
-			rows = strtoull(b->rows[b->n - 1].shape, NULL, 10);
+		uint64_t m = b->n > 0 ? strtoull(b->rows[b->n - 1].shape, NULL, 10) : 0;
+
+		if (m > 0)
+			rows = m;
 	} else {
 		matmul(b, "lm_head", rows, V, c->hidden, 1);
 	}
@@ -607,6 +609,18 @@ static void bmm(struct build *b, const char *name, uint64_t g, uint64_t m, uint6
 	r->weight_group = b->group;
 }
 
+/* MLA's norm NAME of the latent (N features): the implementation's norm
+ * kernels at that width, else one layernorm row. */
+static void latent_norm(struct build *b, const struct rl_hfconfig *c, const char *name,
+                        uint64_t T, uint64_t n, uint64_t L)
+{
+	hold(b, mul(b, L, n));
+	rl_impl_rebind(&b->sym, RL_IMPL_SYM_N, n);
+	if (!impl_rows(b, RL_IMPL_NORM, L, 0))
+		layernorm(b, name, T, n, L);
+	rl_impl_rebind(&b->sym, RL_IMPL_SYM_N, c->hidden);
+}
+
 /* DeepSeek's multi-head latent attention, up to o_proj (DeepSeek-AI 2024,
  * arXiv:2405.04434, section 2.1; DeepSeek-V3's inference/model.py, MLA):
  * the queries through a rank q_lora_rank (q_a_proj, its RMSNorm q_a_norm,
@@ -624,18 +638,6 @@ static void bmm(struct build *b, const char *name, uint64_t g, uint64_t m, uint6
  * qk_nope + qk_rope and v_head_dim. Tensor parallel: the heads split
  * (q_b_proj, kv_b_proj column-parallel, the absorbed matmuls' heads), the
  * down-projections and the latent replicated. */
-/* MLA's norm NAME of the latent (N features): the implementation's norm
- * kernels at that width, else one layernorm row. */
-static void latent_norm(struct build *b, const struct rl_hfconfig *c, const char *name,
-                        uint64_t T, uint64_t n, uint64_t L)
-{
-	hold(b, mul(b, L, n));
-	rl_impl_rebind(&b->sym, RL_IMPL_SYM_N, n);
-	if (!impl_rows(b, RL_IMPL_NORM, L, 0))
-		layernorm(b, name, T, n, L);
-	rl_impl_rebind(&b->sym, RL_IMPL_SYM_N, c->hidden);
-}
-
 static void mla(struct build *b, const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                 uint64_t T, uint64_t L)
 {
