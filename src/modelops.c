@@ -133,21 +133,6 @@ static struct rl_modelops_row *add(struct build *b, const char *name, const char
 	return r;
 }
 
-/* Evaluates TEXT, an expression of the step's names (1 when TEXT is
- * empty); the first failure is kept in B. */
-static uint64_t eval(struct build *b, const char *text, const char *what)
-{
-	uint64_t v = 1;
-
-	if (text[0] == '\0' || b->failed)
-		return 1;
-	if (rl_symbols_eval(&b->sym, text, what, &v, NULL, &b->err) < 0) {
-		b->failed = 1;
-		return 1;
-	}
-	return v;
-}
-
 /* The rows of the implementation's kernels for component C, each run
  * COUNT times a step (times its own count), with the facts EXTRA beside
  * the step's; 0 when the implementation does not name C for this family
@@ -162,43 +147,75 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 	for (i = 0; i < im->nk && !b->failed; i++) {
 		const struct rl_impl_kernel *k = &im->k[i];
 		struct rl_modelops_row *r;
-		uint64_t dims[RL_MAX_DIMS];
-		size_t used = 0;
-		int nd, d;
 
 		if (k->comp != c || k->none || !rl_impl_applies(im, k, b->family, b->have | extra))
 			continue;
-		r = add(b, k->name, rl_kind_name(k->kind), mul(b, count, eval(b, k->count, "count")));
-		r->comp = (unsigned char)(c + 1);
-		if (rl_symbols_dims_used(&b->sym, k->shape, dims, NULL, RL_MAX_DIMS, &nd, NULL,
-		                         &b->err) < 0) {
+		r = add(b, k->name, rl_kind_name(k->kind), 1);
+		if (rl_modelops_kernel_row(k, &b->sym, count, r, &b->err) < 0) {
 			b->failed = 1;
 			return 1;
 		}
-		for (d = 0; d < nd && used < sizeof(r->shape); d++)
-			used += (size_t)snprintf(r->shape + used, sizeof(r->shape) - used, "%s%llu",
-			                         d ? "x" : "", (unsigned long long)dims[d]);
-		if (k->dtype >= 0)
-			r->dtype = rl_dtype_name((enum rl_dtype)k->dtype);
-		r->inputs = k->inputs;
-		r->fpe = k->fpe;
-		r->host_us = k->host_us;
-		r->weights = k->weights;
-		r->activations = k->kind == RL_KIND_MATMUL && !k->weights;
+		/* a product past 2^64 - 1: too_large names this row */
+		if ((r->count == UINT64_MAX || r->params == UINT64_MAX) && !b->wrapped) {
+			b->wrapped = 1;
+			b->wrap_row = b->n - 1;
+		}
 		if (k->weights)
 			r->weight_group = b->group;
-		r->grouped = k->grouped;
-		r->strided = k->strided;
-		r->causal = k->causal;
-		r->kv = k->kv;
-		if (k->kv_heads[0])
-			r->kv_heads = eval(b, k->kv_heads, "kv_heads");
-		if (k->bytes[0])
-			r->bytes = eval(b, k->bytes, "bytes");
-		if (k->params[0])
-			r->params += mul(b, r->count, eval(b, k->params, "params"));
 	}
 	return 1;
+}
+
+/* X Y, or UINT64_MAX past 2^64 - 1. */
+static uint64_t mul_sat(uint64_t x, uint64_t y)
+{
+	uint64_t p;
+
+	return rl_mul_u64(x, y, &p) == 0 ? p : UINT64_MAX;
+}
+
+int rl_modelops_kernel_row(const struct rl_impl_kernel *k, const struct rl_symbols *sym,
+                           uint64_t count, struct rl_modelops_row *r, struct rl_err *err)
+{
+	uint64_t dims[RL_MAX_DIMS], v;
+	size_t used = 0;
+	int nd, d;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", k->name);
+	r->kind = rl_kind_name(k->kind);
+	r->comp = (unsigned char)(k->comp + 1);
+	v = 1;
+	if (k->count[0] && rl_symbols_eval(sym, k->count, "count", &v, NULL, err) < 0)
+		return err->code;
+	r->count = mul_sat(count, v);
+	if (rl_symbols_dims_used(sym, k->shape, dims, NULL, RL_MAX_DIMS, &nd, NULL, err) < 0)
+		return err->code;
+	for (d = 0; d < nd && used < sizeof(r->shape); d++)
+		used += (size_t)snprintf(r->shape + used, sizeof(r->shape) - used, "%s%llu",
+		                         d ? "x" : "", (unsigned long long)dims[d]);
+	if (k->dtype >= 0)
+		r->dtype = rl_dtype_name((enum rl_dtype)k->dtype);
+	r->inputs = k->inputs;
+	r->fpe = k->fpe;
+	r->host_us = k->host_us;
+	r->weights = k->weights;
+	r->activations = k->kind == RL_KIND_MATMUL && !k->weights;
+	r->grouped = k->grouped;
+	r->strided = k->strided;
+	r->causal = k->causal;
+	r->kv = k->kv;
+	if (k->kv_heads[0] && rl_symbols_eval(sym, k->kv_heads, "kv_heads", &r->kv_heads, NULL,
+	                                      err) < 0)
+		return err->code;
+	if (k->bytes[0] && rl_symbols_eval(sym, k->bytes, "bytes", &r->bytes, NULL, err) < 0)
+		return err->code;
+	if (k->params[0]) {
+		if (rl_symbols_eval(sym, k->params, "params", &v, NULL, err) < 0)
+			return err->code;
+		r->params = mul_sat(r->count, v);
+	}
+	return 0;
 }
 
 static void dims2(struct rl_modelops_row *r, uint64_t a, uint64_t b)

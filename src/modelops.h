@@ -87,6 +87,8 @@
 #include "parallel.h"
 
 struct rl_impl;
+struct rl_impl_kernel;
+struct rl_symbols;
 
 enum rl_modelops_phase { RL_PHASE_DECODE, RL_PHASE_PREFILL };
 
@@ -176,6 +178,15 @@ struct rl_modelops_row {
  * what that component moves a step. */
 double rl_modelops_comp_bytes(const struct rl_modelops_row *rows, int n,
                               const struct rl_modelops_opts *o, int comp);
+
+/* The row of kernel K of an implementation (impl.h), run COUNT times (times
+ * its own count), its expressions evaluated over SYM: its name, kind,
+ * dtype (NULL: the step's), shape, count, bytes, kv_heads and params, and
+ * the component it belongs to. A product past 2^64 - 1 is UINT64_MAX.
+ * Returns 0, or the status of ERR (an expression over a name SYM does
+ * not bind, a size out of range). */
+int rl_modelops_kernel_row(const struct rl_impl_kernel *k, const struct rl_symbols *sym,
+                           uint64_t count, struct rl_modelops_row *r, struct rl_err *err);
 
 /* E (1 - (1 - k/E)^T): the distinct experts T tokens touch when each picks
  * k of E uniformly. */
