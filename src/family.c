@@ -46,6 +46,17 @@ const struct rl_family *rl_family_find(const char *model_type)
 	return NULL;
 }
 
+int rl_family_index(const char *name)
+{
+	const struct rl_family *f = rl_family_find(name);
+	int i;
+
+	for (i = 0; rl_families[i] != NULL; i++)
+		if (strcmp(rl_families[i]->name, name) == 0 || rl_families[i] == f)
+			return i;
+	return -1;
+}
+
 const struct rl_family *rl_family_of(const struct rl_hfconfig *c)
 {
 	const struct rl_family *f;

@@ -176,6 +176,11 @@ extern const struct rl_family *const rl_families[];
 /* The family taking MODEL_TYPE, or NULL. */
 const struct rl_family *rl_family_find(const char *model_type);
 
+/* The index in rl_families of the family named NAME (its file's name, as
+ * implementation files name it: "llama", "deepseek") or taking NAME as a
+ * model_type ("mistral", "deepseek_v3"), or -1. */
+int rl_family_index(const char *name);
+
 /* The family of C: C->fam when the reader set it, else the one taking
  * C->model_type, else the first whose tag is C->family (a config built by
  * hand). Never NULL. */

@@ -15,9 +15,15 @@
 #include "symbols.h"
 
 static const char *const comp_names[] = {
-#define RL_IMPL_COMP_NAME(id, name) name,
+#define RL_IMPL_COMP_NAME(id, name, row) name,
 	RL_IMPL_COMP_MAP(RL_IMPL_COMP_NAME)
 #undef RL_IMPL_COMP_NAME
+};
+
+static const unsigned char comp_rows[] = {
+#define RL_IMPL_COMP_ROW(id, name, row) row,
+	RL_IMPL_COMP_MAP(RL_IMPL_COMP_ROW)
+#undef RL_IMPL_COMP_ROW
 };
 
 static const char *const if_names[RL_IMPL_IF_COUNT] = {
@@ -40,6 +46,60 @@ static const char *const sym_texts[] = {
 const char *rl_impl_comp_name(enum rl_impl_comp c)
 {
 	return c >= 0 && c < RL_IMPL_COMP_COUNT ? comp_names[c] : "?";
+}
+
+int rl_impl_comp_has_row(enum rl_impl_comp c)
+{
+	return c >= 0 && c < RL_IMPL_COMP_COUNT && comp_rows[c];
+}
+
+int rl_impl_comp_parse(const char *name, enum rl_impl_comp *c)
+{
+	int i;
+
+	for (i = 0; i < RL_IMPL_COMP_COUNT; i++)
+		if (strcmp(comp_names[i], name) == 0) {
+			*c = (enum rl_impl_comp)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* "a, b, ... or z" of the N names of NAMES into BUF (LEN bytes). */
+static const char *list_names(char *buf, size_t len, const char *const *names, int n)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		                         i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+	return buf;
+}
+
+const char *rl_impl_comp_expected(void)
+{
+	static char buf[256];
+
+	return buf[0] ? buf : list_names(buf, sizeof(buf), comp_names, RL_IMPL_COMP_COUNT);
+}
+
+unsigned rl_impl_if_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < RL_IMPL_IF_COUNT; i++)
+		if (strcmp(if_names[i], name) == 0)
+			return 1u << i;
+	return 0;
+}
+
+const char *rl_impl_if_expected(void)
+{
+	static char buf[256];
+
+	return buf[0] ? buf : list_names(buf, sizeof(buf), if_names, RL_IMPL_IF_COUNT);
 }
 
 const char *rl_impl_sym_name(enum rl_impl_sym s)
@@ -168,20 +228,20 @@ static int parse_families(const struct line *l, struct rl_impl_kernel *k, char *
 
 static int parse_if(const struct line *l, struct rl_impl_kernel *k, const char *val)
 {
-	int neg = *val == '!', i;
+	int neg = *val == '!';
+	unsigned bit = rl_impl_if_parse(val + neg);
+	char expected[320];
 
-	for (i = 0; i < RL_IMPL_IF_COUNT; i++)
-		if (strcmp(val + neg, if_names[i]) == 0) {
-			if (neg)
-				k->refuse |= 1u << i;
-			else
-				k->need |= 1u << i;
-			return 0;
-		}
-	return bad(l, "unknown condition", val,
-	           "prefill, decode, train, rms, gated, bias, causal, final or sliding, or one of "
-	           "them "
-	           "after '!'");
+	if (bit != 0) {
+		if (neg)
+			k->refuse |= bit;
+		else
+			k->need |= bit;
+		return 0;
+	}
+	snprintf(expected, sizeof(expected), "%s, or one of them after '!'",
+	         rl_impl_if_expected());
+	return bad(l, "unknown condition", val, expected);
 }
 
 static int find_choice(const struct rl_impl *im, const char *name)
@@ -468,12 +528,9 @@ static int parse_choice(const struct line *l, struct rl_impl *im, const char *na
 
 static int comp_of(const char *key)
 {
-	int c;
+	enum rl_impl_comp c;
 
-	for (c = 0; c < RL_IMPL_COMP_COUNT; c++)
-		if (strcmp(comp_names[c], key) == 0)
-			return c;
-	return -1;
+	return rl_impl_comp_parse(key, &c) == 0 ? (int)c : -1;
 }
 
 /* A runtime given as a file ("fitted/hf.runtime": a '/' or the .runtime

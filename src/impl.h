@@ -24,28 +24,31 @@
 #include "kind.h"
 
 /* The block components an implementation may name, in the order a step
- * runs them: the key of each kernel line. */
+ * runs them: the key of each kernel line, and whether the builder's own
+ * list (the fused ideal) gives the component a row (0: it is fused into
+ * another's, as the rotary embedding and the cache update are into
+ * attention's, or absent, as sampling). */
 #define RL_IMPL_COMP_MAP(XX)                                                                      \
-	XX(EMBED, "embed")           /* the token (and position) embedding */                     \
-	XX(ROPE, "rope")             /* the step's rotary table (cos, sin), once a step */        \
-	XX(MASK, "mask")             /* the step's attention mask and position ids */             \
-	XX(NORM, "norm")             /* each norm of a layer, and the final norm */               \
-	XX(QKV, "qkv")               /* the q, k, v projections */                                \
-	XX(QKV_BIAS, "qkv_bias")     /* their bias */                                             \
-	XX(QK_NORM, "qk_norm")       /* the per-head norm of q and k (qwen3) */                   \
-	XX(ROTARY, "rotary")         /* the rotary embedding applied to q and k */                \
-	XX(CACHE, "cache")           /* the KV-cache update */                                    \
-	XX(ATTENTION, "attention")   /* attention over the cache */                               \
-	XX(O_PROJ, "o_proj")         /* the attention's output projection */                      \
-	XX(RESIDUAL, "residual")     /* each residual add */                                      \
-	XX(MLP, "mlp")               /* the dense MLP: up (and gate), activation, down */         \
-	XX(ROUTER, "router")         /* MoE: the router, top-k and the routing weights */         \
-	XX(EXPERTS, "experts")       /* MoE: the experts and the combine */                       \
-	XX(LOGITS, "logits")         /* the lm_head */                                            \
-	XX(SAMPLE, "sample")         /* picking the next token from the logits */
+	XX(EMBED, "embed", 1)         /* the token (and position) embedding */                    \
+	XX(ROPE, "rope", 0)           /* the step's rotary table (cos, sin), once a step */       \
+	XX(MASK, "mask", 0)           /* the step's attention mask and position ids */            \
+	XX(NORM, "norm", 1)           /* each norm of a layer, and the final norm */              \
+	XX(QKV, "qkv", 1)             /* the q, k, v projections */                               \
+	XX(QKV_BIAS, "qkv_bias", 1)   /* their bias */                                            \
+	XX(QK_NORM, "qk_norm", 1)     /* the per-head norm of q and k (qwen3) */                  \
+	XX(ROTARY, "rotary", 0)       /* the rotary embedding applied to q and k */               \
+	XX(CACHE, "cache", 0)         /* the KV-cache update */                                   \
+	XX(ATTENTION, "attention", 1) /* attention over the cache */                              \
+	XX(O_PROJ, "o_proj", 1)       /* the attention's output projection */                     \
+	XX(RESIDUAL, "residual", 1)   /* each residual add */                                     \
+	XX(MLP, "mlp", 1)             /* the dense MLP: up (and gate), activation, down */        \
+	XX(ROUTER, "router", 1)       /* MoE: the router, top-k and the routing weights */        \
+	XX(EXPERTS, "experts", 1)     /* MoE: the experts and the combine */                      \
+	XX(LOGITS, "logits", 1)       /* the lm_head */                                           \
+	XX(SAMPLE, "sample", 0)       /* picking the next token from the logits */
 
 enum rl_impl_comp {
-#define RL_IMPL_COMP_ENUM(id, name) RL_IMPL_##id,
+#define RL_IMPL_COMP_ENUM(id, name, row) RL_IMPL_##id,
 	RL_IMPL_COMP_MAP(RL_IMPL_COMP_ENUM)
 #undef RL_IMPL_COMP_ENUM
 	RL_IMPL_COMP_COUNT
@@ -53,6 +56,16 @@ enum rl_impl_comp {
 
 /* The component's key ("norm"). */
 const char *rl_impl_comp_name(enum rl_impl_comp c);
+
+/* Whether the builder's own list gives component C a row (the map's third
+ * column). */
+int rl_impl_comp_has_row(enum rl_impl_comp c);
+
+/* The component whose key is NAME into *C: 0, or -1 for no component. */
+int rl_impl_comp_parse(const char *name, enum rl_impl_comp *c);
+
+/* Every component's key, as "embed, rope, ... or sample", for messages. */
+const char *rl_impl_comp_expected(void);
 
 /* The conditions a kernel line may carry (if=NAME, if=!NAME): facts of
  * the step and of the family's block. */
@@ -75,6 +88,12 @@ enum rl_impl_if {
 	RL_IMPL_IF_MQA = 1u << 12,    /* "mqa": one key-value head a GPU (KVH = 1) */
 };
 #define RL_IMPL_IF_COUNT 13
+
+/* The RL_IMPL_IF_* bit of the condition NAME ("sliding"), or 0. */
+unsigned rl_impl_if_parse(const char *name);
+
+/* Every condition's name, as "prefill, decode, ... or mqa", for messages. */
+const char *rl_impl_if_expected(void);
 
 /* The names a kernel's expressions use, bound for each step by the
  * builder (modelops.c): one GPU's share under a parallel layout. */
