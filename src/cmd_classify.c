@@ -7,6 +7,7 @@
 
 #include "chart.h"
 #include "cli.h"
+#include "component.h"
 #include "impl.h"
 #include "json.h"
 #include "oplist.h"
@@ -36,6 +37,7 @@ struct classify {
 	struct rl_errlist *errs;
 	struct rl_sweep_spec sweep; /* --sweep; n 0: none */
 	const char *items;          /* --items-per-step */
+	rl_component *comp;         /* --impl: the component rows' kernels */
 };
 
 /* How many unknown column names the warning lists. */
@@ -73,10 +75,12 @@ static int on_header(const struct rl_ops_header *h, void *user)
 	cols.has_measured = h->has_measured;
 	cols.has_host = h->has_host;
 	cols.has_phase = h->has_phase;
+	if (rl_component_columns(c->comp, h->nextra) < 0)
+		return RL_ERR_NOMEM;
 	return rl_pipeline_begin(&c->model, &c->sinks, &cols, &c->pl);
 }
 
-static int on_op(const struct rl_op *op, void *user)
+static int to_pipeline(const struct rl_op *op, void *user)
 {
 	struct classify *c = user;
 	struct rl_err e;
@@ -85,6 +89,14 @@ static int on_op(const struct rl_op *op, void *user)
 	if (rc < 0 && e.code < 0)
 		rl_errlist_add(c->errs, &e);
 	return rc;
+}
+
+/* A row, or the kernels --impl puts in place of its components. */
+static int on_op(const struct rl_op *op, void *user)
+{
+	struct classify *c = user;
+
+	return rl_component_op(c->comp, op, to_pipeline, c, c->errs);
 }
 
 /* Checks the combinations of flags; returns 0 or a usage error. */
@@ -196,9 +208,10 @@ int cmd_classify(int argc, char **argv)
 	struct rl_errlist errs;
 	struct rl_outfiles outs;
 	struct rl_outfile *out, *svg_out = NULL;
-	struct rl_ops_sink sink = {on_header, on_op, &c, &syms, rl_cli_warn_sink};
+	struct rl_ops_sink sink = {on_header, on_op, &c, &syms, rl_cli_warn_sink, 0};
 	char scale_label[256];
-	int opt, rc, status = RL_EXIT_FAIL;
+	struct rl_impl im;
+	int opt, rc, status = RL_EXIT_FAIL, have_impl = 0;
 
 	memset(&c, 0, sizeof(c));
 	rl_outfiles_init(&outs);
@@ -253,19 +266,30 @@ int cmd_classify(int argc, char **argv)
 	if (optind != argc - 1)
 		return rl_cli_usage("classify", optind == argc ? "no op list given"
 		                                                : "more than one op list given");
-	/* the implementation's training rules: its autograd key (impl.h) */
-	if (impl_name != NULL) {
-		struct rl_impl im;
-		struct rl_err e;
-
-		if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &im, &e) < 0)
-			return rl_cli_usage("classify", "%s", e.msg);
-		tr.t.autograd = im.autograd;
-		rl_impl_release(&im);
-	}
 	c.input = argv[optind];
 	if (check_flags(&c, scale, svg) != 0 || rl_cli_train_check(&tr, "classify") != 0)
 		return RL_EXIT_USAGE;
+	/* the implementation: its kernels in place of the components the
+	 * list's rows name (component.h), and its training rules (its
+	 * autograd key) */
+	if (impl_name != NULL) {
+		struct rl_err e;
+
+		size_t nk;
+
+		if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &im, &e) < 0) {
+			rl_impl_release(&im);
+			return rl_cli_usage("classify", "%s", e.msg);
+		}
+		tr.t.autograd = im.autograd;
+		nk = im.nk;
+		rl_impl_release(&im);
+		if (c.sweep.n > 0 && nk > 0)
+			return rl_cli_usage("classify", "--sweep reads the list as it is: not with "
+			                                "--impl %s (model --sweep builds %s's step "
+			                                "per value)",
+			                    impl_name, impl_name);
+	}
 	if (tr.train && scale != NULL)
 		return rl_cli_usage("classify", "--train and --scale: scale a training step "
 		                                "with --set instead");
@@ -322,9 +346,27 @@ int cmd_classify(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (impl_name != NULL) {
+		struct rl_err e;
+
+		have_impl = 1;
+		if (rl_impl_find(rl_cli_hwdb_dir(m.hwdb), impl_name, &im, &e) < 0 ||
+		    rl_component_new(&im, &syms, tr.train, strcmp(c.input, "-") == 0 ? "<stdin>" : c.input,
+		                     &c.comp, &e) < 0) {
+			rl_cli_error("%s", e.msg);
+			goto out;
+		}
+		sink.names_sized = rl_component_names_used(c.comp);
+		c.model.impl = im.id; /* the total line's kernels a step, json's impl */
+	}
 	rc = rl_ops_read_path(c.input, &sink, &errs);
 	if (rc == 0 && c.pl == NULL)
 		rc = RL_ERR_PARSE; /* not reached: a list without a header is an error */
+	if (rc == 0) {
+		rc = rl_component_end(c.comp, to_pipeline, &c, &errs);
+		if (rc == 0 && errs.count > 0)
+			rc = RL_ERR_PARSE;
+	}
 	if (rc == 0) {
 		struct rl_err e;
 
@@ -345,6 +387,9 @@ int cmd_classify(int argc, char **argv)
 		status = RL_EXIT_OK;
 out:
 	rl_outfiles_release(&outs);
+	rl_component_free(c.comp);
+	if (have_impl)
+		rl_impl_release(&im);
 	rl_pipeline_free(c.pl);
 	rl_chart_free(c.sinks.chart);
 	rl_cli_model_release(&m);

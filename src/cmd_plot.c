@@ -100,7 +100,7 @@ int cmd_plot(int argc, char **argv)
 	struct rl_outfiles outs;
 	struct rl_outfile *out;
 	struct rl_symbols syms;
-	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms, rl_cli_warn_sink};
+	struct rl_ops_sink sink = {NULL, on_op, &pl, &syms, rl_cli_warn_sink, 0};
 	int opt, rc, sweep = 0, table = 0, status = RL_EXIT_FAIL;
 
 	memset(&pl, 0, sizeof(pl));

@@ -189,6 +189,42 @@ void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_op
 	}
 }
 
+/* Every column step_cells may fill. */
+static const enum rl_opcol every_col[] = {
+	RL_OPCOL_NAME,         RL_OPCOL_KIND,       RL_OPCOL_DTYPE,        RL_OPCOL_SHAPE,
+	RL_OPCOL_KERNEL,       RL_OPCOL_STRIDE,     RL_OPCOL_INPUTS,       RL_OPCOL_FPE,
+	RL_OPCOL_BYTES,        RL_OPCOL_HOST_COST,  RL_OPCOL_GROUPED,      RL_OPCOL_STRIDED,
+	RL_OPCOL_CAUSAL,       RL_OPCOL_KV_HEADS,   RL_OPCOL_WINDOW,       RL_OPCOL_V_HEAD_DIM,
+	RL_OPCOL_KV_SHARED,    RL_OPCOL_KV_CACHED,  RL_OPCOL_WEIGHT_DTYPE, RL_OPCOL_WEIGHT_GROUP,
+	RL_OPCOL_KV_DTYPE,     RL_OPCOL_COUNT,      RL_OPCOL_FRESH,        RL_OPCOL_WEIGHT_COUNT,
+	RL_OPCOL_RANKS,        RL_OPCOL_NODES,      RL_OPCOL_PARAMS,
+};
+#define NEVERY (sizeof(every_col) / sizeof(every_col[0]))
+
+int rl_modelstep_rows_new(const char *input, rl_ops_rows **out, struct rl_errlist *errs)
+{
+	const char *cells[NEVERY];
+	size_t k;
+
+	for (k = 0; k < NEVERY; k++)
+		cells[k] = rl_opcol_name(every_col[k]);
+	return rl_ops_rows_new(input, 1, cells, NEVERY, NULL, out, errs);
+}
+
+int rl_modelstep_row_op(rl_ops_rows *rd, size_t line, const struct rl_modelops_row *r,
+                        const struct rl_modelops_opts *o, const char *name, struct rl_op *op,
+                        struct rl_errlist *errs)
+{
+	const char *cells[NEVERY];
+	struct rl_oprow c;
+
+	step_cells(r, o, &c);
+	if (name != NULL)
+		rl_oprow_text(&c, RL_OPCOL_NAME, name);
+	rl_oprow_cells(&c, every_col, NEVERY, cells);
+	return rl_ops_row(rd, line, cells, NEVERY, op, errs);
+}
+
 /* The first line of a row in the text rl_modelstep_write writes: after the
  * comment and the header. */
 #define FIRST_ROW_LINE 3

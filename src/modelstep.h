@@ -15,6 +15,7 @@
 #include "err.h"
 #include "hfconfig.h"
 #include "modelops.h"
+#include "oplist.h"
 #include "pipeline.h"
 
 /* Writes ROWS (N of them, from rl_modelops_build with O) to F as op list
@@ -23,6 +24,19 @@
  * one line per row (row i on line i + 3). */
 void rl_modelstep_write(FILE *f, const char *config, const struct rl_modelops_opts *o,
                         const struct rl_modelops_row *rows, int n);
+
+/* Rows made one at a time (classify --impl's components, component.h): a
+ * reader over every column step_cells may fill, naming INPUT in messages
+ * (borrowed). Returns 0 with *OUT (rl_ops_rows_free), or as
+ * rl_ops_rows_new. */
+int rl_modelstep_rows_new(const char *input, rl_ops_rows **out, struct rl_errlist *errs);
+
+/* Row R, of a step of O's dtypes, as *OP through RD (from
+ * rl_modelstep_rows_new): named NAME (NULL: R's name), on line LINE in
+ * messages, with the reader's checks. Returns as rl_ops_row. */
+int rl_modelstep_row_op(rl_ops_rows *rd, size_t line, const struct rl_modelops_row *r,
+                        const struct rl_modelops_opts *o, const char *name, struct rl_op *op,
+                        struct rl_errlist *errs);
 
 /* What a step runs on. Borrowed: must outlive the calls. */
 struct rl_modelstep {

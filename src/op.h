@@ -16,6 +16,8 @@
 #include "kind.h"
 
 #define RL_MAX_DIMS 6
+/* Block components one row may name (column 'component': "rotary+cache+attention"). */
+#define RL_OP_MAX_COMPS 4
 
 
 /* Which part of a training step an op belongs to (column 'phase';
@@ -123,6 +125,15 @@ struct rl_op {
 	                           * (1: strided, broadcast or widening operands;
 	                           * 2: a cat of strided inputs); 0: a vectorised
 	                           * stream */
+	unsigned char comps[RL_OP_MAX_COMPS]; /* component: 1 + each enum rl_impl_comp
+	                           * (impl.h) the row stands for, in order; 0
+	                           * ends; an implementation's kernels replace
+	                           * the row under classify --impl (component.h) */
+	unsigned comp_facts;      /* component: the RL_IMPL_IF_* facts it adds
+	                           * after ':' ("attention:sliding") */
+	int family;               /* model_type: 1 + the index in rl_families
+	                           * (family.h) whose code runs the components;
+	                           * 0: none */
 	uint64_t params;          /* weight elements the row holds in memory
 	                           * besides its kind's operands (an embedding
 	                           * table, a norm's weight, a bias), for the row

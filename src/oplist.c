@@ -18,7 +18,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "family.h"
 #include "formulas.h"
+#include "impl.h"
 #include "num.h"
 #include "symbols.h"
 
@@ -51,6 +53,8 @@ enum col {
 	COL_KV_SHARED,
 	COL_KV_CACHED,
 	COL_FRESH,
+	COL_COMPONENT,
+	COL_MODEL_TYPE,
 	COL_KNOWN,
 	COL_EXTRA = COL_KNOWN /* any other column */
 };
@@ -63,7 +67,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
 	"strided", "params", "window", "v_head_dim", "kv_shared",
-	"kv_cached", "fresh",
+	"kv_cached", "fresh", "component", "model_type",
 };
 
 struct reader {
@@ -397,6 +401,73 @@ static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
 	return RL_ERR_PARSE;
 }
 
+/* The component cell S, "NAME[+NAME...][:FACT[,FACT...]]": the block
+ * components the row stands for, in the order they run, and the facts
+ * (impl.h's conditions) it adds to the step's, into OP. */
+static int cell_component(struct reader *r, const char *s, struct rl_op *op)
+{
+	char buf[256], *facts, *save = NULL, *t;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf)) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: column 'component': longer than %zu bytes",
+		          r->name, r->rec_line, sizeof(buf) - 1);
+		return RL_ERR_PARSE;
+	}
+	memcpy(buf, s, strlen(s) + 1);
+	facts = strchr(buf, ':');
+	if (facts != NULL)
+		*facts++ = '\0';
+	if (buf[0] == '\0' || buf[strlen(buf) - 1] == '+' || strstr(buf, "++") != NULL ||
+	    buf[0] == '+') {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'component': '%s' is not a list of components joined by '+' "
+		          "(expected %s)",
+		          r->name, r->rec_line, s, rl_impl_comp_expected());
+		return RL_ERR_PARSE;
+	}
+	for (t = strtok_r(buf, "+", &save); t != NULL; t = strtok_r(NULL, "+", &save)) {
+		enum rl_impl_comp c;
+
+		if (rl_impl_comp_parse(t, &c) < 0) {
+			add_error(r, RL_ERR_PARSE,
+			          "%s:%zu: column 'component': unknown component '%s' (expected %s)",
+			          r->name, r->rec_line, t, rl_impl_comp_expected());
+			return RL_ERR_PARSE;
+		}
+		if (n == RL_OP_MAX_COMPS) {
+			add_error(r, RL_ERR_PARSE,
+			          "%s:%zu: column 'component': more than %d components in '%s'",
+			          r->name, r->rec_line, RL_OP_MAX_COMPS, s);
+			return RL_ERR_PARSE;
+		}
+		op->comps[n++] = (unsigned char)(c + 1);
+	}
+	if (facts == NULL)
+		return 0;
+	if (facts[0] == '\0' || facts[strlen(facts) - 1] == ',' || strstr(facts, ",,") != NULL ||
+	    facts[0] == ',') {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'component': no facts after ':' in '%s' (expected conditions "
+		          "joined by ',': %s)",
+		          r->name, r->rec_line, s, rl_impl_if_expected());
+		return RL_ERR_PARSE;
+	}
+	save = NULL;
+	for (t = strtok_r(facts, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+		unsigned bit = rl_impl_if_parse(t);
+
+		if (bit == 0) {
+			add_error(r, RL_ERR_PARSE,
+			          "%s:%zu: column 'component': unknown fact '%s' (expected %s)",
+			          r->name, r->rec_line, t, rl_impl_if_expected());
+			return RL_ERR_PARSE;
+		}
+		op->comp_facts |= bit;
+	}
+	return 0;
+}
+
 /* Parses a number cell into *OUT, at most MAX. */
 static int cell_number(struct reader *r, const char *col, const char *s, double max,
                        double *out)
@@ -640,6 +711,23 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_FRESH:
 			rc = cell_u64(r, cn, s, 0, MAX_TIMES, MAX_TIMES_WHY, &op->fresh);
 			break;
+		case COL_COMPONENT: rc = cell_component(r, s, op); break;
+		case COL_MODEL_TYPE: {
+			int f = rl_family_index(s);
+
+			if (f < 0) {
+				char names[512];
+
+				rl_family_names(names, sizeof(names), 0, 0);
+				add_error(r, RL_ERR_PARSE,
+				          "%s:%zu: column 'model_type': unknown model_type '%s' "
+				          "(expected %s)",
+				          r->name, r->rec_line, s, names);
+				return RL_ERR_PARSE;
+			}
+			op->family = f + 1;
+			break;
+		}
 		case COL_WEIGHT_COUNT:
 			/* 0: a matmul of two activations (attention's scores
 			 * as a GEMM) holds no weights */
@@ -787,6 +875,15 @@ static int do_row(struct reader *r, struct rl_op *op)
 		          "(at most its count)",
 		          r->name, r->rec_line, (unsigned long long)op->fresh,
 		          (unsigned long long)op->count);
+		return RL_ERR_PARSE;
+	}
+	if ((op->comps[0] != 0) != (op->family != 0)) {
+		add_error(r, RL_ERR_PARSE,
+		          op->comps[0] ? "%s:%zu: column 'component': needs a 'model_type' (the model "
+		                         "whose code runs the component, as --impl expands it)"
+		                       : "%s:%zu: column 'model_type': names whose code runs the "
+		                         "row's component: it needs a 'component'",
+		          r->name, r->rec_line);
 		return RL_ERR_PARSE;
 	}
 	if (op->grouped && op->ndims != 4) {
@@ -961,7 +1058,7 @@ static void check_names_used(struct reader *r)
 	if (names == NULL || r->errs->count > 0 || r->sink->warn == NULL)
 		return;
 	for (i = 0; i < names->n && i < RL_SYMBOLS_MAX; i++)
-		if (!(r->names_used & ((uint32_t)1 << i))) {
+		if (!((r->names_used | r->sink->names_sized) & ((uint32_t)1 << i))) {
 			snprintf(msg, sizeof(msg),
 			         "%s: warning: --set %s=%llu: no shape or count of the list uses the "
 			         "name '%s'",
@@ -1249,7 +1346,7 @@ static int list_op(const struct rl_op *op, void *user)
 int rl_oplist_read(FILE *f, const char *name, struct rl_oplist *list,
                    struct rl_errlist *errs)
 {
-	struct rl_ops_sink sink = {list_header, list_op, list, NULL, NULL};
+	struct rl_ops_sink sink = {list_header, list_op, list, NULL, NULL, 0};
 
 	memset(list, 0, sizeof(*list));
 	return rl_ops_read(f, name, &sink, errs);

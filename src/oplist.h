@@ -43,6 +43,9 @@ struct rl_ops_sink {
 	/* Called with a warning ("ops.csv: warning: ..."), after the last row:
 	 * a --set name that no shape or count uses. NULL: warnings dropped. */
 	void (*warn)(const char *msg, void *user);
+	/* Bits (1 << i) of names that size what the sink makes of the rows
+	 * (classify --impl's kernels, component.h): not warned about. */
+	uint32_t names_sized;
 };
 
 /* Reads an op list from F, naming it NAME in messages. Returns 0 when the

@@ -94,7 +94,7 @@ START_TEST(test_text_and_records_agree)
 	struct rl_errlist errs;
 	struct rl_modelstep st;
 	struct text_run tr_run;
-	struct rl_ops_sink sink = {text_header, text_op, &tr_run, NULL, NULL};
+	struct rl_ops_sink sink = {text_header, text_op, &tr_run, NULL, NULL, 0};
 	const struct rl_summary *a, *b;
 	const struct rl_memfit *ma, *mb;
 	rl_pipeline *pl;

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "family.h"
+#include "impl.h"
 #include "kind.h"
 #include "oplist.h"
 #include "symbols.h"
@@ -158,6 +160,47 @@ START_TEST(test_window_column)
 	ck_assert_int_eq(read_text("name,kind,shape,window\na,attention,1x8x64x64,1k\n", &l, &errs),
 	                 RL_ERR_PARSE);
 	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'window': '1k'"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
+/* component, the block components a row stands for in run order with the
+ * facts it adds, and model_type, whose code runs them (impl.h's and family.h's
+ * names: indices worked out from their tables' order) */
+START_TEST(test_component_columns)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,component,model_type\n"
+	                           "a,attention,bf16,1x8x1x64x64,rotary+cache+attention:sliding,llama\n"
+	                           "n,layernorm,bf16,8x64,norm:final,mistral\n"
+	                           "p,pointwise,bf16,8,,\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.ops[0].comps[0], RL_IMPL_ROTARY + 1);
+	ck_assert_uint_eq(l.ops[0].comps[1], RL_IMPL_CACHE + 1);
+	ck_assert_uint_eq(l.ops[0].comps[2], RL_IMPL_ATTENTION + 1);
+	ck_assert_uint_eq(l.ops[0].comps[3], 0);
+	ck_assert_uint_eq(l.ops[0].comp_facts, RL_IMPL_IF_SLIDING);
+	ck_assert_int_eq(l.ops[0].family, rl_family_index("llama") + 1);
+	ck_assert_uint_eq(l.ops[1].comps[0], RL_IMPL_NORM + 1);
+	ck_assert_uint_eq(l.ops[1].comp_facts, RL_IMPL_IF_FINAL);
+	/* mistral is a model_type of the llama family */
+	ck_assert_int_eq(l.ops[1].family, l.ops[0].family);
+	ck_assert_uint_eq(l.ops[2].comps[0], 0);
+	ck_assert_int_eq(l.ops[2].family, 0);
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,component,model_type\na,copy,8,norm:,llama\n", &l,
+	                           &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'component': no facts after ':'"));
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,component,model_type\na,copy,8,+norm,llama\n", &l,
+	                           &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "'+norm' is not a list of components"));
 	rl_oplist_release(&l);
 }
 END_TEST
@@ -591,7 +634,7 @@ START_TEST(test_unused_name)
 	static const char text[] = "name,kind,shape,count\na,copy,Bx4,\nb,copy,BxS,L\n";
 	struct rl_symbols syms;
 	struct warned w = {0, {""}};
-	struct rl_ops_sink sink = {NULL, NULL, &w, &syms, on_warn};
+	struct rl_ops_sink sink = {NULL, NULL, &w, &syms, on_warn, 0};
 	struct rl_errlist errs;
 	struct rl_err e;
 	FILE *f;
@@ -645,7 +688,7 @@ static int keep_op(const struct rl_op *op, void *user)
 static int read_with(const char *spec, const char *text, struct kept *k, char *msg)
 {
 	struct rl_symbols syms;
-	struct rl_ops_sink sink = {NULL, keep_op, k, &syms, NULL};
+	struct rl_ops_sink sink = {NULL, keep_op, k, &syms, NULL, 0};
 	struct rl_errlist errs;
 	struct rl_err e;
 	FILE *f = test_stream(text);
@@ -969,6 +1012,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(good, test_kind_column_names);
 	tcase_add_test(good, test_overlap_column);
 	tcase_add_test(good, test_window_column);
+	tcase_add_test(good, test_component_columns);
 	tcase_add_test(good, test_mla_columns);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));

@@ -307,7 +307,7 @@ static int llama_step(void *user, uint64_t batch, const struct rl_summary **s,
                       const struct rl_memfit **m, double *items)
 {
 	struct llama *l = user;
-	struct rl_ops_sink sink = {llama_header, llama_op, l, NULL, NULL};
+	struct rl_ops_sink sink = {llama_header, llama_op, l, NULL, NULL, 0};
 	struct rl_errlist errs;
 	size_t len;
 	char *text = llama_list(&l->cfg, batch, &len);

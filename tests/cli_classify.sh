@@ -3,16 +3,19 @@
 # from stdin, output files, and every shipped example.
 . "$top_srcdir/tests/lib.sh"
 
-# every example, every format, on the default device
+# every example, every format, on the default device (an example sized by
+# names says its sizes on a "# --set" line)
 for f in "$EX"/*.csv; do
+	names=$(sed -n 's/^# --set //p' "$f" | head -n 1)
+	set -- ${names:+--set "$names"}
 	for fmt in table csv json md; do
-		run classify -f "$fmt" "$f"
+		run classify "$@" -f "$fmt" "$f"
 		check "$(basename "$f") --format $fmt" test "$rc" -eq 0 -a -s "$tmp/out"
 	done
-	run classify "$f"
+	run classify "$@" "$f"
 	check "$(basename "$f"): table fits 80 columns" \
 		awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out"
-	run classify -f csv "$f"
+	run classify "$@" -f csv "$f"
 	# one output row per op row: data lines minus comments, blanks and header
 	want=$(grep -v '^[[:space:]]*#' "$f" | grep -cv '^[[:space:]]*$')
 	got=$(wc -l <"$tmp/out")

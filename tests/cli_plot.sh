@@ -28,10 +28,12 @@ command -v rsvg-convert >/dev/null 2>&1 && have_rsvg=1
 # every example, both charts: exit 0, well-formed, rendered at the canvas size
 for f in "$EX"/*.csv; do
 	b=$(basename "$f" .csv)
-	run plot -o "$tmp/$b.svg" "$f"
+	names=$(sed -n 's/^# --set //p' "$f" | head -n 1)
+	set -- ${names:+--set "$names"}
+	run plot "$@" -o "$tmp/$b.svg" "$f"
 	check "$b: plot exits 0, nothing on stdout" test "$rc" -eq 0 -a ! -s "$tmp/out"
 	check "$b: roofline chart is well-formed XML" well_formed "$tmp/$b.svg"
-	run plot --sweep -o "$tmp/$b-sweep.svg" "$f"
+	run plot "$@" --sweep -o "$tmp/$b-sweep.svg" "$f"
 	check "$b: sweep chart is well-formed XML" well_formed "$tmp/$b-sweep.svg"
 	if [ "$have_rsvg" -eq 1 ]; then
 		rsvg-convert -o "$tmp/$b.png" "$tmp/$b.svg" 2>"$tmp/rsvg.err"
