@@ -36,6 +36,7 @@ struct est {
 	double t_compute, t_memory;
 	double kernels;
 	const char *note;
+	double latency; /* each kernel's fixed time; 0: latency_us */
 };
 
 struct env {
@@ -107,7 +108,7 @@ static enum rl_pipe opmath_pipe(const struct rl_pred *p)
  * kernels reach, or the math at its pipe's peak. */
 static struct est streaming(const struct env *e, const struct rl_pred *p, double eff)
 {
-	struct est s = {0, 0, 1, NULL};
+	struct est s = {0, 0, 1, NULL, 0};
 	double pk = peak(e, opmath_pipe(p), p->fma);
 
 	s.t_memory = p->bytes / (e->bw * eff);
@@ -527,7 +528,7 @@ static double dtype_factor(const struct env *e, const struct rl_op *op)
  * us), and one row streams the weights at about 1.8 TB/s. */
 static struct est tinygemm(const struct env *e, const struct rl_pred *p)
 {
-	struct est s = {0, 0, 1, NULL};
+	struct est s = {0, 0, 1, NULL, 0};
 
 	s.t_memory = p->bytes / (e->bw * ep(e, RL_EP_MEM_INT4));
 	s.t_compute = s.t_memory + p->flops / (peak(e, RL_PIPE_BF16_TENSOR, 1) * ep(e, RL_EP_GEMM_INT4));
@@ -574,6 +575,17 @@ static struct est matmul(const struct env *e, const struct rl_op *op, const stru
 	         ep(e, RL_EP_MEM_GEMM), a < 16 ? align_eff(e, a) : 0, 0);
 	if (a < 16)
 		s.note = "N or K not a multiple of 16 bytes: a slow fallback GEMM kernel";
+	else if (d[0] < 128 || d[1] < 128)
+		/* cuBLAS's GEMV kernels (the thin nvjet_sm90_tst tiles of a side
+		 * under 128, and split-K's reduction) each take longer to start
+		 * and drain than an elementwise kernel: the TMA descriptors
+		 * fetched, a cluster launched, the K loop's pipeline filled
+		 * before the first MMA, the output stored; what a GEMV of a few
+		 * MB shows (docs/measurements/h200-issue23-gemv-2026-12-04: 0.5
+		 * MB in 4.9 us, a split one's two kernels 4.8 us over its
+		 * stream). The larger tiles' start is in their fitted
+		 * efficiencies (gemm.large, medium, small). */
+		s.latency = ep(e, RL_EP_GEMM_LATENCY_US);
 	return s;
 }
 
@@ -824,17 +836,22 @@ static int env_init(struct env *e, const struct rl_model_ctx *ctx)
 	return e->bw > 0 && e->clock_scale > 0;
 }
 
-/* Sets P's expected times for S's kernels launched LAUNCHES times per
- * occurrence (an op whose work is done by that many kernels, as the
- * roofline counts it: each pays the fixed latency, the work is the op's). */
+/* Sets P's expected times for an op of LAUNCHES kernels per occurrence (as
+ * the roofline counts them: each pays the fixed latency, the work is the
+ * op's), S's estimate of them. An op of one launch is the kernels S
+ * expects (a split-K GEMM and its reduction, a decode attention and its
+ * combine); one of more launches gives its kernels as recorded (import:
+ * the kernels a trace ran for it, the split's reduction among them), so S's
+ * count only raises it: never both multiplied. */
 static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct rl_pred *p,
                    const struct est *s, double work, double launches)
 {
-	double fixed = launches * s->kernels * ep(e, RL_EP_LATENCY_US), stream;
+	double kernels = launches > 1 ? fmax(launches, s->kernels) : s->kernels;
+	double fixed = kernels * (s->latency > 0 ? s->latency : ep(e, RL_EP_LATENCY_US)), stream;
 
 	/* never below the bound: the roofline is what no kernel beats */
 	p->expected_gpu_us = fmax(fixed + work, p->t_gpu_us);
-	p->expected_kernels = launches * s->kernels;
+	p->expected_kernels = kernels;
 	p->expected_us = fmax(p->expected_gpu_us, p->t_overhead_us);
 	p->expected_note = s->note;
 	/* Overhead when the host's time or the kernels' fixed latency is at
@@ -846,7 +863,7 @@ static void finish(const struct env *e, const struct rl_model_ctx *ctx, struct r
 	 * roofs decide compute or memory, as they do for the roofline and for the
 	 * measured regime: the expected model moves time, not the resource a
 	 * kernel would saturate. */
-	stream = work + launches * s->kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
+	stream = work + kernels * ctx->dev->num[RL_HW_MIN_KERNEL_US].value;
 	if (p->t_overhead_us >= stream || fixed >= work)
 		p->expected_bound = RL_BOUND_OVERHEAD;
 	else
@@ -989,7 +1006,7 @@ void rl_expected_l2(const struct rl_model_ctx *ctx, struct rl_pred *p, double dr
                     double dram_t_gpu_us, const char *note)
 {
 	struct env e;
-	struct est s = {0, 0, 1, NULL};
+	struct est s = {0, 0, 1, NULL, 0};
 	double fixed;
 
 	if (!env_init(&e, ctx) || !(dram_t_gpu_us > 0))

@@ -140,4 +140,23 @@ check "issue 26 fresh: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 
 check "issue 26 fresh: expected bound = measured regime on $5 >= 0.95" awk -v x="$5" 'BEGIN { exit !(x >= 0.95) }'
 check "issue 26 fresh: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
 
+# issue 23's decode GEMVs (h200-issue23-gemv-2026-12-04: F.linear over nine
+# models' projections, split by whole model before gemm.latency_us was
+# fitted on the fit split): the held-out models' errors, the large ones and
+# all of them, the small split-K ones included
+run classify --hw h200-sxm-measured -f csv "$top_srcdir/docs/measurements/h200-issue23-gemv-2026-12-04/gemv.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures held-out)
+check "GEMVs held out: 66 ops, 33 of 20 us or more" test "$1 $2" = "66 33"
+check "GEMVs held out: median error $3 <= 0.05" awk -v x="$3" 'BEGIN { exit !(x <= 0.05) }'
+check "GEMVs held out: p90 error $4 <= 0.10" awk -v x="$4" 'BEGIN { exit !(x <= 0.10) }'
+check "GEMVs held out: expected bound = measured regime on $5 >= 0.95" awk -v x="$5" 'BEGIN { exit !(x >= 0.95) }'
+all=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["split"] == "held-out" { m = $c["measured_us"]; d = ($c["expected_gpu_us"] - m) / m
+	  err[k++] = d < 0 ? -d : d }
+	END { for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) if (err[j] < err[i]) { t = err[i]; err[i] = err[j]; err[j] = t }
+	      printf "%.4f %.4f\n", (err[int((k - 1) / 2)] + err[int(k / 2)]) / 2, err[int(0.9 * (k - 1))] }' "$tmp/m.csv")
+check "GEMVs held out, every size: median error ${all% *} <= 0.05" awk -v x="${all% *}" 'BEGIN { exit !(x <= 0.05) }'
+check "GEMVs held out, every size: p90 error ${all#* } <= 0.15" awk -v x="${all#* }" 'BEGIN { exit !(x <= 0.15) }'
+
 done_testing

@@ -191,4 +191,20 @@ check "chart: the legend names the expected point" grep -q '>expected</text>' "$
 "$ROOFLINE" plot --hw h200 --best-case -o "$tmp/c.svg" "$B" 2>/dev/null
 check "chart --best-case: no expected points" test "$(grep -c '<polygon ' "$tmp/c.svg")" -eq 0
 
+# an op's launches are its kernels as recorded (import: a split-K GEMV and
+# its reduction are two launches), never times the model's own split: a
+# 1 x 4096 x 4096 GEMV the model splits over K is two kernels whether or
+# not the list says launches=2, and a third launch adds one GEMM kernel's
+# fixed time, gemm.latency_us (2.408 us in hwdb/h200-pytorch.efficiency)
+printf 'name,kind,dtype,shape,weight_dtype,launches\ng,matmul,bf16,1x4096x4096,bf16,\ng2,matmul,bf16,1x4096x4096,bf16,2\ng3,matmul,bf16,1x4096x4096,bf16,3\n' >"$tmp/l.csv"
+run classify --hw h200 -f json "$tmp/l.csv"
+kern() { python3 -c 'import json, sys
+for o in json.load(open(sys.argv[1]))["ops"]:
+    if o["name"] == sys.argv[2]: print(o[sys.argv[3]])' "$tmp/out" "$1" "$2"; }
+check "a split GEMV: two kernels" test "$(kern g expected_kernels)" = 2
+check "launches=2 (the split's two, recorded): two kernels, not four" test "$(kern g2 expected_kernels)" = 2
+check "launches=2: the same expected time as the model's own split" test "$(kern g2 expected_gpu_us)" = "$(kern g expected_gpu_us)"
+check "launches=3: one more GEMM kernel's 2.408 us" \
+	awk -v a="$(kern g expected_gpu_us)" -v b="$(kern g3 expected_gpu_us)" 'BEGIN { d = b - a; exit !(d > 2.4075 && d < 2.4085) }'
+
 done_testing

@@ -8,7 +8,8 @@ the profile's numbers move; the principles (tiles, waves, paths, passes) are
 in src/expected.c. The split (fit / held-out, a column of the measurements)
 was fixed in bench/expected/measure.py before any fit.
 
-  fit.py fit    OPS.csv... PROFILE [--hw DEVICE] [--rounds N]   rewrite PROFILE
+  fit.py fit    OPS.csv... PROFILE [--hw DEVICE] [--rounds N] [--keys K,...]
+                                                                rewrite PROFILE
   fit.py report OPS.csv... PROFILE [--hw DEVICE]                print the figures
                                                                 per split (fit, held-out,
                                                                 fresh: measured after the fit),
@@ -17,9 +18,10 @@ was fixed in bench/expected/measure.py before any fit.
   fit.py worst OPS.csv... PROFILE [--hw DEVICE]                 the 40 largest misses
 
 Several op lists are fitted and judged together (each op's split is its
-own). Only keys whose source is 'fit' move; a key with another source (a
-value from a principle, e.g. rows resident per SM from threads per row)
-stays as written.
+own). Only keys whose source is 'fit' move, or with --keys only those named
+(a term fitted on the measurements made for it: gemm.latency_us on the
+decode GEMVs); a key with another source (a value from a principle, e.g.
+rows resident per SM from threads per row) stays as written.
 
 The loss is the mean of min(|ln(expected / measured)|, 1) over the fit ops,
 ops measured under 20 us weighted 0.3: a ratio error, robust to the few ops
@@ -165,6 +167,7 @@ def main():
     ap.add_argument("profile")
     ap.add_argument("--hw", default=os.path.join(TOP, "hwdb", "h200-sxm-measured.device"))
     ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--keys", help="the keys to move (default: every key whose source is fit)")
     a = ap.parse_args()
     lines, vals = read_profile(a.profile)
     if a.mode == "report":
@@ -193,7 +196,13 @@ def main():
         return
     fd, tmp = tempfile.mkstemp(suffix=".efficiency")
     os.close(fd)
-    keys = [k for k in vals if not k.startswith("gpu.") and source_of(lines, k) == "fit"]
+    if a.keys:
+        keys = a.keys.split(",")
+        for k in keys:
+            if k not in vals:
+                sys.exit(f"fit.py: --keys: {a.profile} has no key {k}")
+    else:
+        keys = [k for k in vals if not k.startswith("gpu.") and source_of(lines, k) == "fit"]
 
     def ev(v):
         write_profile(lines, v, tmp)

@@ -9,11 +9,12 @@
 # each op ran.
 #
 # Run on the GPU machine: python3 bench/expected/measure.py OUT.csv [--fresh |
-# --i26 | --i26-fresh] [--limit SECONDS] [--dry]
+# --i26 | --i26-fresh | --gemv] [--limit SECONDS] [--dry]
 # (--fresh: the families measured after the profile was frozen, split "fresh";
 # --i26: issue 26's families, each op's split fixed in build_i26;
 # --i26-fresh: the same families on new shapes, measured after the fit,
-# split "fresh"; --dry: no
+# split "fresh"; --gemv: issue 23's decode GEMVs, F.linear over whole models'
+# projections, split by model in GEMV_MODELS; --dry: no
 # GPU, no torch: writes the op list with placeholder times, to check it with
 # `roofline classify` before a device run). An op that fails (a missing
 # kernel, a refused shape) is recorded in OUT.csv's sibling OUT-failed.csv
@@ -850,6 +851,45 @@ def short(name):
     return name[:90]
 
 
+# Issue 23's decode GEMVs: nn.Linear (F.linear: the weight [N, K], cuBLAS's
+# TN kernels, as every model's projections run) at decode batches, over the
+# projections of whole models, q, k, v, o, gate, up, down and the lm_head as
+# transformers runs them. The split is by whole model, fixed here
+# (2026-12-04) before any of them was measured: Llama-3-8B's, Qwen2-7B's,
+# Gemma-2-9B's and Llama-3-70B's at tensor parallel 8 fit, the other models'
+# (Phi-3, OLMo-2, Falcon, Llama-3-70B whole, Qwen3-MoE's attention and
+# router) are held out.
+GEMV_MODELS = (
+    # model, split, hidden, [(name, N, K)]
+    ("llama3-8b", "fit", [("q", 4096, 4096), ("kv", 1024, 4096), ("gate", 14336, 4096),
+                          ("down", 4096, 14336), ("lm-head", 128256, 4096)]),
+    ("qwen2-7b", "fit", [("q", 3584, 3584), ("kv", 512, 3584), ("gate", 18944, 3584),
+                         ("down", 3584, 18944), ("lm-head", 152064, 3584)]),
+    ("gemma2-9b", "fit", [("q", 4096, 3584), ("kv", 2048, 3584), ("o", 3584, 4096),
+                          ("gate", 14336, 3584), ("down", 3584, 14336)]),
+    ("llama3-70b-tp8", "fit", [("q", 1024, 8192), ("o", 8192, 1024), ("gate", 3584, 8192),
+                               ("down", 8192, 3584)]),
+    ("phi3-mini", "held-out", [("qkv", 9216, 3072), ("o", 3072, 3072), ("gate-up", 16384, 3072),
+                               ("down", 3072, 8192), ("lm-head", 32064, 3072)]),
+    ("olmo2-7b", "held-out", [("q", 4096, 4096), ("gate", 11008, 4096), ("down", 4096, 11008),
+                              ("lm-head", 100352, 4096)]),
+    ("falcon-7b", "held-out", [("qkv", 4672, 4544), ("o", 4544, 4544), ("up", 18176, 4544),
+                               ("down", 4544, 18176), ("lm-head", 65024, 4544)]),
+    ("llama3-70b", "held-out", [("q", 8192, 8192), ("kv", 1024, 8192), ("gate", 28672, 8192),
+                                ("down", 8192, 28672)]),
+    ("qwen3-30b-a3b", "held-out", [("q", 4096, 2048), ("kv", 512, 2048), ("o", 2048, 4096),
+                                   ("router", 128, 2048)]),
+)
+
+
+def build_gemv():
+    for model, split, projs in GEMV_MODELS:
+        for m in (1, 8, 32):
+            for name, n, k in projs:
+                op(f"gemv-{model}", f"b{m}-{name}", "matmul", "bf16", shape_str(m, n, k),
+                   b_mm(m, n, k, linear=True), split=split, weight_dtype="bf16")
+
+
 def main():
     global flush
     args = sys.argv[1:]
@@ -857,7 +897,9 @@ def main():
     fresh, i26, dry = "--fresh" in args, "--i26" in args, "--dry" in args
     i26_fresh = "--i26-fresh" in args
     limit = float(args[args.index("--limit") + 1]) if "--limit" in args else 420
-    if i26_fresh:
+    if "--gemv" in args:
+        build_gemv()
+    elif i26_fresh:
         build_i26_fresh()
     elif fresh:
         build_fresh()
