@@ -9,12 +9,14 @@
 # each op ran.
 #
 # Run on the GPU machine: python3 bench/expected/measure.py OUT.csv [--fresh |
-# --i26 | --i26-fresh | --gemv] [--limit SECONDS] [--dry]
+# --i26 | --i26-fresh | --gemv | --gemm] [--limit SECONDS] [--dry]
 # (--fresh: the families measured after the profile was frozen, split "fresh";
 # --i26: issue 26's families, each op's split fixed in build_i26;
 # --i26-fresh: the same families on new shapes, measured after the fit,
 # split "fresh"; --gemv: issue 23's decode GEMVs, F.linear over whole models'
-# projections, split by model in GEMV_MODELS; --dry: no
+# projections, split by model in GEMV_MODELS; --gemm: the matmul rows of
+# the default set alone (issue 12's GEMMs, their split as there), measured
+# again on another lease; --dry: no
 # GPU, no torch: writes the op list with placeholder times, to check it with
 # `roofline classify` before a device run). An op that fails (a missing
 # kernel, a refused shape) is recorded in OUT.csv's sibling OUT-failed.csv
@@ -899,6 +901,9 @@ def main():
     limit = float(args[args.index("--limit") + 1]) if "--limit" in args else 420
     if "--gemv" in args:
         build_gemv()
+    elif "--gemm" in args:
+        build()
+        ROWS[:] = [r for r in ROWS if r["kind"] == "matmul"]
     elif i26_fresh:
         build_i26_fresh()
     elif fresh:
