@@ -739,8 +739,15 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 		s.t_memory = fmax(s.t_memory, p->bytes / (fmin(units * splits, e->sms) *
 		                                           ep(e, RL_EP_ATTN_DECODE_CTA_GBS) * 1e3)) +
 		             ep(e, RL_EP_ATTN_DECODE_US);
-		if (splits > 1)
+		/* a split adds the combine: a kernel that waits for the last
+		 * split and reads every split's partial output and softmax
+		 * statistics (docs/measurements/h200-issue23-decode-attn-
+		 * 2026-12-04: fewer than 128 pairs ran 2 to 4 us over the
+		 * unsplit line) */
+		if (splits > 1) {
 			s.kernels = 2;
+			s.t_memory += ep(e, RL_EP_ATTN_DECODE_SPLIT_US);
+		}
 	}
 	s.t_compute = p->flops / (pk * eff);
 	if (sq > 16)

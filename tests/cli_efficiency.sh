@@ -159,4 +159,14 @@ all=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 check "GEMVs held out, every size: median error ${all% *} <= 0.05" awk -v x="${all% *}" 'BEGIN { exit !(x <= 0.05) }'
 check "GEMVs held out, every size: p90 error ${all#* } <= 0.15" awk -v x="${all#* }" 'BEGIN { exit !(x <= 0.15) }'
 
+# issue 23's decode SDPA over grouped KV heads (h200-issue23-decode-attn-
+# 2026-12-04: split by head layout before attention.decode_split_us was
+# fitted on the fit split): Qwen2's 28/4 and Llama-3-70B's 64/8 held out
+run classify --hw h200-sxm-measured -f csv "$top_srcdir/docs/measurements/h200-issue23-decode-attn-2026-12-04/decode-attn.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures held-out)
+check "decode attention held out: 56 ops, 30 of 20 us or more" test "$1 $2" = "56 30"
+check "decode attention held out: median error $3 <= 0.05" awk -v x="$3" 'BEGIN { exit !(x <= 0.05) }'
+check "decode attention held out: p90 error $4 <= 0.10" awk -v x="$4" 'BEGIN { exit !(x <= 0.10) }'
+
 done_testing

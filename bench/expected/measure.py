@@ -9,14 +9,15 @@
 # each op ran.
 #
 # Run on the GPU machine: python3 bench/expected/measure.py OUT.csv [--fresh |
-# --i26 | --i26-fresh | --gemv | --gemm] [--limit SECONDS] [--dry]
+# --i26 | --i26-fresh | --gemv | --gemm | --decode-attn] [--limit SECONDS] [--dry]
 # (--fresh: the families measured after the profile was frozen, split "fresh";
 # --i26: issue 26's families, each op's split fixed in build_i26;
 # --i26-fresh: the same families on new shapes, measured after the fit,
 # split "fresh"; --gemv: issue 23's decode GEMVs, F.linear over whole models'
 # projections, split by model in GEMV_MODELS; --gemm: the matmul rows of
 # the default set alone (issue 12's GEMMs, their split as there), measured
-# again on another lease; --dry: no
+# again on another lease; --decode-attn: issue 23's decode SDPA over grouped
+# KV heads, split by head layout in DECODE_ATTN; --dry: no
 # GPU, no torch: writes the op list with placeholder times, to check it with
 # `roofline classify` before a device run). An op that fails (a missing
 # kernel, a refused shape) is recorded in OUT.csv's sibling OUT-failed.csv
@@ -884,6 +885,32 @@ GEMV_MODELS = (
 )
 
 
+# Issue 23's decode attention with grouped KV heads: SDPA of one query
+# token over a KV cache, K and V with their own heads (enable_gqa, as
+# transformers' sdpa_attention_forward calls it: no repeat_kv), which the
+# H200 runs on cuDNN's decode kernel and its combine. The split, by head
+# layout, fixed here (2026-12-04) before measuring: Llama-3-8B's 32/8 and
+# MHA's 32/32 fit, Qwen2-7B's 28/4 and Llama-3-70B's 64/8 are held out.
+DECODE_ATTN = (("llama3-8b", "fit", 32, 8), ("mha", "fit", 32, 32),
+               ("qwen2-7b", "held-out", 28, 4), ("llama3-70b", "held-out", 64, 8))
+
+
+def add_decode_attn(family, name, b, h, kvh, sk, d, split):
+    def make():
+        q = rnd(b, h, 1, d)
+        k, v = rnd(b, kvh, sk, d), rnd(b, kvh, sk, d)
+        return lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=kvh != h)
+    op(family, name, "attention", "bf16", shape_str(b, h, 1, sk, d), make, split=split,
+       kv_heads=kvh if kvh != h else "")
+
+
+def build_decode_attn():
+    for model, split, h, kvh in DECODE_ATTN:
+        for b in (1, 2, 4, 8, 16, 32, 64):
+            for sk in (1025, 2049, 4097, 8193):
+                add_decode_attn(f"decode-attn-{model}", f"b{b}-c{sk}", b, h, kvh, sk, 128, split)
+
+
 def build_gemv():
     for model, split, projs in GEMV_MODELS:
         for m in (1, 8, 32):
@@ -901,6 +928,8 @@ def main():
     limit = float(args[args.index("--limit") + 1]) if "--limit" in args else 420
     if "--gemv" in args:
         build_gemv()
+    elif "--decode-attn" in args:
+        build_decode_attn()
     elif "--gemm" in args:
         build()
         ROWS[:] = [r for r in ROWS if r["kind"] == "matmul"]
@@ -919,7 +948,8 @@ def main():
         print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0),
               "ops", len(ROWS), flush=True)
     cols = ["name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups", "causal",
-            "inputs", "flops_per_element", "perm", "weight_dtype", "weight_group", "grouped", "measured_us",
+            "inputs", "flops_per_element", "perm", "weight_dtype", "weight_group", "grouped", "kv_heads",
+            "measured_us",
             "event_us", "graph_us", "eager_us", "family", "split", "kernels"]
     failed_path = out[:-4] + "-failed.csv" if out.endswith(".csv") else out + "-failed.csv"
     t_start = time.time()
@@ -963,7 +993,7 @@ def main():
                         c.get("kernel", ""), c.get("stride", ""), c.get("padding", ""),
                         c.get("groups", ""), c.get("causal", ""), c.get("inputs", ""),
                         c.get("flops_per_element", ""), c.get("perm", ""), c.get("weight_dtype", ""),
-                        c.get("weight_group", ""), c.get("grouped", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
+                        c.get("weight_group", ""), c.get("grouped", ""), c.get("kv_heads", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
                         r["family"], split, kn])
             fh.flush()
             if not dry:
