@@ -247,6 +247,34 @@ START_TEST(test_gemm_split_k)
 }
 END_TEST
 
+/* gemm.latency_us is each kernel's fixed time for cuBLAS's GEMV tiles (a
+ * side under 128) in place of latency_us (1 us): at 3 us the split GEMM
+ * above (M = N = 128: no GEMV tiles) keeps its 2 x 1 us, a GEMV of 1 x
+ * 4096 x 4096 (one kernel on the unit GPU: its 64 tiles of 64 columns fill
+ * the 4 SMs without a split) takes 2 us more, and an op recorded as 2 or 3
+ * launches is that many kernels at 3 us, never times the model's count. */
+START_TEST(test_gemv_latency)
+{
+	uint64_t big[3] = {128, 128, 4096}, gemv[3] = {1, 4096, 4096};
+	struct rl_op op;
+	struct rl_pred p1, p3;
+
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, gemv, 3);
+	p1 = predict(&op);
+	prof.num[RL_EP_GEMM_LATENCY_US].value = 3;
+	ck_assert_double_eq_tol(expected_of(RL_KIND_MATMUL, RL_BF16, big, 3), 2 + 268.435456, 1e-6);
+	p3 = predict(&op);
+	ck_assert_double_eq_tol(p3.expected_kernels, 1, 1e-12);
+	ck_assert_double_eq_tol(p3.expected_gpu_us - p1.expected_gpu_us, 2, 1e-9);
+	op.launches = 2;
+	ck_assert_double_eq_tol(predict(&op).expected_kernels, 2, 1e-12);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us - p3.expected_gpu_us, 3, 1e-9);
+	op.launches = 3;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us - p3.expected_gpu_us, 6, 1e-9);
+	prof.num[RL_EP_GEMM_LATENCY_US].value = 1;
+}
+END_TEST
+
 /* Decode: 2 x 2 heads, one query, 4096 keys of 128 bf16: 2 x 4 x (2 x 128 +
  * 2 x 4096 x 128) = 8,390,656 bytes at 1e6 bytes/us = 8.390656 us; 4 CTAs
  * at 1000 GB/s each would stream them in 2.1 us; the FLOPs (4 x 4 x 4096 x
@@ -285,6 +313,16 @@ START_TEST(test_attention_decode)
 	d[0] = 16;
 	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
 	ck_assert_double_eq_tol(predict(&op).expected_kernels, 2, 1e-12);
+	/* the split's combine beyond its kernel's latency adds to a split
+	 * decode only: 2 x 2 pairs again, 4 us more; 64 x 2 pairs unchanged */
+	prof.num[RL_EP_ATTN_DECODE_SPLIT_US].value = 4;
+	d[0] = 2;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 2 + 4 + 8.390656, 1e-6);
+	d[0] = 64;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 5);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 268.500992, 1e-6);
+	prof.num[RL_EP_ATTN_DECODE_SPLIT_US].value = 0;
 }
 END_TEST
 
@@ -684,6 +722,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_gemm_waves);
 	tcase_add_test(tc, test_gemm_unaligned);
 	tcase_add_test(tc, test_gemm_split_k);
+	tcase_add_test(tc, test_gemv_latency);
 	tcase_add_test(tc, test_attention_decode);
 	tcase_add_test(tc, test_attention_tiles);
 	tcase_add_test(tc, test_attention_window);
