@@ -401,6 +401,16 @@ static int cell_bool(struct reader *r, const char *col, const char *s, int *out)
 	return RL_ERR_PARSE;
 }
 
+/* Whether LIST, items joined by SEP, has an empty item (none at all, SEP
+ * first, last or twice). */
+static int empty_item(const char *list, char sep)
+{
+	char two[3] = {sep, sep, '\0'};
+	size_t n = strlen(list);
+
+	return n == 0 || list[0] == sep || list[n - 1] == sep || strstr(list, two) != NULL;
+}
+
 /* The component cell S, "NAME[+NAME...][:FACT[,FACT...]]": the block
  * components the row stands for, in the order they run, and the facts
  * (impl.h's conditions) it adds to the step's, into OP. */
@@ -418,8 +428,7 @@ static int cell_component(struct reader *r, const char *s, struct rl_op *op)
 	facts = strchr(buf, ':');
 	if (facts != NULL)
 		*facts++ = '\0';
-	if (buf[0] == '\0' || buf[strlen(buf) - 1] == '+' || strstr(buf, "++") != NULL ||
-	    buf[0] == '+') {
+	if (empty_item(buf, '+')) {
 		add_error(r, RL_ERR_PARSE,
 		          "%s:%zu: column 'component': '%s' is not a list of components joined by '+' "
 		          "(expected %s)",
@@ -445,11 +454,10 @@ static int cell_component(struct reader *r, const char *s, struct rl_op *op)
 	}
 	if (facts == NULL)
 		return 0;
-	if (facts[0] == '\0' || facts[strlen(facts) - 1] == ',' || strstr(facts, ",,") != NULL ||
-	    facts[0] == ',') {
+	if (empty_item(facts, ',')) {
 		add_error(r, RL_ERR_PARSE,
-		          "%s:%zu: column 'component': no facts after ':' in '%s' (expected conditions "
-		          "joined by ',': %s)",
+		          "%s:%zu: column 'component': '%s' has an empty fact after ':' (expected "
+		          "conditions joined by ',': %s)",
 		          r->name, r->rec_line, s, rl_impl_if_expected());
 		return RL_ERR_PARSE;
 	}

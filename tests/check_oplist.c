@@ -195,7 +195,7 @@ START_TEST(test_component_columns)
 	ck_assert_int_eq(read_text("name,kind,shape,component,model_type\na,copy,8,norm:,llama\n", &l,
 	                           &errs),
 	                 RL_ERR_PARSE);
-	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'component': no facts after ':'"));
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "ops.csv:2: column 'component': 'norm:' has an empty fact after ':'"));
 	rl_oplist_release(&l);
 	ck_assert_int_eq(read_text("name,kind,shape,component,model_type\na,copy,8,+norm,llama\n", &l,
 	                           &errs),
