@@ -10,7 +10,8 @@
 
 extern const struct rl_family rl_family_llama, rl_family_mixtral, rl_family_qwen2, rl_family_qwen3,
 	rl_family_qwen2_moe, rl_family_qwen3_moe, rl_family_gemma2, rl_family_gemma3, rl_family_phi3,
-	rl_family_olmo2, rl_family_granite, rl_family_falcon, rl_family_deepseek, rl_family_gpt_oss,
+	rl_family_olmo2, rl_family_granite, rl_family_falcon, rl_family_deepseek, rl_family_deepseek_v3,
+	rl_family_gpt_oss,
 	rl_family_gpt2,
 	rl_family_bert, rl_family_vit;
 
@@ -28,6 +29,7 @@ const struct rl_family *const rl_families[] = {
 	&rl_family_granite,
 	&rl_family_falcon,
 	&rl_family_deepseek,
+	&rl_family_deepseek_v3,
 	&rl_family_gpt_oss,
 	&rl_family_gpt2,
 	&rl_family_bert,

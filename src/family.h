@@ -195,6 +195,12 @@ void rl_family_block(const struct rl_hfconfig *c, struct rl_block *b);
  * model_type known). Returns how many it lists. */
 int rl_family_names(char *buf, size_t len, unsigned has, unsigned lacks);
 
+/* DeepSeek-V2's reader, block and keys (family_deepseek.c), which
+ * deepseek_v3 shares (family_deepseek_v3.c). */
+int rl_family_read_deepseek(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c);
+void rl_family_deepseek_block(const struct rl_hfconfig *c, struct rl_block *b);
+extern const char *const rl_family_deepseek_keys[];
+
 /* The shared readers of the Llama block's keys (family_llama.c), for the
  * families built on it (mistral, qwen2, mixtral, qwen3): hidden_size,
  * intermediate_size, num_attention_heads, num_key_value_heads (default:

@@ -1,5 +1,5 @@
-/* family_deepseek.c - deepseek_v2, deepseek_v3 (DeepSeek-V2, -V2-Lite,
- * -V3, -R1): multi-head latent attention (modelops.c's mla(): q_lora_rank,
+/* family_deepseek.c - deepseek_v2 (DeepSeek-V2, -V2-Lite), and the reader
+ * and block deepseek_v3 shares (family_deepseek_v3.c): multi-head latent attention (modelops.c's mla(): q_lora_rank,
  * kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; DeepSeek-AI
  * 2024, arXiv:2405.04434, section 2.1) and DeepSeekMoE: n_routed_experts
  * of moe_intermediate_size, num_experts_per_tok a token, n_shared_experts
@@ -16,7 +16,7 @@
 
 #include "family.h"
 
-static int read_deepseek(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
+int rl_family_read_deepseek(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 {
 	uint64_t first = 0, freq, shared = 0, i;
 	int rc;
@@ -91,16 +91,16 @@ static int read_deepseek(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 	return 0;
 }
 
-static void deepseek_block(const struct rl_hfconfig *c, struct rl_block *b)
+void rl_family_deepseek_block(const struct rl_hfconfig *c, struct rl_block *b)
 {
 	rl_family_llama_block(c, b);
 	b->attn = RL_ATTN_MLA;
 	b->qkv_bias = 0;
 }
 
-static const char *const deepseek_types[] = {"deepseek_v2", "deepseek_v3", NULL};
+static const char *const deepseek_types[] = {"deepseek_v2", NULL};
 
-static const char *const deepseek_keys[] = {"hidden_size",
+const char *const rl_family_deepseek_keys[] = {"hidden_size",
                                             "intermediate_size",
                                             "moe_intermediate_size",
                                             "num_attention_heads",
@@ -126,11 +126,12 @@ static const char *const deepseek_keys[] = {"hidden_size",
 const struct rl_family rl_family_deepseek = {
 	.name = "deepseek",
 	.model_types = deepseek_types,
-	.keys = deepseek_keys,
+	.keys = rl_family_deepseek_keys,
 	.sizes = {"hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers"},
 	.tag = RL_HF_LLAMA,
 	.phases = RL_FAMILY_DECODE | RL_FAMILY_TRAIN,
 	.layouts = RL_FAMILY_TP | RL_FAMILY_PP | RL_FAMILY_DP | RL_FAMILY_EP,
-	.read = read_deepseek,
-	.block = deepseek_block,
+	.read = rl_family_read_deepseek,
+	.block = rl_family_deepseek_block,
 };
+

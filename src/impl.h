@@ -120,7 +120,8 @@ const char *rl_impl_if_expected(void);
 	XX(DN, "MLA: qk_nope_head_dim")                                                           \
 	XX(DR, "MLA: qk_rope_head_dim")                                                           \
 	XX(DV, "v_head_dim (MLA), else head_dim")                                                 \
-	XX(SI, "the shared experts' intermediate (MoE: all of them together)")
+	XX(SI, "the shared experts' intermediate (MoE: all of them together)")                   \
+	XX(G, "the groups of experts a router ranks first: n_group (MoE; 1 without)")
 
 enum rl_impl_sym {
 #define RL_IMPL_SYM_ENUM(id, text) RL_IMPL_SYM_##id,

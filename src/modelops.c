@@ -606,6 +606,7 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	v[RL_IMPL_SYM_DR] = c->qk_rope;
 	v[RL_IMPL_SYM_DV] = c->v_head_dim ? c->v_head_dim : c->head_dim;
 	v[RL_IMPL_SYM_SI] = c->shared_intermediate / b->tp;
+	v[RL_IMPL_SYM_G] = c->groups;
 	if (rl_impl_bind(&b->sym, v, &b->err) < 0) {
 		b->failed = 1;
 		return RL_ERR_RANGE;

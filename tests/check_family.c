@@ -469,7 +469,8 @@ START_TEST(test_keys_read)
 	          {"qwen3_moe", "qwen3-30b-a3b"}, {"gemma2", "gemma2-9b"},
 	          {"gemma3", "gemma3-1b"}, {"phi3", "phi3-mini"}, {"olmo2", "olmo2-7b"},
 	          {"granite", "granite3-8b"}, {"falcon", "falcon-7b"},
-	          {"deepseek", "deepseek-v2-lite"}, {"gpt_oss", "gpt-oss-20b"}};
+	          {"deepseek", "deepseek-v2-lite"}, {"deepseek_v3", "deepseek-v3"},
+	          {"gpt_oss", "gpt-oss-20b"}};
 	size_t i, j, n;
 
 	for (i = 0; rl_families[i] != NULL; i++) {

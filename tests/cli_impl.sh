@@ -133,6 +133,10 @@ hf_qwen15_moe_l2_decode_b8_c4096_bf16|$I/qwen1.5-moe-a2.7b-l2.json|--phase decod
 hf_qwen15_moe_l2_prefill_b1_s2048_bf16|$I/qwen1.5-moe-a2.7b-l2.json|--phase prefill --batch 1 --seq 2048|3
 hf_qwen3_30b_a3b_l2_decode_b8_c4096_bf16|$I/qwen3-30b-a3b-l2.json|--phase decode --batch 8 --context 4096|3
 hf_qwen3_30b_a3b_l2_prefill_b1_s2048_bf16|$I/qwen3-30b-a3b-l2.json|--phase prefill --batch 1 --seq 2048|3
+hf_deepseek_v3_l2_decode_b8_c2048_bf16|$I/deepseek-v3-l2.json|--phase decode --batch 8 --context 2048|4
+hf_deepseek_v3_l2_prefill_b1_s1024_bf16|$I/deepseek-v3-l2.json|--phase prefill --batch 1 --seq 1024|4
+hf_deepseek_v3_l2_decode_b32_c1024_bf16|$I/deepseek-v3-l2.json|--phase decode --batch 32 --context 1024|4
+hf_deepseek_v3_l2_prefill_b2_s512_bf16|$I/deepseek-v3-l2.json|--phase prefill --batch 2 --seq 512|4
 ROWS
 
 # The rows a decode step of Llama-3-8B's block gains under hf, by hand from

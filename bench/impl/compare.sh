@@ -36,6 +36,7 @@ config() {
 	*gpt2*) echo examples/gpt2.json ;;
 	*falcon_7b_l2*) echo tests/data/impl/falcon-7b-l2.json ;;
 	*deepseek_v2_lite_l2*) echo tests/data/impl/deepseek-v2-lite-l2.json ;;
+	*deepseek_v3_l2*) echo tests/data/impl/deepseek-v3-l2.json ;;
 	*gpt_oss_20b_l2*) echo tests/data/impl/gpt-oss-20b-l2.json ;;
 	*phi3_mini_l2*) echo tests/data/impl/phi3-mini-l2.json ;;
 	*gemma2_9b_l2*) echo tests/data/impl/gemma2-9b-l2.json ;;
@@ -51,7 +52,8 @@ config() {
 fit="hf_llama3_8b_l2_decode_b16_c1024_bf16 llama3_8b_l2_prefill_b1_s512_bf16 mixtral_8x7b_l2_decode_b1_c512_bf16
 hf_falcon_7b_l2_decode_b8_c2048_bf16 hf_falcon_7b_l2_prefill_b1_s2048_bf16
 hf_deepseek_v2_lite_l2_decode_b8_c4096_bf16 hf_deepseek_v2_lite_l2_prefill_b1_s2048_bf16
-hf_gpt_oss_20b_l2_decode_b8_c4096_bf16 hf_gpt_oss_20b_l2_prefill_b1_s2048_bf16"
+hf_gpt_oss_20b_l2_decode_b8_c4096_bf16 hf_gpt_oss_20b_l2_prefill_b1_s2048_bf16
+hf_deepseek_v3_l2_decode_b8_c2048_bf16 hf_deepseek_v3_l2_prefill_b1_s1024_bf16"
 
 printf '%-42s %6s %6s %6s %9s %9s %6s %9s %9s %6s %7s %7s %6s %s\n' recording k_pred k_meas \
 	k_err gpu_pred gpu_meas gpu_err step_pred wall_meas step_err mem_gib meas_gib mem_err split

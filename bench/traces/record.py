@@ -269,6 +269,14 @@ def impl_models():
         ("qwen15_moe_l2", "qwen1.5-moe-a2.7b", 2, "prefill", 1, 2048),
         ("qwen3_30b_a3b_l2", "qwen3-30b-a3b", 2, "decode", 8, 4096),
         ("qwen3_30b_a3b_l2", "qwen3-30b-a3b", 2, "prefill", 1, 2048),
+        # DeepSeek-V3's router (sigmoid scores, a bias, group-limited top-k):
+        # a dense layer and an MoE layer (tests/data/impl/deepseek-v3-l2.json:
+        # first_k_dense_replace 1, no quantization_config, no MTP layer); the
+        # first two read, the other two held out
+        ("deepseek_v3_l2", "deepseek-v3", 2, "decode", 8, 2048),
+        ("deepseek_v3_l2", "deepseek-v3", 2, "prefill", 1, 1024),
+        ("deepseek_v3_l2", "deepseek-v3", 2, "decode", 32, 1024),
+        ("deepseek_v3_l2", "deepseek-v3", 2, "prefill", 2, 512),
     ]
     out = {}
     for name, ex, layers, phase, b, n in spec:
