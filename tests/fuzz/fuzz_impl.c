@@ -38,6 +38,7 @@ static const char *const configs[] = {
 	"tests/data/impl/falcon-7b-l2.json",
 	"tests/data/impl/deepseek-v2-lite-l2.json",
 	"tests/data/impl/gpt-oss-20b-l2.json",
+	"tests/data/impl/deepseek-v3-l2.json",
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 
