@@ -190,7 +190,7 @@ static int list_families(enum rl_format fmt)
 	else if (fmt == RL_FMT_JSON)
 		fputs("{\"families\":[", stdout);
 	else
-		printf("%-10s %-26s %-22s %-12s %s\n", "family", "model_types", "phases", "layouts",
+		printf("%-11s %-26s %-22s %-12s %s\n", "family", "model_types", "phases", "layouts",
 		       "keys");
 	for (i = 0; rl_families[i] != NULL; i++) {
 		const struct rl_family *f = rl_families[i];
@@ -216,7 +216,7 @@ static int list_families(enum rl_format fmt)
 			       "\"layouts\":[\"%s\"],\"keys\":%zu}",
 			       i ? "," : "", f->name, types, ph, lay, nk);
 		else
-			printf("%-10s %-26s %-22s %-12s %zu\n", f->name, types, ph, lay, nk);
+			printf("%-11s %-26s %-22s %-12s %zu\n", f->name, types, ph, lay, nk);
 	}
 	if (fmt == RL_FMT_JSON)
 		puts("]}");
