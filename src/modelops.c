@@ -146,15 +146,19 @@ static int impl_rows(struct build *b, enum rl_impl_comp c, uint64_t count, unsig
 		return 0;
 	for (i = 0; i < im->nk && !b->failed; i++) {
 		const struct rl_impl_kernel *k = &im->k[i];
-		struct rl_modelops_row *r;
+		struct rl_modelops_row *r, kr;
 
 		if (k->comp != c || k->none || !rl_impl_applies(im, k, b->family, b->have | extra))
 			continue;
-		r = add(b, k->name, rl_kind_name(k->kind), 1);
-		if (rl_modelops_kernel_row(k, &b->sym, count, r, &b->err) < 0) {
+		if (rl_modelops_kernel_row(k, &b->sym, count, &kr, &b->err) < 0) {
 			b->failed = 1;
 			return 1;
 		}
+		/* a count that comes to 0 at this step: the kernel runs no time */
+		if (kr.count == 0)
+			continue;
+		r = add(b, k->name, kr.kind, 1);
+		*r = kr;
 		/* a product past 2^64 - 1: too_large names this row */
 		if ((r->count == UINT64_MAX || r->params == UINT64_MAX) && !b->wrapped) {
 			b->wrapped = 1;

@@ -182,7 +182,9 @@ double rl_modelops_comp_bytes(const struct rl_modelops_row *rows, int n,
 /* The row of kernel K of an implementation (impl.h), run COUNT times (times
  * its own count), its expressions evaluated over SYM: its name, kind,
  * dtype (NULL: the step's), shape, count, bytes, kv_heads and params, and
- * the component it belongs to. A product past 2^64 - 1 is UINT64_MAX.
+ * the component it belongs to. A product past 2^64 - 1 is UINT64_MAX; a
+ * count of 0 (an expression that comes to 0 at the step's sizes) is a
+ * kernel the step does not launch, which the callers leave out.
  * Returns 0, or the status of ERR (an expression over a name SYM does
  * not bind, a size out of range). */
 int rl_modelops_kernel_row(const struct rl_impl_kernel *k, const struct rl_symbols *sym,

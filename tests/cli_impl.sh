@@ -375,6 +375,14 @@ expect_error "--impl hf:nosuch=1: the choices it has" 1 \
 expect_error "--impl hf:logits=some: the values" 1 \
 	"--impl hf: logits=some: unknown value \(expected all, last\)" \
 	model --hw h200 --impl hf:logits=some "$I/llama3-8b-l2.json"
+# a count that comes to 0 at the step's sizes launches nothing (before: a
+# row of count 0, which the reader refused): of the norm component's two
+# lines, the one run K - 1 = 0 times (K is 1 without experts) leaves no row
+printf 'id = x\nname = x\nstack = x\nnorm = a pointwise model TxH ; s\nnorm = z pointwise model TxH count=K-1 ; s\n' >"$tmp/zero.impl"
+run model --hw h200 --impl "$tmp/zero.impl" --phase decode --batch 1 --context 64 -f csv "$I/llama3-8b-l2.json"
+check "a kernel line of count 0 at the step: exit 0" test "$rc" -eq 0
+check "a kernel line of count 0 at the step: no row of it" sh -c "! grep -q '^z,' '$tmp/out'"
+check "the other line's rows stay" grep -q '^a,pointwise' "$tmp/out"
 printf 'id = x\nname = x\nstack = x\nnorm = a pointwise model TxQ ; s\n' >"$tmp/bad.impl"
 expect_error "a shape naming an unknown size: file, line and the name" 1 "bad.impl:4: shape: .*'Q'" \
 	model --hw h200 --impl "$tmp/bad.impl" "$I/llama3-8b-l2.json"
