@@ -10,6 +10,16 @@
 
 #include "family.h"
 
+/* V2's reader; norm_topk_prob defaults to true (DeepseekV3Config) */
+static int read_deepseek_v3(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
+{
+	int rc = rl_family_read_deepseek(r, c);
+
+	if (rc == 0 && !rl_hfconfig_has(r, "norm_topk_prob"))
+		c->norm_topk = 1;
+	return rc;
+}
+
 static const char *const deepseek_v3_types[] = {"deepseek_v3", NULL};
 
 const struct rl_family rl_family_deepseek_v3 = {
@@ -20,6 +30,6 @@ const struct rl_family rl_family_deepseek_v3 = {
 	.tag = RL_HF_LLAMA,
 	.phases = RL_FAMILY_DECODE | RL_FAMILY_TRAIN,
 	.layouts = RL_FAMILY_TP | RL_FAMILY_PP | RL_FAMILY_DP | RL_FAMILY_EP,
-	.read = rl_family_read_deepseek,
+	.read = read_deepseek_v3,
 	.block = rl_family_deepseek_block,
 };

@@ -23,6 +23,9 @@ static int read_mixtral(const struct rl_hfconfig_rd *r, struct rl_hfconfig *c)
 {
 	int rc = rl_family_read_llama(r, c, 0);
 
+	/* MixtralSparseMoeBlock renormalises its k routing weights always
+	 * (modeling_mixtral.py: routing_weights /= routing_weights.sum(...)) */
+	c->norm_topk = 1;
 	return rc == 0 ? rl_family_read_experts(r, c, "num_local_experts") : rc;
 }
 

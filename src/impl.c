@@ -28,7 +28,7 @@ static const unsigned char comp_rows[] = {
 
 static const char *const if_names[RL_IMPL_IF_COUNT] = {
 	"prefill", "decode", "train", "rms", "gated", "bias", "causal", "final", "sliding",
-	"batched", "radix", "windowed", "mqa",
+	"batched", "radix", "windowed", "mqa", "norm_topk",
 };
 
 static const char *const sym_names[] = {

@@ -86,8 +86,11 @@ enum rl_impl_if {
 	                                 * than the keys (W < C): its mask is more
 	                                 * than causal */
 	RL_IMPL_IF_MQA = 1u << 12,    /* "mqa": one key-value head a GPU (KVH = 1) */
+	RL_IMPL_IF_NORM_TOPK = 1u << 13, /* "norm_topk": an MoE whose k routing weights
+	                                  * are renormalised to sum to 1
+	                                  * (norm_topk_prob; mixtral always) */
 };
-#define RL_IMPL_IF_COUNT 13
+#define RL_IMPL_IF_COUNT 14
 
 /* The RL_IMPL_IF_* bit of the condition NAME ("sliding"), or 0. */
 unsigned rl_impl_if_parse(const char *name);

@@ -583,6 +583,8 @@ static int bind(struct build *b, const struct rl_hfconfig *c, const struct rl_mo
 	 * should_use_small_sort), more by cub's radix sort */
 	if (k->mlp == RL_MLP_MOE && T * c->experts_per_tok > 4096)
 		b->have |= RL_IMPL_IF_RADIX;
+	if (c->norm_topk)
+		b->have |= RL_IMPL_IF_NORM_TOPK;
 	v[RL_IMPL_SYM_B] = o->batch;
 	v[RL_IMPL_SYM_S] = prefill ? S : 1;
 	v[RL_IMPL_SYM_T] = T;

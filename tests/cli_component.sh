@@ -94,6 +94,21 @@ run classify "$tmp/mlp.csv" --hw h200 --impl hf --set B=8,S=1,C=4096,H=4096,I=14
 check "a fused MLP's rows: one MLP of five kernels" test "$(cut -d, -f1 "$tmp/out" | tr '\n' ' ')" = \
 	"name gate_up.gate_proj gate_up.act gate_up.up_proj gate_up.mul gate_up.down_proj "
 
+# a fact the sizes cannot give comes after ':': qwen2_moe's router (its
+# config's norm_topk_prob false: softmax, top-k, the weights' cast) gains
+# the renormalisation's sum and division under router:norm_topk
+cat >"$tmp/router.csv" <<'CSV'
+name,kind,dtype,shape,count,component,model_type
+router,matmul,bf16,B*SxExH,2,router,qwen2_moe
+CSV
+run classify "$tmp/router.csv" --hw h200 --impl hf --set B=8,S=1,C=4096,H=2048,E=60,K=4 -f csv
+check "a router row: qwen2_moe's kernels, no renormalisation" test "$(cut -d, -f1 "$tmp/out" | tr '\n' ' ')" = \
+	"name router.router router.router_fp32 router.router_softmax router.topk router.topk_cast "
+sed 's/,router,qwen2_moe/,router:norm_topk,qwen2_moe/' "$tmp/router.csv" >"$tmp/router2.csv"
+run classify "$tmp/router2.csv" --hw h200 --impl hf --set B=8,S=1,C=4096,H=2048,E=60,K=4 -f csv
+check "router:norm_topk: the sum and the division over the 8 x 4 weights" test "$(cut -d, -f1,5 "$tmp/out" | tr '\n' ' ')" = \
+	"name,flops router.router,1966080 router.router_fp32,0 router.router_softmax,2400 router.topk,480 router.topk_sum,32 router.topk_div,32 router.topk_cast,0 "
+
 # bad rows: one message each, at the row
 printf 'name,kind,shape,component,model_type\nx,pointwise,8,nrom,llama\n' >"$tmp/bad.csv"
 expect_error "an unknown component names the known ones" 1 \
@@ -111,7 +126,7 @@ expect_error "an unknown model_type lists the known ones" 1 \
 	classify "$tmp/bad.csv"
 printf 'name,kind,shape,component,model_type\nx,pointwise,8,norm:slidng,llama\n' >"$tmp/bad.csv"
 expect_error "an unknown fact lists the conditions" 1 \
-	"bad.csv:2: column 'component': unknown fact 'slidng' \(expected prefill, .* or mqa\)" \
+	"bad.csv:2: column 'component': unknown fact 'slidng' \(expected prefill, .* or norm_topk\)" \
 	classify "$tmp/bad.csv"
 printf 'name,kind,shape,component,model_type\nx,pointwise,8,norm++mlp,llama\n' >"$tmp/bad.csv"
 expect_error "an empty component between '+'" 1 "column 'component': 'norm\+\+mlp' is not a list" \

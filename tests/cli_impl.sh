@@ -206,6 +206,33 @@ run model --hw h200 --impl hf --phase prefill --batch 1 --seq 2048 -f oplist "$I
 check "hf deepseek: 12288 routed rows, the radix sort's 11 kernels" \
 	grep -Eq '^sort,reduction,int64,12288,.*,11,,$' "$tmp/out"
 
+# norm_topk (issue 24): Qwen1.5-MoE's config says norm_topk_prob false, and
+# its recording has no sum nor division of the 4 routing weights, only
+# their cast to bf16 (t24: aten::to of [8, 4] after aten::topk); Qwen3's
+# says true (sum, div_, to of [8, 8]); Mixtral's router renormalises always
+# and keeps the weights fp32 (sum and div_ of [16, 2], no cast; its sum over
+# the experts in fp32, then cast)
+run model --hw h200 --impl hf --phase decode --batch 8 --context 4096 -f oplist "$I/qwen1.5-moe-a2.7b-l2.json"
+check "hf qwen2_moe: norm_topk_prob false, no renormalisation" \
+	sh -c '! grep -Eq "^topk_(sum|div)," "$1"' sh "$tmp/out"
+check "hf qwen2_moe: the 8 x 4 routing weights cast to bf16" \
+	grep -Eq '^topk_cast,copy,bf16,8x4,' "$tmp/out"
+check "hf qwen2_moe: the experts' outputs summed in bf16, no cast after" \
+	sh -c 'grep -Eq "^combine,reduction,bf16,8x4x2048," "$1" && ! grep -q "^combine_cast," "$1"' sh "$tmp/out"
+# Qwen2MoeModel makes the sliding-window mask (sliding_window 32768 in the
+# config) over all the keys, not skipped: aten::gt of [1, 1, 1, 4097] (the
+# model's C, 4096)
+check "hf qwen2_moe: the sliding-window mask over the keys" \
+	grep -Eq '^q_gt,pointwise,int64,1x4096,' "$tmp/out"
+run model --hw h200 --impl hf --phase decode --batch 8 --context 4096 -f oplist "$I/qwen3-30b-a3b-l2.json"
+check "hf qwen3_moe: norm_topk_prob true, the sum over the 8 weights" \
+	grep -Eq '^topk_sum,reduction,fp32,8x8,' "$tmp/out"
+check "hf qwen3_moe: no sliding-window mask (sliding_window null)" \
+	sh -c '! grep -q "^q_gt," "$1"' sh "$tmp/out"
+run model --hw h200 --impl hf --phase decode --batch 16 --context 2048 -f oplist "$I/mixtral-8x7b-l2.json"
+check "hf mixtral: renormalised always, its weights stay fp32" \
+	sh -c 'grep -Eq "^topk_div,pointwise,fp32,16x2," "$1" && grep -Eq "^combine_cast,copy,bf16,16x4096," "$1" && ! grep -q "^topk_cast," "$1"' sh "$tmp/out"
+
 # Per-call extras (issue 23): a runtime whose SDPA calls pay 1200 us when
 # the KV length is new (cuDNN's plan for the shape, the issue's cProfile).
 # A decode step under hf runs attention at a new length every step: one
