@@ -372,7 +372,9 @@ struct gemm_search {
  * least 256 deep, partial sums written and read in fp32; the H200 profiles
  * show no split-K kernel at K = 768 or 1024, GPT-2's decode and 1024^3,
  * and one at 1234: docs/measurements/h200-issue12-2026-12-01, issue 23's
- * traces), waves of tiles at the tile
+ * traces; the fallback kernels as well: odd-gemm's 777 x 999 x 1234 and
+ * Qwen1.5-MoE's 8 x 60 x 2048 router end in splitKreduce), waves of
+ * tiles at the tile
  * class's fraction of the peak, then the output written (the share the
  * epilogue does not hide). A split product adds a second kernel, the
  * reduction of the partial sums (cublasLt splitKreduce). */
@@ -383,7 +385,7 @@ static void tile_try(struct gemm_search *g, double tm, double tn)
 	double nt = g->batch * ceil(g->m / tm) * ceil(g->n / tn);
 	double split = 1, units, waves, t_main, extra = 0, t;
 
-	if (nt < slots && g->k > 1024 && g->fallback <= 0 && !g->grouped)
+	if (nt < slots && g->k > 1024 && !g->grouped)
 		split = fmax(1, fmin(fmin(floor(slots / nt), floor(g->k / 256)), 16));
 	units = nt * split;
 	waves = ceil(units / slots);
@@ -426,7 +428,7 @@ static double wave_loss(const struct gemm_search *g, double tm, double tn)
  * library's heuristic is taken to find the best of them. FALLBACK > 0: the
  * fallback kernels (cutlass_75/80 ..._align1/2 on the H200), their large
  * tiles at that fraction of the peak and the smaller ones as much below it
- * as the fast kernels' are, and no split over K. */
+ * as the fast kernels' are, and no GEMV tiles. */
 static struct est gemm(const struct env *e, double batch, double m, double n, double k,
                        double es, double pk, double mem_bytes, double mem_eff, double fallback,
                        int grouped)
@@ -472,8 +474,12 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 				tile_try(&g, w, sides[i]);
 			}
 	/* the thin tiles are for a side under 128 (GEMVs, decode): the H200
-	 * profiles show cuBLAS picking them only there */
-	if ((m < 128 || n < 128) && !grouped)
+	 * profiles show cuBLAS picking them only there. Unaligned, a side
+	 * under 8 still runs cuBLAS's GEMV kernels (gemv2T at M = 1, gemmSN
+	 * at 4: GPT-2's decode lm_head), but from 8 rows the fallback's
+	 * CUTLASS tiles, 64 x 64 at the least (M of 8 and 32 padded to it:
+	 * granite's and GPT-2's decode lm_head, issue 24's traces) */
+	if ((m < 128 || n < 128) && !grouped && (fallback <= 0 || fmin(m, n) < 8))
 		for (i = 0; i < sizeof(thin) / sizeof(thin[0]); i++) {
 			tile_try(&g, thin[i][0], thin[i][1]);
 			tile_try(&g, thin[i][1], thin[i][0]);
@@ -555,7 +561,9 @@ static struct est matmul(const struct env *e, const struct rl_op *op, const stru
 	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4)
 		return tinygemm(e, p);
 	pk *= dtype_factor(e, op);
-	a = align_bytes(d[1] * (uint64_t)es);
+	/* one output column has no row stride to align: N of 1 runs the
+	 * nvjet GEMV (qwen2_moe's shared_expert_gate, 8 x 1 x 2048, in 5.5 us) */
+	a = d[1] == 1 ? 16 : align_bytes(d[1] * (uint64_t)es);
 	if (align_bytes(d[2] * (uint64_t)es) < a)
 		a = align_bytes(d[2] * (uint64_t)es);
 	/* A grouped GEMM (torch._grouped_mm: at::cuda::detail::

@@ -234,6 +234,39 @@ START_TEST(test_gemm_unaligned)
 }
 END_TEST
 
+/* An unaligned GEMV: 8 x 321 x 4096 runs the fallback's CUTLASS tiles, 64 x
+ * 64 at the least, not the GEMV tiles. At align2 = 0.5 of the tile rates,
+ * 128 x 256 (large: 1e6 / 4 x 0.5 = 1.25e5 FLOP/us a CTA) covers it in 2
+ * tiles, split over K in 2 for the 4 SMs: 2 x 128 x 256 x 2048 / 1.25e5 =
+ * 1073.741824 us (64 x 256, medium at 6.25e4, ties; the partial sums and
+ * the operands' 2.7 MB stay under it), two kernels at 1 us. Four rows
+ * still run cuBLAS's GEMV kernels: the 8 x 64 tile (thin: 1e6 / 8 x 0.125
+ * x 0.5 = 7812.5) over 6 tiles, no split (8 / 6 < 2): 2 x 8 x 64 x 4096 /
+ * 7812.5 = 536.870912 us, one kernel. One output column has no stride to
+ * align: 8 x 1 x 4096 is no fallback. */
+START_TEST(test_gemm_unaligned_gemv)
+{
+	uint64_t d[3] = {8, 321, 4096};
+	struct rl_op op;
+	struct rl_pred p;
+
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 2 + 1073.741824, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 2, 1e-12);
+	d[0] = 4;
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 536.870912, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 1, 1e-12);
+	d[0] = 8;
+	d[1] = 1;
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	p = predict(&op);
+	ck_assert(p.expected_note == NULL || strstr(p.expected_note, "16 bytes") == NULL);
+}
+END_TEST
+
 /* 128 x 128 x 4096: one 256 x 128 tile for 4 SMs, so split over K in
  * min(4 / 1, 4096 / 256) = 4: 4 units, one wave of 2 x 256 x 128 x 1024 /
  * 2.5e5 = 268.435456 us (128 x 128 at half the rate ties; smaller tiles
@@ -721,6 +754,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_lone_row);
 	tcase_add_test(tc, test_gemm_waves);
 	tcase_add_test(tc, test_gemm_unaligned);
+	tcase_add_test(tc, test_gemm_unaligned_gemv);
 	tcase_add_test(tc, test_gemm_split_k);
 	tcase_add_test(tc, test_gemv_latency);
 	tcase_add_test(tc, test_attention_decode);
