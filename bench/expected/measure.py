@@ -9,7 +9,7 @@
 # each op ran.
 #
 # Run on the GPU machine: python3 bench/expected/measure.py OUT.csv [--fresh |
-# --i26 | --i26-fresh | --gemv | --gemm | --decode-attn] [--limit SECONDS] [--dry]
+# --i26 | --i26-fresh | --gemv | --gemm | --decode-attn | --align] [--limit SECONDS] [--dry]
 # (--fresh: the families measured after the profile was frozen, split "fresh";
 # --i26: issue 26's families, each op's split fixed in build_i26;
 # --i26-fresh: the same families on new shapes, measured after the fit,
@@ -17,7 +17,8 @@
 # projections, split by model in GEMV_MODELS; --gemm: the matmul rows of
 # the default set alone (issue 12's GEMMs, their split as there), measured
 # again on another lease; --decode-attn: issue 23's decode SDPA over grouped
-# KV heads, split by head layout in DECODE_ATTN; --dry: no
+# KV heads, split by head layout in DECODE_ATTN; --align: issue 24's
+# unaligned GEMMs under F.linear and torch.mm, split by N in ALIGN_N; --dry: no
 # GPU, no torch: writes the op list with placeholder times, to check it with
 # `roofline classify` before a device run). An op that fails (a missing
 # kernel, a refused shape) is recorded in OUT.csv's sibling OUT-failed.csv
@@ -911,6 +912,28 @@ def build_decode_attn():
                 add_decode_attn(f"decode-attn-{model}", f"b{b}-c{sk}", b, h, kvh, sk, 128, split)
 
 
+# Issue 24's unaligned GEMMs: N not a multiple of 8 bf16 elements (16 bytes),
+# which cuBLAS runs on its fallback kernels (cutlass_75/80 ..._align1/2),
+# under both layouts: F.linear (the weight [N, K], as nn.Linear holds it:
+# cuBLAS's TN kernels) and torch.mm ([K, N]: NN). N of 2-, 4- and 8-byte
+# alignment; M from a decode's 8 rows to a prefill's 4096; K from GPT-2's
+# 768 to 4096. The split, by N (whole shape families), fixed here
+# (2026-12-04) before measuring: N of 4095, 4094, 4092 and 50257 fit;
+# 49155 (granite's vocabulary), 32002 and 6156 held out.
+ALIGN_N = ((4095, "fit"), (4094, "fit"), (4092, "fit"), (50257, "fit"),
+           (49155, "held-out"), (32002, "held-out"), (6156, "held-out"))
+
+
+def build_align():
+    for n, split in ALIGN_N:
+        for linear in (True, False):
+            for m in (8, 32, 256, 4096):
+                for k in (768, 4096):
+                    op(f"align-{'linear' if linear else 'mm'}-n{n}", f"m{m}-k{k}", "matmul", "bf16",
+                       shape_str(m, n, k), b_mm(m, n, k, linear=linear), split=split,
+                       layout="linear" if linear else "mm")
+
+
 def build_gemv():
     for model, split, projs in GEMV_MODELS:
         for m in (1, 8, 32):
@@ -930,6 +953,8 @@ def main():
         build_gemv()
     elif "--decode-attn" in args:
         build_decode_attn()
+    elif "--align" in args:
+        build_align()
     elif "--gemm" in args:
         build()
         ROWS[:] = [r for r in ROWS if r["kind"] == "matmul"]
@@ -949,6 +974,7 @@ def main():
               "ops", len(ROWS), flush=True)
     cols = ["name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups", "causal",
             "inputs", "flops_per_element", "perm", "weight_dtype", "weight_group", "grouped", "kv_heads",
+            "layout",
             "measured_us",
             "event_us", "graph_us", "eager_us", "family", "split", "kernels"]
     failed_path = out[:-4] + "-failed.csv" if out.endswith(".csv") else out + "-failed.csv"
@@ -993,7 +1019,8 @@ def main():
                         c.get("kernel", ""), c.get("stride", ""), c.get("padding", ""),
                         c.get("groups", ""), c.get("causal", ""), c.get("inputs", ""),
                         c.get("flops_per_element", ""), c.get("perm", ""), c.get("weight_dtype", ""),
-                        c.get("weight_group", ""), c.get("grouped", ""), c.get("kv_heads", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
+                        c.get("weight_group", ""), c.get("grouped", ""), c.get("kv_heads", ""),
+                        c.get("layout", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
                         r["family"], split, kn])
             fh.flush()
             if not dry:
