@@ -423,6 +423,7 @@ static int do_linear(const struct rl_trace_input *in, int n, struct rl_op *op)
 	if (!x || !w || x->nd < 1 || w->nd != 2 || x->dims[x->nd - 1] != w->dims[1])
 		return -1;
 	m = numel(x->dims, x->nd - 1);
+	op->linear = 1; /* W as nn.Linear holds it, [N, K] */
 	return m == 0 ? -1 : matmul_shape(op, 1, m, w->dims[0], w->dims[1]);
 }
 

@@ -490,12 +490,20 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 /* The fallback kernels cuBLAS runs when N or K (the contiguous dims of
  * row-major operands) is not a multiple of 16 bytes (NVIDIA, Matrix
  * Multiplication Background User's Guide, "Tensor Core Requirements"; on
- * the H200 cutlass_75/80 "align1"/"align2" kernels replace nvjet). */
-static double align_eff(const struct env *e, int a)
+ * the H200 cutlass_75/80 "align1"/"align2" kernels replace nvjet), A
+ * bytes aligned. Of 2 bytes (bf16's odd N: CUTLASS's align1 kernels, one
+ * element a load) the layout matters: F.linear's TN kernels run at about
+ * 0.7 of torch.mm's NN ones (100 against 140 TFLOP/s at 4096 x 4095 x
+ * 4096), from 8 rows up; under 8 cuBLAS's GEMV kernels run for either
+ * (docs/measurements/h200-issue24-align-2026-12-04). Of 4 and 8 bytes both
+ * layouts run the same align2 kernels. */
+static double align_eff(const struct env *e, int a, int linear, double m, double n)
 {
 	if (a >= 8)
 		return ep(e, RL_EP_GEMM_ALIGN8);
-	return a >= 4 ? ep(e, RL_EP_GEMM_ALIGN4) : ep(e, RL_EP_GEMM_ALIGN2);
+	if (a >= 4)
+		return ep(e, RL_EP_GEMM_ALIGN4);
+	return linear && fmin(m, n) >= 8 ? ep(e, RL_EP_GEMM_ALIGN2_LINEAR) : ep(e, RL_EP_GEMM_ALIGN2);
 }
 
 /* What the profile measured of a tensor pipe's GEMMs beyond bf16 and fp16:
@@ -580,7 +588,8 @@ static struct est matmul(const struct env *e, const struct rl_op *op, const stru
 		return s;
 	}
 	s = gemm(e, batch, (double)d[0], (double)d[1], (double)d[2], es, pk, p->bytes,
-	         ep(e, RL_EP_MEM_GEMM), a < 16 ? align_eff(e, a) : 0, 0);
+	         ep(e, RL_EP_MEM_GEMM),
+	         a < 16 ? align_eff(e, a, op->linear, (double)d[0], (double)d[1]) : 0, 0);
 	if (a < 16)
 		s.note = "N or K not a multiple of 16 bytes: a slow fallback GEMM kernel";
 	else if (d[0] < 128 || d[1] < 128)

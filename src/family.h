@@ -120,6 +120,9 @@ struct rl_block {
 	enum rl_block_head head;
 	int tied;        /* the lm_head is the token embedding (counted
 	                  * once in the weights) */
+	int conv1d;      /* the block's projections hold their weights [K, N]
+	                  * (HF's Conv1D, torch.addmm: gpt2), else nn.Linear's
+	                  * [N, K] (F.linear) */
 	uint64_t tokens; /* tokens per sequence fixed by the config (vit:
 	                  * its patches); 0: --seq */
 	enum rl_block_attn attn;

@@ -62,6 +62,7 @@ static void gpt2_block(const struct rl_hfconfig *c, struct rl_block *b)
 	b->act_fpe = 14; /* the tanh form, as import maps aten::gelu */
 	b->head = RL_HEAD_LM;
 	b->tied = 1;
+	b->conv1d = 1;
 }
 
 static const char *const gpt2_types[] = {"gpt2", NULL};

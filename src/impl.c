@@ -289,13 +289,13 @@ static int check_options(const struct line *l, const struct rl_impl_kernel *k)
 		const char *option;
 	} rules[] = {
 		{RL_KCOL_INPUTS, "inputs="},       {RL_KCOL_FPE, "fpe="},
-		{RL_KCOL_WEIGHTS, "weights"},      {RL_KCOL_GROUPED, "grouped"},
+		{RL_KCOL_WEIGHTS, "weights and conv1d"}, {RL_KCOL_GROUPED, "grouped"},
 		{RL_KCOL_STRIDED, "strided"},      {RL_KCOL_ATTENTION, "causal and kv_heads="},
 		{RL_KCOL_PARAMS, "params="},       {RL_KCOL_KV, "kv"},
 	};
 	const struct rl_kind_info *ki = rl_kind_info(k->kind);
 	unsigned cols = ki->columns;
-	int given[] = {k->inputs != 0, k->fpe != 0, k->weights, k->grouped, k->strided != 0,
+	int given[] = {k->inputs != 0, k->fpe != 0, k->weights || k->conv1d, k->grouped, k->strided != 0,
 	               k->causal || k->kv_heads[0], k->params[0] != '\0', k->kv};
 	int nd = 1, depth = 0;
 	const char *s;
@@ -311,6 +311,11 @@ static int check_options(const struct line *l, const struct rl_impl_kernel *k)
 		return rl_err_set(l->err, RL_ERR_PARSE,
 		                  "%s:%zu: shape '%s': %d dims, where a grouped matmul takes BxMxNxK",
 		                  l->kv->path, l->kv->lineno, k->shape, nd);
+	if (k->conv1d && !k->weights && (cols & RL_KCOL_WEIGHTS))
+		return rl_err_set(l->err, RL_ERR_PARSE,
+		                  "%s:%zu: conv1d: says how the weights are held, and the kernel "
+		                  "reads none (no 'weights')",
+		                  l->kv->path, l->kv->lineno);
 	if (nd < ki->min_dims || nd > ki->max_dims)
 		return rl_err_set(l->err, RL_ERR_PARSE,
 		                  "%s:%zu: shape '%s': %d dims, where a %s kernel takes %d to %d%s%s%s",
@@ -342,11 +347,13 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 			k->kv = 1;
 		else if (strcmp(tok, "grouped") == 0)
 			k->grouped = 1;
+		else if (strcmp(tok, "conv1d") == 0)
+			k->conv1d = 1;
 		else if (strcmp(tok, "strided") == 0)
 			k->strided = 1;
 		else
 			return bad(l, "unknown option", tok,
-			           "weights, causal, kv, grouped, strided, inputs=, fpe=, host=, "
+			           "weights, conv1d, causal, kv, grouped, strided, inputs=, fpe=, host=, "
 			           "count=, bytes=, kv_heads=, params=, strided=, if=, family= or "
 			           "CHOICE=VALUE");
 		return 0;

@@ -172,6 +172,9 @@ struct rl_impl_kernel {
 	double host_us;                /* host=US: the host's cost per launch in
 	                                * place of the runtime's (0: the runtime's) */
 	int weights;                   /* matmul: reads the weights */
+	int conv1d;                    /* matmul with weights: held [K, N], as HF's
+	                                * Conv1D holds them (torch.addmm); else
+	                                * nn.Linear's [N, K] (F.linear) */
 	int grouped;                   /* matmul BxMxNxK: one grouped GEMM */
 	unsigned strided;              /* pointwise, copy: offset calculations per
 	                                * element (op.h); 0: a vectorised stream */

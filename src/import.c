@@ -855,6 +855,13 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 	if (imp->training)
 		cols[ncols++] = RL_OPCOL_PHASE;
 	for (i = 0; i < imp->n; i++)
+		if (imp->ops[i].linear) {
+			fputs("# layout: linear for aten::linear (the weight [N, K], cuBLAS's TN kernels)\n",
+			      out);
+			cols[ncols++] = RL_OPCOL_LAYOUT;
+			break;
+		}
+	for (i = 0; i < imp->n; i++)
 		if (imp->ops[i].strided) {
 			fputs("# strided: from the kernel's name, 1 for PyTorch's unvectorised\n"
 			      "# elementwise loop, 2 for a cat of strided inputs\n",

@@ -79,7 +79,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 		{"weight_dtype", "weight_group", "weight_count", "trainable", NULL},
 		{"inputs", NULL},
 		{"perm", NULL},
-		{"grouped", NULL},
+		{"grouped", "layout", NULL},
 		{"ranks", "nodes", "overlap", NULL},
 		{"flops_per_element", NULL},
 		{"strided", NULL},

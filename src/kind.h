@@ -39,7 +39,7 @@ enum {
 	RL_KCOL_WEIGHTS = 1 << 2,    /* weight_dtype, weight_group, weight_count, trainable */
 	RL_KCOL_INPUTS = 1 << 3,     /* inputs */
 	RL_KCOL_PERM = 1 << 4,       /* perm */
-	RL_KCOL_GROUPED = 1 << 5,    /* grouped */
+	RL_KCOL_GROUPED = 1 << 5,    /* grouped, layout */
 	RL_KCOL_COLLECTIVE = 1 << 6, /* ranks, nodes, overlap */
 	RL_KCOL_FPE = 1 << 7,        /* flops_per_element */
 	RL_KCOL_STRIDED = 1 << 8,    /* strided */

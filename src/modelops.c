@@ -39,6 +39,7 @@ struct build {
 	uint64_t pending;                    /* elements not yet on a row */
 	int hold_from;                       /* the first row that may carry them */
 	uint64_t group;                      /* weight_group of the weighted matmuls */
+	int conv1d;                          /* the block's weights held [K, N] (rl_block) */
 	uint64_t normw;                      /* one norm's weights: H, or 2 H with a bias */
 	unsigned residual_fpe;               /* the residual adds' flops_per_element */
 };
@@ -204,6 +205,7 @@ int rl_modelops_kernel_row(const struct rl_impl_kernel *k, const struct rl_symbo
 	r->fpe = k->fpe;
 	r->host_us = k->host_us;
 	r->weights = k->weights;
+	r->linear = k->weights && !k->conv1d;
 	r->activations = k->kind == RL_KIND_MATMUL && !k->weights;
 	r->grouped = k->grouped;
 	r->strided = k->strided;
@@ -236,6 +238,7 @@ static struct rl_modelops_row *matmul(struct build *b, const char *name, uint64_
 	snprintf(r->shape, sizeof(r->shape), "%llux%llux%llu", (unsigned long long)m,
 	         (unsigned long long)n, (unsigned long long)k);
 	r->weights = 1;
+	r->linear = !b->conv1d;
 	r->weight_group = b->group;
 	return r;
 }
@@ -303,7 +306,7 @@ static void lm_head(struct build *b, const struct rl_hfconfig *c, const struct r
 		if (m > 0)
 			rows = m;
 	} else {
-		matmul(b, "lm_head", rows, V, c->hidden, 1);
+		matmul(b, "lm_head", rows, V, c->hidden, 1)->linear = 1; /* nn.Linear, tied or not */
 	}
 	/* gemma2's final-logit soft-capping, cap x tanh(logits / cap): a
 	 * division, the tanh and a multiply an element (3 FLOPs) */
@@ -1421,6 +1424,7 @@ static int build_step(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	b.impl = o->impl;
 	b.group = o->weight_group;
 	rl_family_block(c, &k);
+	b.conv1d = k.conv1d;
 	n = build(c, &mo, &k, &b);
 	if (b.failed)
 		return rl_err_set(err, b.err.code < 0 ? b.err.code : RL_ERR_RANGE, "%s%s%s",

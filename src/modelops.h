@@ -135,6 +135,7 @@ struct rl_modelops_row {
 	uint64_t kv_heads; /* attention */
 	int weights;       /* matmul: carries weight_dtype */
 	int grouped;       /* matmul BxMxNxK: one grouped GEMM (grouped) */
+	int linear;        /* matmul: B is nn.Linear's [N, K] weight (layout) */
 	unsigned strided;  /* pointwise, copy: offset calculations per element */
 	int kv;            /* attention: carries kv_dtype */
 	uint64_t window;   /* attention: the sliding window's keys (0: none) */

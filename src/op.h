@@ -120,6 +120,9 @@ struct rl_op {
 	                                  * dim (x.permute(...).contiguous()) */
 	int grouped;              /* matmul BxMxNxK: 1 runs the B problems as one
 	                           * grouped GEMM (torch._grouped_mm) */
+	int linear;               /* matmul: 1 when B is [N, K] as nn.Linear holds
+	                           * its weight (F.linear: cuBLAS's TN kernels);
+	                           * 0 when [K, N] (torch.mm: NN) */
 	int strided;              /* pointwise, copy: the offset calculations each
 	                           * element costs in PyTorch's unvectorised loop
 	                           * (1: strided, broadcast or widening operands;

@@ -45,6 +45,7 @@ enum col {
 	COL_OVERLAP,
 	COL_PERM,
 	COL_GROUPED,
+	COL_LAYOUT,
 	COL_HOST_COST,
 	COL_STRIDED,
 	COL_PARAMS,
@@ -65,7 +66,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
-	"ranks", "nodes", "overlap", "perm", "grouped", "host_overhead_us",
+	"ranks", "nodes", "overlap", "perm", "grouped", "layout", "host_overhead_us",
 	"strided", "params", "window", "v_head_dim", "kv_shared",
 	"kv_cached", "fresh", "component", "model_type",
 };
@@ -524,6 +525,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_INPUTS, RL_KCOL_INPUTS, "pointwise"},
 		{COL_PERM, RL_KCOL_PERM, "copy"},
 		{COL_GROUPED, RL_KCOL_GROUPED, "matmul"},
+		{COL_LAYOUT, RL_KCOL_GROUPED, "matmul"},
 		{COL_STRIDED, RL_KCOL_STRIDED, "pointwise and copy"},
 		{COL_PARAMS, RL_KCOL_PARAMS, "non-collective"},
 		{COL_RANKS, RL_KCOL_COLLECTIVE, "collective"},
@@ -772,6 +774,17 @@ static int do_row(struct reader *r, struct rl_op *op)
 		case COL_OVERLAP: rc = cell_bool(r, cn, s, &op->overlap); break;
 		case COL_PERM: perm = s; break;
 		case COL_GROUPED: rc = cell_bool(r, cn, s, &op->grouped); break;
+		case COL_LAYOUT:
+			if (strcmp(s, "linear") == 0 || strcmp(s, "mm") == 0)
+				op->linear = s[0] == 'l';
+			else {
+				add_error(r, RL_ERR_PARSE,
+				          "%s:%zu: column 'layout': '%s' is not linear (B as "
+				          "nn.Linear's [N, K] weight) or mm (B as [K, N])",
+				          r->name, r->rec_line, s);
+				rc = RL_ERR_PARSE;
+			}
+			break;
 		case COL_STRIDED: {
 			uint64_t v;
 

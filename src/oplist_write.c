@@ -39,6 +39,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_NODES] = "nodes",
 	[RL_OPCOL_PHASE] = "phase",
 	[RL_OPCOL_GROUPED] = "grouped",
+	[RL_OPCOL_LAYOUT] = "layout",
 	[RL_OPCOL_STRIDED] = "strided",
 	[RL_OPCOL_WEIGHT_GROUP] = "weight_group",
 	[RL_OPCOL_PARAMS] = "params",
@@ -180,6 +181,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 	rl_oprow_text(r, RL_OPCOL_PHASE, rl_phase_name(op->phase));
 	if (op->grouped)
 		rl_oprow_text(r, RL_OPCOL_GROUPED, "1");
+	if (op->linear)
+		rl_oprow_text(r, RL_OPCOL_LAYOUT, "linear");
 	if (op->strided)
 		rl_oprow_u64(r, RL_OPCOL_STRIDED, (uint64_t)op->strided);
 	if (op->weight_group)

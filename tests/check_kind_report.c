@@ -88,7 +88,7 @@ START_TEST(test_table)
 	ck_assert_str_eq(line_of(buf, "matmul ", line, sizeof(line)),
 	                 "matmul        3-4  MxNxK or BxMxNxK                          - tensor "
 	                 "yes     no       no      no         weight_dtype weight_group "
-	                 "weight_count trainable grouped params");
+	                 "weight_count trainable grouped layout params");
 	ck_assert_str_eq(line_of(buf, "attention ", line, sizeof(line)),
 	                 "attention     4-5  BxHxSxD or BxHxSqxSkxD                    - tensor "
 	                 "no      yes      no      no         causal kv_heads window "
@@ -124,7 +124,7 @@ START_TEST(test_csv)
 	                 "kv_cache,fusable,collective,columns");
 	ck_assert_str_eq(line_of(buf, "matmul,", line, sizeof(line)),
 	                 "matmul,3,4,MxNxK or BxMxNxK,,tensor,1,0,0,0,weight_dtype weight_group "
-	                 "weight_count trainable grouped params");
+	                 "weight_count trainable grouped layout params");
 	ck_assert_str_eq(line_of(buf, "attention,", line, sizeof(line)),
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
 	                 "window v_head_dim kv_shared kv_cached params kv_dtype");
@@ -161,7 +161,7 @@ START_TEST(test_json)
 	                                  "\"weights\":true,\"kv_cache\":false,\"fusable\":false,"
 	                                  "\"collective\":false,\"columns\":[\"weight_dtype\","
 	                                  "\"weight_group\",\"weight_count\",\"trainable\","
-	                                  "\"grouped\",\"params\"]}"));
+	                                  "\"grouped\",\"layout\",\"params\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"attention\",\"min_dims\":4,\"max_dims\":5,"
 	                                  "\"shape_form\":\"BxHxSxD or BxHxSqxSkxD\","
 	                                  "\"flops_per_element\":null,\"pipe\":\"tensor\","

@@ -169,7 +169,7 @@ check "hf: RMSNorm's cast to fp32 reads 2 B and writes 4 B an element (6 x 16 x 
 # 72 = 301989888 B, a layer (count 2)
 run model --hw h200 --impl hf --phase decode --batch 8 --context 2048 -f oplist "$I/falcon-7b-l2.json"
 check "hf falcon: K expanded to the 71 heads in fp32, 301989888 B a layer" \
-	grep -Eq '^k_expand,copy,fp32,8x71x2048x64,,,301989888,2,,,,,2,1,,$' "$tmp/out"
+	grep -Eq '^k_expand,copy,fp32,8x71x2048x64,,,301989888,,2,,,,,2,1,,$' "$tmp/out"
 check "hf falcon: the scores as an fp32 GEMM of two activations (weight_count 0)" \
 	grep -Eq '^scores,matmul,fp32,568x1x2048x64,.*,2,1,0,$' "$tmp/out"
 run model --hw h200 --impl hf --phase decode --batch 1 --context 2048 -f oplist "$I/falcon-7b-l2.json"
@@ -197,7 +197,7 @@ run model --hw h200 --impl hf --phase decode --batch 8 --context 4096 -f oplist 
 check "hf deepseek: kv_b_proj over the 32768 cached tokens" \
 	grep -Eq '^kv_b_proj,matmul,bf16,32768x4096x512,' "$tmp/out"
 check "hf deepseek: attention over rebuilt K and V (kv_cached 0)" \
-	grep -Eq '^attention,attention,bf16,8x16x1x4096x192,,,,,,,128,,0,,,2,1,,$' "$tmp/out"
+	grep -Eq '^attention,attention,bf16,8x16x1x4096x192,,,,,,,,128,,0,,,2,1,,$' "$tmp/out"
 check "hf deepseek: 48 routed rows, sorted in one kernel" \
 	grep -Eq '^sort,reduction,int64,48,.*,1,,,$' "$tmp/out"
 # at a prefill of 2048 tokens the 12288 routed rows go through cub's radix
@@ -331,7 +331,7 @@ T2="$I/trace_hf_llama3_8b_l2_decode_b2_c8192_bf16.json.gz"
 run import "$T2"
 cp "$tmp/out" "$tmp/imported.csv"
 check "import: a strided column when a kernel ran an unvectorised loop" \
-	grep -q '^name,.*,kv_heads,strided$' "$tmp/imported.csv"
+	grep -q '^name,.*,kv_heads,layout,strided$' "$tmp/imported.csv"
 python3 -c '
 import gzip, json, sys
 ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
@@ -365,10 +365,10 @@ assert abs(o["expected_gpu_us"] - 7.756) < 0.005 and "unvectorised" in o["expect
 ' <"$tmp/out"
 run model --hw h200 --impl hf --phase decode --batch 2 --context 8192 -f oplist -o "$tmp/hf.csv" "$I/llama3-8b-l2.json"
 check "hf: the op list carries strided (norm_weight 1, q_half_cat 2, q_add at decode none)" sh -c "
-	grep -q '^name,kind,dtype,shape,inputs,bytes,strided,' '$tmp/hf.csv' &&
-	grep -q '^norm_weight,pointwise,bf16,2x4096,,,1,' '$tmp/hf.csv' &&
-	grep -q '^q_half_cat,copy,bf16,2x32x1x128,,,2,' '$tmp/hf.csv' &&
-	grep -q '^q_add,pointwise,bf16,2x32x1x128,2,,,' '$tmp/hf.csv'"
+	grep -q '^name,kind,dtype,shape,inputs,bytes,layout,strided,' '$tmp/hf.csv' &&
+	grep -q '^norm_weight,pointwise,bf16,2x4096,,,,1,' '$tmp/hf.csv' &&
+	grep -q '^q_half_cat,copy,bf16,2x32x1x128,,,,2,' '$tmp/hf.csv' &&
+	grep -q '^q_add,pointwise,bf16,2x32x1x128,2,,,,' '$tmp/hf.csv'"
 printf 'name,kind,dtype,shape,strided\nmm,matmul,bf16,8x8x8,1\n' >"$tmp/s.csv"
 expect_error "strided on a matmul: refused" 1 "s.csv:2: column 'strided': only pointwise and copy ops take it" \
 	classify --hw h200 "$tmp/s.csv"

@@ -18,7 +18,7 @@ done
 tail -n +2 "$tmp/out" | awk '{ print $1 }' | sort >"$tmp/kinds"
 check "kinds lists those of the docs and no other (not fused)" cmp -s "$tmp/doc-kinds" "$tmp/kinds"
 # from the docs: matmul's shape MxNxK or BxMxNxK, the tensor pipe, its weights
-check "kinds: matmul" grep -Eq '^matmul +3-4 +MxNxK or BxMxNxK +- +tensor +yes +no +no +no +weight_dtype weight_group weight_count trainable grouped params$' "$tmp/out"
+check "kinds: matmul" grep -Eq '^matmul +3-4 +MxNxK or BxMxNxK +- +tensor +yes +no +no +no +weight_dtype weight_group weight_count trainable grouped layout params$' "$tmp/out"
 check "kinds: conv2d takes kernel" grep -Eq '^conv2d +4-4 .* kernel stride padding groups ' "$tmp/out"
 check "kinds: softmax 5 FLOPs per element, fusable" grep -Eq '^softmax +1-6 +- +5 +vector +no +no +yes +no +flops_per_element params$' "$tmp/out"
 check "kinds: sendrecv a collective" grep -Eq '^sendrecv .* yes +ranks nodes overlap$' "$tmp/out"

@@ -55,8 +55,8 @@ check "70B int4 G=32: weight bytes = 9 / 16 params + 2 x the rest" \
 	grep -q "\"weight_bytes\":$((params * 9 / 16 + 2 * held))," "$tmp/out"
 run model --weight-dtype int4 --weight-group 32 -f oplist "$C70"
 check "70B int4 G=32: the matmul rows carry weight_group 32" \
-	grep -q '^down_proj,matmul,bf16,1x8192x28672,,,,int4,32,,80,$' "$tmp/out"
-check "70B int4 G=32: the norms do not" grep -q '^attn_norm,layernorm,bf16,1x8192,,,,,,,80,655360$' "$tmp/out"
+	grep -q '^down_proj,matmul,bf16,1x8192x28672,,linear,,,int4,32,,80,$' "$tmp/out"
+check "70B int4 G=32: the norms do not" grep -q '^attn_norm,layernorm,bf16,1x8192,,,,,,,,80,655360$' "$tmp/out"
 expect_error "--weight-group 96 does not divide K 8192" 1 \
 	"^roofline: .*llama3-70b.json: --weight-group 96 does not divide the K of the step's qkv_proj \\(matmul 1x10240x8192\\): the groups run along the reduction$" \
 	model --weight-group 96 "$C70"

@@ -58,7 +58,7 @@ check "oplist: exit 0" test "$rc" -eq 0
 cp "$tmp/out" "$tmp/ops.csv"
 check "oplist: qkv_proj N = (32 + 2 x 8) x 128" grep -q '^qkv_proj,matmul,bf16,1x6144x4096,' "$tmp/ops.csv"
 check "oplist: decode attention over the context, kv_heads 8" \
-	grep -q '^attention,attention,bf16,1x32x1x2048x128,,,8,' "$tmp/ops.csv"
+	grep -q '^attention,attention,bf16,1x32x1x2048x128,,,,8,' "$tmp/ops.csv"
 run classify --hw h100-sxm -f csv "$tmp/ops.csv"
 check "oplist | classify: exit 0" test "$rc" -eq 0
 check "oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/direct.csv"
@@ -68,16 +68,16 @@ check "oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/direct.
 run model --phase prefill --batch 4 --seq 512 -f oplist "$C8"
 check "prefill: exit 0" test "$rc" -eq 0
 check "prefill: attention 4x32x512x128 causal" \
-	grep -q '^attention,attention,bf16,4x32x512x128,,1,8,' "$tmp/out"
+	grep -q '^attention,attention,bf16,4x32x512x128,,,1,8,' "$tmp/out"
 check "prefill: qkv_proj M = 2048 tokens" grep -q '^qkv_proj,matmul,bf16,2048x6144x4096,' "$tmp/out"
 check "prefill: lm_head M = batch" grep -q '^lm_head,matmul,bf16,4x128256x4096,' "$tmp/out"
 
 # int4 weights and an fp8 KV cache go to item 1's columns
 run model --weight-dtype int4 --kv-dtype fp8 -f oplist "$C70"
 check "70B: exit 0" test "$rc" -eq 0
-check "70B: down_proj int4 x 80 layers" grep -q '^down_proj,matmul,bf16,1x8192x28672,,,,int4,,80,$' "$tmp/out"
+check "70B: down_proj int4 x 80 layers" grep -q '^down_proj,matmul,bf16,1x8192x28672,,linear,,,int4,,80,$' "$tmp/out"
 check "70B: attention fp8 KV, 64 heads over 8" \
-	grep -q '^attention,attention,bf16,1x64x1x512x128,,,8,,fp8e4m3,80,$' "$tmp/out"
+	grep -q '^attention,attention,bf16,1x64x1x512x128,,,,8,,fp8e4m3,80,$' "$tmp/out"
 
 # errors: one line naming the key, nothing on stdout
 printf '{"model_type": "gpt_neox", "hidden_size": 8}\n' >"$tmp/neox.json"
@@ -168,7 +168,7 @@ run classify --hw h100-sxm -f csv "$tmp/g2ops.csv"
 check "gpt2 oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/g2.csv"
 run model --phase prefill --batch 2 --seq 1024 -f oplist "$G2"
 check "gpt2 prefill: causal attention 2x12x1024x64" \
-	grep -q '^attention,attention,bf16,2x12x1024x64,,,1,' "$tmp/out"
+	grep -q '^attention,attention,bf16,2x12x1024x64,,,,1,' "$tmp/out"
 check "gpt2 prefill: c_fc M = 2048" grep -q '^c_fc,matmul,bf16,2048x3072x768,' "$tmp/out"
 grep -v '"n_head"' "$G2" >"$tmp/nohead.json"
 expect_error "gpt2: missing n_head" 1 "^roofline: $tmp/nohead.json: key 'n_head' is missing$" \
@@ -213,7 +213,7 @@ check "bert: attention flops (not causal)" test "$(csv_field "$tmp/bert.csv" att
 check "bert: qkv flops 2 x 512 x 2304 x 768" test "$(csv_field "$tmp/bert.csv" qkv flops)" \
 	-eq $(( 2 * 512 * 2304 * 768 ))
 run model --seq 128 --batch 4 -f oplist "$BB"
-check "bert oplist: attention without causal" grep -q '^attention,attention,bf16,4x12x128x64,,,,,,,12,$' "$tmp/out"
+check "bert oplist: attention without causal" grep -q '^attention,attention,bf16,4x12x128x64,,,,,,,,12,$' "$tmp/out"
 cp "$tmp/out" "$tmp/bertops.csv"
 run classify --hw h100-sxm -f csv "$tmp/bertops.csv"
 check "bert oplist | classify: the same csv as model" cmp -s "$tmp/out" "$tmp/bert.csv"
@@ -291,32 +291,33 @@ check "mixtral b1 on an A100 80GB: does not fit" \
 # tokens per expert, and --expert-imbalance 1.5 makes the busiest 24
 run model -f oplist "$MX"
 check "mixtral oplist: weight_count and params columns" grep -q ',count,weight_count,params$' "$tmp/out"
-check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,,,bf16,,32,,$' "$tmp/out"
-check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,32,,$' "$tmp/out"
-check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,32,,$' "$tmp/out"
+check "mixtral b1: router" grep -q '^router,matmul,bf16,1x8x4096,,linear,,,bf16,,32,,$' "$tmp/out"
+check "mixtral b1: topk" grep -q '^topk,reduction,bf16,1x8,,,,,,,32,,$' "$tmp/out"
+check "mixtral b1: gather" grep -q '^gather,copy,bf16,1x2x4096,,,,,,,32,,$' "$tmp/out"
 check "mixtral b1: expert_gate_up x 64, 256 resident" \
-	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,,,bf16,,64,256,$' "$tmp/out"
+	grep -q '^expert_gate_up,matmul,bf16,1x28672x4096,,linear,,,bf16,,64,256,$' "$tmp/out"
 check "mixtral b1: expert_down x 64, 256 resident" \
-	grep -q '^expert_down,matmul,bf16,1x4096x14336,,,,bf16,,64,256,$' "$tmp/out"
+	grep -q '^expert_down,matmul,bf16,1x4096x14336,,linear,,,bf16,,64,256,$' "$tmp/out"
 check "mixtral b1: silu on 2 routed tokens" \
-	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,32,,$' "$tmp/out"
+	grep -q '^expert_silu,pointwise,bf16,2x14336,1,,,,,,32,,$' "$tmp/out"
 check "mixtral b1: combine_weight" \
-	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,32,,$' "$tmp/out"
+	grep -q '^combine_weight,pointwise,bf16,1x2x4096,2,,,,,,32,,$' "$tmp/out"
 check "mixtral b1: combine_sum over k" \
-	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,32,,$' "$tmp/out"
+	grep -q '^combine_sum,reduction,bf16,1x4096x2,,,,,,,32,,$' "$tmp/out"
 check "mixtral: no dense gate_up" sh -c "! grep -q '^gate_up,' '$tmp/out'"
 cp "$tmp/out" "$tmp/mx1.csv"
 run model --batch 64 -f oplist "$MX"
 check "mixtral b64: 16 tokens per expert, 8 x 32" \
-	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,,,bf16,,256,256,$' "$tmp/out"
+	grep -q '^expert_gate_up,matmul,bf16,16x28672x4096,,linear,,,bf16,,256,256,$' "$tmp/out"
 cp "$tmp/out" "$tmp/mx64.csv"
 # weights read per step: each matmul row's K x N x 2 bytes x count
-mx_read() { awk -F, '$2 == "matmul" { split($4, d, "x"); s += d[2] * d[3] * 2 * $10 } END { printf "%.0f", s }' "$1"; }
+mx_read() { awk -F, '/^name,/ { for (i = 1; i <= NF; i++) c[$i] = i }
+	$2 == "matmul" { split($4, d, "x"); s += d[2] * d[3] * 2 * $c["count"] } END { printf "%.0f", s }' "$1"; }
 check "mixtral b1 reads the weights of 2 of 8 experts" test "$(mx_read "$tmp/mx1.csv")" -eq "$(mx_w 2)"
 check "mixtral b64 reads the weights of all 8" test "$(mx_read "$tmp/mx64.csv")" -eq "$(mx_w 8)"
 run model --batch 64 --expert-imbalance 1.5 -f oplist "$MX"
 check "mixtral b64 imbalance 1.5: the busiest expert's 24 tokens" \
-	grep -q '^expert_down,matmul,bf16,24x4096x14336,,,,bf16,,256,256,$' "$tmp/out"
+	grep -q '^expert_down,matmul,bf16,24x4096x14336,,linear,,,bf16,,256,256,$' "$tmp/out"
 expect_error "--expert-imbalance below 1" 2 "--expert-imbalance: '0.5' is not a number" \
 	model --expert-imbalance 0.5 "$MX"
 
@@ -345,7 +346,7 @@ check "gemma2: the cache of 21 full and 21 sliding layers" \
 	grep -q "\"kv_bytes\":$(( 21 * 8 * (8192 + 4096) * 2 * 8 * 256 * 2 ))," "$tmp/out"
 run model --batch 8 --context 8192 -f oplist "$EX/gemma2-9b.json"
 check "gemma2: sliding_attention's window 4096" \
-	grep -q '^sliding_attention,attention,bf16,8x16x1x8192x256,,,,8,4096,,bf16,21,$' "$tmp/out"
+	grep -q '^sliding_attention,attention,bf16,8x16x1x8192x256,,,,,8,4096,,bf16,21,$' "$tmp/out"
 # DeepSeek-V2-Lite, batch 8 over 4096 keys, 27 layers: the latent (512 +
 # 64 a token) absorbed, or each of 16 heads' K (192) and V (128) naive
 run model --batch 8 --context 4096 -f json "$EX/deepseek-v2-lite.json"

@@ -179,4 +179,35 @@ check "--train -f oplist: its comment says to classify it with --train" \
 check "--train -f oplist: lm_head over 1024 tokens, then the loss" \
 	test "$(grep -E '^(lm_head|loss),' "$tmp/out" | cut -d, -f1,4 | tr '\n' ' ')" = "lm_head,1024x50257x768 loss,1024x50257 "
 
+# layout (issue 24): a matmul's B as nn.Linear's [N, K] weight (linear) or
+# as [K, N] (mm, the default); anything else, or on another kind, refused
+printf 'name,kind,dtype,shape,layout\nlm,matmul,bf16,8x49155x4096,linaer\n' >"$tmp/lay.csv"
+expect_error "layout: linear or mm" 1 \
+	"lay.csv:2: column 'layout': 'linaer' is not linear \(B as nn.Linear's \[N, K\] weight\) or mm \(B as \[K, N\]\)" \
+	classify "$tmp/lay.csv"
+printf 'name,kind,dtype,shape,layout\nx,pointwise,bf16,8,linear\n' >"$tmp/lay.csv"
+expect_error "layout on a pointwise row" 1 "lay.csv:2: column 'layout': only matmul ops take it, not pointwise" \
+	classify "$tmp/lay.csv"
+# the same unaligned GEMM (granite's lm_head at a prefill of 4096 tokens)
+# under both layouts: the same tiles, at the profile's gemm.align2_linear
+# against gemm.align2 (the latency and the epilogue alike)
+cat >"$tmp/lay.csv" <<'CSV'
+name,kind,dtype,shape,layout
+lm,matmul,bf16,4096x49155x4096,linear
+mm,matmul,bf16,4096x49155x4096,mm
+plain,matmul,bf16,4096x49155x4096,
+CSV
+run classify "$tmp/lay.csv" --hw h200 -f csv
+lin=$(csv_field "$tmp/out" lm expected_gpu_us) mm=$(csv_field "$tmp/out" mm expected_gpu_us)
+a2=$(sed -n 's/^gemm.align2 *= *\([0-9.]*\).*/\1/p' "$top_srcdir/hwdb/h200-pytorch.efficiency")
+a2l=$(sed -n 's/^gemm.align2_linear *= *\([0-9.]*\).*/\1/p' "$top_srcdir/hwdb/h200-pytorch.efficiency")
+check "layout linear: $lin us against mm's $mm, as align2 $a2 to align2_linear $a2l (within 1 %)" \
+	awk -v l="$lin" -v m="$mm" -v a="$a2" -v b="$a2l" 'BEGIN { d = (l / m) / (a / b) - 1; exit !(d < 0.01 && d > -0.01) }'
+check "no layout is mm's" test "$(csv_field "$tmp/out" plain expected_gpu_us)" = "$mm"
+# model writes it: GPT-2's lm_head is nn.Linear (tied to wte), its blocks
+# HF's Conv1D (the weights [K, N], torch.addmm)
+run model "$EX/gpt2.json" -f oplist
+check "model -f oplist: GPT-2's lm_head linear, c_attn and c_fc not" \
+	test "$(grep -E '^(c_attn|c_fc|lm_head),' "$tmp/out" | grep -c ',linear,')$(grep -c '^lm_head,.*,linear,' "$tmp/out")" = 11
+
 done_testing

@@ -45,7 +45,7 @@ check "oplist: mlp_allreduce right after down_proj" \
 check "oplist: qkv_proj column-parallel" grep -q '^qkv_proj,matmul,bf16,1x1280x8192,' "$tmp/tp8.csv"
 check "oplist: down_proj row-parallel" grep -q '^down_proj,matmul,bf16,1x8192x3584,' "$tmp/tp8.csv"
 check "oplist: attention 8 heads, 1 KV head" \
-	grep -q '^attention,attention,bf16,1x8x1x2048x128,,,1,' "$tmp/tp8.csv"
+	grep -q '^attention,attention,bf16,1x8x1x2048x128,,,,1,' "$tmp/tp8.csv"
 check "oplist: lm_head vocab-parallel" grep -q '^lm_head,matmul,bf16,1x16032x8192,' "$tmp/tp8.csv"
 check "oplist: the ranks and nodes columns" grep -q ',count,ranks,nodes,params$' "$tmp/tp8.csv"
 # the round trip: classify reads the list back to the same result
@@ -83,11 +83,11 @@ check "pp 4: the bubble line" grep -q 'bubble (pp - 1) / (m + pp - 1) = 42.9 %' 
 run model --hw hgx-h100-8 --tp 2 --pp 4 --batch 8 --context 2048 -f oplist "$C70"
 # 80 / 4 = 20 layers x 4 micro-batches; 2 sequences x 8192 received per micro-batch
 check "pp 4: 20 layers x 4 micro-batches, weights once" \
-	grep -q '^gate_up,matmul,bf16,2x28672x8192,,,,bf16,,80,20,,,$' "$tmp/out"
+	grep -q '^gate_up,matmul,bf16,2x28672x8192,,linear,,,bf16,,80,20,,,$' "$tmp/out"
 check "pp 4: the stage's input received" grep -q '^stage_recv,sendrecv,bf16,2x8192,.*,4,,2,1,$' "$tmp/out"
 # the last stage's 20 layers' norms, held once whatever the micro-batches
 check "pp 4: the stage's norms, 20 x 8192, once" \
-	grep -q '^attn_norm,layernorm,bf16,2x8192,,,,,,80,,,,163840$' "$tmp/out"
+	grep -q '^attn_norm,layernorm,bf16,2x8192,,,,,,,80,,,,163840$' "$tmp/out"
 check "pp 4: no embedding on the last stage" sh -c "test -s '$tmp/out' && ! grep -q '^embed,' '$tmp/out'"
 run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 8 "$C70"
 flat >"$tmp/flat"
