@@ -354,7 +354,7 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		else
 			return bad(l, "unknown option", tok,
 			           "weights, conv1d, causal, kv, grouped, strided, inputs=, fpe=, host=, "
-			           "count=, bytes=, kv_heads=, params=, strided=, if=, family= or "
+			           "count=, bytes=, live=, kv_heads=, params=, strided=, if=, family= or "
 			           "CHOICE=VALUE");
 		return 0;
 	}
@@ -382,6 +382,10 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		return copy_field(l, k->bytes, sizeof(k->bytes), "bytes", eq) < 0
 		               ? RL_ERR_PARSE
 		               : check_expr(l, "bytes", eq, 0);
+	if (strcmp(tok, "live") == 0)
+		return copy_field(l, k->live, sizeof(k->live), "live", eq) < 0
+		               ? RL_ERR_PARSE
+		               : check_expr(l, "live", eq, 0);
 	if (strcmp(tok, "kv_heads") == 0)
 		return copy_field(l, k->kv_heads, sizeof(k->kv_heads), "kv_heads", eq) < 0
 		               ? RL_ERR_PARSE
@@ -413,7 +417,7 @@ static int parse_option(const struct line *l, const struct rl_impl *im, struct r
 		return 0;
 	}
 	return bad(l, "unknown option", tok,
-	           "inputs, fpe, host, count, bytes, kv_heads, if, family or a choice declared "
+	           "inputs, fpe, host, count, bytes, live, kv_heads, if, family or a choice declared "
 	           "above");
 }
 

@@ -164,6 +164,8 @@ struct rl_impl_kernel {
 	char shape[RL_IMPL_EXPR_LEN];  /* dims over the step's names */
 	char count[RL_IMPL_EXPR_LEN];  /* "": 1; else per component use */
 	char bytes[RL_IMPL_EXPR_LEN];  /* "": the formula's; else the bytes */
+	char live[RL_IMPL_EXPR_LEN];   /* "": none; else the bytes other tensors
+	                                * hold alive while it runs (live_bytes) */
 	char kv_heads[RL_IMPL_EXPR_LEN]; /* attention: "" or an expression */
 	char params[RL_IMPL_EXPR_LEN];   /* "": none; else weights held per use
 	                                  * besides the row's own (params) */

@@ -48,7 +48,7 @@ static void op_bytes(const struct rl_op *op, const struct rl_work *w, double *we
 		*act = in + rl_collective_out_bytes(op->kind, op->ranks, in);
 		return;
 	}
-	*act = w->bytes_read + w->bytes_written;
+	*act = w->bytes_read + w->bytes_written + op->live_bytes;
 	if (!w->rw_known || !(op->has & RL_HAS_SHAPE))
 		return;
 	/* the formulas count the weights (matmul's B, conv2d's filter, scales

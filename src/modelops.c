@@ -214,6 +214,8 @@ int rl_modelops_kernel_row(const struct rl_impl_kernel *k, const struct rl_symbo
 	if (k->kv_heads[0] && rl_symbols_eval(sym, k->kv_heads, "kv_heads", &r->kv_heads, NULL,
 	                                      err) < 0)
 		return err->code;
+	if (k->live[0] && rl_symbols_eval(sym, k->live, "live", &r->live, NULL, err) < 0)
+		return err->code;
 	if (k->bytes[0] && rl_symbols_eval(sym, k->bytes, "bytes", &r->bytes, NULL, err) < 0)
 		return err->code;
 	if (k->params[0]) {

@@ -160,6 +160,8 @@ struct rl_modelops_row {
 	double host_us;        /* 0: the runtime's; else the host's cost per launch
 	                        * (host_overhead_us: an implementation's eager
 	                        * loop around a graph) */
+	uint64_t live;         /* bytes other tensors hold alive while it runs
+	                        * (live_bytes; 0: none) */
 	uint64_t bytes;        /* 0: the formula's; else the bytes of one occurrence
 	                        * (an implementation's cast: read in one dtype,
 	                        * written in another) */

@@ -19,7 +19,7 @@
 static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_opcol *cols)
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
-	int linear = 0;
+	int linear = 0, live = 0;
 	int params = 0, group = 0, window = 0, mla = 0, rebuilt = 0, fresh = 0;
 	size_t k = 0;
 
@@ -40,6 +40,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			grouped = 1;
 		if (rows[i].linear)
 			linear = 1;
+		if (rows[i].live)
+			live = 1;
 		if (rows[i].strided)
 			strided = 1;
 		if (rows[i].params)
@@ -74,6 +76,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_GROUPED;
 	if (linear)
 		cols[k++] = RL_OPCOL_LAYOUT;
+	if (live)
+		cols[k++] = RL_OPCOL_LIVE_BYTES;
 	if (strided)
 		cols[k++] = RL_OPCOL_STRIDED;
 	cols[k++] = RL_OPCOL_CAUSAL;
@@ -129,6 +133,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_text(c, RL_OPCOL_GROUPED, "1");
 	if (r->linear)
 		rl_oprow_text(c, RL_OPCOL_LAYOUT, "linear");
+	if (r->live)
+		rl_oprow_u64(c, RL_OPCOL_LIVE_BYTES, r->live);
 	if (r->strided)
 		rl_oprow_u64(c, RL_OPCOL_STRIDED, r->strided);
 	if (r->causal)
@@ -201,7 +207,7 @@ static const enum rl_opcol every_col[] = {
 	RL_OPCOL_NAME,         RL_OPCOL_KIND,       RL_OPCOL_DTYPE,        RL_OPCOL_SHAPE,
 	RL_OPCOL_KERNEL,       RL_OPCOL_STRIDE,     RL_OPCOL_INPUTS,       RL_OPCOL_FPE,
 	RL_OPCOL_BYTES,        RL_OPCOL_HOST_COST,  RL_OPCOL_GROUPED,      RL_OPCOL_LAYOUT,
-	RL_OPCOL_STRIDED,
+	RL_OPCOL_LIVE_BYTES,   RL_OPCOL_STRIDED,
 	RL_OPCOL_CAUSAL,       RL_OPCOL_KV_HEADS,   RL_OPCOL_WINDOW,       RL_OPCOL_V_HEAD_DIM,
 	RL_OPCOL_KV_SHARED,    RL_OPCOL_KV_CACHED,  RL_OPCOL_WEIGHT_DTYPE, RL_OPCOL_WEIGHT_GROUP,
 	RL_OPCOL_KV_DTYPE,     RL_OPCOL_COUNT,      RL_OPCOL_FRESH,        RL_OPCOL_WEIGHT_COUNT,

@@ -120,6 +120,9 @@ struct rl_op {
 	                                  * dim (x.permute(...).contiguous()) */
 	int grouped;              /* matmul BxMxNxK: 1 runs the B problems as one
 	                           * grouped GEMM (torch._grouped_mm) */
+	double live_bytes;        /* bytes other tensors hold alive while the op
+	                           * runs (the memory fit's peak: _safe_softmax's
+	                           * isneginf mask during its where); 0: none */
 	int linear;               /* matmul: 1 when B is [N, K] as nn.Linear holds
 	                           * its weight (F.linear: cuBLAS's TN kernels);
 	                           * 0 when [K, N] (torch.mm: NN) */

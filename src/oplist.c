@@ -46,6 +46,7 @@ enum col {
 	COL_PERM,
 	COL_GROUPED,
 	COL_LAYOUT,
+	COL_LIVE_BYTES,
 	COL_HOST_COST,
 	COL_STRIDED,
 	COL_PARAMS,
@@ -66,7 +67,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"launches", "count", "measured_us", "fma", "fuse", "host_us",
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
-	"ranks", "nodes", "overlap", "perm", "grouped", "layout", "host_overhead_us",
+	"ranks", "nodes", "overlap", "perm", "grouped", "layout", "live_bytes", "host_overhead_us",
 	"strided", "params", "window", "v_head_dim", "kv_shared",
 	"kv_cached", "fresh", "component", "model_type",
 };
@@ -829,6 +830,7 @@ static int do_row(struct reader *r, struct rl_op *op)
 			rc = cell_number(r, cn, s, MAX_WORK, &op->bytes);
 			op->has |= RL_HAS_BYTES;
 			break;
+		case COL_LIVE_BYTES: rc = cell_number(r, cn, s, MAX_WORK, &op->live_bytes); break;
 		case COL_MEASURED:
 			rc = cell_number(r, cn, s, MAX_MEASURED_US, &op->measured_us);
 			if (rc == 0 && op->measured_us <= 0) {

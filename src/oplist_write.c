@@ -40,6 +40,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_PHASE] = "phase",
 	[RL_OPCOL_GROUPED] = "grouped",
 	[RL_OPCOL_LAYOUT] = "layout",
+	[RL_OPCOL_LIVE_BYTES] = "live_bytes",
 	[RL_OPCOL_STRIDED] = "strided",
 	[RL_OPCOL_WEIGHT_GROUP] = "weight_group",
 	[RL_OPCOL_PARAMS] = "params",
@@ -183,6 +184,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_text(r, RL_OPCOL_GROUPED, "1");
 	if (op->linear)
 		rl_oprow_text(r, RL_OPCOL_LAYOUT, "linear");
+	if (op->live_bytes > 0)
+		rl_oprow_g(r, RL_OPCOL_LIVE_BYTES, op->live_bytes);
 	if (op->strided)
 		rl_oprow_u64(r, RL_OPCOL_STRIDED, (uint64_t)op->strided);
 	if (op->weight_group)

@@ -169,7 +169,7 @@ check "hf: RMSNorm's cast to fp32 reads 2 B and writes 4 B an element (6 x 16 x 
 # 72 = 301989888 B, a layer (count 2)
 run model --hw h200 --impl hf --phase decode --batch 8 --context 2048 -f oplist "$I/falcon-7b-l2.json"
 check "hf falcon: K expanded to the 71 heads in fp32, 301989888 B a layer" \
-	grep -Eq '^k_expand,copy,fp32,8x71x2048x64,,,301989888,,2,,,,,2,1,,$' "$tmp/out"
+	grep -Eq '^k_expand,copy,fp32,8x71x2048x64,,,301989888,,,2,,,,,2,1,,$' "$tmp/out"
 check "hf falcon: the scores as an fp32 GEMM of two activations (weight_count 0)" \
 	grep -Eq '^scores,matmul,fp32,568x1x2048x64,.*,2,1,0,$' "$tmp/out"
 run model --hw h200 --impl hf --phase decode --batch 1 --context 2048 -f oplist "$I/falcon-7b-l2.json"
@@ -205,6 +205,19 @@ check "hf deepseek: 48 routed rows, sorted in one kernel" \
 run model --hw h200 --impl hf --phase prefill --batch 1 --seq 2048 -f oplist "$I/deepseek-v2-lite-l2.json"
 check "hf deepseek: 12288 routed rows, the radix sort's 11 kernels" \
 	grep -Eq '^sort,reduction,int64,12288,.*,11,,$' "$tmp/out"
+
+# live_bytes (issue 24): falcon's math path at a prefill of 4 x 512. The
+# where of _safe_softmax reads the fp32 probabilities and writes its output
+# (8 bytes an element of 4 x 71 x 512 x 512 = 74448896, and a byte a row
+# of all-masked flags: 595736576 B) while isneginf's bool mask, a byte an
+# element, stays alive: the memory fit's activations are 670185472 B
+run model --hw h200 --impl hf --phase prefill --batch 4 --seq 512 -f oplist "$I/falcon-7b-l2.json"
+check "hf falcon: the where row holds the 74448896-byte mask alive" \
+	test "$(awk -F, '/^name,/ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "where" { print $c["live_bytes"] "," $c["bytes"] }' "$tmp/out")" = 74448896,595736576
+run model --hw h200 --impl hf --phase prefill --batch 4 --seq 512 -f json "$I/falcon-7b-l2.json"
+check "hf falcon: activations 595736576 + 74448896 B" test "$(python3 -c '
+import json, sys; print(json.load(sys.stdin)["summary"]["memory"]["activation_bytes"])' <"$tmp/out")" = 670185472
 
 # norm_topk (issue 24): Qwen1.5-MoE's config says norm_topk_prob false, and
 # its recording has no sum nor division of the 4 routing weights, only

@@ -210,4 +210,14 @@ run model "$EX/gpt2.json" -f oplist
 check "model -f oplist: GPT-2's lm_head linear, c_attn and c_fc not" \
 	test "$(grep -E '^(c_attn|c_fc|lm_head),' "$tmp/out" | grep -c ',linear,')$(grep -c '^lm_head,.*,linear,' "$tmp/out")" = 11
 
+# live_bytes: tensors alive beside the op's own, in the memory fit's peak:
+# a pointwise fp32 op over 1e6 elements reads 4e6 and writes 4e6 bytes, and
+# 1e6 more stay alive: 9e6 bytes of activations
+printf 'name,kind,dtype,shape,inputs,live_bytes\nx,pointwise,fp32,1000000,1,1000000\n' >"$tmp/live.csv"
+run classify "$tmp/live.csv" --hw h200 -f json
+check "live_bytes: activations 4e6 + 4e6 + 1e6 bytes" test "$(python3 -c '
+import json, sys; print(json.load(sys.stdin)["summary"]["memory"]["activation_bytes"])' <"$tmp/out")" = 9000000
+printf 'name,kind,dtype,shape,inputs,live_bytes\nx,pointwise,fp32,1000000,1,-5\n' >"$tmp/live.csv"
+expect_error "live_bytes: not negative" 1 "live.csv:2: column 'live_bytes': '-5' is negative" classify "$tmp/live.csv"
+
 done_testing
