@@ -123,6 +123,11 @@ START_TEST(test_bad)
 		{"id = x\nname = x\nstack = x\nnorm = a pointwise model TxH host=0 ; s\n", ":4: host '0'"},
 		{"id = x\nname = x\nnorm = a pointwise model TxH ; s\n", "needs 'id', 'name' and 'stack'"},
 		{"id = x\nname = x\nstack = x\nautograd = 2\n", ":4: autograd '2'"},
+		{"id = x\nname = x\nstack = x\nqkv = a matmul model TxHxH conv1d ; s\n",
+		 ":4: conv1d: says how the weights are held, and the kernel reads none"},
+		{"id = x\nname = x\nstack = x\nnorm = a pointwise model TxH conv1d ; s\n",
+		 ":4: weights and conv1d: not an option of a pointwise kernel"},
+		{"id = x\nname = x\nstack = x\nnorm = a pointwise model TxH live=Q ; s\n", ":4: live"},
 	};
 	struct rl_impl im;
 	struct rl_err e;
