@@ -459,7 +459,13 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 	g.s.t_compute = HUGE_VAL;
 	g.s.kernels = 1;
 	g.s.t_memory = mem_bytes / (e->bw * mem_eff);
+	/* the fallback kernels are CUTLASS's fixed tiles (256 x 128, 128 x
+	 * 256, 256 x 64, 128 x 128, 128 x 64, 64 x 64 in the H200's align1 and
+	 * align2 kernel names, docs/measurements/h200-issue24-align-2026-12-04):
+	 * no 192 x 192, no widths in steps of 16 */
 	for (i = 0; i < sizeof(standard) / sizeof(standard[0]); i++) {
+		if (fallback > 0 && standard[i][0] == 192)
+			continue;
 		tile_try(&g, standard[i][0], standard[i][1]);
 		if (standard[i][0] != standard[i][1])
 			tile_try(&g, standard[i][1], standard[i][0]);
@@ -467,7 +473,7 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 	/* the widths in steps of 16 matter when 256 x 128 tiles leave the last
 	 * of their waves more than a tenth empty over all (a few waves):
 	 * otherwise they change the time by less, and a million ops stay fast */
-	if (wave_loss(&g, 256, 128) > 0.1 || wave_loss(&g, 128, 256) > 0.1)
+	if (fallback <= 0 && (wave_loss(&g, 256, 128) > 0.1 || wave_loss(&g, 128, 256) > 0.1))
 		for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++)
 			for (w = 64; w <= 256; w += 16) {
 				tile_try(&g, sides[i], w);

@@ -215,8 +215,12 @@ START_TEST(test_gemm_waves)
 END_TEST
 
 /* N = 321: 642 bytes, 2-byte aligned: the fallback kernels at align2 = 0.5
- * of the large tiles' rate, no split. 192 x 192: 2 x 2 tiles, one wave of
- * 2 x 192^2 x 1024 / (2.5e5 x 0.5) = 603.979776 us. */
+ * of the tiles' rates, no split (K of 1024), CUTLASS's fixed tiles only
+ * (no 192 x 192, no widths in steps of 16). 256 x 128 (large: 1e6 / 4 x
+ * 0.5 = 1.25e5 FLOP/us a CTA): 2 x 3 tiles, two waves on the 4 SMs of 2 x
+ * 256 x 128 x 1024 / 1.25e5 = 536.870912 us each: 1073.741824 us (128 x
+ * 256 ties; 128 x 128 at half the rate takes three waves, 64 x 64 at a
+ * quarter four of eight slots). */
 START_TEST(test_gemm_unaligned)
 {
 	uint64_t d[3] = {320, 321, 1024};
@@ -225,19 +229,20 @@ START_TEST(test_gemm_unaligned)
 
 	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
 	p = predict(&op);
-	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 603.979776, 1e-6);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 1073.741824, 1e-6);
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "16 bytes"));
 	/* under F.linear's layout (the weight [N, K]) the 2-byte fallback runs
 	 * at align2_linear = 0.25: the same tile at half the rate */
 	op.linear = 1;
-	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 2 * 603.979776, 1e-6);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 2 * 1073.741824, 1e-6);
 	/* N = 324: 648 bytes, 8-byte aligned: align8 = 0.75 of the rate, the
-	 * same for both layouts */
+	 * same for both layouts: 256 x 128 again, 2 x 3 tiles in two waves of
+	 * 2 x 256 x 128 x 1024 / 1.875e5 us */
 	d[1] = 324;
 	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
-	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 301.989888 / 0.75, 1e-6);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 2 * 67108864 / 1.875e5, 1e-6);
 	op.linear = 1;
-	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 301.989888 / 0.75, 1e-6);
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 2 * 67108864 / 1.875e5, 1e-6);
 }
 END_TEST
 
