@@ -418,6 +418,16 @@ static double wave_loss(const struct gemm_search *g, double tm, double tn)
 	return w > 0 ? ceil(w) / w - 1 : 0;
 }
 
+/* Whether cuBLAS runs an unaligned M x N product on its GEMV kernels
+ * (gemv2T at M = 1, gemmSN at 4: GPT-2's decode lm_head) rather than the
+ * fallback's CUTLASS tiles, 64 x 64 at the least, which take over from 8
+ * rows (M of 8 and 32 padded to 64: granite's and GPT-2's decode lm_head,
+ * issue 24's traces; docs/measurements/h200-issue24-align-2026-12-04). */
+static int unaligned_gemv(double m, double n)
+{
+	return fmin(m, n) < 8;
+}
+
 /* BATCH independent products C[M,N] = A[M,K] B[K,N] of ES-byte elements
  * on a pipe of PK FLOP/us, over the tiles cuBLAS has on Hopper: one side of
  * 128 or 256 and the other any multiple of 16 from 64 to 256, and 64 x 64,
@@ -480,12 +490,9 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
 				tile_try(&g, w, sides[i]);
 			}
 	/* the thin tiles are for a side under 128 (GEMVs, decode): the H200
-	 * profiles show cuBLAS picking them only there. Unaligned, a side
-	 * under 8 still runs cuBLAS's GEMV kernels (gemv2T at M = 1, gemmSN
-	 * at 4: GPT-2's decode lm_head), but from 8 rows the fallback's
-	 * CUTLASS tiles, 64 x 64 at the least (M of 8 and 32 padded to it:
-	 * granite's and GPT-2's decode lm_head, issue 24's traces) */
-	if ((m < 128 || n < 128) && !grouped && (fallback <= 0 || fmin(m, n) < 8))
+	 * profiles show cuBLAS picking them only there; unaligned, only where
+	 * its GEMV kernels run (unaligned_gemv) */
+	if ((m < 128 || n < 128) && !grouped && (fallback <= 0 || unaligned_gemv(m, n)))
 		for (i = 0; i < sizeof(thin) / sizeof(thin[0]); i++) {
 			tile_try(&g, thin[i][0], thin[i][1]);
 			tile_try(&g, thin[i][1], thin[i][0]);
@@ -500,16 +507,18 @@ static struct est gemm(const struct env *e, double batch, double m, double n, do
  * bytes aligned. Of 2 bytes (bf16's odd N: CUTLASS's align1 kernels, one
  * element a load) the layout matters: F.linear's TN kernels run at about
  * 0.7 of torch.mm's NN ones (100 against 140 TFLOP/s at 4096 x 4095 x
- * 4096), from 8 rows up; under 8 cuBLAS's GEMV kernels run for either
- * (docs/measurements/h200-issue24-align-2026-12-04). Of 4 and 8 bytes both
- * layouts run the same align2 kernels. */
+ * 4096, docs/measurements/h200-issue24-align-2026-12-04), where the
+ * CUTLASS tiles run (not unaligned_gemv's GEMV kernels, which take either
+ * layout alike). Of 4 and 8 bytes both layouts run the same align2
+ * kernels. */
 static double align_eff(const struct env *e, int a, int linear, double m, double n)
 {
 	if (a >= 8)
 		return ep(e, RL_EP_GEMM_ALIGN8);
 	if (a >= 4)
 		return ep(e, RL_EP_GEMM_ALIGN4);
-	return linear && fmin(m, n) >= 8 ? ep(e, RL_EP_GEMM_ALIGN2_LINEAR) : ep(e, RL_EP_GEMM_ALIGN2);
+	return linear && !unaligned_gemv(m, n) ? ep(e, RL_EP_GEMM_ALIGN2_LINEAR)
+	                                       : ep(e, RL_EP_GEMM_ALIGN2);
 }
 
 /* What the profile measured of a tensor pipe's GEMMs beyond bf16 and fp16:
