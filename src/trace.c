@@ -200,6 +200,20 @@ int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
 		if (got < max)
 			got++;
 	}
+	/* the strides, where they match the dims */
+	n = get_varint(&p);
+	for (i = 0; i < n; i++) {
+		uint64_t nd = get_varint(&p), j, v;
+
+		for (j = 0; j + 1 < nd; j++) {
+			v = get_varint(&p);
+			if ((int)i < got && j < RL_TRACE_MAX_DIMS)
+				in[i].strides[j] = v;
+		}
+		if ((int)i < got && nd > 0 && in[i].has_dims && in[i].nlist == 0 &&
+		    (uint64_t)in[i].nd == nd - 1)
+			in[i].has_strides = 1;
+	}
 	return got;
 }
 
@@ -214,7 +228,7 @@ enum where {
 enum key {
 	K_OTHER, K_TRACE_EVENTS, K_DEVICE_PROPERTIES, /* top level */
 	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS, /* event */
-	K_CORRELATION, K_DEVICE, K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE, /* args */
+	K_CORRELATION, K_DEVICE, K_INPUT_DIMS, K_INPUT_STRIDES, K_INPUT_TYPE, K_CONCRETE, /* args */
 	K_COMM_NAME, K_COMM_DTYPE, K_IN_NELEMS, K_OUT_NELEMS, K_GROUP_SIZE, /* args, c10d */
 	K_ID, K_NUM_SMS, K_TOTAL_MEM, /* deviceProperties */
 };
@@ -233,6 +247,9 @@ struct scratch {
 	uint64_t *tok; /* Input Dims as tokens: TOK_OPEN, TOK_CLOSE, numbers */
 	size_t ntok, tokcap;
 	int dims_bad;
+	uint64_t *stok; /* Input Strides, the same way */
+	size_t nstok, stokcap;
+	int strides_bad;
 	uint32_t *types, *conc; /* interned ids + 1; 0 = not a string */
 	size_t ntypes, nconc, typecap, conccap;
 	unsigned long long offset; /* where the event starts */
@@ -252,6 +269,7 @@ struct parser {
 	size_t tok_len;
 	enum key key; /* the key whose value comes next */
 	int dims_depth;
+	int strides; /* in W_DIMS: reading Input Strides, not Input Dims */
 	int saw_events, saw_value;
 	int failed;   /* err is set */
 	struct scratch ev;
@@ -354,21 +372,33 @@ static const char *text(const struct scratch *s, size_t field)
 	return field ? s->buf + field - 1 : NULL;
 }
 
+/* Appends V to the dims' tokens, or to the strides' while they are read. */
 static int push_tok(struct parser *p, uint64_t v)
 {
 	struct scratch *s = &p->ev;
+	uint64_t **tok = p->strides ? &s->stok : &s->tok;
+	size_t *n = p->strides ? &s->nstok : &s->ntok, *cap = p->strides ? &s->stokcap : &s->tokcap;
 
-	if (s->ntok == s->tokcap) {
-		size_t cap = s->tokcap ? 2 * s->tokcap : 64;
-		uint64_t *g = realloc(s->tok, cap * sizeof(*g));
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		uint64_t *g = realloc(*tok, c * sizeof(*g));
 
 		if (g == NULL)
 			return fail(p, RL_ERR_NOMEM, "out of memory");
-		s->tok = g;
-		s->tokcap = cap;
+		*tok = g;
+		*cap = c;
 	}
-	s->tok[s->ntok++] = v;
+	(*tok)[(*n)++] = v;
 	return 1;
+}
+
+/* The bad flag of the token list being read. */
+static void tok_bad(struct parser *p)
+{
+	if (p->strides)
+		p->ev.strides_bad = 1;
+	else
+		p->ev.dims_bad = 1;
 }
 
 static int push_id(struct parser *p, uint32_t **v, size_t *n, size_t *cap, uint32_t id)
@@ -559,6 +589,71 @@ static int thread_id(struct parser *p, uint32_t *id)
 	return intern(p->t, key, strlen(key), id);
 }
 
+/* Appends the Input Strides after the inputs: their number, then per item
+ * 0 (not a tensor's: a scalar's [], a list's, malformed) or 1 + its number
+ * of dims and the strides. */
+static int encode_strides(struct parser *p)
+{
+	struct rl_trace *t = p->t;
+	struct scratch *s = &p->ev;
+	size_t nitems = 0, i, k;
+	int ok = !s->strides_bad && s->nstok >= 2 && s->stok[0] == TOK_OPEN;
+
+	if (ok) {
+		int d = 0;
+
+		for (i = 0; i < s->nstok; i++)
+			if (s->stok[i] == TOK_OPEN) {
+				if (++d == 2)
+					nitems++;
+			} else if (s->stok[i] == TOK_CLOSE) {
+				d--;
+			} else if (d == 1) {
+				ok = 0;
+			}
+	}
+	if (!ok)
+		nitems = 0;
+	if (arena_reserve(t, 10) < 0)
+		return RL_ERR_NOMEM;
+	put_varint(t, nitems);
+	for (i = 1, k = 0; k < nitems; k++) {
+		size_t j, nd = 0;
+		int list = 0;
+
+		i++; /* the item's TOK_OPEN */
+		for (j = i; j < s->nstok && s->stok[j] != TOK_CLOSE; j++) {
+			if (s->stok[j] == TOK_OPEN) {
+				list = 1;
+				while (j < s->nstok && s->stok[j] != TOK_CLOSE)
+					j++;
+				continue;
+			}
+			nd++;
+		}
+		if (list) {
+			/* past the list's tensors to the item's own TOK_CLOSE */
+			while (i < s->nstok && s->stok[i] == TOK_OPEN) {
+				while (i < s->nstok && s->stok[i] != TOK_CLOSE)
+					i++;
+				i++;
+			}
+			if (arena_reserve(t, 10) < 0)
+				return RL_ERR_NOMEM;
+			put_varint(t, 0);
+			i++;
+			continue;
+		}
+		if (arena_reserve(t, 10 * (nd + 1)) < 0)
+			return RL_ERR_NOMEM;
+		put_varint(t, nd + 1);
+		for (j = i; j < s->nstok && s->stok[j] != TOK_CLOSE; j++)
+			put_varint(t, s->stok[j]);
+		i = j + 1;
+	}
+	return 0;
+}
+
 /* Encodes the gathered inputs into the arena; stores the offset in *AT. */
 static int encode_inputs(struct parser *p, uint64_t *at)
 {
@@ -641,7 +736,7 @@ static int encode_inputs(struct parser *p, uint64_t *at)
 			k = j + 1;
 		}
 	}
-	return 0;
+	return encode_strides(p);
 }
 
 /* A count of the collective metadata: a non-negative integer, else -1. */
@@ -864,8 +959,8 @@ static void reset_event(struct parser *p)
 	s->len = 0;
 	s->name = s->cat = s->ph = s->pid = s->tid = s->ts = s->dur = s->corr = s->device = 0;
 	s->comm = s->comm_dtype = s->in_nelems = s->out_nelems = s->group_size = 0;
-	s->ntok = s->ntypes = s->nconc = 0;
-	s->dims_bad = 0;
+	s->ntok = s->nstok = s->ntypes = s->nconc = 0;
+	s->dims_bad = s->strides_bad = 0;
 	s->offset = offset_now(p) - 1; /* yajl has consumed the '{' */
 }
 
@@ -925,6 +1020,7 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		case K_CORRELATION:
 		case K_DEVICE:
 		case K_INPUT_DIMS:
+		case K_INPUT_STRIDES:
 		case K_INPUT_TYPE:
 		case K_CONCRETE:
 		case K_COMM_NAME:
@@ -957,7 +1053,7 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		uint64_t d;
 
 		if (is_str || parse_u64(v, n, &d) < 0 || d >= TOK_BAD)
-			s->dims_bad = 1;
+			tok_bad(p);
 		else
 			return push_tok(p, d);
 		return 1;
@@ -1066,6 +1162,7 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		if (key_is(k, n, "correlation")) p->key = K_CORRELATION;
 		else if (key_is(k, n, "device")) p->key = K_DEVICE;
 		else if (key_is(k, n, "Input Dims")) p->key = K_INPUT_DIMS;
+		else if (key_is(k, n, "Input Strides")) p->key = K_INPUT_STRIDES;
 		else if (key_is(k, n, "Input type")) p->key = K_INPUT_TYPE;
 		else if (key_is(k, n, "Concrete Inputs")) p->key = K_CONCRETE;
 		else if (key_is(k, n, "Collective name")) p->key = K_COMM_NAME;
@@ -1158,7 +1255,7 @@ static int cb_start_map(void *ctx)
 		p->dev_has_id = 0;
 		return push(p, W_DEVICE);
 	case W_DIMS:
-		p->ev.dims_bad = 1;
+		tok_bad(p);
 		break;
 	case W_TYPES:
 	case W_CONCRETE:
@@ -1202,8 +1299,12 @@ static int cb_start_array(void *ctx)
 		return fail_back(p, RL_ERR_PARSE, 1, "traceEvents item %zu is not an object",
 		                 p->t->events + 1);
 	case W_ARGS:
-		if (p->key == K_INPUT_DIMS) {
-			p->ev.ntok = 0;
+		if (p->key == K_INPUT_DIMS || p->key == K_INPUT_STRIDES) {
+			p->strides = p->key == K_INPUT_STRIDES;
+			if (p->strides)
+				p->ev.nstok = 0;
+			else
+				p->ev.ntok = 0;
 			p->dims_depth = 1;
 			if (!push_tok(p, TOK_OPEN))
 				return 0;
@@ -1220,7 +1321,7 @@ static int cb_start_array(void *ctx)
 		break;
 	case W_DIMS:
 		if (++p->dims_depth > 3) {
-			p->ev.dims_bad = 1;
+			tok_bad(p);
 			p->dims_depth--;
 			break;
 		}
@@ -1256,6 +1357,7 @@ static int cb_end(void *ctx)
 			return 0;
 		if (--p->dims_depth > 0)
 			return 1;
+		p->strides = 0;
 	}
 	p->depth--;
 	switch (w) {
@@ -1461,6 +1563,7 @@ out:
 	free(chunk);
 	free(p.ev.buf);
 	free(p.ev.tok);
+	free(p.ev.stok);
 	free(p.ev.types);
 	free(p.ev.conc);
 	free(p.dev.name);

@@ -173,8 +173,8 @@ const struct rl_trace_comm *rl_trace_op_comm(const struct rl_trace *t, size_t op
 /* The collective metadata of the kernel T->gpu[I] (borrowed), or NULL. */
 const struct rl_trace_comm *rl_trace_gpu_comm(const struct rl_trace *t, size_t i);
 
-/* One input of a CPU op, from args "Input Dims", "Input type" and
- * "Concrete Inputs" at the same position. */
+/* One input of a CPU op, from args "Input Dims", "Input Strides", "Input
+ * type" and "Concrete Inputs" at the same position. */
 #define RL_TRACE_MAX_DIMS 8
 struct rl_trace_input {
 	const char *type;     /* "c10::BFloat16", "Scalar", "TensorList", "" ...; NULL if absent */
@@ -182,6 +182,8 @@ struct rl_trace_input {
 	int has_dims;         /* a dims entry is recorded (a tensor or a list) */
 	int nd;               /* tensor: number of dims (0 for a 0-dim tensor or a scalar) */
 	uint64_t dims[RL_TRACE_MAX_DIMS];
+	int has_strides;      /* "Input Strides" gives this tensor's strides, one per dim */
+	uint64_t strides[RL_TRACE_MAX_DIMS]; /* elements; 0 on a broadcast dim */
 	size_t nlist;         /* a list of tensors (TensorList): how many; 0 otherwise */
 	const unsigned char *list; /* for rl_trace_list_next */
 };
