@@ -370,6 +370,11 @@ static int do_mm(const struct entry *e, const struct rl_trace_input *in, int n, 
 
 	if (!a || !b || a->nd != 2 || b->nd != 2 || a->dims[1] != b->dims[0])
 		return -1;
+	/* B a transposed view of an [N, K] matrix (strides 1 and K: a Linear's
+	 * weight as torch.compile passes it, W.permute(1, 0)): cuBLAS's TN
+	 * kernels, as F.linear runs */
+	if (b->has_strides && b->strides[0] == 1 && b->dims[1] > 1 && b->strides[1] >= b->dims[0])
+		op->linear = 1;
 	return matmul_shape(op, 1, a->dims[0], b->dims[1], a->dims[1]);
 }
 

@@ -17,6 +17,7 @@
 
 #include "atenmap.h"
 #include "formulas.h"
+#include "inductor.h"
 #include "ncclmap.h"
 #include "oplist_write.h"
 
@@ -55,6 +56,8 @@ struct row {
 	uint32_t kernel; /* nccl: the first kernel's name (string id) */
 	size_t comm;     /* nccl: the op with its c10d record (index into t->ops), or NONE */
 	size_t kcomm;    /* nccl, without comm: the first kernel with a record (t->gpu), or NONE */
+	int replay;      /* kernels a CUDA graph replayed (cudaGraphLaunch): no host
+	                  * time of their own; op NONE: not attributed (kernel names it) */
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -291,7 +294,7 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 {
 	struct rl_trace_input in[MAX_INPUTS];
 	const char *name;
-	int n = 0, mapped;
+	int n = 0, mapped, noted = 0;
 
 	rl_op_init(op);
 	if (r->nccl)
@@ -301,7 +304,21 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 
 		name = rl_trace_str(t, o->name);
 		n = rl_trace_op_inputs(t, &t->ops[r->inner], in, MAX_INPUTS);
-		mapped = rl_aten_map_params(name, in, n, imp->fallback, &imp->params, op);
+		if (rl_inductor_is_kernel(name)) {
+			const char *why = NULL;
+			char note[300];
+
+			mapped = rl_inductor_map(name, in, n, imp->fallback, op, &why);
+			if (!mapped) {
+				/* the warning says why; the row is counted once */
+				snprintf(note, sizeof(note), "%.200s (%s)", name, why);
+				if (note_custom(imp, note) < 0)
+					return RL_ERR_NOMEM;
+				noted = 1;
+			}
+		} else {
+			mapped = rl_aten_map_params(name, in, n, imp->fallback, &imp->params, op);
+		}
 		if (mapped) {
 			/* the formulas have the last word on a shape */
 			double f, b;
@@ -312,17 +329,32 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 				mapped = 0;
 			}
 		}
-		if (!mapped && note_custom(imp, name) < 0)
+		if (!mapped && !noted && note_custom(imp, name) < 0)
 			return RL_ERR_NOMEM;
 		/* the trace names the kernel: a one-kernel pointwise op or copy
 		 * that ran an unvectorised loop is predicted as one */
 		if (mapped && r->launches == 1 && op->nperm == 0 &&
 		    (op->kind == RL_KIND_POINTWISE || op->kind == RL_KIND_COPY))
 			op->strided = kernel_loop(rl_trace_str(t, r->kernel));
-		if (o->dur_ns > 0) {
+		/* a replayed kernel's host cost is the graph launch's */
+		if (o->dur_ns > 0 && !r->replay) {
 			op->host_us = (double)o->dur_ns / 1000;
 			op->has |= RL_HAS_HOST;
 		}
+	} else if (r->replay) {
+		/* a CUDA graph replay whose capture the trace does not hold: the
+		 * kernel's own row, named after it, with its measured time */
+		const char *kname = rl_trace_str(t, r->kernel);
+		char kbuf[160];
+
+		snprintf(kbuf, sizeof(kbuf), "%.*s", (int)strcspn(kname, "("), kname);
+		rl_aten_custom(in, 0, imp->fallback, op);
+		if (note_custom(imp, "kernels of CUDA graph replays whose capture the trace does "
+		                     "not hold (profile the call that captures the graph)") < 0)
+			return RL_ERR_NOMEM;
+		op->host_overhead_us = 0;
+		op->has |= RL_HAS_HOST_COST;
+		return finish_op(imp, r, rowno, phase, kbuf, op);
 	} else {
 		const struct rl_trace_launch *l = &t->launches[r->launch];
 
@@ -332,6 +364,12 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 			op->host_us = (double)l->dur_ns / 1000;
 			op->has |= RL_HAS_HOST;
 		}
+	}
+	if (r->replay) {
+		/* no launch of its own: the graph's launch is the host's cost,
+		 * reported with the step (step.h) */
+		op->host_overhead_us = 0;
+		op->has |= RL_HAS_HOST_COST;
 	}
 	return finish_op(imp, r, rowno, phase, name, op);
 }
@@ -452,6 +490,232 @@ static int in_span(const struct span *sp, size_t n, uint32_t thread, int64_t ts)
 	return lo > 0 && sp[lo - 1].thread == thread && sp[lo - 1].end >= ts;
 }
 
+/* The innermost op around launch L (a sorted index, or NONE), looked up
+ * once: the last op of the launch's thread starting at or before it, or
+ * the nearest ancestor whose interval holds it. */
+static size_t owner(const struct rl_trace *t, const struct sorted_op *s, const size_t *parent,
+                    size_t *launch_op, size_t l)
+{
+	if (launch_op[l] == NONE - 1) {
+		const struct rl_trace_launch *la = &t->launches[l];
+		size_t lo = 0, hi = t->nops, k;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s[mid].thread < la->thread ||
+			    (s[mid].thread == la->thread && s[mid].ts <= la->ts_ns))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo > 0 && s[lo - 1].thread == la->thread ? lo - 1 : NONE;
+		while (k != NONE && !(s[k].ts <= la->ts_ns && la->ts_ns <= s[k].end))
+			k = parent[k];
+		launch_op[l] = k;
+	}
+	return launch_op[l];
+}
+
+/* A stream capture: the calls that added nodes to the graph, in order. */
+struct capture {
+	uint32_t thread;
+	int64_t ts;   /* cudaStreamBeginCapture's start */
+	size_t first; /* into the captured launches */
+	size_t n;
+};
+
+static int cmp_launch_ts(const void *a, const void *b, void *ctx)
+{
+	const struct rl_trace *t = ctx;
+	const struct rl_trace_launch *x = &t->launches[*(const size_t *)a],
+	                             *y = &t->launches[*(const size_t *)b];
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+struct act_ctx {
+	const struct rl_trace *t;
+	const size_t *glaunch;
+};
+
+/* GPU activities by graph launch, then start. */
+static int cmp_act(const void *a, const void *b, void *ctx)
+{
+	const struct act_ctx *c = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (c->glaunch[i] != c->glaunch[j])
+		return c->glaunch[i] < c->glaunch[j] ? -1 : 1;
+	if (c->t->gpu[i].ts_ns != c->t->gpu[j].ts_ns)
+		return c->t->gpu[i].ts_ns < c->t->gpu[j].ts_ns ? -1 : 1;
+	return i < j ? -1 : 1;
+}
+
+/* A runtime call that adds a node to a graph being captured: a kernel
+ * launch, a memset, a memcpy. */
+static int node_call(const char *name)
+{
+	return !rl_inductor_graph_launch(name) &&
+	       (strstr(name, "LaunchKernel") != NULL || strstr(name, "Memset") != NULL ||
+	        strstr(name, "Memcpy") != NULL || strstr(name, "LaunchCooperativeKernel") != NULL);
+}
+
+/* For every GPU activity of T that a CUDA graph replayed, the captured call
+ * it replays (an index into t->launches), or NONE when the trace holds no
+ * capture of that graph; NONE - 1 for every other activity. A replay of K
+ * activities is the latest capture on its thread before it that added K
+ * nodes, its activities in order of start the capture's calls in order.
+ * *OUT is NULL when the trace replays no graph. */
+static int replays(const struct rl_trace *t, const size_t *hash, size_t hcap, size_t **out,
+                   struct rl_import *imp)
+{
+	size_t *by_ts = NULL, *of = NULL, *cap_launch = NULL, *act = NULL, *glaunch = NULL;
+	struct capture *caps = NULL;
+	size_t i, ncaps = 0, ncap_launch = 0, nact = 0;
+	int rc = RL_ERR_NOMEM, any = 0;
+
+	*out = NULL;
+	for (i = 0; i < t->nlaunches && !any; i++)
+		any = rl_inductor_graph_launch(rl_trace_str(t, t->launches[i].name));
+	if (!any)
+		return 0;
+	by_ts = malloc((t->nlaunches + 1) * sizeof(*by_ts));
+	cap_launch = malloc((t->nlaunches + 1) * sizeof(*cap_launch));
+	caps = malloc((t->nlaunches + 1) * sizeof(*caps));
+	of = malloc((t->ngpu + 1) * sizeof(*of));
+	act = malloc((t->ngpu + 1) * sizeof(*act));
+	glaunch = malloc((t->ngpu + 1) * sizeof(*glaunch));
+	if (by_ts == NULL || cap_launch == NULL || caps == NULL || of == NULL || act == NULL ||
+	    glaunch == NULL)
+		goto out;
+	/* the captures, thread by thread */
+	for (i = 0; i < t->nlaunches; i++)
+		by_ts[i] = i;
+	qsort_r(by_ts, t->nlaunches, sizeof(*by_ts), cmp_launch_ts, (void *)t);
+	{
+		struct capture *open = NULL;
+
+		for (i = 0; i < t->nlaunches; i++) {
+			const struct rl_trace_launch *la = &t->launches[by_ts[i]];
+			const char *name = rl_trace_str(t, la->name);
+			int c = rl_inductor_capture(name);
+
+			if (open != NULL && open->thread != la->thread)
+				open = NULL; /* never ended on its thread */
+			if (c == 1) {
+				open = &caps[ncaps++];
+				open->thread = la->thread;
+				open->ts = la->ts_ns;
+				open->first = ncap_launch;
+				open->n = 0;
+			} else if (c == 2) {
+				open = NULL;
+			} else if (open != NULL && node_call(name)) {
+				cap_launch[ncap_launch++] = by_ts[i];
+				open->n++;
+			}
+		}
+	}
+	/* each activity's graph launch; a launch's activities in order */
+	for (i = 0; i < t->ngpu; i++) {
+		size_t j = mix(t->gpu[i].corr) & (hcap - 1);
+
+		of[i] = NONE - 1;
+		while (hash[j] != NONE && t->launches[hash[j]].corr != t->gpu[i].corr)
+			j = (j + 1) & (hcap - 1);
+		if (hash[j] != NONE &&
+		    rl_inductor_graph_launch(rl_trace_str(t, t->launches[hash[j]].name))) {
+			glaunch[i] = hash[j];
+			act[nact++] = i;
+		}
+	}
+	{
+		struct act_ctx ctx = {t, glaunch};
+		size_t a = 0;
+
+		qsort_r(act, nact, sizeof(*act), cmp_act, &ctx);
+		while (a < nact) {
+			size_t l = glaunch[act[a]], b = a, k, c, best = NONE;
+
+			while (b < nact && glaunch[act[b]] == l)
+				b++;
+			for (c = 0; c < ncaps; c++)
+				if (caps[c].thread == t->launches[l].thread &&
+				    caps[c].ts < t->launches[l].ts_ns && caps[c].n == b - a &&
+				    (best == NONE || caps[c].ts > caps[best].ts))
+					best = c;
+			imp->graph_launches++;
+			imp->graph_kernels += b - a;
+			if (best != NONE)
+				imp->graph_attributed += b - a;
+			for (k = a; k < b; k++)
+				of[act[k]] = best == NONE ? NONE : cap_launch[caps[best].first + (k - a)];
+			a = b;
+		}
+	}
+	for (i = 0; i < t->nlaunches; i++)
+		if (rl_inductor_graph_launch(rl_trace_str(t, t->launches[i].name)))
+			imp->graph_host_ns = add_ns(imp->graph_host_ns, t->launches[i].dur_ns);
+	*out = of;
+	of = NULL;
+	rc = 0;
+out:
+	free(by_ts);
+	free(cap_launch);
+	free(caps);
+	free(of);
+	free(act);
+	free(glaunch);
+	return rc;
+}
+
+/* Where a graph launch's replayed activities go: the row of the captured
+ * op last seen, and how many rows it has. */
+struct replay_state {
+	size_t root, row, n;
+};
+
+/* Adds the activity G, replayed by graph launch L from the captured call
+ * CL (NONE: not known), to a row: the row of the captured call's root op,
+ * one per run of the replay's activities from one op; else a row of its
+ * own named after its kernel. */
+static void replay_row(const struct rl_trace *t, const struct sorted_op *s, const size_t *parent,
+                       const size_t *root, const size_t *inner, size_t *launch_op, size_t cl,
+                       size_t l, const struct rl_trace_gpu *g, struct replay_state *st,
+                       struct row *rows, size_t *nrows)
+{
+	size_t at = NONE, k;
+	struct row *r;
+
+	if (cl != NONE && (k = owner(t, s, parent, launch_op, cl)) != NONE)
+		at = root[k];
+	if (at != NONE && st[l].n > 0 && st[l].root == at) {
+		r = &rows[st[l].row];
+	} else {
+		r = &rows[*nrows];
+		st[l].root = at;
+		st[l].row = (*nrows)++;
+		r->op = at == NONE ? NONE : s[at].idx;
+		r->sorted = at;
+		r->inner = at == NONE ? NONE : s[inner[at]].idx;
+		r->launch = l;
+		r->ts = add_ns(t->launches[l].ts_ns, (int64_t)st[l].n++);
+		r->gpu_ns = 0;
+		r->launches = 0;
+		r->nccl = 0;
+		r->kernel = g->name;
+		r->comm = r->kcomm = NONE;
+		r->replay = 1;
+	}
+	r->gpu_ns = add_ns(r->gpu_ns, g->dur_ns);
+	r->launches++;
+}
+
 /* The op that an NCCL kernel launched in sorted op K belongs to (a sorted
  * index): the outermost c10d op around K ("c10d::allreduce_", what the
  * program called), else the innermost op with a c10d record
@@ -482,6 +746,8 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	int64_t *starts = NULL;
 	struct sorted_op *s = NULL;
 	size_t *parent = NULL, *root = NULL, *hash = NULL, *launch_op = NULL, *row_of = NULL;
+	size_t *replay_of = NULL;
+	struct replay_state *replay_st = NULL;
 	struct row *rows = NULL;
 	size_t hcap, i, nrows = 0, nkeys;
 	int rc = RL_ERR_NOMEM;
@@ -555,8 +821,9 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 		 * parts, rl_aten_composite) are roots themselves */
 		for (i = 0; i < t->nops; i++) {
 			size_t p = parent[i];
+			const char *pname = p != NONE ? rl_trace_str(t, t->ops[s[p].idx].name) : NULL;
 			int split = p != NONE && root[p] == p &&
-			            rl_aten_composite(rl_trace_str(t, t->ops[s[p].idx].name));
+			            (rl_aten_composite(pname) || rl_inductor_wrapper(pname));
 
 			root[i] = p == NONE || split ? i : root[p];
 		}
@@ -608,9 +875,11 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	 * copies a collective op may launch around them) */
 	nkeys = 2 * t->nops + t->nlaunches;
 	row_of = malloc((nkeys + 1) * sizeof(*row_of));
-	rows = malloc((nkeys + 1) * sizeof(*rows));
+	rows = malloc((nkeys + t->ngpu + 1) * sizeof(*rows));
 	imp->gpu = malloc(t->ngpu * sizeof(*imp->gpu));
-	if (row_of == NULL || rows == NULL || imp->gpu == NULL)
+	replay_st = calloc(t->nlaunches + 1, sizeof(*replay_st));
+	if (row_of == NULL || rows == NULL || imp->gpu == NULL || replay_st == NULL ||
+	    replays(t, hash, hcap, &replay_of, imp) < 0)
 		goto out;
 	for (i = 0; i < nkeys; i++)
 		row_of[i] = NONE;
@@ -630,24 +899,11 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 			imp->unlinked_ns = add_ns(imp->unlinked_ns, g->dur_ns);
 			continue;
 		}
-		if (launch_op[l] == NONE - 1) {
-			/* the last op of the launch's thread starting at or before it */
-			const struct rl_trace_launch *la = &t->launches[l];
-			size_t lo = 0, hi = t->nops, k;
-
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (s[mid].thread < la->thread ||
-				    (s[mid].thread == la->thread && s[mid].ts <= la->ts_ns))
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			k = lo > 0 && s[lo - 1].thread == la->thread ? lo - 1 : NONE;
-			while (k != NONE && !(s[k].ts <= la->ts_ns && la->ts_ns <= s[k].end))
-				k = parent[k];
-			launch_op[l] = k;
+		owner(t, s, parent, launch_op, l);
+		if (replay_of != NULL && replay_of[i] != NONE - 1) {
+			replay_row(t, s, parent, root, inner, launch_op, replay_of[i], l, g, replay_st,
+			           rows, &nrows);
+			continue;
 		}
 		nccl = g->kind == RL_GPU_KERNEL && rl_nccl_kernel(rl_trace_str(t, g->name), NULL);
 		comm = NONE;
@@ -675,6 +931,7 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 			r->kernel = g->name;
 			r->comm = comm;
 			r->kcomm = NONE;
+			r->replay = 0;
 			if (r->op == NONE && !nccl)
 				imp->orphans++;
 		}
@@ -715,6 +972,19 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	}
 	if (find_params(t, imp, starts, nstarts) < 0)
 		goto out;
+	for (i = 0; i < t->nops; i++) {
+		const char *name = rl_trace_str(t, t->ops[i].name);
+		int part = rl_inductor_host_part(name);
+
+		if (strncmp(name, "Torch-Compiled Region", 21) == 0) {
+			imp->compiled_regions++;
+			imp->region_ns = add_ns(imp->region_ns, t->ops[i].dur_ns);
+		} else if (part == 1) {
+			imp->cache_lookup_ns = add_ns(imp->cache_lookup_ns, t->ops[i].dur_ns);
+		} else if (part == 2) {
+			imp->prologue_ns = add_ns(imp->prologue_ns, t->ops[i].dur_ns);
+		}
+	}
 	for (i = 0; i < nrows; i++) {
 		if (make_op(t, imp, &rows[i], i, phases[i], &imp->ops[i]) < 0)
 			goto out;
@@ -737,6 +1007,8 @@ out:
 	free(launch_op);
 	free(row_of);
 	free(rows);
+	free(replay_of);
+	free(replay_st);
 	return rc;
 }
 
@@ -867,6 +1139,14 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 			      "# elementwise loop, 2 for a cat of strided inputs\n",
 			      out);
 			cols[ncols++] = RL_OPCOL_STRIDED;
+			break;
+		}
+	for (i = 0; i < imp->n; i++)
+		if (imp->ops[i].has & RL_HAS_HOST_COST) {
+			fputs("# host_overhead_us: 0 for the kernels a CUDA graph replayed (the\n"
+			      "# graph's launch is the host's cost: roofline report's step)\n",
+			      out);
+			cols[ncols++] = RL_OPCOL_HOST_COST;
 			break;
 		}
 	rl_oplist_write_header(out, cols, ncols);

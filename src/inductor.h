@@ -1,0 +1,73 @@
+/* inductor.h - torch.compile's programs as a profiler trace records them.
+ *
+ * Inductor (torch/_inductor) turns a compiled graph into Triton kernels and
+ * calls to ATen's extern kernels (mm, convolution, attention). Each Triton
+ * kernel's launch is a cpu_op named after the kernel,
+ * "triton_{poi,red,per,tem}_fused_OPS_N" (torch/_inductor/codegen/
+ * simd.py, codegen_kernel's names: poi pointwise, red a looped reduction,
+ * per a persistent one, tem a template such as a GEMM; OPS the ATen ops
+ * fused, joined by '_'), whose "Input Dims", "Input Strides" and "Input
+ * type" are its arguments in the kernel's order (in_out_ptr*, in_ptr*,
+ * out_ptr*, then the sizes xnumel, r0_numel ... as scalars), recorded by
+ * torch/_inductor/runtime/triton_heuristics.py (CachingAutotuner.run under
+ * record_function with the launcher's arguments). The compiled region's
+ * wrappers (Dynamo's "Torch-Compiled Region: F/C", "CompiledFunction",
+ * CUDA graph trees' "CUDAGraphNode.record") are cpu_ops around those
+ * launches; cuda graphs replay with one cudaGraphLaunch. Pure functions, no
+ * I/O.
+ */
+#ifndef RL_INDUCTOR_H
+#define RL_INDUCTOR_H
+
+#include "dtype.h"
+#include "op.h"
+#include "trace.h"
+
+/* What a Triton kernel's name says. */
+struct rl_inductor_kernel {
+	enum rl_kind kind; /* pointwise, reduction, layernorm, softmax, or matmul (tem) */
+	double fpe;        /* FLOPs per element of the iteration space, from the fused ops */
+};
+
+/* 1 when NAME is an Inductor kernel's ("triton_..."), 0 otherwise. */
+int rl_inductor_is_kernel(const char *name);
+
+/* Reads the Inductor kernel name NAME into *K: returns 0, or -1 with *WHY
+ * (a static string) when the name is an Inductor kernel's that cannot be
+ * read (a prefix other than poi, red, per, tem; no "fused"). */
+int rl_inductor_kernel(const char *name, struct rl_inductor_kernel *k, const char **why);
+
+/* Fills OP (rl_op_init'ed) for the Triton kernel NAME launched with the
+ * arguments IN[0..N): its kind from the name; its shape the iteration space
+ * (the product of the integer size arguments: [xnumel] for a pointwise
+ * kernel, [xnumel, r0_numel] for a reduction); explicit bytes, each tensor
+ * argument counted once as the elements it addresses (the dims whose stride
+ * is not 0), at most the iteration space's (an embedding table is read at
+ * the rows gathered), at its type's size; explicit FLOPs, the name's FLOPs
+ * per element times the iteration space. A template GEMM is a matmul MxNxK
+ * from its first two matrices. Returns 1, or 0 with *WHY when it becomes a
+ * custom row (rl_aten_custom's bytes). FALLBACK: the dtype where none is
+ * recorded. */
+int rl_inductor_map(const char *name, const struct rl_trace_input *in, int n,
+                    enum rl_dtype fallback, struct rl_op *op, const char **why);
+
+/* 1 when the CPU op NAME wraps a compiled program's launches, none its own:
+ * Dynamo's region, AOT autograd's function and its backward, CUDA graph
+ * trees' recording. The import makes rows of what runs inside. */
+int rl_inductor_wrapper(const char *name);
+
+/* The host-side work of a compiled region a step pays besides its kernels'
+ * launches: 1 for Dynamo's cache lookup (its guards), 2 for the region's
+ * prologue (the bytecode before the graph, AOT's runtime wrapper), 0 for
+ * any other name. */
+int rl_inductor_host_part(const char *name);
+
+/* 1 when the runtime call NAME replays a CUDA graph (cudaGraphLaunch,
+ * cuGraphLaunch). */
+int rl_inductor_graph_launch(const char *name);
+
+/* 1 when the runtime call NAME begins (1) or ends (2) a stream capture, 0
+ * for any other. */
+int rl_inductor_capture(const char *name);
+
+#endif
