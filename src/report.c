@@ -734,6 +734,40 @@ static void step_phases(rl_report *r, const struct rl_step *st, int md, int x)
 	}
 }
 
+/* A compiled program's host side (step.h): per region, Dynamo's cache
+ * lookup before it, the prologue in it, the CUDA graph's launch, and the
+ * rest of the region's host time (the kernels' launchers, the extern
+ * kernels' ATen calls); the replays and how many of their kernels were
+ * attributed to the ops captured. Nothing for an eager trace. */
+static void compiled_text(rl_report *r, const struct rl_step_compiled *c)
+{
+	const char *li = r->fmt == RL_FMT_MD ? "- " : "  ";
+	char a[32], b[32], d[32], e[32], f[32];
+	double n = c->regions > 0 ? (double)c->regions : 1;
+
+	if (c->regions > 0) {
+		double rest = c->region_us - c->prologue_us - c->graph_launch_us;
+
+		rl_fmt_us(a, sizeof(a), (c->region_us + c->cache_lookup_us) / n);
+		rl_fmt_us(b, sizeof(b), c->cache_lookup_us / n);
+		rl_fmt_us(d, sizeof(d), c->prologue_us / n);
+		rl_fmt_us(e, sizeof(e), c->graph_launch_us / n);
+		rl_fmt_us(f, sizeof(f), rest > 0 ? rest / n : 0);
+		fprintf(r->out,
+		        "%scompiled: %zu torch.compile region%s, host %s us each: Dynamo's cache lookup %s, "
+		        "prologue %s, graph launch %s, kernel launches and the rest %s\n",
+		        li, c->regions, c->regions == 1 ? "" : "s", a, b, d, e, f);
+	}
+	if (c->graph_launches > 0) {
+		rl_fmt_us(a, sizeof(a), c->graph_launch_us / (double)c->graph_launches);
+		fprintf(r->out,
+		        "%sCUDA graphs: %zu replay%s of %zu activities, %zu attributed to the ops "
+		        "captured; cudaGraphLaunch %s us on the host per replay\n",
+		        li, c->graph_launches, c->graph_launches == 1 ? "" : "s", c->graph_kernels,
+		        c->graph_attributed, a);
+	}
+}
+
 /* The model-level view of a measured step (report): table and md. With
  * expected times (X), each kind's expected time beside its roofline, and
  * the recoverable time is measured - expected, the roofline's gap beside. */
@@ -758,6 +792,7 @@ static void step_text(rl_report *r, const struct rl_step *st)
 	        st->gaps, st->gaps == 1 ? "" : "s", c);
 	fprintf(r->out, "%soverhead: the GPU waited on the host for %.1f %% of the step\n",
 	        md ? "- " : "  ", st->span_us > 0 ? st->idle_us / st->span_us * 100 : 0);
+	compiled_text(r, &st->compiled);
 	if (md && x)
 		fputs("\n**Time per kind** (measured GPU time against the expected time and the "
 		      "roofline)\n\n"
@@ -1412,6 +1447,21 @@ static void json_step(yajl_gen g, const struct rl_step *st)
 	rl_json_kn(g, "overhead_share", st->span_us > 0 ? st->idle_us / st->span_us : 0);
 	rl_json_kn(g, "gaps", (double)st->gaps);
 	rl_json_kn(g, "longest_gap_us", st->longest_gap_us);
+	if (st->compiled.regions + st->compiled.graph_launches > 0) {
+		const struct rl_step_compiled *c = &st->compiled;
+
+		rl_json_str(g, "compiled");
+		yajl_gen_map_open(g);
+		rl_json_kn(g, "regions", (double)c->regions);
+		rl_json_kn(g, "region_host_us", c->region_us);
+		rl_json_kn(g, "cache_lookup_us", c->cache_lookup_us);
+		rl_json_kn(g, "prologue_us", c->prologue_us);
+		rl_json_kn(g, "graph_launches", (double)c->graph_launches);
+		rl_json_kn(g, "graph_kernels", (double)c->graph_kernels);
+		rl_json_kn(g, "graph_attributed", (double)c->graph_attributed);
+		rl_json_kn(g, "graph_launch_us", c->graph_launch_us);
+		yajl_gen_map_close(g);
+	}
 	rl_json_str(g, "kinds");
 	yajl_gen_map_open(g);
 	for (k = 0; k < RL_KIND_COUNT; k++) {

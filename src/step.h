@@ -45,6 +45,20 @@ struct rl_step_top {
 	const char *advice; /* static */
 };
 
+/* A compiled program's host side as the trace recorded it (import.h's
+ * counts): torch.compile's regions and what Dynamo and AOT autograd spend
+ * around the kernels' launches, and the CUDA graphs replayed. */
+struct rl_step_compiled {
+	size_t regions;         /* "Torch-Compiled Region" calls */
+	double region_us;       /* their host time in all */
+	double cache_lookup_us; /* Dynamo's cache lookup and guards, before each region */
+	double prologue_us;     /* in the regions: the bytecode before the graph, AOT's wrapper */
+	size_t graph_launches;  /* cudaGraphLaunch calls that replayed activities */
+	size_t graph_kernels;   /* the activities they replayed */
+	size_t graph_attributed; /* of them, attributed to the ops captured */
+	double graph_launch_us; /* cudaGraphLaunch's host time in all */
+};
+
 struct rl_step {
 	size_t activities;
 	double span_us;        /* first GPU activity start to last end */
@@ -58,6 +72,7 @@ struct rl_step {
 	struct rl_step_kind all;
 	size_t ntop;
 	struct rl_step_top top[RL_STEP_TOP]; /* most recoverable first */
+	struct rl_step_compiled compiled; /* zero for an eager trace */
 };
 
 void rl_step_init(struct rl_step *s);
