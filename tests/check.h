@@ -29,6 +29,7 @@ Suite *suite_fusion(void);
 Suite *suite_symbols(void);
 Suite *suite_trace(void);
 Suite *suite_import(void);
+Suite *suite_inductor(void);
 Suite *suite_chart(void);
 Suite *suite_l2(void);
 Suite *suite_fmt(void);

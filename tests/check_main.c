@@ -76,6 +76,7 @@ int main(void)
 	srunner_add_suite(sr, suite_symbols());
 	srunner_add_suite(sr, suite_trace());
 	srunner_add_suite(sr, suite_import());
+	srunner_add_suite(sr, suite_inductor());
 	srunner_add_suite(sr, suite_chart());
 	srunner_add_suite(sr, suite_l2());
 	srunner_add_suite(sr, suite_fmt());

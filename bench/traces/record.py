@@ -365,6 +365,134 @@ COMPILED = {
 }
 
 
+def compiled_forward(example, layers, mode, batch, seq):
+    """torch.compile(MODE) of the causal LM's forward over BATCH x SEQ
+    tokens, no cache (a prefill)."""
+    m = hf_model(example, layers)
+    cm = torch.compile(m, mode=mode)
+    ids = torch.randint(0, m.config.vocab_size, (batch, seq), device=dev)
+
+    def step(_):
+        with torch.no_grad():
+            cm(input_ids=ids, use_cache=False)
+    return None, step
+
+
+def compiled_decode(example, layers, batch, context):
+    """torch.compile (default mode) of the causal LM's forward, one decode
+    token per sequence on a DynamicCache of CONTEXT tokens (rebuilt by prep,
+    so that every step sees the same shapes)."""
+    m = hf_model(example, layers)
+    cm = torch.compile(m)
+    prep, _ = decode_step(m, batch, context)
+    tok = torch.randint(0, m.config.vocab_size, (batch, 1), device=dev)
+
+    def step(cache):
+        with torch.no_grad():
+            cm(input_ids=tok, past_key_values=cache, use_cache=True)
+    return prep, step
+
+
+def compiled_vision(name, batch, mode=None):
+    import torchvision
+    with torch.device(dev):
+        m = getattr(torchvision.models, name)().to(BF).eval().to(memory_format=torch.channels_last)
+    cm = torch.compile(m, mode=mode)
+    x = torch.randn(batch, 3, 224, 224, device=dev, dtype=BF).to(memory_format=torch.channels_last)
+
+    def step(_):
+        with torch.no_grad():
+            cm(x)
+    return None, step
+
+
+def compiled_gpt2_train(batch, seq):
+    from transformers import GPT2Config, GPT2LMHeadModel
+    cfg = GPT2Config(n_layer=6, attn_implementation="sdpa")
+    m = GPT2LMHeadModel(cfg).to(dev).train()
+    cm = torch.compile(m)
+    ids = torch.randint(0, cfg.vocab_size, (batch, seq), device=dev)
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-4)
+
+    def loss_fn(out, y):
+        return F.cross_entropy(out.logits.view(-1, out.logits.size(-1)), y.view(-1))
+    return train_steps(cm, lambda: (ids, ids), loss_fn, opt, True)
+
+
+# issue 25: torch.compile's programs. Default mode: every Triton kernel is
+# a cpu_op of its own name with its inputs' dims, types and strides.
+# reduce-overhead ("_ro"): the kernels run in CUDA graphs; "_capture" traces
+# hold the call that captures the graph (cudagraph trees: the first call
+# warms up, the second records and replays, the rest replay) and two
+# replays, the others replays alone.
+COMPILE_TRACES = {
+    "compiled_llama3_8b_l2_prefill_b1_s1024_bf16": (lambda: compiled_forward("llama3-8b", 2, None, 1, 1024),
+        "torch.compile (default) Llama-3-8B, 2 layers, prefill batch 1 of 1024 tokens"),
+    "compiled_qwen3_8b_l2_prefill_b2_s512_bf16": (lambda: compiled_forward("qwen3-8b", 2, None, 2, 512),
+        "torch.compile (default) Qwen3-8B, 2 layers, prefill batch 2 of 512 tokens"),
+    "compiled_gpt2_prefill_b8_s512_bf16": (lambda: compiled_forward("gpt2", 0, None, 8, 512),
+        "torch.compile (default) GPT-2, prefill batch 8 of 512 tokens"),
+    "compiled_llama3_8b_l2_decode_b8_c1024_bf16": (lambda: compiled_decode("llama3-8b", 2, 8, 1024),
+        "torch.compile (default) Llama-3-8B, 2 layers, decode batch 8 on a 1024-token DynamicCache"),
+    "compiled_resnet50_fwd_b32_bf16": (lambda: compiled_vision("resnet50", 32),
+        "torch.compile (default) torchvision resnet50 forward, batch 32 at 224, channels_last, bf16"),
+    "compiled_convnext_tiny_fwd_b32_bf16": (lambda: compiled_vision("convnext_tiny", 32),
+        "torch.compile (default) torchvision convnext_tiny forward, batch 32 at 224, channels_last, bf16"),
+    "compiled_train_gpt2_l6_b8_s512_adamw_amp": (lambda: compiled_gpt2_train(8, 512),
+        "torch.compile (default) GPT-2 small with 6 layers, training step, batch 8 x 512, bf16 autocast, AdamW (foreach, eager)"),
+    "compiled_ro_llama3_8b_l2_prefill_b1_s1024_bf16_capture": (lambda: compiled_forward("llama3-8b", 2, "reduce-overhead", 1, 1024),
+        "torch.compile (reduce-overhead) Llama-3-8B, 2 layers, prefill batch 1 of 1024: the CUDA graph's capture and two replays"),
+    "compiled_ro_qwen3_8b_l2_prefill_b2_s512_bf16": (lambda: compiled_forward("qwen3-8b", 2, "reduce-overhead", 2, 512),
+        "torch.compile (reduce-overhead) Qwen3-8B, 2 layers, prefill batch 2 of 512: one CUDA graph replay"),
+    "compiled_ro_resnet50_fwd_b32_bf16_capture": (lambda: compiled_vision("resnet50", 32, "reduce-overhead"),
+        "torch.compile (reduce-overhead) resnet50 forward, batch 32: the CUDA graph's capture and two replays"),
+    # held out: chosen before the import's rules were set, and only read to
+    # report their error (docs/trace-import.md, "Compiled programs")
+    "heldout_compiled_phi3_mini_l4_prefill_b4_s512_bf16": (lambda: compiled_forward("phi3-mini", 4, None, 4, 512),
+        "held out: torch.compile (default) Phi-3-mini, 4 layers, prefill batch 4 of 512 tokens"),
+    "heldout_compiled_olmo2_7b_l2_prefill_b2_s1024_bf16": (lambda: compiled_forward("olmo2-7b", 2, None, 2, 1024),
+        "held out: torch.compile (default) OLMo-2-7B, 2 layers, prefill batch 2 of 1024 tokens"),
+    "heldout_compiled_granite3_8b_l2_decode_b16_c512_bf16": (lambda: compiled_decode("granite3-8b", 2, 16, 512),
+        "held out: torch.compile (default) Granite-3-8B, 2 layers, decode batch 16 on a 512-token DynamicCache"),
+    "heldout_compiled_resnet18_fwd_b64_bf16": (lambda: compiled_vision("resnet18", 64),
+        "held out: torch.compile (default) torchvision resnet18 forward, batch 64 at 224, channels_last, bf16"),
+    "heldout_compiled_vit_b_16_fwd_b32_bf16": (lambda: compiled_vision("vit_b_16", 32),
+        "held out: torch.compile (default) torchvision vit_b_16 forward, batch 32 at 224, bf16"),
+    "heldout_compiled_ro_gpt2_prefill_b4_s256_bf16_capture": (lambda: compiled_forward("gpt2", 0, "reduce-overhead", 4, 256),
+        "held out: torch.compile (reduce-overhead) GPT-2, prefill batch 4 of 256: the CUDA graph's capture and two replays"),
+}
+
+
+def record_capture(outdir, name, builder, desc, summary):
+    """A reduce-overhead program's first calls in one trace: after the call
+    that compiles and warms up, the call that captures and replays, and two
+    more replays."""
+    import json
+    from torch.profiler import profile, ProfilerActivity
+    _, step = builder()
+    step(None)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                 record_shapes=True, with_flops=True) as p:
+        for _ in range(3):
+            step(None)
+        torch.cuda.synchronize()
+    wall = gpu_time_us(None, step)
+    path = os.path.join(outdir, "trace_%s.json" % name)
+    p.export_chrome_trace(path)
+    ev = json.load(open(path))["traceEvents"]
+    k = [e for e in ev if e.get("cat") == "kernel"]
+    ktime = sum(e.get("dur", 0) for e in k)
+    with open(path, "rb") as f, gzip.open(path + ".gz", "wb", compresslevel=9) as g:
+        shutil.copyfileobj(f, g)
+    os.remove(path)
+    line = "%s\t%d kernels\t%.1f us kernel time\t%.1f us step (events, median of 10, no profiler)\t%s" % (
+        name, len(k), ktime, wall, desc)
+    print(line, flush=True)
+    summary.write(line + "\n")
+    summary.flush()
+
+
 def memory_breakdown(example, layers):
     """Where a step's peak memory goes beside the weights: the bytes of the
     parameters and buffers against torch.cuda.memory_allocated()."""
@@ -472,7 +600,7 @@ def main():
     summary.write("# " + head + "\n")
     todo = models()
     todo.update(impl_models())
-    names = sys.argv[2:] or list(todo) + list(COMPILED)
+    names = sys.argv[2:] or list(todo) + list(COMPILED) + list(COMPILE_TRACES)
     for n in names:
         try:
             if n.startswith("memory:"):  # memory:EXAMPLE,LAYERS
@@ -480,6 +608,10 @@ def main():
                 memory_breakdown(ex, int(layers))
             elif n in COMPILED:
                 record_compiled(outdir, n, *COMPILED[n], summary)
+            elif n.endswith("_capture"):
+                record_capture(outdir, n, *COMPILE_TRACES[n], summary)
+            elif n in COMPILE_TRACES:
+                record(outdir, n, *COMPILE_TRACES[n], summary)
             else:
                 builder, desc = todo[n]
                 record(outdir, n, builder, desc, summary)
