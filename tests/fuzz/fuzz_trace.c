@@ -1,7 +1,8 @@
 /* fuzz_trace.c - profiler traces, plain or gzipped, on any bytes: the
  * streaming reader (trace.c through gzread.c, which takes gzip by its magic
  * bytes and anything else as plain text), then the join (import.c, with the
- * op table of atenmap.c, the NCCL kernels of ncclmap.c, their rows spread
+ * op table of atenmap.c, torch.compile's kernels and graphs of inductor.c,
+ * the NCCL kernels of ncclmap.c, their rows spread
  * over nodes of 4 GPUs) and the op list writer; then the host fit of
  * calibrate --from-trace (hostcalls.c, hostfit.c, hostfit_write.c: the
  * runtime file, its stack lines, report's advice). */
