@@ -14,6 +14,7 @@
 
 #include "atenmap.h"
 #include "formulas.h"
+#include "inductor.h"
 
 #define NONE SIZE_MAX
 #define MAX_INPUTS 32
@@ -103,7 +104,15 @@ static void make_call(const struct rl_trace *t, const struct sorted *s, size_t t
 	double f, b;
 
 	rl_op_init(&op);
-	if (rl_aten_map(name, in, n, RL_BF16, &op) && rl_op_work(&op, &f, &b, NULL) < 0) {
+	if (rl_inductor_is_kernel(name)) {
+		const char *why;
+
+		if (rl_inductor_map(name, in, n, RL_BF16, &op, &why) &&
+		    rl_op_work(&op, &f, &b, NULL) < 0) {
+			rl_op_init(&op);
+			rl_aten_custom(in, n, RL_BF16, &op);
+		}
+	} else if (rl_aten_map(name, in, n, RL_BF16, &op) && rl_op_work(&op, &f, &b, NULL) < 0) {
 		rl_op_init(&op);
 		rl_aten_custom(in, n, RL_BF16, &op);
 	}
@@ -142,7 +151,7 @@ int rl_hostcalls_build(const struct rl_trace *t, struct rl_hostcalls *hc, struct
 	hash = malloc(hcap * sizeof(*hash));
 	orphan = malloc((t->nlaunches + 1) * sizeof(*orphan));
 	hc->calls = malloc((t->nops + t->nlaunches) * sizeof(*hc->calls));
-	hc->skips = malloc((t->noverheads + 1) * sizeof(*hc->skips));
+	hc->skips = malloc((t->noverheads + t->nops + 1) * sizeof(*hc->skips));
 	if (s == NULL || tops == NULL || hash == NULL || orphan == NULL || hc->calls == NULL ||
 	    hc->skips == NULL)
 		goto out;
@@ -156,10 +165,28 @@ int rl_hostcalls_build(const struct rl_trace *t, struct rl_hostcalls *hc, struct
 	/* the top-level ops, thread by thread, each with its call */
 	for (i = 0; i < t->nops; i++) {
 		size_t top = ntop > 0 ? tops[ntop - 1] : NONE, inner, j;
+		const char *name = rl_trace_str(t, t->ops[s[i].idx].name);
+		int part;
 
 		if (top != NONE && s[top].thread == s[i].thread && s[i].ts >= s[top].ts &&
 		    s[i].end <= s[top].end)
 			continue;
+		if (rl_inductor_wrapper(name)) {
+			if (strncmp(name, "Torch-Compiled Region", 21) == 0)
+				hc->regions++;
+			continue;
+		}
+		if ((part = rl_inductor_host_part(name)) != 0) {
+			double us = (double)(s[i].end - s[i].ts) / 1000;
+
+			hc->skips[hc->nskips].start_ns = s[i].ts;
+			hc->skips[hc->nskips++].end_ns = s[i].end;
+			if (part == 1)
+				hc->cache_lookup_us += us;
+			else
+				hc->prologue_us += us;
+			continue;
+		}
 		if (top == NONE || s[top].thread != s[i].thread)
 			hc->threads++;
 		tops[ntop++] = i;
@@ -240,10 +267,9 @@ int rl_hostcalls_build(const struct rl_trace *t, struct rl_hostcalls *hc, struct
 	qsort(hc->calls, nc, sizeof(*hc->calls), cmp_call);
 	hc->n = nc;
 	for (i = 0; i < t->noverheads; i++) {
-		hc->skips[i].start_ns = t->overheads[i].ts_ns;
-		hc->skips[i].end_ns = t->overheads[i].ts_ns + t->overheads[i].dur_ns;
+		hc->skips[hc->nskips].start_ns = t->overheads[i].ts_ns;
+		hc->skips[hc->nskips++].end_ns = t->overheads[i].ts_ns + t->overheads[i].dur_ns;
 	}
-	hc->nskips = t->noverheads;
 	rc = 0;
 out:
 	free(s);

@@ -9,7 +9,11 @@
  * reads them, so that a call's kind is the kind of the row `report` makes of
  * it (but for the fused ops that import splits into parts: charged here to
  * the whole op's kind). A launch outside any CPU op is a call of its own,
- * named after the launch, of kind custom. Names are borrowed from the trace.
+ * named after the launch, of kind custom. A compiled region's wrappers
+ * (inductor.h) are not calls: the ops in them are, a Triton kernel's launch
+ * of the kind the import gives it; Dynamo's cache lookup and the region's
+ * prologue are left out of every call's charge (skips) and counted apart.
+ * Names are borrowed from the trace.
  */
 #ifndef RL_HOSTCALLS_H
 #define RL_HOSTCALLS_H
@@ -29,6 +33,11 @@ struct rl_hostcalls {
 	size_t gpu;          /* GPU activities charged to a call */
 	size_t unlinked;     /* GPU activities whose launch call is not in the trace */
 	size_t orphans;      /* launch calls outside any CPU op */
+	/* torch.compile (inductor.h): the regions, which are not calls (what
+	 * runs in them is), and their host side besides the launches, Dynamo's
+	 * cache lookup and the prologue, left out of the charges as skips */
+	size_t regions;
+	double cache_lookup_us, prologue_us;
 };
 
 /* Builds *HC (caller-owned, released with rl_hostcalls_release, also after a

@@ -20,6 +20,8 @@ struct rl_hostfit_origin {
 	                        * the trace records (rl_hostcalls_stack) */
 	double step_us;        /* --step-us, or 0 */
 	size_t threads, unlinked, orphans; /* rl_hostcalls' counts */
+	size_t regions;        /* torch.compile regions, and their host side left out */
+	double cache_lookup_us, prologue_us;
 };
 
 /* Writes FIT as a runtime profile to F. Text from the origin that reaches

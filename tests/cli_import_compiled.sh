@@ -70,6 +70,21 @@ check "report: the replays, attributed; cudaGraphLaunch (195.666 + 149.321 + 105
 	"CUDA graphs: 3 replays of 126 activities, 126 attributed to the ops captured; cudaGraphLaunch 150.14 us on the host per replay" \
 	"$tmp/out"
 
+# calibrate --from-trace: the region's ops are the calls, of the kinds the
+# import gives them (35 rows, 42 activities: 11 pointwise, 1 reduction, 5
+# layernorm, 16 matmul, 2 attention); the host side is left out and said
+run calibrate --from-trace "$f" -o "$tmp/c.runtime"
+check "calibrate: fitted" test "$rc" -eq 0
+check "calibrate: the Triton kernels' kinds" sh -c "grep -q '^pointwise  *11  *11 ' '$tmp/out' &&
+	grep -q '^layernorm  *5  *5 ' '$tmp/out' && grep -q '^matmul  *16  *21 ' '$tmp/out' &&
+	grep -q '^all  *35  *42 ' '$tmp/out'"
+check "calibrate: Dynamo's cache lookup (216.0 us) and the prologue (47.896 us) left out" grep -q \
+	"torch.compile: 1 region, left out: Dynamo's cache lookup 216.00 us, the prologue 47.90 us" \
+	"$tmp/out"
+check "calibrate: the runtime file says so" grep -q "263.90 us per region" "$tmp/c.runtime"
+run classify --hw h200 --runtime "$tmp/c.runtime" "$EX/bert-base.csv"
+check "calibrate: the fitted runtime reads back" test "$rc" -eq 0
+
 # an eager trace says nothing of compiled regions
 run report "$DATA/trace_gpt2_fwd_b1_s1_bf16.json.gz"
 check "report: nothing compiled in an eager trace" sh -c "! grep -q 'compiled:' '$tmp/out'"
