@@ -791,6 +791,21 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 
 /* ---- the model ------------------------------------------------------------ */
 
+/* The bandwidth fraction of an elementwise stream: a vectorised kernel's
+ * (PyTorch's loops load 16 bytes per thread, aten/src/ATen/native/cuda/
+ * MemoryAccess.cuh, vec_size), or, for a pointwise kernel whose threads move
+ * fewer bytes per access (vector_bytes: a Triton kernel of XBLOCK 512 over
+ * 8 warps loads 2 bf16 elements, 4 bytes, per thread), the narrow
+ * accesses' fraction: a quarter of the bytes in flight per load
+ * instruction, measured on the kernels of the compiled traces
+ * (mem.narrow). */
+static double elementwise_eff(const struct env *e, const struct rl_op *op)
+{
+	if (op->kind == RL_KIND_POINTWISE && op->vector_bytes > 0 && op->vector_bytes < 16)
+		return ep(e, RL_EP_MEM_NARROW);
+	return ep(e, RL_EP_MEM_ELEMENTWISE);
+}
+
 static struct est estimate(const struct env *e, const struct rl_op *op, const struct rl_pred *p)
 {
 	size_t es = rl_dtype_size(op->dtype);
@@ -809,7 +824,7 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 	 * the kernel beyond them. */
 	if (op->kind == RL_KIND_CUSTOM || !(op->has & RL_HAS_SHAPE) ||
 	    (op->has & (RL_HAS_FLOPS | RL_HAS_BYTES))) {
-		struct est s = streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+		struct est s = streaming(e, p, elementwise_eff(e, op));
 		double pk = peak(e, p->pipe, p->fma);
 
 		s.t_compute = pk > 0 ? p->flops / (pk * (rl_pipe_is_tensor(p->pipe)
@@ -841,7 +856,7 @@ static struct est estimate(const struct env *e, const struct rl_op *op, const st
 			return permuted_copy(e, op, p);
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 	case RL_KIND_POINTWISE:
-		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
+		return streaming(e, p, elementwise_eff(e, op));
 	case RL_KIND_EMBEDDING: /* whole rows of D elements: a copy's stream */
 		return streaming(e, p, ep(e, RL_EP_MEM_ELEMENTWISE));
 	case RL_KIND_ALLREDUCE:

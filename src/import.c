@@ -305,10 +305,14 @@ static int make_op(const struct rl_trace *t, struct rl_import *imp, const struct
 		name = rl_trace_str(t, o->name);
 		n = rl_trace_op_inputs(t, &t->ops[r->inner], in, MAX_INPUTS);
 		if (rl_inductor_is_kernel(name)) {
-			const char *why = NULL;
+			const char *why = NULL, *kwargs;
 			char note[300];
+			unsigned warps;
 
 			mapped = rl_inductor_map(name, in, n, imp->fallback, op, &why);
+			rl_trace_op_launch(t, o, &kwargs, &warps);
+			if (mapped)
+				rl_inductor_launch(kwargs, warps, op);
 			if (!mapped) {
 				/* the warning says why; the row is counted once */
 				snprintf(note, sizeof(note), "%.200s (%s)", name, why);
@@ -1139,6 +1143,14 @@ int rl_import_write(FILE *out, const struct rl_import *imp, const char *source)
 			      "# elementwise loop, 2 for a cat of strided inputs\n",
 			      out);
 			cols[ncols++] = RL_OPCOL_STRIDED;
+			break;
+		}
+	for (i = 0; i < imp->n; i++)
+		if (imp->ops[i].vector_bytes) {
+			fputs("# vector_bytes: a Triton pointwise kernel's bytes per thread access\n"
+			      "# (XBLOCK x the element size / (32 x num_warps); under 16: narrow loads)\n",
+			      out);
+			cols[ncols++] = RL_OPCOL_VECTOR_BYTES;
 			break;
 		}
 	for (i = 0; i < imp->n; i++)

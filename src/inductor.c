@@ -274,6 +274,41 @@ int rl_inductor_map(const char *name, const struct rl_trace_input *in, int n,
 	return 1;
 }
 
+/* The value of KEY=V in a kernel_kwargs string "XBLOCK=512,YBLOCK=1", or
+ * 0 when it is absent or not a number. */
+static uint64_t kwarg(const char *kwargs, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = kwargs;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == kwargs || p[-1] == ',') && p[n] == '=') {
+			char *end;
+			unsigned long long v = strtoull(p + n + 1, &end, 10);
+
+			return (*end == ',' || *end == '\0') && end > p + n + 1 ? (uint64_t)v : 0;
+		}
+		p += n;
+	}
+	return 0;
+}
+
+void rl_inductor_launch(const char *kwargs, unsigned num_warps, struct rl_op *op)
+{
+	uint64_t x, y, z;
+	double b;
+
+	if (kwargs == NULL || num_warps == 0 || op->kind != RL_KIND_POINTWISE)
+		return;
+	x = kwarg(kwargs, "XBLOCK");
+	y = kwarg(kwargs, "YBLOCK");
+	z = kwarg(kwargs, "ZBLOCK");
+	if (x == 0 || y > 1 || z > 1)
+		return;
+	b = (double)x * (double)rl_dtype_size(op->dtype) / (32.0 * num_warps);
+	op->vector_bytes = b < 1 ? 1 : (uint64_t)b;
+}
+
 int rl_inductor_wrapper(const char *name)
 {
 	static const char *const exact[] = {

@@ -51,6 +51,14 @@ int rl_inductor_kernel(const char *name, struct rl_inductor_kernel *k, const cha
 int rl_inductor_map(const char *name, const struct rl_trace_input *in, int n,
                     enum rl_dtype fallback, struct rl_op *op, const char **why);
 
+/* Sets OP's vector_bytes (op.h) from the Triton launch of a pointwise
+ * kernel, as its cpu_op records it (rl_trace_op_launch): KWARGS
+ * "XBLOCK=512" and NUM_WARPS 8 run 512 elements over 8 x 32 threads, 2
+ * each, 4 bytes of bf16 per thread access. A kernel of 2-D tiles (YBLOCK
+ * over 1), one of another kind, or a launch without both figures is left
+ * as it is. */
+void rl_inductor_launch(const char *kwargs, unsigned num_warps, struct rl_op *op);
+
 /* 1 when the CPU op NAME wraps a compiled program's launches, none its own:
  * Dynamo's region, AOT autograd's function and its backward, CUDA graph
  * trees' recording. The import makes rows of what runs inside. */

@@ -85,6 +85,7 @@ const char *const *rl_kind_column_names(unsigned bit)
 		{"strided", NULL},
 		{"params", NULL},
 		{"kv_dtype", NULL},
+		{"vector_bytes", NULL},
 		{NULL},
 	};
 	unsigned i;

@@ -46,8 +46,9 @@ enum {
 	RL_KCOL_PARAMS = 1 << 9,     /* params */
 	RL_KCOL_KV = 1 << 10,        /* kv_dtype: attention's cache, or the cache a
 	                              * copy writes (an implementation's update) */
+	RL_KCOL_VECTOR = 1 << 11,    /* vector_bytes */
 };
-#define RL_KCOL_BITS 11
+#define RL_KCOL_BITS 12
 
 /* Every kind but the collectives holds weights of its own in memory (an
  * embedding table, a norm's weight, a bias): the 'params' column. */
@@ -80,7 +81,7 @@ enum {
  *    interconnect (docs/oplist-format.md, "Collectives"). */
 #define RL_KIND_MAP(XX)                                                                            \
 	XX(POINTWISE, "pointwise", 1, 6, NULL, 1.0, RL_BYTES_INPUTS, RL_WEIGHTS_NONE,              \
-	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE | RL_KCOL_STRIDED | RL_KCOL_P)                          \
+	   RL_KF_FUSABLE, RL_KCOL_INPUTS | RL_KCOL_FPE | RL_KCOL_STRIDED | RL_KCOL_P | RL_KCOL_VECTOR)                          \
 	XX(REDUCTION, "reduction", 1, 6, NULL, 1.0, RL_BYTES_ROW_REDUCE, RL_WEIGHTS_NONE, 0,       \
 	   RL_KCOL_FPE | RL_KCOL_P)                                                                            \
 	XX(SOFTMAX, "softmax", 1, 6, NULL, 5.0, RL_BYTES_STREAM, RL_WEIGHTS_NONE, RL_KF_FUSABLE,   \

@@ -126,6 +126,12 @@ struct rl_op {
 	int linear;               /* matmul: 1 when B is [N, K] as nn.Linear holds
 	                           * its weight (F.linear: cuBLAS's TN kernels);
 	                           * 0 when [K, N] (torch.mm: NN) */
+	uint64_t vector_bytes;    /* pointwise: the bytes a thread moves per access
+	                           * of an operand (a Triton kernel's XBLOCK over
+	                           * its 32 x num_warps threads, times the element
+	                           * size); below 16 its loads are not 128-bit
+	                           * vectors (expected.c); 0: not given, a
+	                           * vectorised stream */
 	int strided;              /* pointwise, copy: the offset calculations each
 	                           * element costs in PyTorch's unvectorised loop
 	                           * (1: strided, broadcast or widening operands;

@@ -49,6 +49,7 @@ enum col {
 	COL_LIVE_BYTES,
 	COL_HOST_COST,
 	COL_STRIDED,
+	COL_VECTOR_BYTES,
 	COL_PARAMS,
 	COL_WINDOW,
 	COL_V_HEAD_DIM,
@@ -68,7 +69,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"kv_heads", "weight_dtype", "kv_dtype", "weight_group", "weight_count",
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "layout", "live_bytes", "host_overhead_us",
-	"strided", "params", "window", "v_head_dim", "kv_shared",
+	"strided", "vector_bytes", "params", "window", "v_head_dim", "kv_shared",
 	"kv_cached", "fresh", "component", "model_type",
 };
 
@@ -324,6 +325,10 @@ static int do_header(struct reader *r)
 /* GPUs in a collective: 2^24 is a hundred times the largest clusters. */
 #define MAX_RANKS (1ull << 24)
 #define MAX_RANKS_WHY "2^24 GPUs, a hundred times the largest clusters"
+/* vector_bytes: a thread's bytes per access (docs/oplist-format.md) */
+#define MAX_VECTOR_BYTES 1024
+#define MAX_VECTOR_BYTES_WHY "a thread's bytes per access of an operand"
+
 /* strided: offset calculations per element (docs/oplist-format.md) */
 #define MAX_STRIDED 2
 #define MAX_STRIDED_WHY "1: PyTorch's elementwise loop, 2: a cat of strided inputs"
@@ -528,6 +533,7 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_GROUPED, RL_KCOL_GROUPED, "matmul"},
 		{COL_LAYOUT, RL_KCOL_GROUPED, "matmul"},
 		{COL_STRIDED, RL_KCOL_STRIDED, "pointwise and copy"},
+		{COL_VECTOR_BYTES, RL_KCOL_VECTOR, "pointwise"},
 		{COL_PARAMS, RL_KCOL_PARAMS, "non-collective"},
 		{COL_RANKS, RL_KCOL_COLLECTIVE, "collective"},
 		{COL_NODES, RL_KCOL_COLLECTIVE, "collective"},
@@ -793,6 +799,10 @@ static int do_row(struct reader *r, struct rl_op *op)
 			op->strided = (int)v;
 			break;
 		}
+		case COL_VECTOR_BYTES:
+			rc = cell_u64(r, cn, s, 1, MAX_VECTOR_BYTES, MAX_VECTOR_BYTES_WHY,
+			              &op->vector_bytes);
+			break;
 		case COL_PARAMS:
 			rc = cell_u64(r, cn, s, 0, MAX_TIMES, MAX_TIMES_WHY, &op->params);
 			break;

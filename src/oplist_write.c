@@ -42,6 +42,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_LAYOUT] = "layout",
 	[RL_OPCOL_LIVE_BYTES] = "live_bytes",
 	[RL_OPCOL_STRIDED] = "strided",
+	[RL_OPCOL_VECTOR_BYTES] = "vector_bytes",
 	[RL_OPCOL_WEIGHT_GROUP] = "weight_group",
 	[RL_OPCOL_PARAMS] = "params",
 	[RL_OPCOL_WINDOW] = "window",
@@ -188,6 +189,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_g(r, RL_OPCOL_LIVE_BYTES, op->live_bytes);
 	if (op->strided)
 		rl_oprow_u64(r, RL_OPCOL_STRIDED, (uint64_t)op->strided);
+	if (op->vector_bytes)
+		rl_oprow_u64(r, RL_OPCOL_VECTOR_BYTES, op->vector_bytes);
 	if (op->weight_group)
 		rl_oprow_u64(r, RL_OPCOL_WEIGHT_GROUP, op->weight_group);
 	if (op->params)

@@ -217,6 +217,41 @@ int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
 	return got;
 }
 
+void rl_trace_op_launch(const struct rl_trace *t, const struct rl_trace_op *op,
+                        const char **kwargs, unsigned *num_warps)
+{
+	const unsigned char *p = t->arena + op->args;
+	uint64_t n = get_varint(&p), i, kw;
+
+	for (i = 0; i < n; i++) { /* the inputs: type, concrete, tag and dims */
+		uint64_t tag;
+		uint64_t dims[RL_TRACE_MAX_DIMS];
+		int nd;
+
+		get_varint(&p);
+		get_varint(&p);
+		tag = get_varint(&p);
+		if (tag == TAG_TENSOR) {
+			rl_trace_list_next(&p, dims, &nd);
+		} else if (tag == TAG_LIST) {
+			uint64_t k = get_varint(&p), j;
+
+			for (j = 0; j < k; j++)
+				rl_trace_list_next(&p, dims, &nd);
+		}
+	}
+	n = get_varint(&p);
+	for (i = 0; i < n; i++) { /* the strides */
+		uint64_t nd = get_varint(&p), j;
+
+		for (j = 0; j + 1 < nd; j++)
+			get_varint(&p);
+	}
+	kw = get_varint(&p);
+	*kwargs = kw ? rl_trace_str(t, (uint32_t)(kw - 1)) : NULL;
+	*num_warps = (unsigned)get_varint(&p);
+}
+
 /* ---- the parser ---- */
 
 enum where {
@@ -230,6 +265,7 @@ enum key {
 	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS, /* event */
 	K_CORRELATION, K_DEVICE, K_INPUT_DIMS, K_INPUT_STRIDES, K_INPUT_TYPE, K_CONCRETE, /* args */
 	K_COMM_NAME, K_COMM_DTYPE, K_IN_NELEMS, K_OUT_NELEMS, K_GROUP_SIZE, /* args, c10d */
+	K_KERNEL_KWARGS, K_NUM_WARPS, /* args, a Triton kernel's launch (inductor.h) */
 	K_ID, K_NUM_SMS, K_TOTAL_MEM, /* deviceProperties */
 };
 
@@ -244,6 +280,7 @@ struct scratch {
 	size_t len, cap;
 	size_t name, cat, ph, pid, tid, ts, dur, corr, device; /* offset + 1, 0 = absent */
 	size_t comm, comm_dtype, in_nelems, out_nelems, group_size; /* record_param_comms */
+	size_t kwargs, num_warps; /* a Triton launch's kernel_kwargs and num_warps */
 	uint64_t *tok; /* Input Dims as tokens: TOK_OPEN, TOK_CLOSE, numbers */
 	size_t ntok, tokcap;
 	int dims_bad;
@@ -589,6 +626,27 @@ static int thread_id(struct parser *p, uint32_t *id)
 	return intern(p->t, key, strlen(key), id);
 }
 
+/* Appends a Triton launch's kernel_kwargs (its string id + 1, 0: none)
+ * and num_warps (0: none or not a count below 2^16) after the strides. */
+static int encode_launch(struct parser *p)
+{
+	struct rl_trace *t = p->t;
+	const struct scratch *s = &p->ev;
+	const char *kw = text(s, s->kwargs), *nw = text(s, s->num_warps);
+	uint32_t id = 0;
+	uint64_t w = 0;
+
+	if (kw != NULL && intern(t, kw, strlen(kw), &id) < 0)
+		return RL_ERR_NOMEM;
+	if (nw == NULL || parse_u64(nw, strlen(nw), &w) < 0 || w >= 65536)
+		w = 0;
+	if (arena_reserve(t, 20) < 0)
+		return RL_ERR_NOMEM;
+	put_varint(t, kw != NULL ? (uint64_t)id + 1 : 0);
+	put_varint(t, w);
+	return 0;
+}
+
 /* Appends the Input Strides after the inputs: their number, then per item
  * 0 (not a tensor's: a scalar's [], a list's, malformed) or 1 + its number
  * of dims and the strides. */
@@ -651,7 +709,7 @@ static int encode_strides(struct parser *p)
 			put_varint(t, s->stok[j]);
 		i = j + 1;
 	}
-	return 0;
+	return encode_launch(p);
 }
 
 /* Encodes the gathered inputs into the arena; stores the offset in *AT. */
@@ -959,6 +1017,7 @@ static void reset_event(struct parser *p)
 	s->len = 0;
 	s->name = s->cat = s->ph = s->pid = s->tid = s->ts = s->dur = s->corr = s->device = 0;
 	s->comm = s->comm_dtype = s->in_nelems = s->out_nelems = s->group_size = 0;
+	s->kwargs = s->num_warps = 0;
 	s->ntok = s->nstok = s->ntypes = s->nconc = 0;
 	s->dims_bad = s->strides_bad = 0;
 	s->offset = offset_now(p) - 1; /* yajl has consumed the '{' */
@@ -1028,6 +1087,8 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 		case K_IN_NELEMS:
 		case K_OUT_NELEMS:
 		case K_GROUP_SIZE:
+		case K_KERNEL_KWARGS:
+		case K_NUM_WARPS:
 		case K_ID:
 		case K_NUM_SMS:
 		case K_TOTAL_MEM: break;
@@ -1048,6 +1109,10 @@ static int on_scalar(struct parser *p, const char *v, size_t n, int is_str)
 			field = &s->out_nelems;
 		else if (p->key == K_GROUP_SIZE && !is_str)
 			field = &s->group_size;
+		else if (p->key == K_KERNEL_KWARGS && is_str)
+			field = &s->kwargs;
+		else if (p->key == K_NUM_WARPS && !is_str)
+			field = &s->num_warps;
 		break;
 	case W_DIMS: {
 		uint64_t d;
@@ -1170,6 +1235,8 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		else if (key_is(k, n, "In msg nelems")) p->key = K_IN_NELEMS;
 		else if (key_is(k, n, "Out msg nelems")) p->key = K_OUT_NELEMS;
 		else if (key_is(k, n, "Group size")) p->key = K_GROUP_SIZE;
+		else if (key_is(k, n, "kernel_kwargs")) p->key = K_KERNEL_KWARGS;
+		else if (key_is(k, n, "num_warps")) p->key = K_NUM_WARPS;
 		break;
 	case W_META:
 		p->meta_key = 0;

@@ -194,6 +194,12 @@ struct rl_trace_input {
 int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
                        struct rl_trace_input *in, int max);
 
+/* A Triton kernel's launch as its cpu_op records it (inductor.h): *KWARGS
+ * its "kernel_kwargs" ("XBLOCK=1024", "XBLOCK=1,R0_BLOCK=2048"; borrowed)
+ * or NULL, *NUM_WARPS its "num_warps" or 0. */
+void rl_trace_op_launch(const struct rl_trace *t, const struct rl_trace_op *op,
+                        const char **kwargs, unsigned *num_warps);
+
 /* Decodes the next tensor of a list input: *POS starts at IN->list. Fills
  * DIMS (RL_TRACE_MAX_DIMS) and *ND; returns 0, or -1 for a tensor with too
  * many dims (skip it). Call it IN->nlist times. */

@@ -589,6 +589,34 @@ START_TEST(test_strided_loop)
 }
 END_TEST
 
+/* Narrow accesses (vector_bytes under 16): the pointwise fp32 op of
+ * test_streaming, 8e6 bytes, at mem.narrow = 0.25 of 1e6 bytes/us instead
+ * of mem.elementwise's 0.5: 1 + 32 us; 16 bytes a thread is a vectorised
+ * stream again (1 + 16), and so are given bytes at 16 (the Triton row's
+ * form: its bytes from its arguments). */
+START_TEST(test_narrow)
+{
+	uint64_t n[] = {1000000};
+	struct rl_op op;
+
+	make_op(&op, RL_KIND_POINTWISE, RL_FP32, n, 1);
+	op.vector_bytes = 4;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 32, 1e-9);
+	op.vector_bytes = 16;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 16, 1e-9);
+	op.has |= RL_HAS_BYTES | RL_HAS_FLOPS;
+	op.bytes = 8e6;
+	op.flops = 1e6;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 16, 1e-9);
+	op.vector_bytes = 8;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 32, 1e-9);
+	/* only pointwise rows: a copy of the same bytes streams as a copy */
+	make_op(&op, RL_KIND_COPY, RL_FP32, n, 1);
+	op.vector_bytes = 4;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 16, 1e-9);
+}
+END_TEST
+
 /* A depthwise 3x3 convolution, bf16, 1 x 4 x 8 x 8, pad 1: 4 planes of
  * 8 x 8 outputs x 9 taps = 576 taps at 1000 per us per SM, and the staged
  * input (7 + 3) x (7 + 3) = 100 pixels at 100 per us per SM, per plane:
@@ -779,6 +807,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_bound_overhead);
 	tcase_add_test(tc, test_permuted_copy);
 	tcase_add_test(tc, test_strided_loop);
+	tcase_add_test(tc, test_narrow);
 	tcase_add_test(tc, test_depthwise);
 	tcase_add_test(tc, test_sdpa_backend);
 	tcase_add_test(tc, test_quantised);

@@ -163,6 +163,31 @@ START_TEST(test_rows_inplace)
 	ck_assert_int_eq(rl_inductor_map(name, in, n, RL_BF16, &op, &why), 1);
 	ck_assert_double_eq(op.bytes, 102760960);
 	ck_assert_double_eq(op.flops, 25690112); /* relu */
+	/* its launch: kernel_kwargs "XBLOCK=512", num_warps 8: 512 elements
+	 * over 256 threads, 2 bf16 each, 4 bytes a thread access */
+	{
+		const char *kw = NULL;
+		unsigned w = 0;
+		size_t i;
+
+		for (i = 0; i < t.nops; i++)
+			if (strcmp(rl_trace_str(&t, t.ops[i].name), name) == 0)
+				break;
+		rl_trace_op_launch(&t, &t.ops[i], &kw, &w);
+		ck_assert_str_eq(kw, "XBLOCK=512");
+		ck_assert_uint_eq(w, 8);
+		rl_inductor_launch(kw, w, &op);
+		ck_assert_uint_eq(op.vector_bytes, 4);
+	}
+	/* XBLOCK 1024 over 4 warps: 8 bf16, 16 bytes; 2-D tiles: not set */
+	op.vector_bytes = 0;
+	rl_inductor_launch("XBLOCK=1024", 4, &op);
+	ck_assert_uint_eq(op.vector_bytes, 16);
+	op.vector_bytes = 0;
+	rl_inductor_launch("YBLOCK=64,XBLOCK=64", 8, &op);
+	ck_assert_uint_eq(op.vector_bytes, 0);
+	rl_inductor_launch("XBLOCK=1024", 0, &op);
+	ck_assert_uint_eq(op.vector_bytes, 0);
 	rl_trace_release(&t);
 }
 END_TEST
@@ -253,6 +278,7 @@ START_TEST(test_import_default)
 		if (strstr(imp.ops[i].name, "silu") != NULL) {
 			/* the kernels' durations: 20.0 and 19.936 us */
 			ck_assert(fabs(imp.ops[i].measured_us - (silu ? 19.936 : 20.0)) < 1e-9);
+			ck_assert_uint_eq(imp.ops[i].vector_bytes, 16); /* XBLOCK=1024, 4 warps */
 			ck_assert(imp.ops[i].has & RL_HAS_HOST);
 			silu++;
 		}

@@ -95,7 +95,7 @@ START_TEST(test_table)
 	                 "v_head_dim kv_shared kv_cached params kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise ", line, sizeof(line)),
 	                 "pointwise     1-6  -                                         1 vector "
-	                 "no      no       yes     no         inputs flops_per_element strided params");
+	                 "no      no       yes     no         inputs flops_per_element strided params vector_bytes");
 	ck_assert_str_eq(line_of(buf, "allreduce ", line, sizeof(line)),
 	                 "allreduce     1-6  -                                         - vector "
 	                 "no      no       no      yes        ranks nodes overlap");
@@ -129,7 +129,7 @@ START_TEST(test_csv)
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
 	                 "window v_head_dim kv_shared kv_cached params kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise,", line, sizeof(line)),
-	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided params");
+	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided params vector_bytes");
 	ck_assert_str_eq(line_of(buf, "allreduce,", line, sizeof(line)),
 	                 "allreduce,1,6,,,vector,0,0,0,1,ranks nodes overlap");
 	ck_assert_str_eq(line_of(buf, "copy,", line, sizeof(line)),
@@ -154,7 +154,7 @@ START_TEST(test_json)
 	                                  "\"flops_per_element\":1,\"pipe\":\"vector\","
 	                                  "\"weights\":false,\"kv_cache\":false,\"fusable\":true,"
 	                                  "\"collective\":false,"
-	                                  "\"columns\":[\"inputs\",\"flops_per_element\",\"strided\",\"params\"]}"));
+	                                  "\"columns\":[\"inputs\",\"flops_per_element\",\"strided\",\"params\",\"vector_bytes\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"matmul\",\"min_dims\":3,\"max_dims\":4,"
 	                                  "\"shape_form\":\"MxNxK or BxMxNxK\","
 	                                  "\"flops_per_element\":null,\"pipe\":\"tensor\","

@@ -23,7 +23,7 @@ check "kinds: conv2d takes kernel" grep -Eq '^conv2d +4-4 .* kernel stride paddi
 check "kinds: softmax 5 FLOPs per element, fusable" grep -Eq '^softmax +1-6 +- +5 +vector +no +no +yes +no +flops_per_element params$' "$tmp/out"
 check "kinds: sendrecv a collective" grep -Eq '^sendrecv .* yes +ranks nodes overlap$' "$tmp/out"
 check "kinds: params on every kind but the collectives" \
-	test "$(grep -c ' params\( kv_dtype\)\{0,1\}$' "$tmp/out")" -eq 10 -a "$(grep -c ' ranks nodes overlap$' "$tmp/out")" -eq 6
+	test "$(grep -c ' params\( kv_dtype\| vector_bytes\)\{0,1\}$' "$tmp/out")" -eq 10 -a "$(grep -c ' ranks nodes overlap$' "$tmp/out")" -eq 6
 
 run kinds -f csv
 check "kinds -f csv: exit 0" test "$rc" -eq 0
@@ -42,7 +42,7 @@ check "kinds -f json: 16 kinds, pointwise first" python3 -c '
 import json, sys
 k = json.load(sys.stdin)["kinds"]
 assert len(k) == 16 and k[0]["kind"] == "pointwise", k
-assert k[0]["columns"] == ["inputs", "flops_per_element", "strided", "params"], k[0]
+assert k[0]["columns"] == ["inputs", "flops_per_element", "strided", "params", "vector_bytes"], k[0]
 assert k[0]["fusable"] is True and k[0]["flops_per_element"] == 1, k[0]
 ' <"$tmp/out"
 

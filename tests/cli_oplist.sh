@@ -33,6 +33,22 @@ expect_error "kv_heads on a matmul" 1 \
 	"^roofline: $tmp/kvmm.csv:2: column 'kv_heads': only attention ops take it, not matmul$" \
 	classify "$tmp/kvmm.csv"
 
+# vector_bytes (issue 25): a pointwise stream of narrow accesses at the
+# profile's mem.narrow, 0.418 of the H200's 4800 GB/s, against
+# mem.elementwise's 0.9064: 33554432 bf16 elements, one input, 134217728
+# bytes: 134217728 / (4.8e6 x 0.418) = 66.894 us and / (4.8e6 x 0.9064) =
+# 30.849 us, each with the profile's latency_us of 1.245 (68.1398 and 32.0945)
+printf 'name,kind,dtype,shape,vector_bytes\nnarrow,pointwise,bf16,33554432,4\nwide,pointwise,bf16,33554432,16\n' >"$tmp/vb.csv"
+run classify --hw h200 -f csv "$tmp/vb.csv"
+check "vector_bytes 4: mem.narrow" test "$(csv_field "$tmp/out" narrow expected_gpu_us)" = 68.1398
+check "vector_bytes 16: mem.elementwise" test "$(csv_field "$tmp/out" wide expected_gpu_us)" = 32.0945
+printf 'name,kind,shape,vector_bytes\na,matmul,8x8x8,4\n' >"$tmp/vbmm.csv"
+expect_error "vector_bytes on a matmul" 1 \
+	"^roofline: $tmp/vbmm.csv:2: column 'vector_bytes': only pointwise ops take it, not matmul$" \
+	classify "$tmp/vbmm.csv"
+printf 'name,kind,shape,vector_bytes\na,pointwise,8,0\n' >"$tmp/vb0.csv"
+expect_error "vector_bytes 0" 1 "vb0.csv:2: column 'vector_bytes'" classify "$tmp/vb0.csv"
+
 # The issue's quantised weight: 4096x4096 int4 under bf16 activations, one
 # row, one fp16 scale per 128 weights. Weights 4096 x 4096 / 2 + 4096 x 4096
 # / 128 x 2 = 8,388,608 + 262,144 = 8,650,752 bytes; A and C 8,192 each:
