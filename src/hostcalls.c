@@ -166,22 +166,22 @@ int rl_hostcalls_build(const struct rl_trace *t, struct rl_hostcalls *hc, struct
 	for (i = 0; i < t->nops; i++) {
 		size_t top = ntop > 0 ? tops[ntop - 1] : NONE, inner, j;
 		const char *name = rl_trace_str(t, t->ops[s[i].idx].name);
-		int part;
+		enum rl_inductor_host part;
 
 		if (top != NONE && s[top].thread == s[i].thread && s[i].ts >= s[top].ts &&
 		    s[i].end <= s[top].end)
 			continue;
 		if (rl_inductor_wrapper(name)) {
-			if (strncmp(name, "Torch-Compiled Region", 21) == 0)
+			if (rl_inductor_region(name))
 				hc->regions++;
 			continue;
 		}
-		if ((part = rl_inductor_host_part(name)) != 0) {
+		if ((part = rl_inductor_host_part(name)) != RL_INDUCTOR_NOT_HOST) {
 			double us = (double)(s[i].end - s[i].ts) / 1000;
 
 			hc->skips[hc->nskips].start_ns = s[i].ts;
 			hc->skips[hc->nskips++].end_ns = s[i].end;
-			if (part == 1)
+			if (part == RL_INDUCTOR_CACHE_LOOKUP)
 				hc->cache_lookup_us += us;
 			else
 				hc->prologue_us += us;

@@ -542,6 +542,33 @@ static int cmp_launch_ts(const void *a, const void *b, void *ctx)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* Captures looked back at from a replay for one of its size: cudagraph
+ * trees record a graph per compiled function and input shape, a few. */
+#define MAX_CAPTURES_BACK 64
+
+/* The latest capture of CAPS (sorted by thread, then start) on L's thread
+ * that began before L and added N nodes, among the MAX_CAPTURES_BACK before
+ * it; NONE when there is none. */
+static size_t latest_capture(const struct capture *caps, size_t ncaps,
+                             const struct rl_trace_launch *l, size_t n)
+{
+	size_t lo = 0, hi = ncaps, k;
+
+	while (lo < hi) { /* the first capture after (thread, start) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (caps[mid].thread < l->thread ||
+		    (caps[mid].thread == l->thread && caps[mid].ts < l->ts_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = 0; k < MAX_CAPTURES_BACK && lo > 0 && caps[lo - 1].thread == l->thread; k++, lo--)
+		if (caps[lo - 1].n == n)
+			return lo - 1;
+	return NONE;
+}
+
 struct act_ctx {
 	const struct rl_trace *t;
 	const size_t *glaunch;
@@ -607,17 +634,17 @@ static int replays(const struct rl_trace *t, const size_t *hash, size_t hcap, si
 		for (i = 0; i < t->nlaunches; i++) {
 			const struct rl_trace_launch *la = &t->launches[by_ts[i]];
 			const char *name = rl_trace_str(t, la->name);
-			int c = rl_inductor_capture(name);
+			enum rl_inductor_capture c = rl_inductor_capture(name);
 
 			if (open != NULL && open->thread != la->thread)
 				open = NULL; /* never ended on its thread */
-			if (c == 1) {
+			if (c == RL_CAPTURE_BEGIN) {
 				open = &caps[ncaps++];
 				open->thread = la->thread;
 				open->ts = la->ts_ns;
 				open->first = ncap_launch;
 				open->n = 0;
-			} else if (c == 2) {
+			} else if (c == RL_CAPTURE_END) {
 				open = NULL;
 			} else if (open != NULL && node_call(name)) {
 				cap_launch[ncap_launch++] = by_ts[i];
@@ -644,15 +671,11 @@ static int replays(const struct rl_trace *t, const size_t *hash, size_t hcap, si
 
 		qsort_r(act, nact, sizeof(*act), cmp_act, &ctx);
 		while (a < nact) {
-			size_t l = glaunch[act[a]], b = a, k, c, best = NONE;
+			size_t l = glaunch[act[a]], b = a, k, best;
 
 			while (b < nact && glaunch[act[b]] == l)
 				b++;
-			for (c = 0; c < ncaps; c++)
-				if (caps[c].thread == t->launches[l].thread &&
-				    caps[c].ts < t->launches[l].ts_ns && caps[c].n == b - a &&
-				    (best == NONE || caps[c].ts > caps[best].ts))
-					best = c;
+			best = latest_capture(caps, ncaps, &t->launches[l], b - a);
 			imp->graph_launches++;
 			imp->graph_kernels += b - a;
 			if (best != NONE)
@@ -978,14 +1001,14 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 		goto out;
 	for (i = 0; i < t->nops; i++) {
 		const char *name = rl_trace_str(t, t->ops[i].name);
-		int part = rl_inductor_host_part(name);
+		enum rl_inductor_host part = rl_inductor_host_part(name);
 
-		if (strncmp(name, "Torch-Compiled Region", 21) == 0) {
+		if (rl_inductor_region(name)) {
 			imp->compiled_regions++;
 			imp->region_ns = add_ns(imp->region_ns, t->ops[i].dur_ns);
-		} else if (part == 1) {
+		} else if (part == RL_INDUCTOR_CACHE_LOOKUP) {
 			imp->cache_lookup_ns = add_ns(imp->cache_lookup_ns, t->ops[i].dur_ns);
-		} else if (part == 2) {
+		} else if (part == RL_INDUCTOR_PROLOGUE) {
 			imp->prologue_ns = add_ns(imp->prologue_ns, t->ops[i].dur_ns);
 		}
 	}

@@ -309,6 +309,11 @@ void rl_inductor_launch(const char *kwargs, unsigned num_warps, struct rl_op *op
 	op->vector_bytes = b < 1 ? 1 : (uint64_t)b;
 }
 
+int rl_inductor_region(const char *name)
+{
+	return strncmp(name, "Torch-Compiled Region", 21) == 0;
+}
+
 int rl_inductor_wrapper(const char *name)
 {
 	static const char *const exact[] = {
@@ -320,7 +325,7 @@ int rl_inductor_wrapper(const char *name)
 	};
 	size_t i;
 
-	if (strncmp(name, "Torch-Compiled Region", 21) == 0)
+	if (rl_inductor_region(name))
 		return 1;
 	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(name, exact[i]) == 0)
@@ -328,14 +333,14 @@ int rl_inductor_wrapper(const char *name)
 	return 0;
 }
 
-int rl_inductor_host_part(const char *name)
+enum rl_inductor_host rl_inductor_host_part(const char *name)
 {
 	if (strcmp(name, "TorchDynamo Cache Lookup") == 0)
-		return 1;
+		return RL_INDUCTOR_CACHE_LOOKUP;
 	if (strcmp(name, "Pregraph bytecode") == 0 ||
 	    strncmp(name, "AOTDispatcher Runtime Wrapper", 29) == 0)
-		return 2;
-	return 0;
+		return RL_INDUCTOR_PROLOGUE;
+	return RL_INDUCTOR_NOT_HOST;
 }
 
 int rl_inductor_graph_launch(const char *name)
@@ -344,13 +349,13 @@ int rl_inductor_graph_launch(const char *name)
 	       strcmp(name, "cudaGraphLaunch_v10000") == 0;
 }
 
-int rl_inductor_capture(const char *name)
+enum rl_inductor_capture rl_inductor_capture(const char *name)
 {
 	if (strncmp(name, "cudaStreamBeginCapture", 22) == 0 ||
 	    strncmp(name, "cuStreamBeginCapture", 20) == 0)
-		return 1;
+		return RL_CAPTURE_BEGIN;
 	if (strncmp(name, "cudaStreamEndCapture", 20) == 0 ||
 	    strncmp(name, "cuStreamEndCapture", 18) == 0)
-		return 2;
-	return 0;
+		return RL_CAPTURE_END;
+	return RL_CAPTURE_NONE;
 }

@@ -59,23 +59,33 @@ int rl_inductor_map(const char *name, const struct rl_trace_input *in, int n,
  * as it is. */
 void rl_inductor_launch(const char *kwargs, unsigned num_warps, struct rl_op *op);
 
+/* 1 when the CPU op NAME is Dynamo's region ("Torch-Compiled Region: 0/0"),
+ * one call of a compiled function. */
+int rl_inductor_region(const char *name);
+
 /* 1 when the CPU op NAME wraps a compiled program's launches, none its own:
  * Dynamo's region, AOT autograd's function and its backward, CUDA graph
  * trees' recording. The import makes rows of what runs inside. */
 int rl_inductor_wrapper(const char *name);
 
 /* The host-side work of a compiled region a step pays besides its kernels'
- * launches: 1 for Dynamo's cache lookup (its guards), 2 for the region's
- * prologue (the bytecode before the graph, AOT's runtime wrapper), 0 for
- * any other name. */
-int rl_inductor_host_part(const char *name);
+ * launches. */
+enum rl_inductor_host {
+	RL_INDUCTOR_NOT_HOST,     /* any other op */
+	RL_INDUCTOR_CACHE_LOOKUP, /* Dynamo's cache lookup and its guards */
+	RL_INDUCTOR_PROLOGUE,     /* the bytecode before the graph, AOT's runtime wrapper */
+};
+
+/* Which host-side part of a compiled region the CPU op NAME is. */
+enum rl_inductor_host rl_inductor_host_part(const char *name);
 
 /* 1 when the runtime call NAME replays a CUDA graph (cudaGraphLaunch,
  * cuGraphLaunch). */
 int rl_inductor_graph_launch(const char *name);
 
-/* 1 when the runtime call NAME begins (1) or ends (2) a stream capture, 0
- * for any other. */
-int rl_inductor_capture(const char *name);
+/* What the runtime call NAME does to a stream capture. */
+enum rl_inductor_capture { RL_CAPTURE_NONE, RL_CAPTURE_BEGIN, RL_CAPTURE_END };
+
+enum rl_inductor_capture rl_inductor_capture(const char *name);
 
 #endif

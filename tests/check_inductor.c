@@ -81,12 +81,17 @@ START_TEST(test_names)
 	ck_assert(rl_inductor_wrapper("CompiledFunction"));
 	ck_assert(rl_inductor_wrapper("CUDAGraphNode.record (dynamo_timed)"));
 	ck_assert(!rl_inductor_wrapper("aten::mm"));
-	ck_assert_int_eq(rl_inductor_host_part("TorchDynamo Cache Lookup"), 1);
-	ck_assert_int_eq(rl_inductor_host_part("Pregraph bytecode"), 2);
-	ck_assert_int_eq(rl_inductor_host_part("AOTDispatcher Runtime Wrapper Prologue"), 2);
+	ck_assert_int_eq(rl_inductor_host_part("TorchDynamo Cache Lookup"), RL_INDUCTOR_CACHE_LOOKUP);
+	ck_assert_int_eq(rl_inductor_host_part("Pregraph bytecode"), RL_INDUCTOR_PROLOGUE);
+	ck_assert_int_eq(rl_inductor_host_part("AOTDispatcher Runtime Wrapper Prologue"),
+	                 RL_INDUCTOR_PROLOGUE);
+	ck_assert_int_eq(rl_inductor_host_part("aten::mm"), RL_INDUCTOR_NOT_HOST);
+	ck_assert(rl_inductor_region("Torch-Compiled Region: 0/0"));
+	ck_assert(!rl_inductor_region("CompiledFunction"));
 	ck_assert(rl_inductor_graph_launch("cudaGraphLaunch"));
-	ck_assert_int_eq(rl_inductor_capture("cudaStreamBeginCapture"), 1);
-	ck_assert_int_eq(rl_inductor_capture("cudaStreamEndCapture"), 2);
+	ck_assert_int_eq(rl_inductor_capture("cudaStreamBeginCapture"), RL_CAPTURE_BEGIN);
+	ck_assert_int_eq(rl_inductor_capture("cudaStreamEndCapture"), RL_CAPTURE_END);
+	ck_assert_int_eq(rl_inductor_capture("cudaLaunchKernel"), RL_CAPTURE_NONE);
 }
 END_TEST
 
