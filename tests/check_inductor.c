@@ -105,7 +105,7 @@ START_TEST(test_rows_llama)
 	const char *why = NULL;
 	int n;
 
-	read_trace(COMPILE_DATA "trace_compiled_llama3_8b_l2_prefill_b1_s1024_bf16.json.gz", &t);
+	read_trace(COMPILE_DATA "trace_compiled_llama3_8b_l2_prefill_b1_s1024.json.gz", &t);
 	/* Input Dims [[1, 1024, 14336], [1024, 14336], []], Input Strides
 	 * [[14680064, 14336, 1], [14336, 1], []], bf16, bf16, xnumel
 	 * 14680064: two tensors of 14680064 bf16 elements, the last one the
@@ -160,7 +160,7 @@ START_TEST(test_rows_inplace)
 	const char *name = "triton_poi_fused__native_batch_norm_legit_no_training_relu_0";
 	int n;
 
-	read_trace(COMPILE_DATA "trace_compiled_resnet50_fwd_b32_bf16.json.gz", &t);
+	read_trace(COMPILE_DATA "trace_compiled_resnet50_fwd_b32.json.gz", &t);
 	n = inputs_of(&t, name, in, 32);
 	ck_assert_uint_eq(in[0].strides[1], 1);
 	ck_assert_uint_eq(in[0].strides[3], 64);
@@ -269,7 +269,7 @@ START_TEST(test_import_default)
 	struct rl_err e;
 	size_t i, silu = 0;
 
-	read_trace(COMPILE_DATA "trace_compiled_llama3_8b_l2_prefill_b1_s1024_bf16.json.gz", &t);
+	read_trace(COMPILE_DATA "trace_compiled_llama3_8b_l2_prefill_b1_s1024.json.gz", &t);
 	ck_assert_int_eq(rl_import_trace(&t, &imp, &e), 0);
 	ck_assert_uint_eq(imp.custom, 0);
 	ck_assert_uint_eq(imp.ngpu, 42);
@@ -305,7 +305,7 @@ START_TEST(test_import_capture)
 	struct rl_err e;
 	size_t i, silu = 0, replayed = 0;
 
-	read_trace(COMPILE_DATA "trace_compiled_ro_llama3_8b_l2_prefill_b1_s1024_bf16_capture.json.gz",
+	read_trace(COMPILE_DATA "trace_compiled_ro_llama3_8b_l2_prefill_b1_s1024_capture.json.gz",
 	           &t);
 	ck_assert_int_eq(rl_import_trace(&t, &imp, &e), 0);
 	ck_assert_uint_eq(imp.ngpu, 131);
@@ -347,7 +347,7 @@ START_TEST(test_import_replay_only)
 	struct rl_err e;
 	size_t i, named = 0;
 
-	read_trace(COMPILE_DATA "trace_compiled_ro_qwen3_8b_l2_prefill_b2_s512_bf16.json.gz", &t);
+	read_trace(COMPILE_DATA "trace_compiled_ro_qwen3_8b_l2_prefill_b2_s512.json.gz", &t);
 	ck_assert_int_eq(rl_import_trace(&t, &imp, &e), 0);
 	ck_assert_uint_eq(imp.ngpu, 46);
 	ck_assert_uint_eq(imp.n, 46);

@@ -38,7 +38,7 @@ done
 # the capture and its replays: every row but the three copies of the inputs
 # and the two fills is a replayed kernel, with host_overhead_us 0
 o="$tmp/ro.csv"
-run import -o "$o" "$C/trace_compiled_ro_llama3_8b_l2_prefill_b1_s1024_bf16_capture.json.gz"
+run import -o "$o" "$C/trace_compiled_ro_llama3_8b_l2_prefill_b1_s1024_capture.json.gz"
 h=$(col "$o" host_overhead_us)
 check "capture: 110 rows, 105 of them replayed with host_overhead_us 0" test "$(
 	awk -F, -v h="$h" '/^#/ || /^name,/ { next } { n++; if ($h == "0") r++ }
@@ -48,7 +48,7 @@ check "capture: the import's op list classifies" test "$rc" -eq 0
 
 # a replay without its capture: one custom row per replayed activity, named
 # after its kernel, and a warning saying what to record
-f="$C/trace_compiled_ro_qwen3_8b_l2_prefill_b2_s512_bf16.json.gz"
+f="$C/trace_compiled_ro_qwen3_8b_l2_prefill_b2_s512.json.gz"
 run import -o "$tmp/rq.csv" "$f"
 check "replay only: imported with a warning" test "$rc" -eq 0
 check "replay only: the warning names the capture" \
@@ -57,7 +57,7 @@ check "replay only: the rows are named after the kernels" \
 	grep -q '^triton_poi_fused__unsafe_view_mul_silu_[0-9]*#[0-9]*,custom,' "$tmp/rq.csv"
 
 # report: the region's host side
-f="$C/trace_compiled_llama3_8b_l2_prefill_b1_s1024_bf16.json.gz"
+f="$C/trace_compiled_llama3_8b_l2_prefill_b1_s1024.json.gz"
 run report "$f"
 check "report: no warning on a compiled trace" test ! -s "$tmp/err"
 check "report: the region's host side" grep -q \
@@ -65,7 +65,7 @@ check "report: the region's host side" grep -q \
 	"$tmp/out"
 run report -f json "$f"
 check "report json: step.compiled" grep -Eq '"compiled":\{"regions":1,"region_host_us":4415.0[23]5?,"cache_lookup_us":216,"prologue_us":47.896' "$tmp/out"
-run report "$C/trace_compiled_ro_llama3_8b_l2_prefill_b1_s1024_bf16_capture.json.gz"
+run report "$C/trace_compiled_ro_llama3_8b_l2_prefill_b1_s1024_capture.json.gz"
 check "report: the replays, attributed; cudaGraphLaunch (195.666 + 149.321 + 105.446) / 3 us" grep -q \
 	"CUDA graphs: 3 replays of 126 activities, 126 attributed to the ops captured; cudaGraphLaunch 150.14 us on the host per replay" \
 	"$tmp/out"
