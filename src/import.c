@@ -901,12 +901,17 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	 * that issued NCCL kernels (a row of their own, apart from the
 	 * copies a collective op may launch around them) */
 	nkeys = 2 * t->nops + t->nlaunches;
+	if (replays(t, hash, hcap, &replay_of, imp) < 0)
+		goto out;
+	/* a replayed activity may make a row of its own: room for them only in
+	 * a trace that replays graphs */
 	row_of = malloc((nkeys + 1) * sizeof(*row_of));
-	rows = malloc((nkeys + t->ngpu + 1) * sizeof(*rows));
+	rows = malloc((nkeys + (replay_of != NULL ? t->ngpu : 0) + 1) * sizeof(*rows));
 	imp->gpu = malloc(t->ngpu * sizeof(*imp->gpu));
-	replay_st = calloc(t->nlaunches + 1, sizeof(*replay_st));
-	if (row_of == NULL || rows == NULL || imp->gpu == NULL || replay_st == NULL ||
-	    replays(t, hash, hcap, &replay_of, imp) < 0)
+	if (replay_of != NULL)
+		replay_st = calloc(t->nlaunches + 1, sizeof(*replay_st));
+	if (row_of == NULL || rows == NULL || imp->gpu == NULL ||
+	    (replay_of != NULL && replay_st == NULL))
 		goto out;
 	for (i = 0; i < nkeys; i++)
 		row_of[i] = NONE;

@@ -200,18 +200,29 @@ int rl_trace_op_inputs(const struct rl_trace *t, const struct rl_trace_op *op,
 		if (got < max)
 			got++;
 	}
-	/* the strides, where they match the dims */
+	/* the strides, where they match the dims: 1 a contiguous tensor's */
 	n = get_varint(&p);
 	for (i = 0; i < n; i++) {
-		uint64_t nd = get_varint(&p), j, v;
+		uint64_t code = get_varint(&p), j, v;
+		int mine = (int)i < got && in[i].has_dims && in[i].nlist == 0;
 
-		for (j = 0; j + 1 < nd; j++) {
+		if (code == 1 && mine) {
+			uint64_t st = 1;
+			int d;
+
+			for (d = in[i].nd; d-- > 0;) {
+				in[i].strides[d] = st;
+				st *= in[i].dims[d] ? in[i].dims[d] : 1;
+			}
+			in[i].has_strides = 1;
+			continue;
+		}
+		for (j = 0; code >= 2 && j < code - 2; j++) {
 			v = get_varint(&p);
-			if ((int)i < got && j < RL_TRACE_MAX_DIMS)
+			if (mine && j < RL_TRACE_MAX_DIMS)
 				in[i].strides[j] = v;
 		}
-		if ((int)i < got && nd > 0 && in[i].has_dims && in[i].nlist == 0 &&
-		    (uint64_t)in[i].nd == nd - 1)
+		if (mine && code >= 2 && (uint64_t)in[i].nd == code - 2)
 			in[i].has_strides = 1;
 	}
 	return got;
@@ -242,9 +253,9 @@ void rl_trace_op_launch(const struct rl_trace *t, const struct rl_trace_op *op,
 	}
 	n = get_varint(&p);
 	for (i = 0; i < n; i++) { /* the strides */
-		uint64_t nd = get_varint(&p), j;
+		uint64_t code = get_varint(&p), j;
 
-		for (j = 0; j + 1 < nd; j++)
+		for (j = 0; code >= 2 && j < code - 2; j++)
 			get_varint(&p);
 	}
 	kw = get_varint(&p);
@@ -647,15 +658,58 @@ static int encode_launch(struct parser *p)
 	return 0;
 }
 
+/* The dims of the next item of the Input Dims tokens at *TI (a tensor's:
+ * DIMS[0..*ND), returns 1; a list's or none: 0), *TI moved past it. */
+static int next_dims(const struct scratch *s, size_t *ti, const uint64_t **dims, size_t *nd)
+{
+	size_t i = *ti, j;
+
+	if (i >= s->ntok || s->tok[i] != TOK_OPEN)
+		return 0;
+	i++;
+	if (i < s->ntok && s->tok[i] == TOK_OPEN) { /* a list: past its tensors */
+		while (i < s->ntok && s->tok[i] == TOK_OPEN) {
+			while (i < s->ntok && s->tok[i] != TOK_CLOSE)
+				i++;
+			i++;
+		}
+		*ti = i + 1;
+		return 0;
+	}
+	for (j = i; j < s->ntok && s->tok[j] != TOK_CLOSE; j++)
+		;
+	*dims = s->tok + i;
+	*nd = j - i;
+	*ti = j + 1;
+	return 1;
+}
+
+/* 1 when STRIDES[0..ND) are those of a contiguous tensor of DIMS. */
+static int contiguous(const uint64_t *dims, const uint64_t *strides, size_t nd)
+{
+	uint64_t want = 1;
+	size_t d;
+
+	for (d = nd; d-- > 0;) {
+		if (strides[d] != want)
+			return 0;
+		if (dims[d] != 0 && want > UINT64_MAX / dims[d])
+			return 0;
+		want *= dims[d] ? dims[d] : 1;
+	}
+	return 1;
+}
+
 /* Appends the Input Strides after the inputs: their number, then per item
- * 0 (not a tensor's: a scalar's [], a list's, malformed) or 1 + its number
- * of dims and the strides. */
+ * 0 (not a tensor's: a scalar's [], a list's, malformed), 1 (a contiguous
+ * tensor's, the strides its dims give: most, in one byte) or 2 + its
+ * number of dims and the strides. */
 static int encode_strides(struct parser *p)
 {
 	struct rl_trace *t = p->t;
 	struct scratch *s = &p->ev;
-	size_t nitems = 0, i, k;
-	int ok = !s->strides_bad && s->nstok >= 2 && s->stok[0] == TOK_OPEN;
+	size_t nitems = 0, i, k, ti = 1; /* ti: the dims' cursor, after the outer TOK_OPEN */
+	int ok = !s->strides_bad && s->nstok >= 2 && s->stok[0] == TOK_OPEN, dims_ok;
 
 	if (ok) {
 		int d = 0;
@@ -675,9 +729,11 @@ static int encode_strides(struct parser *p)
 	if (arena_reserve(t, 10) < 0)
 		return RL_ERR_NOMEM;
 	put_varint(t, nitems);
+	dims_ok = !s->dims_bad && s->ntok >= 2 && s->tok[0] == TOK_OPEN;
 	for (i = 1, k = 0; k < nitems; k++) {
-		size_t j, nd = 0;
-		int list = 0;
+		size_t j, nd = 0, dn = 0;
+		const uint64_t *dims = NULL;
+		int list = 0, has = dims_ok && next_dims(s, &ti, &dims, &dn);
 
 		i++; /* the item's TOK_OPEN */
 		for (j = i; j < s->nstok && s->stok[j] != TOK_CLOSE; j++) {
@@ -702,9 +758,14 @@ static int encode_strides(struct parser *p)
 			i++;
 			continue;
 		}
-		if (arena_reserve(t, 10 * (nd + 1)) < 0)
+		if (arena_reserve(t, 10 * (nd + 2)) < 0)
 			return RL_ERR_NOMEM;
-		put_varint(t, nd + 1);
+		if (has && dn == nd && contiguous(dims, s->stok + i, nd)) {
+			put_varint(t, 1);
+			i += nd + 1;
+			continue;
+		}
+		put_varint(t, nd + 2);
 		for (j = i; j < s->nstok && s->stok[j] != TOK_CLOSE; j++)
 			put_varint(t, s->stok[j]);
 		i = j + 1;
