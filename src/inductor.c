@@ -1,6 +1,7 @@
 /* inductor.c - torch.compile's programs as a profiler trace records them. */
 #include "inductor.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +222,11 @@ int rl_inductor_map(const char *name, const struct rl_trace_input *in, int n,
 	}
 	for (i = 0; i < nsizes; i++)
 		space *= (double)sizes[i];
+	if (!(space <= 9007199254740992.0)) { /* 2^53: every size exact, and a dim */
+		*why = "an Inductor kernel whose sizes multiply past 2^53 elements";
+		rl_aten_custom(in, n, fallback, op);
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		enum rl_dtype t;
 		unsigned size = 0;
@@ -284,9 +290,13 @@ static uint64_t kwarg(const char *kwargs, const char *key)
 	while ((p = strstr(p, key)) != NULL) {
 		if ((p == kwargs || p[-1] == ',') && p[n] == '=') {
 			char *end;
-			unsigned long long v = strtoull(p + n + 1, &end, 10);
+			unsigned long long v;
 
-			return (*end == ',' || *end == '\0') && end > p + n + 1 ? (uint64_t)v : 0;
+			if (p[n + 1] < '0' || p[n + 1] > '9')
+				return 0;
+			errno = 0;
+			v = strtoull(p + n + 1, &end, 10);
+			return (*end == ',' || *end == '\0') && errno == 0 ? (uint64_t)v : 0;
 		}
 		p += n;
 	}
@@ -306,7 +316,9 @@ void rl_inductor_launch(const char *kwargs, unsigned num_warps, struct rl_op *op
 	if (x == 0 || y > 1 || z > 1)
 		return;
 	b = (double)x * (double)rl_dtype_size(op->dtype) / (32.0 * num_warps);
-	op->vector_bytes = b < 1 ? 1 : (uint64_t)b;
+	/* at most the op list's bound (docs/oplist-format.md): any figure of 16
+	 * and up is a vectorised stream */
+	op->vector_bytes = b < 1 ? 1 : b > 1024 ? 1024 : (uint64_t)b;
 }
 
 int rl_inductor_region(const char *name)

@@ -193,6 +193,11 @@ START_TEST(test_rows_inplace)
 	ck_assert_uint_eq(op.vector_bytes, 0);
 	rl_inductor_launch("XBLOCK=1024", 0, &op);
 	ck_assert_uint_eq(op.vector_bytes, 0);
+	/* a block past the op list's bound of 1024 bytes a thread is cut to it */
+	rl_inductor_launch("XBLOCK=99999999999999999999", 1, &op);
+	ck_assert_uint_eq(op.vector_bytes, 0); /* not a number below 2^64 */
+	rl_inductor_launch("XBLOCK=1048576", 1, &op);
+	ck_assert_uint_eq(op.vector_bytes, 1024);
 	rl_trace_release(&t);
 }
 END_TEST
@@ -239,6 +244,19 @@ START_TEST(test_rows_made)
 	ck_assert_int_eq(rl_inductor_map("triton_poi_fused_add_0", in, 3, RL_BF16, &op, &why), 0);
 	ck_assert_int_eq(op.kind, RL_KIND_CUSTOM);
 	ck_assert_ptr_nonnull(strstr(why, "xnumel"));
+	/* sizes past 2^53 elements: custom, and why */
+	in[3].concrete = "99999999999";
+	in[3].type = "Scalar";
+	{
+		struct rl_trace_input big[5];
+
+		memcpy(big, in, sizeof(in));
+		big[4] = in[3];
+		rl_op_init(&op);
+		ck_assert_int_eq(rl_inductor_map("triton_poi_fused_add_0", big, 5, RL_BF16, &op, &why),
+		                 0);
+		ck_assert_ptr_nonnull(strstr(why, "2^53"));
+	}
 	/* a template without two matching matrices */
 	in[1].dims[0] = 100;
 	rl_op_init(&op);
