@@ -637,6 +637,27 @@ static int thread_id(struct parser *p, uint32_t *id)
 	return intern(p->t, key, strlen(key), id);
 }
 
+/* The items of a token list [ item item ... ] (Input Dims, Input
+ * Strides) into *N; -1 for a bare number in the outer list. */
+static int count_items(const uint64_t *tok, size_t ntok, size_t *n)
+{
+	size_t i;
+	int d = 0;
+
+	*n = 0;
+	for (i = 0; i < ntok; i++) {
+		if (tok[i] == TOK_OPEN) {
+			if (++d == 2)
+				(*n)++;
+		} else if (tok[i] == TOK_CLOSE) {
+			d--;
+		} else if (d == 1) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Appends a Triton launch's kernel_kwargs (its string id + 1, 0: none)
  * and num_warps (0: none or not a count below 2^16) after the strides. */
 static int encode_launch(struct parser *p)
@@ -711,20 +732,7 @@ static int encode_strides(struct parser *p)
 	size_t nitems = 0, i, k, ti = 1; /* ti: the dims' cursor, after the outer TOK_OPEN */
 	int ok = !s->strides_bad && s->nstok >= 2 && s->stok[0] == TOK_OPEN, dims_ok;
 
-	if (ok) {
-		int d = 0;
-
-		for (i = 0; i < s->nstok; i++)
-			if (s->stok[i] == TOK_OPEN) {
-				if (++d == 2)
-					nitems++;
-			} else if (s->stok[i] == TOK_CLOSE) {
-				d--;
-			} else if (d == 1) {
-				ok = 0;
-			}
-	}
-	if (!ok)
+	if (ok && count_items(s->stok, s->nstok, &nitems) < 0)
 		nitems = 0;
 	if (arena_reserve(t, 10) < 0)
 		return RL_ERR_NOMEM;
@@ -778,26 +786,11 @@ static int encode_inputs(struct parser *p, uint64_t *at)
 {
 	struct rl_trace *t = p->t;
 	struct scratch *s = &p->ev;
-	size_t nin = 0, i, k = 0, item = 0;
+	size_t nin = 0, k = 0, item = 0;
 	int dims_ok = !s->dims_bad && s->ntok >= 2 && s->tok[0] == TOK_OPEN;
 
-	/* count the Input Dims items: tokens are [ item item ... ] */
-	if (dims_ok) {
-		int d = 0;
-
-		for (i = 0; i < s->ntok; i++) {
-			if (s->tok[i] == TOK_OPEN) {
-				if (++d == 2)
-					nin++;
-			} else if (s->tok[i] == TOK_CLOSE) {
-				d--;
-			} else if (d == 1) {
-				dims_ok = 0; /* a bare number in the outer list */
-			}
-		}
-		if (!dims_ok)
-			nin = 0;
-	}
+	if (dims_ok && count_items(s->tok, s->ntok, &nin) < 0)
+		dims_ok = 0, nin = 0;
 	if (s->ntypes > nin)
 		nin = s->ntypes;
 	if (s->nconc > nin)
