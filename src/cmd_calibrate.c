@@ -221,9 +221,7 @@ static int calibrate_trace(const char *trace, const char *output, const char *id
 	o.threads = hc.threads;
 	o.unlinked = hc.unlinked;
 	o.orphans = hc.orphans;
-	o.regions = hc.regions;
-	o.cache_lookup_us = hc.cache_lookup_us;
-	o.prologue_us = hc.prologue_us;
+	o.compiled = &hc.compiled;
 	if (rl_hostfit_write(out->f, &fit, &o) < 0) {
 		rl_cli_error("%s: cannot write the runtime file", output != NULL ? output : "stdout");
 		goto done;
@@ -244,10 +242,11 @@ static int calibrate_trace(const char *trace, const char *output, const char *id
 		       (unsigned long long)fit.kernels, fit.host_us);
 		printf("host span %.2f us%s, %zu per-call extra%s\n", fit.span_us * fit.scale,
 		       step_us > 0 ? " (--step-us)" : "", fit.nextras, fit.nextras == 1 ? "" : "s");
-		if (hc.regions > 0)
+		if (hc.compiled.regions > 0)
 			printf("torch.compile: %zu region%s, left out: Dynamo's cache lookup %.2f us, "
 			       "the prologue %.2f us\n",
-			       hc.regions, hc.regions == 1 ? "" : "s", hc.cache_lookup_us, hc.prologue_us);
+			       hc.compiled.regions, hc.compiled.regions == 1 ? "" : "s",
+			       hc.compiled.cache_lookup_us, hc.compiled.prologue_us);
 	}
 	status = RL_EXIT_OK;
 done:

@@ -162,14 +162,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	rl_step_timeline(&step, imp.gpu, imp.ngpu);
-	step.compiled.regions = imp.compiled_regions;
-	step.compiled.region_us = (double)imp.region_ns / 1000;
-	step.compiled.cache_lookup_us = (double)imp.cache_lookup_ns / 1000;
-	step.compiled.prologue_us = (double)imp.prologue_ns / 1000;
-	step.compiled.graph_launches = imp.graph_launches;
-	step.compiled.graph_kernels = imp.graph_kernels;
-	step.compiled.graph_attributed = imp.graph_attributed;
-	step.compiled.graph_launch_us = (double)imp.graph_host_ns / 1000;
+	step.compiled = imp.compiled;
 	sinks.out = out->f;
 	sinks.step = &step;
 	memset(&cols, 0, sizeof(cols));

@@ -162,29 +162,20 @@ int rl_hostcalls_build(const struct rl_trace *t, struct rl_hostcalls *hc, struct
 		s[i].idx = i;
 	}
 	qsort(s, t->nops, sizeof(*s), cmp_sorted);
+	rl_inductor_host(t, &hc->compiled);
 	/* the top-level ops, thread by thread, each with its call */
 	for (i = 0; i < t->nops; i++) {
 		size_t top = ntop > 0 ? tops[ntop - 1] : NONE, inner, j;
 		const char *name = rl_trace_str(t, t->ops[s[i].idx].name);
-		enum rl_inductor_host part;
 
 		if (top != NONE && s[top].thread == s[i].thread && s[i].ts >= s[top].ts &&
 		    s[i].end <= s[top].end)
 			continue;
-		if (rl_inductor_wrapper(name)) {
-			if (rl_inductor_region(name))
-				hc->regions++;
+		if (rl_inductor_wrapper(name))
 			continue;
-		}
-		if ((part = rl_inductor_host_part(name)) != RL_INDUCTOR_NOT_HOST) {
-			double us = (double)(s[i].end - s[i].ts) / 1000;
-
+		if (rl_inductor_host_part(name) != RL_INDUCTOR_NOT_HOST) {
 			hc->skips[hc->nskips].start_ns = s[i].ts;
 			hc->skips[hc->nskips++].end_ns = s[i].end;
-			if (part == RL_INDUCTOR_CACHE_LOOKUP)
-				hc->cache_lookup_us += us;
-			else
-				hc->prologue_us += us;
 			continue;
 		}
 		if (top == NONE || s[top].thread != s[i].thread)

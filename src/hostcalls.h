@@ -22,6 +22,7 @@
 
 #include "err.h"
 #include "hostfit.h"
+#include "step.h"
 #include "trace.h"
 
 struct rl_hostcalls {
@@ -35,9 +36,9 @@ struct rl_hostcalls {
 	size_t orphans;      /* launch calls outside any CPU op */
 	/* torch.compile (inductor.h): the regions, which are not calls (what
 	 * runs in them is), and their host side besides the launches, Dynamo's
-	 * cache lookup and the prologue, left out of the charges as skips */
-	size_t regions;
-	double cache_lookup_us, prologue_us;
+	 * cache lookup and the prologue, left out of the charges as skips
+	 * (rl_inductor_host's figures; no graph's) */
+	struct rl_step_compiled compiled;
 };
 
 /* Builds *HC (caller-owned, released with rl_hostcalls_release, also after a

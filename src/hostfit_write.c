@@ -87,14 +87,16 @@ int rl_hostfit_write(FILE *f, const struct rl_hostfit *fit, const struct rl_host
 	        "of the\n# profiler's own spans (\"overhead\" events) left out.\n",
 	        fit->calls, o->threads, plural(o->threads, "", "s"), fit->launching,
 	        (unsigned long long)fit->kernels, fit->span_us, fit->skipped_us);
-	if (o->regions > 0)
+	if (o->compiled != NULL && o->compiled->regions > 0)
 		fprintf(f,
 		        "# torch.compile: %zu region%s, whose ops are the calls; left out with the\n"
 		        "# profiler's spans, its host side besides the launches: Dynamo's cache lookup\n"
 		        "# (its guards) %.2f us and the prologue (the bytecode before the graph, AOT's\n"
 		        "# runtime wrapper) %.2f us, %.2f us per region.\n",
-		        o->regions, plural(o->regions, "", "s"), o->cache_lookup_us, o->prologue_us,
-		        (o->cache_lookup_us + o->prologue_us) / (double)o->regions);
+		        o->compiled->regions, plural(o->compiled->regions, "", "s"),
+		        o->compiled->cache_lookup_us, o->compiled->prologue_us,
+		        (o->compiled->cache_lookup_us + o->compiled->prologue_us) /
+		            (double)o->compiled->regions);
 	if (o->step_us > 0)
 		fprintf(f,
 		        "# Every figure is scaled by %.4f = %.2f / %.2f: the step's wall time measured\n"

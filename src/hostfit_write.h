@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "hostfit.h"
+#include "step.h"
 
 /* Where a fit came from, for the file's header and sources. */
 struct rl_hostfit_origin {
@@ -20,8 +21,8 @@ struct rl_hostfit_origin {
 	                        * the trace records (rl_hostcalls_stack) */
 	double step_us;        /* --step-us, or 0 */
 	size_t threads, unlinked, orphans; /* rl_hostcalls' counts */
-	size_t regions;        /* torch.compile regions, and their host side left out */
-	double cache_lookup_us, prologue_us;
+	const struct rl_step_compiled *compiled; /* torch.compile's regions and
+	                        * their host side left out (rl_hostcalls'), or NULL */
 };
 
 /* Writes FIT as a runtime profile to F. Text from the origin that reaches

@@ -676,10 +676,10 @@ static int replays(const struct rl_trace *t, const size_t *hash, size_t hcap, si
 			while (b < nact && glaunch[act[b]] == l)
 				b++;
 			best = latest_capture(caps, ncaps, &t->launches[l], b - a);
-			imp->graph_launches++;
-			imp->graph_kernels += b - a;
+			imp->compiled.graph_launches++;
+			imp->compiled.graph_kernels += b - a;
 			if (best != NONE)
-				imp->graph_attributed += b - a;
+				imp->compiled.graph_attributed += b - a;
 			for (k = a; k < b; k++)
 				of[act[k]] = best == NONE ? NONE : cap_launch[caps[best].first + (k - a)];
 			a = b;
@@ -687,7 +687,7 @@ static int replays(const struct rl_trace *t, const size_t *hash, size_t hcap, si
 	}
 	for (i = 0; i < t->nlaunches; i++)
 		if (rl_inductor_graph_launch(rl_trace_str(t, t->launches[i].name)))
-			imp->graph_host_ns = add_ns(imp->graph_host_ns, t->launches[i].dur_ns);
+			imp->compiled.graph_launch_us += (double)t->launches[i].dur_ns / 1000;
 	*out = of;
 	of = NULL;
 	rc = 0;
@@ -1004,19 +1004,7 @@ int rl_import_trace(const struct rl_trace *t, struct rl_import *imp, struct rl_e
 	}
 	if (find_params(t, imp, starts, nstarts) < 0)
 		goto out;
-	for (i = 0; i < t->nops; i++) {
-		const char *name = rl_trace_str(t, t->ops[i].name);
-		enum rl_inductor_host part = rl_inductor_host_part(name);
-
-		if (rl_inductor_region(name)) {
-			imp->compiled_regions++;
-			imp->region_ns = add_ns(imp->region_ns, t->ops[i].dur_ns);
-		} else if (part == RL_INDUCTOR_CACHE_LOOKUP) {
-			imp->cache_lookup_ns = add_ns(imp->cache_lookup_ns, t->ops[i].dur_ns);
-		} else if (part == RL_INDUCTOR_PROLOGUE) {
-			imp->prologue_ns = add_ns(imp->prologue_ns, t->ops[i].dur_ns);
-		}
-	}
+	rl_inductor_host(t, &imp->compiled);
 	for (i = 0; i < nrows; i++) {
 		if (make_op(t, imp, &rows[i], i, phases[i], &imp->ops[i]) < 0)
 			goto out;

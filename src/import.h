@@ -73,16 +73,9 @@ struct rl_import {
 	int training;                 /* some row is backward or optimizer */
 	size_t collectives;           /* rows of NCCL kernels (ncclmap.h) */
 	struct rl_import_nccl *nccl;  /* per row: its NCCL kernel's names (NULL on other rows) */
-	/* CUDA graphs (inductor.h): replays, the activities they ran, those
-	 * attributed to the calls captured, and cudaGraphLaunch's host time */
-	size_t graph_launches, graph_kernels, graph_attributed;
-	int64_t graph_host_ns;
-	/* torch.compile's regions ("Torch-Compiled Region"): how many ran, their
-	 * host time in all, and of the host time around them Dynamo's cache
-	 * lookup (its guards) and the prologue (the bytecode before the graph,
-	 * AOT's runtime wrapper) */
-	size_t compiled_regions;
-	int64_t region_ns, cache_lookup_ns, prologue_ns;
+	/* torch.compile's regions and their host side, and the CUDA graphs
+	 * replayed (inductor.h), as report's step gives them */
+	struct rl_step_compiled compiled;
 };
 
 /* Builds the rows of T into *IMP (caller-owned; release with

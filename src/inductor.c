@@ -355,6 +355,27 @@ enum rl_inductor_host rl_inductor_host_part(const char *name)
 	return RL_INDUCTOR_NOT_HOST;
 }
 
+void rl_inductor_host(const struct rl_trace *t, struct rl_step_compiled *c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nops; i++) {
+		const char *name = rl_trace_str(t, t->ops[i].name);
+		double us = (double)t->ops[i].dur_ns / 1000;
+
+		if (rl_inductor_region(name)) {
+			c->regions++;
+			c->region_us += us;
+			continue;
+		}
+		switch (rl_inductor_host_part(name)) {
+		case RL_INDUCTOR_CACHE_LOOKUP: c->cache_lookup_us += us; break;
+		case RL_INDUCTOR_PROLOGUE: c->prologue_us += us; break;
+		case RL_INDUCTOR_NOT_HOST: break;
+		}
+	}
+}
+
 int rl_inductor_graph_launch(const char *name)
 {
 	return strcmp(name, "cudaGraphLaunch") == 0 || strncmp(name, "cuGraphLaunch", 13) == 0 ||

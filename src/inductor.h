@@ -21,6 +21,7 @@
 
 #include "dtype.h"
 #include "op.h"
+#include "step.h"
 #include "trace.h"
 
 /* What a Triton kernel's name says. */
@@ -78,6 +79,12 @@ enum rl_inductor_host {
 
 /* Which host-side part of a compiled region the CPU op NAME is. */
 enum rl_inductor_host rl_inductor_host_part(const char *name);
+
+/* Adds to *C (rl_step_compiled's regions, region_us, cache_lookup_us and
+ * prologue_us; the rest untouched) what T's CPU ops record of its compiled
+ * regions: each region's call and host time, Dynamo's cache lookups, the
+ * prologues. */
+void rl_inductor_host(const struct rl_trace *t, struct rl_step_compiled *c);
 
 /* 1 when the runtime call NAME replays a CUDA graph (cudaGraphLaunch,
  * cuGraphLaunch). */

@@ -45,8 +45,9 @@ struct rl_step_top {
 	const char *advice; /* static */
 };
 
-/* A compiled program's host side as the trace recorded it (import.h's
- * counts): torch.compile's regions and what Dynamo and AOT autograd spend
+/* A compiled program's host side as the trace recorded it (rl_import's,
+ * from inductor.h's rl_inductor_host and the replays the join finds):
+ * torch.compile's regions and what Dynamo and AOT autograd spend
  * around the kernels' launches, and the CUDA graphs replayed. */
 struct rl_step_compiled {
 	size_t regions;         /* "Torch-Compiled Region" calls */

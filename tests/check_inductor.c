@@ -292,11 +292,11 @@ START_TEST(test_import_default)
 	ck_assert_uint_eq(imp.custom, 0);
 	ck_assert_uint_eq(imp.ngpu, 42);
 	ck_assert(measured_of(&imp, 0) >= 2795.614);
-	ck_assert_uint_eq(imp.compiled_regions, 1);
-	ck_assert_int_eq(imp.cache_lookup_ns, 216000);
-	ck_assert_int_eq(imp.region_ns, 4415025);
-	ck_assert_int_eq(imp.prologue_ns, 47896);
-	ck_assert_uint_eq(imp.graph_launches, 0);
+	ck_assert_uint_eq(imp.compiled.regions, 1);
+	ck_assert_double_eq_tol(imp.compiled.cache_lookup_us, 216.0, 1e-9);
+	ck_assert_double_eq_tol(imp.compiled.region_us, 4415.025, 1e-9);
+	ck_assert_double_eq_tol(imp.compiled.prologue_us, 47.896, 1e-9);
+	ck_assert_uint_eq(imp.compiled.graph_launches, 0);
 	for (i = 0; i < imp.n; i++)
 		if (strstr(imp.ops[i].name, "silu") != NULL) {
 			/* the kernels' durations: 20.0 and 19.936 us */
@@ -329,11 +329,11 @@ START_TEST(test_import_capture)
 	ck_assert_uint_eq(imp.ngpu, 131);
 	ck_assert_uint_eq(imp.n, 110);
 	ck_assert_uint_eq(imp.custom, 0);
-	ck_assert_uint_eq(imp.graph_launches, 3);
-	ck_assert_uint_eq(imp.graph_kernels, 126);
-	ck_assert_uint_eq(imp.graph_attributed, 126);
-	ck_assert_int_eq(imp.graph_host_ns, 450433);
-	ck_assert_uint_eq(imp.compiled_regions, 3);
+	ck_assert_uint_eq(imp.compiled.graph_launches, 3);
+	ck_assert_uint_eq(imp.compiled.graph_kernels, 126);
+	ck_assert_uint_eq(imp.compiled.graph_attributed, 126);
+	ck_assert_double_eq_tol(imp.compiled.graph_launch_us, 450.433, 1e-9);
+	ck_assert_uint_eq(imp.compiled.regions, 3);
 	for (i = 0; i < imp.n; i++) {
 		const struct rl_op *o = &imp.ops[i];
 
@@ -370,9 +370,9 @@ START_TEST(test_import_replay_only)
 	ck_assert_uint_eq(imp.ngpu, 46);
 	ck_assert_uint_eq(imp.n, 46);
 	ck_assert_uint_eq(imp.custom, 45);
-	ck_assert_uint_eq(imp.graph_kernels, 45);
-	ck_assert_uint_eq(imp.graph_attributed, 0);
-	ck_assert_int_eq(imp.graph_host_ns, 172107);
+	ck_assert_uint_eq(imp.compiled.graph_kernels, 45);
+	ck_assert_uint_eq(imp.compiled.graph_attributed, 0);
+	ck_assert_double_eq_tol(imp.compiled.graph_launch_us, 172.107, 1e-9);
 	for (i = 0; i < imp.n; i++)
 		if (strncmp(imp.ops[i].name, "triton_poi_fused__unsafe_view_mul_silu", 38) == 0)
 			named++;
