@@ -286,6 +286,9 @@ static void list_runtimes(const rl_hwdb *db, enum rl_format fmt)
 		else
 			printf("%-8s %6s us  %s\n         source: %s\n", rt->id,
 			       rt->host_overhead_us.text, rt->name, rt->host_overhead_us.source);
+		if (fmt != RL_FMT_CSV && rl_runtime_compiled(rt))
+			printf("         kernels: torch.compile's (compiled = %s)  source: %s\n",
+			       rt->compiled.text, rt->compiled.source);
 		for (k = 0; k < RL_HOST_KEY_COUNT; k++) {
 			const struct rl_hwval *v = &rt->host_kind_us[k];
 

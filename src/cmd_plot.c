@@ -156,6 +156,7 @@ int cmd_plot(int argc, char **argv)
 	pl.ctx.host_kind_us = m.host_kind_us;
 	pl.ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	pl.ctx.best_case = m.best_case;
+	pl.ctx.compiled = rl_runtime_compiled(m.rt);
 	pl.ctx.net = m.has_net ? &m.net : NULL;
 	pl.errs = &errs;
 	pl.input = strcmp(input, "-") == 0 ? "<stdin>" : input;

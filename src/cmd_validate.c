@@ -221,6 +221,7 @@ int cmd_validate(int argc, char **argv)
 	ctx.host_kind_us = m.host_kind_us;
 	ctx.eff = m.eff_match != RL_EP_NONE ? &m.eff : NULL;
 	ctx.best_case = m.best_case;
+	ctx.compiled = rl_runtime_compiled(m.rt);
 	rl_validate_eval(&v, &ctx);
 	rc = rl_validate_report(out->f, &v, ctx.dev->id, ctx.host_overhead_us, fmt);
 	if (rc < 0) {

@@ -62,6 +62,8 @@ static const struct key keys[RL_EP_ROW_FIRST] = {
 	[RL_EP_ATTN_DECODE_SPLIT_US] = {"attention.decode_split_us", 0, 1000},
 	[RL_EP_GEMM_ALIGN2_LINEAR] = {"gemm.align2_linear", 0.001, 1.5},
 	[RL_EP_MEM_NARROW] = {"mem.narrow", 0.01, 1.5},
+	[RL_EP_MEM_INT8_GEMV] = {"mem.int8_gemv", 0.01, 1.5},
+	[RL_EP_INT8_GEMV_US] = {"gemm.int8_gemv_us", 0, 100},
 };
 
 static const char *const path_names[RL_EP_PATH_COUNT] = {

@@ -89,6 +89,8 @@ enum rl_ep_key {
 	RL_EP_ATTN_DECODE_SPLIT_US, /* decode: a split's combine over its partials, beyond latency */
 	RL_EP_GEMM_ALIGN2_LINEAR,  /* fallback kernels, 2-byte aligned, under F.linear's layout */
 	RL_EP_MEM_NARROW,          /* a pointwise stream of under 16 bytes per thread access */
+	RL_EP_MEM_INT8_GEMV,       /* int8 weight-only, compiled, one row: its stream's bandwidth */
+	RL_EP_INT8_GEMV_US,        /* the same kernel's fixed time, in place of latency_us */
 	RL_EP_ROW_FIRST,           /* then RL_EP_PATH_COUNT x RL_EP_ROW_COUNT */
 	RL_EP_KEY_COUNT = RL_EP_ROW_FIRST + RL_EP_PATH_COUNT * RL_EP_ROW_COUNT
 };

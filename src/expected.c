@@ -42,6 +42,7 @@ struct est {
 struct env {
 	const struct rl_device *d;
 	const struct rl_effprof *ep;
+	int compiled;       /* the runtime's kernels are torch.compile's */
 	double sms;
 	double bw;          /* datasheet memory bandwidth, bytes/us */
 	double clock_scale; /* the device's clock over the profile's */
@@ -566,6 +567,59 @@ static struct est tinygemm(const struct env *e, const struct rl_pred *p)
 	return s;
 }
 
+/* int8 weights under bf16 or fp16 activations, as gpt-fast (model.py,
+ * WeightOnlyInt8Linear) and torchao's int8_weight_only write them:
+ * F.linear(x, w.to(x.dtype)) * scales. Eagerly that is three kernels in
+ * series: the widening cast of the weights (unrolled_elementwise_kernel, an
+ * element per thread through an offset calculator: strided_loop's rate),
+ * the bf16 GEMM over the cast weights (read at 2 bytes each), and the
+ * scales' multiply over the output. On the H200 the cast is most of it
+ * (4096 x 11008: 146 us of kernels against the weights' 9 us at the
+ * bandwidth, docs/measurements/h200-issue26-wo-2026-12-04). Under
+ * torch.compile with coordinate-descent tuning (gpt-fast's generate.py) a
+ * one-row mm is decomposed into a multiply and a sum
+ * (torch/_inductor/decomposition.py, mm), so the cast fuses into one
+ * reduction kernel that streams the int8 weights once: its fraction of
+ * the bandwidth and its fixed time (gemm.int8_gemv_us, 7.6 us on the H200:
+ * 12.4 us at 4096 x 4096) are the profile's. Above one row inductor keeps
+ * the cast apart; that path ran eagerly in the measurement (dynamo's
+ * recompile limit), so it is taken as eager's, and said. */
+static struct est int8_weights(const struct env *e, const struct rl_op *op,
+                               const struct rl_pred *p, double batch, double es, double pk)
+{
+	const uint64_t *d = op->ndims == 4 ? op->dims + 1 : op->dims;
+	double m = (double)d[0], n = (double)d[1], k = (double)d[2];
+	double w = batch * n * k, cast, mul, lat;
+	struct est s = {0, 0, 1, NULL, 0}, g;
+
+	if (e->compiled && m == 1 && batch == 1) {
+		s.t_memory = p->bytes / (e->bw * ep(e, RL_EP_MEM_INT8_GEMV));
+		s.t_compute = p->flops / fmax(peak(e, RL_PIPE_FP32_VECTOR, 1), 1);
+		s.latency = ep(e, RL_EP_INT8_GEMV_US);
+		s.note = "int8 weight-only under torch.compile: one fused dequantising GEMV (the "
+		         "one-row mm as a multiply and a sum, the cast fused in)";
+		return s;
+	}
+	/* the cast: w int8 elements read, w of ES bytes written */
+	cast = fmax(w * (1 + es) / (e->bw * ep(e, RL_EP_MEM_ELEMENTWISE)),
+	            w / ep(e, RL_EP_COPY_PERM_ELEMS) / (e->sms * e->clock_scale)) +
+	       ep(e, RL_EP_COPY_STRIDED_US);
+	g = gemm(e, batch, m, n, k, es, pk, p->bytes + w * (es - 1), ep(e, RL_EP_MEM_GEMM), 0, 0);
+	/* the scales' multiply: the output read and written, the scales read */
+	mul = (2 * batch * m * n + n) * es / (e->bw * ep(e, RL_EP_MEM_ELEMENTWISE));
+	/* cuBLAS's GEMV tiles start slower than an elementwise kernel (matmul) */
+	lat = m < 128 || n < 128 ? g.kernels * (ep(e, RL_EP_GEMM_LATENCY_US) - ep(e, RL_EP_LATENCY_US))
+	                         : 0;
+	s.t_memory = w * (1 + es) / (e->bw * ep(e, RL_EP_MEM_ELEMENTWISE)) + g.t_memory + mul;
+	s.t_compute = cast + fmax(g.t_compute, g.t_memory) + lat + mul;
+	s.kernels = 2 + g.kernels;
+	s.note = e->compiled ? "int8 weight-only under torch.compile above one row: not measured, "
+	                       "taken as eager's cast, GEMM and multiply"
+	                     : "int8 weight-only: the weights cast to the activations' dtype (an "
+	                       "unvectorised widening copy), then the GEMM and the scales' multiply";
+	return s;
+}
+
 static struct est matmul(const struct env *e, const struct rl_op *op, const struct rl_pred *p)
 {
 	const uint64_t *d = op->dims;
@@ -583,6 +637,9 @@ static struct est matmul(const struct env *e, const struct rl_op *op, const stru
 	}
 	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4)
 		return tinygemm(e, p);
+	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT8 &&
+	    (op->dtype == RL_BF16 || op->dtype == RL_FP16))
+		return int8_weights(e, op, p, batch, es, pk);
 	pk *= dtype_factor(e, op);
 	/* one output column has no row stride to align: N of 1 runs the
 	 * nvjet GEMV (qwen2_moe's shared_expert_gate, 8 x 1 x 2048, in 5.5 us) */
@@ -881,6 +938,7 @@ static int env_init(struct env *e, const struct rl_model_ctx *ctx)
 		return 0;
 	e->d = ctx->dev;
 	e->ep = ctx->eff;
+	e->compiled = ctx->compiled;
 	e->sms = fmax(1, ctx->dev->num[RL_HW_SM_COUNT].value);
 	e->bw = datasheet(ctx->dev, RL_HW_MEM_BANDWIDTH_GBS) * 1e3;
 	e->clock_scale = ctx->dev->num[RL_HW_BOOST_CLOCK_MHZ].present
@@ -974,9 +1032,11 @@ static const char *unmeasured(const struct env *e, const struct rl_op *op)
 
 	switch (op->kind) {
 	case RL_KIND_MATMUL:
-		if (wq && !(op->weight_dtype == RL_INT4 && op->dtype == RL_BF16))
+		if (wq && !(op->weight_dtype == RL_INT4 && op->dtype == RL_BF16) &&
+		    !(op->weight_dtype == RL_INT8 && (op->dtype == RL_BF16 || op->dtype == RL_FP16)))
 			return "no measured kernel for these weights: only int4 weights under bf16 "
-			       "(tinygemm) are in the efficiency profile; expected = roofline";
+			       "(tinygemm) and int8 weights under bf16 or fp16 are in the efficiency "
+			       "profile; expected = roofline";
 		if (wq && ep(e, RL_EP_GEMM_INT4) <= 0)
 			return "no measured kernel for int4 weights in the efficiency profile; "
 			       "expected = roofline";
@@ -1041,6 +1101,11 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 	 * stream at batches where tinygemm is compute-bound): say so */
 	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4 &&
 	    op->kind == RL_KIND_MATMUL)
+		p->expected_assumed = 1;
+	/* int8 weights compiled above one row: eager's kernels, not measured */
+	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT8 &&
+	    op->kind == RL_KIND_MATMUL && e.compiled && elements(op) != op->dims[op->ndims - 1] *
+	                                                                     op->dims[op->ndims - 2])
 		p->expected_assumed = 1;
 }
 

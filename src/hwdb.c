@@ -424,6 +424,11 @@ double rl_runtime_extra_us(const struct rl_runtime *rt, int k)
 	return v != NULL ? v->value : 0;
 }
 
+int rl_runtime_compiled(const struct rl_runtime *rt)
+{
+	return rt != NULL && rt->compiled.present && rt->compiled.value != 0;
+}
+
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 {
 	struct rl_kvfile kv;
@@ -479,6 +484,14 @@ int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err)
 					                kv.lineno, key, e.msg);
 			}
 		}
+		else if (strcmp(key, "compiled") == 0) {
+			rc = rl_hwval_set(&kv, &rt->compiled, key, val, src, err);
+			if (rc == 0 && rt->compiled.value != 0 && rt->compiled.value != 1)
+				rc = rl_err_set(err, RL_ERR_PARSE,
+				                "%s:%zu: key 'compiled': '%s' is not 0 or 1 (1: torch.compile's "
+				                "kernels, 0: eager's)",
+				                path, kv.lineno, val);
+		}
 		else {
 			free(src);
 			rc = rl_err_set(err, RL_ERR_PARSE, "%s:%zu: unknown key '%s'", path,
@@ -509,6 +522,8 @@ void rl_runtime_release(struct rl_runtime *rt)
 	free(rt->path);
 	free(rt->host_overhead_us.text);
 	free(rt->host_overhead_us.source);
+	free(rt->compiled.text);
+	free(rt->compiled.source);
 	for (i = 0; i < RL_HOST_KEY_COUNT; i++) {
 		free(rt->host_kind_us[i].text);
 		free(rt->host_kind_us[i].source);

@@ -84,6 +84,10 @@ struct rl_runtime {
 	 * it runs at input shapes the process has not run before (a library's
 	 * plan or cache for the new shape); present where the trace showed it */
 	struct rl_hwval host_extra_us[RL_HOST_KEY_COUNT];
+	/* "compiled": 1 when the stack's kernels are torch.compile's (inductor's
+	 * code), which runs a one-row weight-only int8 GEMM as one fused
+	 * dequantising GEMV (expected.c); absent or 0: eager PyTorch's kernels */
+	struct rl_hwval compiled;
 };
 
 /* The numeric device keys in documentation order (docs/hwdb-format.md):
@@ -169,9 +173,14 @@ double rl_runtime_host_us(const struct rl_runtime *rt, int k);
  * host_extra_us.K, else a path's kind's, else 0. */
 double rl_runtime_extra_us(const struct rl_runtime *rt, int k);
 
+/* 1 when RT's kernels are torch.compile's (its "compiled" key), else 0 (RT
+ * NULL included). */
+int rl_runtime_compiled(const struct rl_runtime *rt);
+
 /* Reads the runtime profile PATH into *RT: id, name, host_overhead_us
  * (required) and host_overhead_us.KIND and host_extra_us.KIND for any op
- * kind (rl_kind_name: not "fused"), each checked as rl_host_overhead_check. An unknown key or kind
+ * kind (rl_kind_name: not "fused"), each checked as rl_host_overhead_check, and
+ * compiled (0 or 1). An unknown key or kind
  * is an error naming it. Returns 0, RL_ERR_IO or RL_ERR_PARSE. */
 int rl_runtime_load(const char *path, struct rl_runtime *rt, struct rl_err *err);
 void rl_runtime_release(struct rl_runtime *rt);

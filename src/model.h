@@ -77,6 +77,8 @@ struct rl_model_ctx {
 	                               * times (effprof.h); NULL: first principles
 	                               * only */
 	int best_case;                /* 1: expected times are the roofline's */
+	int compiled;                 /* 1: the runtime's kernels are torch.compile's
+	                               * (rl_runtime_compiled, hwdb.h) */
 	const struct rl_net *net;     /* the interconnect of collectives; NULL:
 	                               * none (a collective is then an error) */
 };

@@ -232,6 +232,7 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	pl->ctx.host_extra_us = m->host_extra_us;
 	pl->ctx.eff = m->eff;
 	pl->ctx.best_case = m->best_case;
+	pl->ctx.compiled = rl_runtime_compiled(m->rt);
 	pl->ctx.net = m->net;
 	pl->rt = m->rt;
 	if (m->train != NULL) {

@@ -689,9 +689,9 @@ END_TEST
  * weights: bytes 2 x (1024 + 1024) + 1024^2 / 2 + 2 x 1024^2 / 128 =
  * 544768 at mem.int4_tinygemm = 0.25 of 1e6 bytes/us = 2.179072 us, then
  * the MMAs, 2 x 1024^2 FLOPs at gemm.int4_tinygemm = 0.125 of 1e6 FLOP/us =
- * 16.777216 us, in series: 1 + 18.956288. The same weights as int8 have no
- * measured kernel, and fp8 GEMMs none in this profile (gemm.fp8 = 0): the
- * roofline, and a note that says so. */
+ * 16.777216 us, in series: 1 + 18.956288. int8 weights under fp32
+ * activations have no measured kernel, and fp8 GEMMs none in this profile
+ * (gemm.fp8 = 0): the roofline, and a note that says so. */
 START_TEST(test_quantised)
 {
 	uint64_t d[3] = {1, 1024, 1024};
@@ -707,6 +707,7 @@ START_TEST(test_quantised)
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "tinygemm"));
 	ck_assert_int_eq(p.expected_assumed, 1); /* the kernel assumed, said */
 	op.weight_dtype = RL_INT8;
+	op.dtype = RL_FP32;
 	p = predict(&op);
 	ck_assert_double_eq_tol(p.expected_gpu_us, p.t_gpu_us, 1e-9);
 	ck_assert_ptr_nonnull(strstr(p.expected_note, "no measured kernel"));
@@ -718,6 +719,59 @@ START_TEST(test_quantised)
 	ck_assert_int_eq(p.expected_assumed, 1);
 	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3); /* bf16: nothing assumed */
 	ck_assert_int_eq(predict(&op).expected_assumed, 0);
+}
+END_TEST
+
+/* int8 weights under bf16, 1 x 1024 x 1024, one scale a row of weights
+ * (weight_group 1024): bytes 2 x (1024 + 1024) + 1024^2 + 2 x 1024 =
+ * 1054720. Eagerly, three kernels in series: the cast reads 1024^2 int8
+ * weights and writes them as bf16, 3 x 1048576 bytes at mem.elementwise =
+ * 0.5 of 1e6 bytes/us = 6.291456 us (over the 0.262144 us of its elements
+ * at 1e6 per us per SM on 4 SMs), plus copy.strided.latency_us = 2; the
+ * GEMM over the cast weights, as the same product of bf16 weights (its
+ * tiles' time, far over either's bytes); the scales' multiply, (2 x 1024 +
+ * 1024) x 2 bytes at 0.5 of 1e6 = 0.012288 us. Two kernels more than the
+ * bf16 product at latency_us = 1 each: its time + 2 + 8.291456 + 0.012288.
+ * Compiled, one row: one kernel streaming the 1054720 bytes at
+ * mem.int8_gemv = 0.5 (2.10944 us) after its fixed gemm.int8_gemv_us = 3
+ * (the FLOPs, 2 x 1024^2 at the 1e7 FLOP/us fp32 pipe, 0.21 us, under it):
+ * 5.10944. Compiled at two rows: eager's three kernels, and said. */
+START_TEST(test_int8_weights)
+{
+	uint64_t d[3] = {1, 1024, 1024}, d2[3] = {2, 1024, 1024};
+	struct rl_op op, bf;
+	struct rl_pred p, pb;
+
+	make_op(&bf, RL_KIND_MATMUL, RL_BF16, d, 3);
+	pb = predict(&bf);
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	op.has |= RL_HAS_WEIGHT_DTYPE;
+	op.weight_dtype = RL_INT8;
+	op.weight_group = 1024;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.bytes, 1054720, 1e-6);
+	ck_assert_double_eq_tol(p.expected_gpu_us, pb.expected_gpu_us + 2 + 8.291456 + 0.012288, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 3, 1e-12);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "cast"));
+	ck_assert_int_eq(p.expected_assumed, 0);
+	ctx.compiled = 1;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 5.10944, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 1, 1e-12);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "fused dequantising GEMV"));
+	ck_assert_int_eq(p.expected_assumed, 0);
+	make_op(&bf, RL_KIND_MATMUL, RL_BF16, d2, 3);
+	pb = predict(&bf);
+	make_op(&op, RL_KIND_MATMUL, RL_BF16, d2, 3);
+	op.has |= RL_HAS_WEIGHT_DTYPE;
+	op.weight_dtype = RL_INT8;
+	op.weight_group = 1024;
+	p = predict(&op);
+	/* the multiply over two rows: (2 x 2048 + 1024) x 2 bytes, 0.020480 us */
+	ck_assert_double_eq_tol(p.expected_gpu_us, pb.expected_gpu_us + 2 + 8.291456 + 0.02048, 1e-6);
+	ck_assert_int_eq(p.expected_assumed, 1);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "not measured"));
+	ctx.compiled = 0;
 }
 END_TEST
 
@@ -811,6 +865,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_depthwise);
 	tcase_add_test(tc, test_sdpa_backend);
 	tcase_add_test(tc, test_quantised);
+	tcase_add_test(tc, test_int8_weights);
 	tcase_add_test(tc, test_profile_errors);
 	tcase_add_test(tc, test_pick);
 	suite_add_tcase(s, tc);

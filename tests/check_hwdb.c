@@ -396,6 +396,32 @@ START_TEST(test_runtime_per_kind)
 }
 END_TEST
 
+/* A runtime whose kernels are torch.compile's (compiled = 1): absent, 0 and
+ * a NULL runtime are eager's. */
+START_TEST(test_runtime_compiled)
+{
+	static const char *const texts[] = {
+	        "id = r\nname = R\nhost_overhead_us = 0.05 ; m\ncompiled = 1 ; i\n",
+	        "id = r\nname = R\nhost_overhead_us = 0.05 ; m\ncompiled = 0 ; i\n",
+	        "id = r\nname = R\nhost_overhead_us = 0.05 ; m\n",
+	};
+	static const int want[] = {1, 0, 0};
+	char path[32];
+	struct rl_runtime rt;
+	struct rl_err err = {0, ""};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		write_temp(path, texts[i]);
+		ck_assert_msg(rl_runtime_load(path, &rt, &err) == 0, "%s", err.msg);
+		unlink(path);
+		ck_assert_int_eq(rl_runtime_compiled(&rt), want[i]);
+		rl_runtime_release(&rt);
+	}
+	ck_assert_int_eq(rl_runtime_compiled(NULL), 0);
+}
+END_TEST
+
 /* Issue 26: a path of a kind with its own host cost (torch._scaled_mm), its
  * name, and the kind it refines. */
 START_TEST(test_runtime_host_path)
@@ -462,6 +488,11 @@ static const struct {
 	 "key 'host_overhead_us.copy' given twice"},
 	{"id = r\nname = R\nhost_overhead_us.matmul = 12 ; s\n",
 	 "a runtime needs 'id', 'name' and 'host_overhead_us'"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\ncompiled = 2 ; s\n",
+	 ":4: key 'compiled': '2' is not 0 or 1"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\ncompiled = 1\n",
+	 "key 'compiled': a number needs its source"},
+	{"id = r\nname = R\nhost_overhead_us = 5 ; s\ncompiled = yes ; s\n", "key 'compiled'"},
 };
 
 START_TEST(test_bad_runtime_per_kind)
@@ -657,6 +688,7 @@ Suite *suite_hwdb(void)
 	tcase_add_test(errors, test_read_write_bandwidth);
 	tcase_add_test(errors, test_runtime_per_kind);
 	tcase_add_test(errors, test_runtime_host_path);
+	tcase_add_test(errors, test_runtime_compiled);
 	tcase_add_loop_test(errors, test_bad_runtime_per_kind, 0, ARRAY_SIZE(bad_runtimes));
 	tcase_add_test(errors, test_roofs_parse);
 	tcase_add_test(errors, test_line_cap);

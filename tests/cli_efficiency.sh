@@ -140,6 +140,32 @@ check "issue 26 fresh: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 
 check "issue 26 fresh: expected bound = measured regime on $5 >= 0.95" awk -v x="$5" 'BEGIN { exit !(x >= 0.95) }'
 check "issue 26 fresh: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
 
+# issue 26's int8 weight-only linears (h200-issue26-wo-2026-12-04: gpt-fast's
+# F.linear(x, w.to(x.dtype)) * scales over Llama-2's projections, split by
+# model before the fit: -70B held out). Eagerly (the cast, the GEMM, the
+# multiply: no key fitted on them), the held-out shapes' errors; under the
+# graph runtime (torch.compile's kernels, compiled = 1: one fused GEMV at
+# one row), its two keys fitted on the
+# fit split, both splits' errors
+WO="$top_srcdir/docs/measurements/h200-issue26-wo-2026-12-04/wo.csv"
+grep -v -- '-compiled-' "$WO" >"$tmp/wo-eager.csv"
+{ head -n 1 "$WO"; grep -- '-compiled-' "$WO"; } >"$tmp/wo-compiled.csv"
+run classify --hw h200-sxm-measured -f csv "$tmp/wo-eager.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures held-out)
+check "int8 weights, eager, held out: 14 ops (9 and their 5 bf16 GEMVs), 13 of 20 us or more" test "$1 $2" = "14 13"
+check "int8 weights, eager, held out: median error $3 <= 0.05" awk -v x="$3" 'BEGIN { exit !(x <= 0.05) }'
+check "int8 weights, eager, held out: p90 error $4 <= 0.10" awk -v x="$4" 'BEGIN { exit !(x <= 0.10) }'
+check "int8 weights, eager, held out: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
+run classify --hw h200-sxm-measured --runtime graph -f csv "$tmp/wo-compiled.csv"
+cp "$tmp/out" "$tmp/m.csv"
+set -- $(figures fit)
+check "int8 weights, compiled, fit: 7 ops, median error $3 <= 0.15" \
+	awk -v n="$1" -v x="$3" 'BEGIN { exit !(n == 7 && x <= 0.15) }'
+set -- $(figures held-out)
+check "int8 weights, compiled, held out (8192 x 8192): error $3 <= 0.20" \
+	awk -v n="$1" -v x="$3" 'BEGIN { exit !(n == 1 && x <= 0.20) }'
+
 # issue 23's decode GEMVs (h200-issue23-gemv-2026-12-04: F.linear over nine
 # models' projections, split by whole model before gemm.latency_us was
 # fitted on the fit split): the held-out models' errors, the large ones and

@@ -170,8 +170,9 @@ check "scale csv: t_us is the base size's expected_us" \
 
 # --- quantised paths: the table says which kernel is assumed, or that none
 # was measured (issue 26), as json's expected_note does; 2 int4 ops, 1 int8
-# weight op, 1 fp8e5m2 GEMM, a bf16 one without a note
-printf 'name,kind,dtype,shape,weight_dtype\nw4,matmul,bf16,16x4096x4096,int4\nw4b,matmul,bf16,1x4096x11008,int4\nw8,matmul,bf16,16x4096x4096,int8\nf8b,matmul,fp8e5m2,1024x4096x4096,\nmm,matmul,bf16,1024x4096x4096,\n' >"$tmp/q.csv"
+# weight op under fp32 (none measured), 1 under bf16 (the eager cast, GEMM
+# and multiply: measured, no line), 1 fp8e5m2 GEMM, a bf16 one without a note
+printf 'name,kind,dtype,shape,weight_dtype\nw4,matmul,bf16,16x4096x4096,int4\nw4b,matmul,bf16,1x4096x11008,int4\nw8,matmul,fp32,16x4096x4096,int8\nw8b,matmul,bf16,16x4096x4096,int8\nf8b,matmul,fp8e5m2,1024x4096x4096,\nmm,matmul,bf16,1024x4096x4096,\n' >"$tmp/q.csv"
 run classify --hw h200 "$tmp/q.csv"
 check "table: the int4 ops' kernel named below it, with their count" \
 	grep -q "^expected, 2 ops: int4 weight-only, assumed PyTorch's tinygemm" "$tmp/out"

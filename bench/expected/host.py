@@ -75,6 +75,7 @@ def quant_paths():
     one = torch.tensor(1.0, device=dev)
     sa, sb = torch.ones(32, 1, device=dev), torch.ones(1, 64, device=dev)
     x1 = r(1, 256)
+    a32 = r(32, 256)
     try:  # torch >= 2.5: uint8 [N, K / 2] (measure.py's add_int4_wo)
         packed = torch._convert_weight_to_int4pack(
             torch.randint(0, 255, (256, 128), dtype=torch.uint8, device=dev), 8)
@@ -95,6 +96,12 @@ def quant_paths():
          lambda: torch._weight_int4pack_mm(x1, packed, 128, sz)),
         ("matmul.weight_int8", "torch._weight_int8pack_mm (1x256x256)",
          lambda: torch._weight_int8pack_mm(x1, w8, s8)),
+        # gpt-fast's WeightOnlyInt8Linear and torchao's int8_weight_only, eager:
+        # the cast, the GEMM and the scales' multiply (measure.py's add_wo8)
+        ("matmul.weight_int8", "F.linear(x, w.to(bf16)) * s (1x256x256)",
+         lambda: F.linear(x1, w8.to(BF)) * s8),
+        ("matmul.weight_int8", "F.linear(x, w.to(bf16)) * s (32x256x256)",
+         lambda: F.linear(a32, w8.to(BF)) * s8),
     ]
     print("\n## host cost of the quantised GEMM paths: tiny tensors, wall time per call "
           "(end-to-end) and host-only time, us; GPU time per call in a CUDA graph")

@@ -9,7 +9,8 @@
 # each op ran.
 #
 # Run on the GPU machine: python3 bench/expected/measure.py OUT.csv [--fresh |
-# --i26 | --i26-fresh | --gemv | --gemm | --decode-attn | --align] [--limit SECONDS] [--dry]
+# --i26 | --i26-fresh | --gemv | --gemm | --decode-attn | --align | --wo | --mask]
+# [--limit SECONDS] [--dry]
 # (--fresh: the families measured after the profile was frozen, split "fresh";
 # --i26: issue 26's families, each op's split fixed in build_i26;
 # --i26-fresh: the same families on new shapes, measured after the fit,
@@ -18,7 +19,9 @@
 # the default set alone (issue 12's GEMMs, their split as there), measured
 # again on another lease; --decode-attn: issue 23's decode SDPA over grouped
 # KV heads, split by head layout in DECODE_ATTN; --align: issue 24's
-# unaligned GEMMs under F.linear and torch.mm, split by N in ALIGN_N; --dry: no
+# unaligned GEMMs under F.linear and torch.mm, split by N in ALIGN_N; --wo:
+# int8 weight-only linears, eager and compiled, split by model in WO_MODELS;
+# --mask: SDPA under float and bool masks, split by head dim in MASK_SHAPES; --dry: no
 # GPU, no torch: writes the op list with placeholder times, to check it with
 # `roofline classify` before a device run). An op that fails (a missing
 # kernel, a refused shape) is recorded in OUT.csv's sibling OUT-failed.csv
@@ -942,6 +945,100 @@ def build_gemv():
                    b_mm(m, n, k, linear=True), split=split, weight_dtype="bf16")
 
 
+# Int8 weight-only linears as gpt-fast (model.py, WeightOnlyInt8Linear) and
+# torchao's int8_weight_only write them: F.linear(x, w.to(x.dtype)) * scales,
+# eager (the cast, the GEMM and the scales' multiply: three kernels) and under
+# torch.compile with gpt-fast's settings (generate.py: coordinate_descent_tuning,
+# which makes inductor decompose a one-row mm into a multiply and a sum,
+# torch/_inductor/decomposition.py mm, so the cast fuses into one reduction).
+# The split, by model, fixed here (2026-12-04) before measuring: Llama-2-7B's
+# and -13B's projections fit, Llama-2-70B's held out.
+WO_MODELS = (("llama2-7b", "fit", ((4096, 4096), (11008, 4096), (4096, 11008), (32000, 4096))),
+             ("llama2-13b", "fit", ((5120, 5120), (13824, 5120), (5120, 13824))),
+             ("llama2-70b", "held-out", ((8192, 8192), (1024, 8192), (28672, 8192), (8192, 28672),
+                                         (32000, 8192))))
+
+
+def add_wo8(family, name, m, n, k, split, compiled):
+    def make():
+        x = rnd(m, k)
+        w = torch.randint(-128, 127, (n, k), dtype=torch.int8, device=dev)
+        s = torch.rand(n, device=dev, dtype=BF) + 0.5
+
+        def f(x, w, s):
+            return F.linear(x, w.to(x.dtype)) * s
+        if compiled:
+            import torch._inductor.config as icfg
+            # one compiled function, a graph per shape: past dynamo's
+            # recompile limit (8) it would run eagerly
+            torch._dynamo.config.recompile_limit = 10**6
+            icfg.coordinate_descent_tuning = True
+            icfg.triton.unique_kernel_names = True
+            g = torch.compile(f, dynamic=False)
+        else:
+            g = f
+        return lambda: g(x, w, s)
+    op(family, name, "matmul", "bf16", shape_str(m, n, k), make, split=split, weight_dtype="int8",
+       weight_group=k)
+
+
+# SDPA under an explicit attn_mask (a padding or document mask as a tensor):
+# flash takes none (sdp_utils.cpp), cuDNN and the memory-efficient kernel
+# read it tile by tile. Each shape unmasked, with a float mask broadcast over
+# the heads ([B, 1, S, S]), one per head ([B, H, S, S]) and a bool mask
+# ([B, 1, S, S]). The split, by head dim, fixed here (2026-12-04) before
+# measuring: head dim 128 fits, 64 is held out.
+MASK_SHAPES = (((8, 16, 1024, 128), "fit"), ((4, 32, 2048, 128), "fit"), ((2, 16, 4096, 128), "fit"),
+               ((16, 12, 512, 64), "held-out"), ((8, 16, 1024, 64), "held-out"),
+               ((2, 32, 2048, 64), "held-out"))
+
+
+def add_masked(family, name, b, h, s, d, split, mask, mask_heads):
+    def make():
+        q, k, v = (rnd(b, h, s, d) for _ in range(3))
+        if mask is None:
+            return lambda: F.scaled_dot_product_attention(q, k, v)
+        hm = h if mask_heads else 1
+        if mask == "bool":
+            m = torch.ones(b, hm, s, s, device=dev, dtype=torch.bool)
+            m[..., s - s // 8:] = False
+        else:
+            m = torch.zeros(b, hm, s, s, device=dev, dtype=BF)
+            m[..., s - s // 8:] = float("-inf")
+        return lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+    cols = {"causal": 0}
+    if mask is not None:
+        cols["mask"] = mask
+        cols["mask_shape"] = shape_str(b, h if mask_heads else 1, s, s)
+    op(family, name, "attention", "bf16", shape_str(b, h, s, d), make, split=split, **cols)
+
+
+def build_mask():
+    for (b, h, s, d), split in MASK_SHAPES:
+        base = f"b{b}-h{h}-s{s}-d{d}"
+        add_masked(f"sdpa-mask-d{d}", f"{base}-none", b, h, s, d, split, None, False)
+        add_masked(f"sdpa-mask-d{d}", f"{base}-float", b, h, s, d, split, "float", False)
+        add_masked(f"sdpa-mask-d{d}", f"{base}-float-heads", b, h, s, d, split, "float", True)
+        add_masked(f"sdpa-mask-d{d}", f"{base}-bool", b, h, s, d, split, "bool", False)
+
+
+def build_wo():
+    for model, split, projs in WO_MODELS:
+        for n, k in projs:
+            add_wo8(f"int8-wo-compiled-{model}", f"b1-{n}x{k}", 1, n, k, split, True)
+            add_wo8(f"int8-wo-eager-{model}", f"b1-{n}x{k}", 1, n, k, split, False)
+    for model, split, projs in WO_MODELS:
+        for m in (8, 32):
+            for n, k in projs[:2]:
+                add_wo8(f"int8-wo-eager-{model}", f"b{m}-{n}x{k}", m, n, k, split, False)
+                add_wo8(f"int8-wo-compiled-{model}", f"b{m}-{n}x{k}", m, n, k, split, True)
+    # the same projections in bf16 at one row (F.linear), beside them
+    for model, split, projs in WO_MODELS:
+        for n, k in projs:
+            op(f"bf16-gemv-{model}", f"b1-{n}x{k}", "matmul", "bf16", shape_str(1, n, k),
+               b_mm(1, n, k, linear=True), split=split, weight_dtype="bf16")
+
+
 def main():
     global flush
     args = sys.argv[1:]
@@ -951,6 +1048,10 @@ def main():
     limit = float(args[args.index("--limit") + 1]) if "--limit" in args else 420
     if "--gemv" in args:
         build_gemv()
+    elif "--wo" in args:
+        build_wo()
+    elif "--mask" in args:
+        build_mask()
     elif "--decode-attn" in args:
         build_decode_attn()
     elif "--align" in args:
@@ -974,7 +1075,7 @@ def main():
               "ops", len(ROWS), flush=True)
     cols = ["name", "kind", "dtype", "shape", "kernel", "stride", "padding", "groups", "causal",
             "inputs", "flops_per_element", "perm", "weight_dtype", "weight_group", "grouped", "kv_heads",
-            "layout",
+            "layout", "mask", "mask_shape",
             "measured_us",
             "event_us", "graph_us", "eager_us", "family", "split", "kernels"]
     failed_path = out[:-4] + "-failed.csv" if out.endswith(".csv") else out + "-failed.csv"
@@ -1020,7 +1121,7 @@ def main():
                         c.get("groups", ""), c.get("causal", ""), c.get("inputs", ""),
                         c.get("flops_per_element", ""), c.get("perm", ""), c.get("weight_dtype", ""),
                         c.get("weight_group", ""), c.get("grouped", ""), c.get("kv_heads", ""),
-                        c.get("layout", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
+                        c.get("layout", ""), c.get("mask", ""), c.get("mask_shape", ""), f"{kern:.3f}", f"{cold:.3f}", f"{gr:.3f}", f"{eg:.3f}",
                         r["family"], split, kn])
             fh.flush()
             if not dry:
