@@ -77,6 +77,11 @@ const struct rl_cli_opt rl_cli_options[] = {
 	{"microbatches", 0, RL_OPT_MICROBATCHES, "M", RL_CMD_MODEL,
 	 "pipeline micro-batches (default: pp, or the\n"
 	 "largest divisor of batch / dp below it)"},
+	{"virtual-stages", 0, RL_OPT_VIRTUAL_STAGES, "V", RL_CMD_MODEL,
+	 "model chunks per GPU: the interleaved 1F1B\n"
+	 "schedule (bubble / V, V sends a micro-batch;\n"
+	 "needs --pp, pp x V dividing the layers and\n"
+	 "micro-batches a multiple of pp)"},
 	{"timeline", 0, RL_OPT_TIMELINE, NULL, RL_CMD_MODEL,
 	 "simulate the step on the host, the GPU and\n"
 	 "the communication stream (docs/timeline.md)"},

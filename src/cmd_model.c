@@ -257,6 +257,7 @@ int cmd_model(int argc, char **argv)
 		{RL_OPT_TP, &lay.tp, NULL},          {RL_OPT_PP, &lay.pp, NULL},
 		{RL_OPT_DP, &lay.dp, NULL},          {RL_OPT_EP, &lay.ep, NULL},
 		{RL_OPT_MICROBATCHES, &lay.microbatches, NULL},
+		{RL_OPT_VIRTUAL_STAGES, &lay.vstages, NULL},
 		{RL_OPT_WEIGHT_GROUP, &mo.weight_group, NULL},
 	};
 	const struct { int opt; enum rl_dtype *v; int *given; } dtypes[] = {
@@ -303,7 +304,7 @@ int cmd_model(int argc, char **argv)
 			break;
 		case RL_OPT_BATCH: case RL_OPT_SEQ: case RL_OPT_CONTEXT: case RL_OPT_GENERATE:
 		case RL_OPT_TP: case RL_OPT_PP: case RL_OPT_DP: case RL_OPT_EP:
-		case RL_OPT_MICROBATCHES: case RL_OPT_WEIGHT_GROUP:
+		case RL_OPT_MICROBATCHES: case RL_OPT_VIRTUAL_STAGES: case RL_OPT_WEIGHT_GROUP:
 			for (i = 0; sizes[i].opt != opt; i++)
 				;
 			if (size_opt(opt, optarg, sizes[i].v) != 0)
@@ -435,7 +436,7 @@ int cmd_model(int argc, char **argv)
 	}
 	/* a layout is placed on --hw's system, even for -f oplist (the
 	 * collectives' ranks and nodes) */
-	if (rl_parallel_active(&lay) || lay.microbatches) {
+	if (rl_parallel_active(&lay) || lay.microbatches || lay.vstages) {
 		if (rl_cli_model_resolve(&m) < 0)
 			goto out;
 		if (rl_parallel_check_model(&lay, &cfg, &e) < 0 ||

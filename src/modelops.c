@@ -280,11 +280,13 @@ static void tp_allreduce(struct build *b, const char *name, uint64_t t, uint64_t
 }
 
 /* The last pipeline stage receives its input, T x hidden, from the stage
- * before (Narayanan et al. 2021, section 2.2). */
+ * before (Narayanan et al. 2021, section 2.2); with v model chunks a GPU
+ * each chunk receives its own, v times a micro-batch (section 2.2.2). */
 static void stage_recv(struct build *b, uint64_t t, uint64_t hidden)
 {
 	if (b->par != NULL && !b->first)
-		collective(b, "stage_recv", "sendrecv", t, hidden, &b->par->link, 1);
+		collective(b, "stage_recv", "sendrecv", t, hidden, &b->par->link,
+		           b->par->lay.vstages > 1 ? b->par->lay.vstages : 1);
 }
 
 /* The logits: of each sequence's last token at inference; of every token

@@ -110,11 +110,25 @@ uint64_t rl_parallel_span(uint64_t start, uint64_t stride, uint64_t ranks, uint6
 	return nodes;
 }
 
-double rl_parallel_bubble(uint64_t pp, uint64_t m)
+double rl_parallel_bubble(uint64_t pp, uint64_t m, uint64_t v)
 {
+	double vm = (double)(v ? v : 1) * (double)m;
+
 	if (pp <= 1 || m == 0)
 		return 0;
-	return (double)(pp - 1) / (double)(m + pp - 1);
+	return (double)(pp - 1) / (vm + (double)(pp - 1));
+}
+
+double rl_parallel_in_flight(uint64_t pp, uint64_t m, uint64_t v)
+{
+	double chunks, total;
+
+	v = v ? v : 1;
+	if (pp <= 1 || m == 0)
+		return 1;
+	chunks = v == 1 ? (double)pp : 2.0 * (double)(pp - 1) + (double)(v - 1) * (double)pp + 1;
+	total = (double)m * (double)v;
+	return (chunks < total ? chunks : total) / (double)v;
 }
 
 /* Places group NAME of RANKS GPUs from START by STRIDE into *G. */
@@ -139,6 +153,7 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
                       const struct rl_net *net, struct rl_parallel_place *out, struct rl_err *err)
 {
 	uint64_t tp = one(p->tp), pp = one(p->pp), dp = one(p->dp), ep = one(p->ep), m, gpn;
+	uint64_t v = one(p->vstages);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -151,7 +166,21 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 	out->lay.pp = pp;
 	out->lay.dp = dp;
 	out->lay.ep = ep;
+	out->lay.vstages = v;
 	out->gpus = tp * pp * dp;
+	/* the interleaved schedule (Megatron-LM's checks, megatron/training/
+	 * arguments.py): v chunks of L / (pp v) layers on each GPU, and the
+	 * micro-batches run in groups of pp */
+	if (v > 1 && pp <= 1)
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--virtual-stages %llu: the interleaved schedule needs --pp above 1",
+		                  (unsigned long long)v);
+	if (v > RL_PARALLEL_MAX || (v > 1 && layers % (pp * v) != 0))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--virtual-stages %llu: pp x v = %llu does not divide the %llu "
+		                  "layers (each GPU holds v chunks of layers / (pp x v) layers)",
+		                  (unsigned long long)v, (unsigned long long)(pp * v),
+		                  (unsigned long long)layers);
 	if (batch % dp != 0)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--dp %llu does not divide --batch %llu (each replica runs "
@@ -170,11 +199,18 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 			    "each data-parallel replica",
 			    (unsigned long long)m, (unsigned long long)out->batch);
 	}
+	if (v > 1 && m % pp != 0)
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--virtual-stages %llu: the interleaved schedule runs the "
+		                  "micro-batches in groups of pp: %llu micro-batches are not a "
+		                  "multiple of --pp %llu",
+		                  (unsigned long long)v, (unsigned long long)m, (unsigned long long)pp);
 	out->lay.microbatches = m;
 	out->micro_batch = out->batch / m;
 	out->lay.bucket_bytes = p->bucket_bytes > 0 ? p->bucket_bytes : RL_PARALLEL_BUCKET_BYTES;
 	out->stage_layers = (layers + pp - 1) / pp;
-	out->bubble = rl_parallel_bubble(pp, m);
+	out->bubble = rl_parallel_bubble(pp, m, v);
+	out->in_flight = rl_parallel_in_flight(pp, m, v);
 	if (net == NULL && (tp > 1 || pp > 1 || ep > 1 || (train && dp > 1)))
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--%s %llu: the device has no interconnect (no "

@@ -34,6 +34,8 @@ struct rl_parallel {
 	uint64_t microbatches;   /* pipeline micro-batches per step; 0: the
 	                          * default (rl_parallel_place) */
 	double bucket_bytes;     /* the gradient all-reduce's bucket; 0: 25 MiB */
+	uint64_t vstages;        /* model chunks per GPU, the interleaved
+	                          * schedule (--virtual-stages); 0 reads as 1 */
 };
 
 /* The GPUs of one group and the nodes they span (a collective's ranks and
@@ -54,7 +56,10 @@ struct rl_parallel_place {
 	uint64_t batch;                /* sequences per data-parallel replica */
 	uint64_t micro_batch;          /* sequences per micro-batch: batch / m */
 	uint64_t stage_layers;         /* layers per pipeline stage: ceil(L / pp) */
-	double bubble;                 /* (pp - 1) / (m + pp - 1) */
+	double bubble;                 /* (pp - 1) / (v m + pp - 1) */
+	double in_flight;              /* micro-batches whose activations the first
+	                                * stage holds at once (1F1B; fractional with
+	                                * v chunks): rl_parallel_in_flight */
 };
 
 /* Whether P splits anything (a degree above 1). */
@@ -86,10 +91,22 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 uint64_t rl_parallel_span(uint64_t start, uint64_t stride, uint64_t ranks, uint64_t gpus_per_node,
                           int *even);
 
-/* The pipeline bubble of PP stages and M micro-batches, GPipe's and
- * 1F1B's: (pp - 1) / (m + pp - 1) of the step (Narayanan et al. 2021,
- * section 2.2.1). 0 for pp 1. */
-double rl_parallel_bubble(uint64_t pp, uint64_t m);
+/* The pipeline bubble of PP stages, M micro-batches and V model chunks per
+ * GPU: GPipe's and 1F1B's (pp - 1) / (m + pp - 1) of the step (Narayanan et
+ * al. 2021, section 2.2.1); the interleaved schedule's chunks of 1 / V of a
+ * stage divide the bubble's time by V (section 2.2.2): (pp - 1) / (v m + pp
+ * - 1). 0 for pp 1. */
+double rl_parallel_bubble(uint64_t pp, uint64_t m, uint64_t v);
+
+/* The micro-batches (in units of a whole stage's layers) whose saved
+ * activations the first of PP stages holds at once under 1F1B with M
+ * micro-batches and V model chunks per GPU: Megatron-LM's warm-up forwards
+ * on rank 0 and the steady state's one more (megatron/core/
+ * pipeline_parallel/schedules.py: pp - 1 + 1 without interleaving; 2 (pp -
+ * 1) + (v - 1) pp + 1 chunks of 1 / v with it), at most all of them:
+ * min(m, pp) for v = 1, min(m, pp + (pp - 1) / v) with chunks. 1 for pp 1
+ * (gradient accumulation: one micro-batch at a time). */
+double rl_parallel_in_flight(uint64_t pp, uint64_t m, uint64_t v);
 
 /* DistributedDataParallel's gradient buckets during backward: gradients
  * fill a bucket in the order they are produced, and a bucket is reduced as

@@ -238,6 +238,10 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 	if (m->train != NULL) {
 		pl->train = 1;
 		pl->topts = *m->train;
+		if (m->parallel != NULL && m->parallel->lay.microbatches > 1) {
+			pl->topts.microbatches = m->parallel->lay.microbatches;
+			pl->topts.in_flight = m->parallel->in_flight;
+		}
 		rl_train_params_init(&pl->params);
 		rl_train_mem_init(&pl->tmem);
 		if (m->parallel != NULL && m->parallel->dp.ranks > 1) {

@@ -1050,7 +1050,22 @@ static void parallel_lines(rl_report *r, const struct rl_summary *s, int md)
 	if (md)
 		fputc('\n', r->out);
 	wrap(r->out, line, "", "  ");
-	if (p->lay.pp > 1) {
+	if (p->lay.pp > 1 && p->lay.vstages > 1) {
+		double vm = (double)p->lay.microbatches * (double)p->lay.vstages;
+
+		rl_fmt_us(c, sizeof(c), s->total_us * (vm + (double)p->lay.pp - 1) / vm);
+		snprintf(line, sizeof(line),
+		         "pipeline: %llu stages of %llu layers in %llu interleaved chunks, %llu "
+		         "micro-batch%s of %llu sequence%s: bubble (pp - 1) / (v m + pp - 1) = "
+		         "%.1f %%, step %s us (the last stage's %s us x (v m + pp - 1) / (v m))",
+		         (unsigned long long)p->lay.pp, (unsigned long long)p->stage_layers,
+		         (unsigned long long)p->lay.vstages, (unsigned long long)p->lay.microbatches,
+		         p->lay.microbatches == 1 ? "" : "es", (unsigned long long)p->micro_batch,
+		         p->micro_batch == 1 ? "" : "s", p->bubble * 100, c, t);
+		if (md)
+			fputc('\n', r->out);
+		wrap(r->out, line, "", "  ");
+	} else if (p->lay.pp > 1) {
 		double m = (double)p->lay.microbatches;
 
 		rl_fmt_us(c, sizeof(c), s->total_us * (m + (double)p->lay.pp - 1) / m);
@@ -1096,9 +1111,11 @@ static void json_parallel(rl_report *r, const struct rl_summary *s)
 	rl_json_ku(g, "stage_layers", p->stage_layers);
 	rl_json_kn(g, "bubble", p->bubble);
 	rl_json_kn(g, "gpu_us", s->total_us);
-	rl_json_kn(g, "step_us", s->total_us * ((double)p->lay.microbatches +
-	                                        (double)p->lay.pp - 1) /
-	                             (double)p->lay.microbatches);
+	rl_json_ku(g, "virtual_stages", p->lay.vstages);
+	rl_json_kn(g, "step_us",
+	           s->total_us * ((double)p->lay.microbatches * (double)p->lay.vstages +
+	                          (double)p->lay.pp - 1) /
+	                   ((double)p->lay.microbatches * (double)p->lay.vstages));
 	yajl_gen_map_close(g);
 }
 

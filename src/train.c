@@ -26,6 +26,8 @@ void rl_train_opts_init(struct rl_train_opts *o)
 	o->optimizer = RL_OPT_ADAMW;
 	o->state_dtype = RL_FP32;
 	o->grad_accum = 1;
+	o->microbatches = 1;
+	o->in_flight = 1;
 }
 
 static const char *const opt_names[] = {"adamw", "adam", "sgd", "none"};
@@ -754,9 +756,10 @@ void rl_train_mem_add_work(struct rl_train_mem *m, const struct rl_train_opts *o
 {
 	double saved;
 
-	(void)o;
 	saved = saved_bytes(fwd, w->es, w->elems);
 	m->saved_full += saved * (double)fwd->count;
+	if (fwd->count <= o->microbatches)
+		m->once_full += saved * (double)fwd->count;
 	if (fwd->count > 1) {
 		if (m->run_count != fwd->count) {
 			close_run(m);
@@ -774,8 +777,26 @@ void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,
                       const struct rl_train_params *p)
 {
 	double s = rl_dtype_bytes(o->state_dtype), states;
+	double mb = (double)(o->microbatches > 1 ? o->microbatches : 1);
+	double inflight = fmin(o->in_flight, mb);
+	double f = mb > 1 ? inflight / mb : 1;
 
 	close_run(m);
+	/* The rows' counts hold every micro-batch; 1F1B keeps the activations
+	 * of at most in_flight of them (Narayanan et al. 2021, section 2.2.1:
+	 * stage s of pp holds pp - s, the first min(m, pp), the last one). The
+	 * list is the last stage's: its layers' share of one micro-batch times
+	 * in_flight is the first stage's, its layers' and head's share of one
+	 * the last stage's; the larger is the peak. Recomputation keeps each
+	 * layer's input for the micro-batches in flight, and one layer's
+	 * working set live once whatever the count. */
+	if (mb > 1) {
+		double layers = (m->saved_full - m->once_full) / mb, once = m->once_full / mb;
+
+		m->saved_full = fmax(inflight * layers, layers + once);
+	}
+	m->checkpoints *= f;
+	m->outside *= f;
 	m->saved = o->recompute ? m->checkpoints + m->run_max + m->outside : m->saved_full;
 	m->gradients = o->autocast ? 4.0 * p->params : p->param_bytes;
 	states = o->optimizer == RL_OPT_SGD ? 1 : o->optimizer == RL_OPT_NONE ? 0 : 2;

@@ -78,6 +78,12 @@ struct rl_train_opts {
 	                            * own; AdamW's decoupled decay is always
 	                            * there */
 	uint64_t grad_accum;       /* micro-batches per optimizer step, >= 1 */
+	/* a pipeline's micro-batches: the op list's counts hold each row once
+	 * per micro-batch (microbatches, >= 1), of which in_flight (>= 1) have
+	 * their activations saved at once: 1F1B's min(m, pp) on the first
+	 * stage (Narayanan et al. 2021, section 2.2.1), 1 without stages */
+	uint64_t microbatches;
+	double in_flight;
 	int autograd;              /* eager autograd (classify --impl hf): the
 	                            * backward gains the kernels PyTorch's eager
 	                            * autograd launches beside the ideal ones
@@ -175,6 +181,9 @@ struct rl_train_mem {
 	                     * 16-bit weights (autocast) */
 	double saved;       /* activations saved for backward */
 	double saved_full;  /* the same without recomputation */
+	double once_full;   /* of saved_full, the rows run once a micro-batch
+	                     * (count <= microbatches: a stage's head, its loss,
+	                     * its input), not once a layer */
 	/* recomputation: a run of consecutive rows with the same count > 1 is
 	 * a repeated block (a layer): only its first row's input is kept per
 	 * occurrence, and one occurrence's activations are live again while

@@ -61,10 +61,29 @@ END_TEST
 START_TEST(test_bubble)
 {
 	/* (pp - 1) / (m + pp - 1) */
-	ck_assert_double_eq_tol(rl_parallel_bubble(4, 4), 3.0 / 7, 1e-12);
-	ck_assert_double_eq_tol(rl_parallel_bubble(8, 32), 7.0 / 39, 1e-12);
-	ck_assert_double_eq_tol(rl_parallel_bubble(2, 1), 0.5, 1e-12);
-	ck_assert_double_eq(rl_parallel_bubble(1, 8), 0);
+	ck_assert_double_eq_tol(rl_parallel_bubble(4, 4, 1), 3.0 / 7, 1e-12);
+	ck_assert_double_eq_tol(rl_parallel_bubble(8, 32, 1), 7.0 / 39, 1e-12);
+	ck_assert_double_eq_tol(rl_parallel_bubble(2, 1, 1), 0.5, 1e-12);
+	ck_assert_double_eq(rl_parallel_bubble(1, 8, 1), 0);
+	/* interleaved, v chunks: (pp - 1) / (v m + pp - 1); 0 reads as 1 */
+	ck_assert_double_eq_tol(rl_parallel_bubble(4, 8, 2), 3.0 / 19, 1e-12);
+	ck_assert_double_eq_tol(rl_parallel_bubble(8, 32, 4), 7.0 / 135, 1e-12);
+	ck_assert_double_eq_tol(rl_parallel_bubble(4, 4, 0), 3.0 / 7, 1e-12);
+}
+END_TEST
+
+/* The first stage's micro-batches in flight (Megatron-LM's warm-up on rank
+ * 0 plus one): min(m, pp) without chunks; with v chunks (2 (pp - 1) + (v -
+ * 1) pp + 1) / v, at most m: pp 4, v 2: (6 + 4 + 1) / 2 = 5.5; pp 8, v 4:
+ * (14 + 24 + 1) / 4 = 9.75; pp 4, v 2, m 4: 8 chunk passes in all, 4. */
+START_TEST(test_in_flight)
+{
+	ck_assert_double_eq(rl_parallel_in_flight(4, 8, 1), 4);
+	ck_assert_double_eq(rl_parallel_in_flight(4, 2, 1), 2);
+	ck_assert_double_eq(rl_parallel_in_flight(1, 8, 1), 1);
+	ck_assert_double_eq(rl_parallel_in_flight(4, 8, 2), 5.5);
+	ck_assert_double_eq(rl_parallel_in_flight(8, 64, 4), 9.75);
+	ck_assert_double_eq(rl_parallel_in_flight(4, 4, 2), 4);
 }
 END_TEST
 
@@ -112,6 +131,27 @@ START_TEST(test_place)
 	/* 79 layers over 4 stages: the last holds ceil(79 / 4) = 20 */
 	ck_assert_int_eq(rl_parallel_place(&lay, 8, 79, 0, &hgx, &p, &e), 0);
 	ck_assert_uint_eq(p.stage_layers, 20);
+	/* interleaved, 2 chunks a GPU: 8 micro-batches, bubble 3 / 19, 5.5 in
+	 * flight on the first stage; 80 layers in 8 chunks of 10 */
+	lay.vstages = 2;
+	lay.microbatches = 8;
+	ck_assert_int_eq(rl_parallel_place(&lay, 8, 80, 0, &hgx, &p, &e), 0);
+	ck_assert_uint_eq(p.lay.vstages, 2);
+	ck_assert_double_eq_tol(p.bubble, 3.0 / 19, 1e-12);
+	ck_assert_double_eq(p.in_flight, 5.5);
+	/* 79 layers: pp x v = 8 does not divide them */
+	ck_assert_int_eq(rl_parallel_place(&lay, 8, 79, 0, &hgx, &p, &e), RL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(e.msg, "pp x v = 8 does not divide the 79 layers"));
+	/* 6 micro-batches are not a multiple of pp 4 */
+	lay.microbatches = 6;
+	ck_assert_int_eq(rl_parallel_place(&lay, 12, 80, 0, &hgx, &p, &e), RL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(e.msg, "6 micro-batches are not a multiple of --pp 4"));
+	/* no stages to interleave */
+	lay = (struct rl_parallel){2, 1, 1, 1, 0, 0};
+	lay.vstages = 2;
+	ck_assert_int_eq(rl_parallel_place(&lay, 8, 80, 0, &hgx, &p, &e), RL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(e.msg, "needs --pp above 1"));
+	lay = (struct rl_parallel){2, 4, 1, 1, 0, 0};
 
 	/* tp 8, pp 2 on two nodes: the last two stages are GPUs 0 and 8 */
 	lay = (struct rl_parallel){8, 2, 1, 1, 0, 0};
@@ -414,6 +454,7 @@ Suite *suite_parallel(void)
 
 	tcase_add_test(tc, test_span);
 	tcase_add_test(tc, test_bubble);
+	tcase_add_test(tc, test_in_flight);
 	tcase_add_test(tc, test_place);
 	tcase_add_test(tc, test_place_errors);
 	tcase_add_test(tc, test_check_model);

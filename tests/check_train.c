@@ -334,6 +334,52 @@ START_TEST(training_memory)
 }
 END_TEST
 
+/* The block of training_memory as a pipeline stage's list of m = 4
+ * micro-batches (counts x 4: the layers 8, the head 4). One micro-batch
+ * saves its layers' 2 x (4,194,304 + 16,384 + 4,194,304) = 16,809,984 B
+ * and the head's 4,194,304. 1F1B with 2 micro-batches in flight on the
+ * first stage: the larger of 2 x 16,809,984 = 33,619,968 (first stage)
+ * and 16,809,984 + 4,194,304 = 21,004,288 (last); one in flight (gradient
+ * accumulation): 21,004,288, one micro-batch's; all four (pp 4 = m): the
+ * first stage's layers, 4 x 16,809,984 = 67,239,936, not GPipe's 4 x
+ * 21,004,288 (the head is on the last stage, one in flight). A head of 2048 x 8192 x 16384
+ * saves its A, 2048 x 16384 x 2 = 67,108,864 B: with 2 in flight the last
+ * stage is the larger, 16,809,984 + 67,108,864 = 83,918,848. */
+START_TEST(pipeline_memory)
+{
+	static const struct {
+		uint64_t in_flight, head_k;
+		double saved;
+	} cases[] = {{2, 1024, 33619968.0}, {1, 1024, 21004288.0}, {4, 1024, 67239936.0},
+	             {2, 16384, 83918848.0}};
+	struct rl_train_opts o;
+	struct rl_train_params p;
+	struct rl_train_mem m;
+	struct rl_op ln, mm, head;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_op_shape(&ln, RL_KIND_LAYERNORM, RL_BF16, 2, (uint64_t[]){2048, 1024});
+		ln.count = 8;
+		test_op_shape(&mm, RL_KIND_MATMUL, RL_BF16, 3, (uint64_t[]){2048, 4096, 1024});
+		mm.count = 8;
+		test_op_shape(&head, RL_KIND_MATMUL, RL_BF16, 3,
+		              (uint64_t[]){2048, 8192, cases[i].head_k});
+		head.count = 4;
+		rl_train_opts_init(&o);
+		o.microbatches = 4;
+		o.in_flight = cases[i].in_flight;
+		rl_train_params_init(&p);
+		rl_train_mem_init(&m);
+		ck_assert_int_eq(rl_train_mem_add(&m, &o, &ln, NULL), 0);
+		ck_assert_int_eq(rl_train_mem_add(&m, &o, &mm, NULL), 0);
+		ck_assert_int_eq(rl_train_mem_add(&m, &o, &head, NULL), 0);
+		rl_train_mem_end(&m, &o, &p);
+		ck_assert_msg(m.saved == cases[i].saved, "case %zu: %.0f", i, m.saved);
+	}
+}
+END_TEST
+
 /* autocast: a matmul's weights cast before it (1024 x 4096 fp32 read, bf16
  * written: 4,194,304 x 6 B) and its weight gradient cast back after the
  * grad-weight GEMM. */
@@ -638,6 +684,7 @@ Suite *suite_train(void)
 	tcase_add_test(tc, optimizer_bytes);
 	tcase_add_test(tc, optimizer_ops);
 	tcase_add_test(tc, training_memory);
+	tcase_add_test(tc, pipeline_memory);
 	tcase_add_test(tc, autocast_casts);
 	tcase_add_test(tc, autocast_fp32_ops);
 	tcase_add_test(tc, grad_accum_accumulates);

@@ -93,6 +93,42 @@ run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 8 "$C70"
 flat >"$tmp/flat"
 check "--microbatches 8: bubble 3 / 11" grep -q '= 27.3 %' "$tmp/flat"
 
+# saved: the json's saved activations of a training step
+saved() { awk 'BEGIN { RS = "," } /"saved_activation_bytes"/ { sub(/.*:/, ""); print; exit }' "$tmp/out"; }
+
+# The interleaved schedule: Llama-3-70B's 80 layers at pp 4, m 8, V 2:
+# bubble 3 / (16 + 3) = 15.8 %, the step the last stage's x 19 / 16, and
+# each micro-batch received twice (stage_recv count 8 x 2 = 16)
+run model --hw hgx-h100-8 --pp 4 --microbatches 8 --virtual-stages 2 --batch 8 -f json "$C70"
+check "interleaved: runs" test "$rc" -eq 0
+gpu=$(grep -o '"parallel":{[^}]*}' "$tmp/out" | grep -o '"gpu_us":[0-9.e+]*' | cut -d: -f2)
+step=$(grep -o '"parallel":{[^}]*}' "$tmp/out" | grep -o '"step_us":[0-9.e+]*' | cut -d: -f2)
+check "interleaved: step = stage x (v m + pp - 1) / (v m)" \
+	sh -c "test -n '$gpu' && awk -v s='$step' -v g='$gpu' 'BEGIN { d = s / (g * 19 / 16) - 1; exit !(d <= 1e-5 && d >= -1e-5) }'"
+check "interleaved: bubble 3/19" grep -q '"bubble":0.157895' "$tmp/out"
+check "interleaved: virtual_stages in json" grep -q '"virtual_stages":2,' "$tmp/out"
+run model --hw hgx-h100-8 --pp 4 --microbatches 8 --virtual-stages 2 --batch 8 "$C70"
+flat >"$tmp/flat"
+check "interleaved: the pipeline line" \
+	grep -q 'pipeline: 4 stages of 20 layers in 2 interleaved chunks, 8 micro-batches of 1 sequence: bubble (pp - 1) / (v m + pp - 1) = 15.8 %' "$tmp/flat"
+run model --hw hgx-h100-8 --pp 4 --microbatches 8 --virtual-stages 2 --batch 8 -f oplist "$C70"
+check "interleaved: each chunk receives its input" \
+	grep -q '^stage_recv,sendrecv,bf16,1x8192,.*,16,,2,1,$' "$tmp/out"
+expect_error "--virtual-stages without --pp" 1 '--virtual-stages 2: the interleaved schedule needs --pp above 1' \
+	model --hw hgx-h100-8 --tp 2 --virtual-stages 2 "$C70"
+expect_error "--virtual-stages: pp x v must divide the layers" 1 'pp x v = 12 does not divide the 80 layers' \
+	model --hw hgx-h100-8 --pp 4 --virtual-stages 3 --microbatches 8 --batch 8 "$C70"
+expect_error "--virtual-stages: micro-batches in groups of pp" 1 '6 micro-batches are not a multiple of --pp 4' \
+	model --hw hgx-h100-8 --pp 4 --virtual-stages 2 --microbatches 6 --batch 6 "$C70"
+# memory: GPT-2's 12 layers at pp 2, m 8, V 3: the first stage holds
+# (2 + 2 x 2 + 1) / 3 = 7 / 3 micro-batches' activations against 1F1B's 2
+run model --hw hgx-h100-8 --pp 2 --microbatches 8 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+p1=$(saved)
+run model --hw hgx-h100-8 --pp 2 --microbatches 8 --virtual-stages 3 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+p3=$(saved)
+check "interleaved memory: 7 / 6 of 1F1B's ($p3 / $p1)" \
+	awk -v a="$p3" -v b="$p1" 'BEGIN { d = a / b / (7 / 6) - 1; exit !(b > 0 && d < 1e-9 && d > -1e-9) }'
+
 # Expert parallel: Mixtral, dp 8 x ep 8, prefill 64 x 128: one expert per
 # GPU over 8 x 1024 x 2 / 8 = 2048 tokens, the all-to-alls of 1024 x 2 tokens
 run model --hw hgx-h100-8 --dp 8 --ep 8 --batch 64 --seq 128 --phase prefill -f oplist \
@@ -137,6 +173,32 @@ sed 's/,2,1,1$/,2,0,1/' "$tmp/ov.csv" >"$tmp/ov3.csv"
 run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov3.csv"
 check "blocking: step 1003 + 1015 + 3000" grep -Eq '^cpp +3.00 us +5018.00 ' "$tmp/out"
 check "blocking: all exposed" grep -Eq '^cpp +1015.00 +0.00 +0.00 +1015.00 +0.00$' "$tmp/out"
+
+# Training memory under 1F1B (docs/parallel.md): the saved activations are
+# linear in a micro-batch's sequences, and at most min(m, pp) micro-batches
+# are in flight on the first stage (one without stages). GPT-2, batch 16 of
+# 1024 tokens: --microbatches 4 alone keeps one micro-batch of 4 sequences,
+# a quarter of the whole batch's; --pp 4 at m = 8 keeps 4 micro-batches of 2
+# sequences on the first stage, half of m = 4's 4 of 4 sequences; and m = 2
+# keeps both of its 8 sequences, as m = 4 does (16 sequence-passes of the
+# stage's layers each)
+run model --hw hgx-h100-8 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+s1=$(saved)
+run model --hw hgx-h100-8 --microbatches 4 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+sa=$(saved)
+run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+s8=$(saved)
+run model --hw hgx-h100-8 --pp 4 --microbatches 4 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+s4=$(saved)
+run model --hw hgx-h100-8 --pp 4 --microbatches 2 --batch 16 --seq 1024 --train -f json "$EX/gpt2.json"
+s2=$(saved)
+check "1F1B: gradient accumulation keeps one micro-batch ($sa x 4 = $s1)" \
+	awk -v a="$sa" -v b="$s1" 'BEGIN { exit !(a > 0 && a * 4 == b) }'
+check "1F1B: pp 4 at m 8 keeps half of m 4's ($s8 x 2 = $s4)" \
+	awk -v a="$s8" -v b="$s4" 'BEGIN { exit !(a > 0 && a * 2 == b) }'
+check "1F1B: pp 4 at m 2 keeps both, as much as m 4's ($s2 = $s4)" test "$s2" = "$s4"
+check "1F1B: a stage's share is under the whole batch's ($s4 < $s1)" \
+	awk -v a="$s4" -v b="$s1" 'BEGIN { exit !(a < b) }'
 
 # A data-parallel training step: GPT-2, dp 8 on hgx-h100-8. Its weights,
 # every one trained (tests/cli_model.sh: 124,439,808, the matmuls' and the
