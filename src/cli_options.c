@@ -82,6 +82,10 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "schedule (bubble / V, V sends a micro-batch;\n"
 	 "needs --pp, pp x V dividing the layers and\n"
 	 "micro-batches a multiple of pp)"},
+	{"tp-comm-overlap", 0, RL_OPT_TP_COMM_OVERLAP, NULL, RL_CMD_MODEL,
+	 "the tensor-parallel all-reduces on the\n"
+	 "communication stream beside the compute\n"
+	 "(overlap=1; --timeline shows what is hidden)"},
 	{"timeline", 0, RL_OPT_TIMELINE, NULL, RL_CMD_MODEL,
 	 "simulate the step on the host, the GPU and\n"
 	 "the communication stream (docs/timeline.md)"},

@@ -292,6 +292,7 @@ int cmd_model(int argc, char **argv)
 			runtime_given |= opt == RL_OPT_RUNTIME;
 			break;
 		case RL_OPT_IMPL: impl_name = optarg; break;
+		case RL_OPT_TP_COMM_OVERLAP: lay.tp_comm_overlap = 1; break;
 		case RL_OPT_PHASE:
 			phase_given = 1;
 			if (strcmp(optarg, "decode") == 0)
@@ -436,7 +437,7 @@ int cmd_model(int argc, char **argv)
 	}
 	/* a layout is placed on --hw's system, even for -f oplist (the
 	 * collectives' ranks and nodes) */
-	if (rl_parallel_active(&lay) || lay.microbatches || lay.vstages) {
+	if (rl_parallel_active(&lay) || lay.microbatches || lay.vstages || lay.tp_comm_overlap) {
 		if (rl_cli_model_resolve(&m) < 0)
 			goto out;
 		if (rl_parallel_check_model(&lay, &cfg, &e) < 0 ||

@@ -271,12 +271,21 @@ static void collective(struct build *b, const char *name, const char *kind, uint
 
 /* The tensor-parallel all-reduce of the T x hidden output of a
  * row-parallel linear (Shoeybi et al. 2019, section 3: the "g" operator):
- * two per layer. */
+ * two per layer. With --tp-comm-overlap it runs on the communication
+ * stream beside the compute after it (overlap=1), as Megatron-LM's
+ * --tp-comm-overlap pipelines it in chunks with the GEMMs around it
+ * (Transformer Engine's userbuffers): hidden as far as that compute lasts,
+ * never below either (docs/parallel.md). */
 static void tp_allreduce(struct build *b, const char *name, uint64_t t, uint64_t hidden,
                          uint64_t count)
 {
-	if (b->par != NULL)
-		collective(b, name, "allreduce", t, hidden, &b->par->tp, count);
+	int n = b->n;
+
+	if (b->par == NULL)
+		return;
+	collective(b, name, "allreduce", t, hidden, &b->par->tp, count);
+	if (b->n > n)
+		b->rows[b->n - 1].overlap = b->par->lay.tp_comm_overlap;
 }
 
 /* The last pipeline stage receives its input, T x hidden, from the stage
@@ -1314,6 +1323,7 @@ static int row_op(const struct rl_modelops_row *r, const struct rl_modelops_opts
 		op->nodes = r->nodes;
 		op->has |= RL_HAS_RANKS | RL_HAS_NODES;
 	}
+	op->overlap = r->overlap;
 	return 0;
 }
 

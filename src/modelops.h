@@ -157,6 +157,8 @@ struct rl_modelops_row {
 	                        * implementation's GEMM of scores): no weights
 	                        * held, weight_count=0 */
 	uint64_t ranks, nodes; /* collectives: the group's GPUs and nodes */
+	int overlap;           /* collectives: on the communication stream beside
+	                        * the compute after it (overlap=1) */
 	double host_us;        /* 0: the runtime's; else the host's cost per launch
 	                        * (host_overhead_us: an implementation's eager
 	                        * loop around a graph) */

@@ -20,7 +20,7 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 {
 	int i, fpe = 0, conv = 0, wc = 0, coll = 0, bytes = 0, host = 0, grouped = 0, strided = 0;
 	int linear = 0, live = 0;
-	int params = 0, group = 0, window = 0, mla = 0, rebuilt = 0, fresh = 0;
+	int params = 0, group = 0, window = 0, mla = 0, rebuilt = 0, fresh = 0, overlap = 0;
 	size_t k = 0;
 
 	for (i = 0; i < n; i++) {
@@ -32,6 +32,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 			conv = 1;
 		if (rows[i].ranks)
 			coll = 1;
+		if (rows[i].overlap)
+			overlap = 1;
 		if (rows[i].bytes)
 			bytes = 1;
 		if (rows[i].host_us > 0)
@@ -103,6 +105,8 @@ static size_t step_columns(const struct rl_modelops_row *rows, int n, enum rl_op
 		cols[k++] = RL_OPCOL_RANKS;
 		cols[k++] = RL_OPCOL_NODES;
 	}
+	if (overlap)
+		cols[k++] = RL_OPCOL_OVERLAP;
 	if (params)
 		cols[k++] = RL_OPCOL_PARAMS;
 	return k;
@@ -165,6 +169,8 @@ static void step_cells(const struct rl_modelops_row *r, const struct rl_modelops
 		rl_oprow_u64(c, RL_OPCOL_RANKS, r->ranks);
 		rl_oprow_u64(c, RL_OPCOL_NODES, r->nodes);
 	}
+	if (r->overlap)
+		rl_oprow_text(c, RL_OPCOL_OVERLAP, "1");
 	if (r->params)
 		rl_oprow_u64(c, RL_OPCOL_PARAMS, r->params);
 }

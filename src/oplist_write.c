@@ -50,6 +50,7 @@ static const char *const opcol_names[RL_OPCOL_N] = {
 	[RL_OPCOL_KV_SHARED] = "kv_shared",
 	[RL_OPCOL_KV_CACHED] = "kv_cached",
 	[RL_OPCOL_FRESH] = "fresh",
+	[RL_OPCOL_OVERLAP] = "overlap",
 };
 
 const char *rl_opcol_name(enum rl_opcol c)
@@ -180,6 +181,8 @@ void rl_oprow_from_op(struct rl_oprow *r, const struct rl_op *op)
 		rl_oprow_u64(r, RL_OPCOL_RANKS, op->ranks);
 		rl_oprow_u64(r, RL_OPCOL_NODES, op->nodes);
 	}
+	if (op->overlap)
+		rl_oprow_text(r, RL_OPCOL_OVERLAP, "1");
 	rl_oprow_text(r, RL_OPCOL_PHASE, rl_phase_name(op->phase));
 	if (op->grouped)
 		rl_oprow_text(r, RL_OPCOL_GROUPED, "1");

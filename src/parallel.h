@@ -36,6 +36,9 @@ struct rl_parallel {
 	double bucket_bytes;     /* the gradient all-reduce's bucket; 0: 25 MiB */
 	uint64_t vstages;        /* model chunks per GPU, the interleaved
 	                          * schedule (--virtual-stages); 0 reads as 1 */
+	int tp_comm_overlap;     /* the tensor-parallel all-reduces on the
+	                          * communication stream beside the compute
+	                          * (--tp-comm-overlap: overlap=1) */
 };
 
 /* The GPUs of one group and the nodes they span (a collective's ranks and

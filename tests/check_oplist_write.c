@@ -159,7 +159,9 @@ START_TEST(test_from_op)
 	ck_assert_int_eq(RL_OPCOL_KV_CACHED, RL_OPCOL_KV_SHARED + 1);
 	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_KV_CACHED), "kv_cached");
 	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_FRESH), "fresh");
-	ck_assert_int_eq(RL_OPCOL_N, RL_OPCOL_FRESH + 1);
+	ck_assert_str_eq(rl_opcol_name(RL_OPCOL_OVERLAP), "overlap");
+	ck_assert_int_eq(RL_OPCOL_OVERLAP, RL_OPCOL_FRESH + 1);
+	ck_assert_int_eq(RL_OPCOL_N, RL_OPCOL_OVERLAP + 1);
 	rl_op_init(&op);
 	op.name = "ar";
 	op.kind = RL_KIND_ALLREDUCE;
@@ -171,6 +173,10 @@ START_TEST(test_from_op)
 	ck_assert_str_eq(r.cell[RL_OPCOL_RANKS], "16");
 	ck_assert_str_eq(r.cell[RL_OPCOL_NODES], "2");
 	ck_assert_str_eq(r.cell[RL_OPCOL_PHASE], "backward");
+	ck_assert_str_eq(r.cell[RL_OPCOL_OVERLAP], ""); /* blocking: the default */
+	op.overlap = 1;
+	rl_oprow_from_op(&r, &op);
+	ck_assert_str_eq(r.cell[RL_OPCOL_OVERLAP], "1");
 }
 END_TEST
 

@@ -93,6 +93,29 @@ run model --hw hgx-h100-8 --pp 4 --microbatches 8 --batch 8 "$C70"
 flat >"$tmp/flat"
 check "--microbatches 8: bubble 3 / 11" grep -q '= 27.3 %' "$tmp/flat"
 
+# --tp-comm-overlap: the tensor-parallel all-reduces written with overlap=1
+# (the op list's column), so the timeline runs them beside the compute: the
+# step falls, but never below the GPU's compute nor the communication
+run model --hw hgx-h100-8 --tp 8 --batch 64 --context 2048 -f oplist "$C70"
+check "tp: no overlap column by default" sh -c "! head -n 2 '$tmp/out' | grep -q ',overlap'"
+run model --hw hgx-h100-8 --tp 8 --batch 64 --context 2048 --tp-comm-overlap -f oplist "$C70"
+check "tp-comm-overlap: the all-reduces overlap=1" \
+	sh -c "grep -q '^attn_allreduce,allreduce,.*,80,8,1,1,\$' '$tmp/out' && grep -q '^mlp_allreduce,allreduce,.*,80,8,1,1,\$' '$tmp/out'"
+cp "$tmp/out" "$tmp/ov.csv"
+tlv() { grep -o '"cpp":{[^}]*}' "$tmp/out" | grep -o "\"$1\":[0-9.e+]*" | cut -d: -f2; }
+run model --hw hgx-h100-8 --tp 8 --batch 64 --context 2048 --timeline -f json "$C70"
+s0=$(tlv step_us)
+run model --hw hgx-h100-8 --tp 8 --batch 64 --context 2048 --tp-comm-overlap --timeline -f json "$C70"
+s1=$(tlv step_us); busy=$(tlv gpu_busy_us); comm=$(tlv comm_us); hid=$(tlv comm_hidden_us)
+check "tp-comm-overlap: the step falls ($s1 < $s0), by what is hidden ($hid)" \
+	awk -v a="$s1" -v b="$s0" -v h="$hid" 'BEGIN { exit !(a < b && h > 0) }'
+check "tp-comm-overlap: never below the compute ($busy) nor the communication ($comm)" \
+	awk -v s="$s1" -v b="$busy" -v c="$comm" 'BEGIN { exit !(s >= b && s >= c) }'
+run classify --hw hgx-h100-8 --timeline -f json "$tmp/ov.csv"
+check "tp-comm-overlap: the op list read back, the same step" test "$(tlv step_us)" = "$s1"
+expect_error "--tp-comm-overlap without --tp" 1 'no tensor-parallel communication to overlap without --tp above 1' \
+	model --hw hgx-h100-8 --pp 2 --tp-comm-overlap "$C70"
+
 # saved: the json's saved activations of a training step
 saved() { awk 'BEGIN { RS = "," } /"saved_activation_bytes"/ { sub(/.*:/, ""); print; exit }' "$tmp/out"; }
 
