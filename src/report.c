@@ -1050,33 +1050,25 @@ static void parallel_lines(rl_report *r, const struct rl_summary *s, int md)
 	if (md)
 		fputc('\n', r->out);
 	wrap(r->out, line, "", "  ");
-	if (p->lay.pp > 1 && p->lay.vstages > 1) {
-		double vm = (double)p->lay.microbatches * (double)p->lay.vstages;
+	if (p->lay.pp > 1) {
+		/* v model chunks a GPU (the interleaved schedule): its terms */
+		int iv = p->lay.vstages > 1;
+		double vm = (double)p->lay.microbatches * (double)(iv ? p->lay.vstages : 1);
+		char chunks[64] = "";
 
+		if (iv)
+			snprintf(chunks, sizeof(chunks), " in %llu interleaved chunks",
+			         (unsigned long long)p->lay.vstages);
 		rl_fmt_us(c, sizeof(c), s->total_us * (vm + (double)p->lay.pp - 1) / vm);
 		snprintf(line, sizeof(line),
-		         "pipeline: %llu stages of %llu layers in %llu interleaved chunks, %llu "
-		         "micro-batch%s of %llu sequence%s: bubble (pp - 1) / (v m + pp - 1) = "
-		         "%.1f %%, step %s us (the last stage's %s us x (v m + pp - 1) / (v m))",
-		         (unsigned long long)p->lay.pp, (unsigned long long)p->stage_layers,
-		         (unsigned long long)p->lay.vstages, (unsigned long long)p->lay.microbatches,
-		         p->lay.microbatches == 1 ? "" : "es", (unsigned long long)p->micro_batch,
-		         p->micro_batch == 1 ? "" : "s", p->bubble * 100, c, t);
-		if (md)
-			fputc('\n', r->out);
-		wrap(r->out, line, "", "  ");
-	} else if (p->lay.pp > 1) {
-		double m = (double)p->lay.microbatches;
-
-		rl_fmt_us(c, sizeof(c), s->total_us * (m + (double)p->lay.pp - 1) / m);
-		snprintf(line, sizeof(line),
-		         "pipeline: %llu stages of %llu layers, %llu micro-batch%s of %llu "
-		         "sequence%s: bubble (pp - 1) / (m + pp - 1) = %.1f %%, step %s us "
-		         "(the last stage's %s us x (m + pp - 1) / m)",
-		         (unsigned long long)p->lay.pp, (unsigned long long)p->stage_layers,
+		         "pipeline: %llu stages of %llu layers%s, %llu micro-batch%s of %llu "
+		         "sequence%s: bubble (pp - 1) / (%sm + pp - 1) = %.1f %%, step %s us "
+		         "(the last stage's %s us x (%sm + pp - 1) / %s)",
+		         (unsigned long long)p->lay.pp, (unsigned long long)p->stage_layers, chunks,
 		         (unsigned long long)p->lay.microbatches,
 		         p->lay.microbatches == 1 ? "" : "es", (unsigned long long)p->micro_batch,
-		         p->micro_batch == 1 ? "" : "s", p->bubble * 100, c, t);
+		         p->micro_batch == 1 ? "" : "s", iv ? "v " : "", p->bubble * 100, c, t,
+		         iv ? "v " : "", iv ? "(v m)" : "m");
 		if (md)
 			fputc('\n', r->out);
 		wrap(r->out, line, "", "  ");

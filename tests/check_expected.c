@@ -736,6 +736,14 @@ END_TEST
  * mem.int8_gemv = 0.5 (2.10944 us) after its fixed gemm.int8_gemv_us = 3
  * (the FLOPs, 2 x 1024^2 at the 1e7 FLOP/us fp32 pipe, 0.21 us, under it):
  * 5.10944. Compiled at two rows: eager's three kernels, and said. */
+static void int8_op(struct rl_op *op, const uint64_t *d)
+{
+	make_op(op, RL_KIND_MATMUL, RL_BF16, d, 3);
+	op->has |= RL_HAS_WEIGHT_DTYPE;
+	op->weight_dtype = RL_INT8;
+	op->weight_group = 1024;
+}
+
 START_TEST(test_int8_weights)
 {
 	uint64_t d[3] = {1, 1024, 1024}, d2[3] = {2, 1024, 1024};
@@ -744,10 +752,7 @@ START_TEST(test_int8_weights)
 
 	make_op(&bf, RL_KIND_MATMUL, RL_BF16, d, 3);
 	pb = predict(&bf);
-	make_op(&op, RL_KIND_MATMUL, RL_BF16, d, 3);
-	op.has |= RL_HAS_WEIGHT_DTYPE;
-	op.weight_dtype = RL_INT8;
-	op.weight_group = 1024;
+	int8_op(&op, d);
 	p = predict(&op);
 	ck_assert_double_eq_tol(p.bytes, 1054720, 1e-6);
 	ck_assert_double_eq_tol(p.expected_gpu_us, pb.expected_gpu_us + 2 + 8.291456 + 0.012288, 1e-6);
@@ -762,10 +767,7 @@ START_TEST(test_int8_weights)
 	ck_assert_int_eq(p.expected_assumed, 0);
 	make_op(&bf, RL_KIND_MATMUL, RL_BF16, d2, 3);
 	pb = predict(&bf);
-	make_op(&op, RL_KIND_MATMUL, RL_BF16, d2, 3);
-	op.has |= RL_HAS_WEIGHT_DTYPE;
-	op.weight_dtype = RL_INT8;
-	op.weight_group = 1024;
+	int8_op(&op, d2);
 	p = predict(&op);
 	/* the multiply over two rows: (2 x 2048 + 1024) x 2 bytes, 0.020480 us */
 	ck_assert_double_eq_tol(p.expected_gpu_us, pb.expected_gpu_us + 2 + 8.291456 + 0.02048, 1e-6);
