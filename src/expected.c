@@ -37,6 +37,8 @@ struct est {
 	double kernels;
 	const char *note;
 	double latency; /* each kernel's fixed time; 0: latency_us */
+	int assumed;    /* the kernel is assumed, not the measured one (the note
+	                 * says which): rl_pred.expected_assumed */
 };
 
 struct env {
@@ -109,7 +111,7 @@ static enum rl_pipe opmath_pipe(const struct rl_pred *p)
  * kernels reach, or the math at its pipe's peak. */
 static struct est streaming(const struct env *e, const struct rl_pred *p, double eff)
 {
-	struct est s = {0, 0, 1, NULL, 0};
+	struct est s = {0, 0, 1, NULL, 0, 0};
 	double pk = peak(e, opmath_pipe(p), p->fma);
 
 	s.t_memory = p->bytes / (e->bw * eff);
@@ -558,12 +560,16 @@ static double dtype_factor(const struct env *e, const struct rl_op *op)
  * us), and one row streams the weights at about 1.8 TB/s. */
 static struct est tinygemm(const struct env *e, const struct rl_pred *p)
 {
-	struct est s = {0, 0, 1, NULL, 0};
+	struct est s = {0, 0, 1, NULL, 0, 0};
 
 	s.t_memory = p->bytes / (e->bw * ep(e, RL_EP_MEM_INT4));
 	s.t_compute = s.t_memory + p->flops / (peak(e, RL_PIPE_BF16_TENSOR, 1) * ep(e, RL_EP_GEMM_INT4));
 	s.note = "int4 weight-only, assumed PyTorch's tinygemm (torch._weight_int4pack_mm): the "
 	         "weights dequantised, then the MMAs, in series";
+	/* tinygemm is what torch._weight_int4pack_mm runs, not what every int4
+	 * stack does (Marlin-style kernels stay near the weight stream at
+	 * batches where tinygemm is compute-bound): said */
+	s.assumed = 1;
 	return s;
 }
 
@@ -580,7 +586,7 @@ static struct est tinygemm(const struct env *e, const struct rl_pred *p)
  * one-row mm is decomposed into a multiply and a sum
  * (torch/_inductor/decomposition.py, mm), so the cast fuses into one
  * reduction kernel that streams the int8 weights once: its fraction of
- * the bandwidth and its fixed time (gemm.int8_gemv_us, 7.6 us on the H200:
+ * the bandwidth and its fixed time (gemm.int8_gemv_us, 8.3 us on the H200:
  * 12.4 us at 4096 x 4096) are the profile's. Above one row inductor keeps
  * the cast apart; that path ran eagerly in the measurement (dynamo's
  * recompile limit), so it is taken as eager's, and said. */
@@ -590,7 +596,7 @@ static struct est int8_weights(const struct env *e, const struct rl_op *op,
 	const uint64_t *d = op->ndims == 4 ? op->dims + 1 : op->dims;
 	double m = (double)d[0], n = (double)d[1], k = (double)d[2];
 	double w = batch * n * k, cast, mul, lat;
-	struct est s = {0, 0, 1, NULL, 0}, g;
+	struct est s = {0, 0, 1, NULL, 0, 0}, g;
 
 	if (e->compiled && m == 1 && batch == 1) {
 		s.t_memory = p->bytes / (e->bw * ep(e, RL_EP_MEM_INT8_GEMV));
@@ -617,6 +623,7 @@ static struct est int8_weights(const struct env *e, const struct rl_op *op,
 	                       "taken as eager's cast, GEMM and multiply"
 	                     : "int8 weight-only: the weights cast to the activations' dtype (an "
 	                       "unvectorised widening copy), then the GEMM and the scales' multiply";
+	s.assumed = e->compiled;
 	return s;
 }
 
@@ -1096,17 +1103,7 @@ void rl_expected(const struct rl_op *op, const struct rl_model_ctx *ctx, struct 
 	}
 	s = estimate(&e, op, p);
 	finish(&e, ctx, p, &s, fmax(s.t_compute, s.t_memory), (double)op->launches);
-	/* int4 weights: tinygemm is what torch._weight_int4pack_mm runs, not
-	 * what every int4 stack does (Marlin-style kernels stay near the weight
-	 * stream at batches where tinygemm is compute-bound): say so */
-	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT4 &&
-	    op->kind == RL_KIND_MATMUL)
-		p->expected_assumed = 1;
-	/* int8 weights compiled above one row: eager's kernels, not measured */
-	if ((op->has & RL_HAS_WEIGHT_DTYPE) && op->weight_dtype == RL_INT8 &&
-	    op->kind == RL_KIND_MATMUL && e.compiled && elements(op) != op->dims[op->ndims - 1] *
-	                                                                     op->dims[op->ndims - 2])
-		p->expected_assumed = 1;
+	p->expected_assumed = s.assumed;
 }
 
 void rl_expected_fused(const struct rl_model_ctx *ctx, struct rl_pred *p)
@@ -1125,7 +1122,7 @@ void rl_expected_l2(const struct rl_model_ctx *ctx, struct rl_pred *p, double dr
                     double dram_t_gpu_us, const char *note)
 {
 	struct env e;
-	struct est s = {0, 0, 1, NULL, 0};
+	struct est s = {0, 0, 1, NULL, 0, 0};
 	double fixed;
 
 	if (!env_init(&e, ctx) || !(dram_t_gpu_us > 0))
