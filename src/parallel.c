@@ -168,13 +168,13 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 	out->lay.ep = ep;
 	out->lay.vstages = v;
 	out->gpus = tp * pp * dp;
-	/* the interleaved schedule (Megatron-LM's checks, megatron/training/
-	 * arguments.py): v chunks of L / (pp v) layers on each GPU, and the
-	 * micro-batches run in groups of pp */
 	if (p->tp_comm_overlap && tp <= 1)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--tp-comm-overlap: there is no tensor-parallel communication to "
 		                  "overlap without --tp above 1");
+	/* the interleaved schedule (Megatron-LM's checks, megatron/training/
+	 * arguments.py): v chunks of L / (pp v) layers on each GPU, and the
+	 * micro-batches run in groups of pp */
 	if (v > 1 && pp <= 1)
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--virtual-stages %llu: the interleaved schedule needs --pp above 1",
