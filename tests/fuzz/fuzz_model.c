@@ -2,8 +2,9 @@
  * modelstep.c, the pipeline, generate.c) on any bytes, with its options
  * varied. The first OPT_BYTES bytes choose the options within the ranges the
  * command accepts (phase, batch, seq, context, the three dtypes, the expert
- * imbalance, --train and its options, a tp/pp/dp/ep layout and its
- * micro-batches, --generate N, --max-batch, the format and --timeline);
+ * imbalance, --train and its options, a tp/pp/dp/ep layout, its
+ * micro-batches, --virtual-stages and --tp-comm-overlap, --generate N,
+ * --max-batch, the format and --timeline);
  * the rest is the config.json. A config that reads is built and run
  * through the pipeline as the command runs it (report, what-if, memory fit
  * to /dev/null), or generated from (rl_generate_run), or searched for its
@@ -226,6 +227,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lay.dp = degrees[o[12] & 7];
 		lay.ep = degrees[(o[12] >> 3) & 7];
 		lay.microbatches = (o[12] >> 6) == 3 ? 0 : degrees[o[12] >> 6];
+		lay.vstages = 1 + (o[11] >> 6);
+		lay.tp_comm_overlap = (o[15] >> 5) & 1;
 	}
 	/* --generate: decode of a decoder from --seq, one GPU, no training */
 	if (!layout && !train && !prefill && !cfg.encoder && (o[13] & 1)) {
