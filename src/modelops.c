@@ -254,19 +254,21 @@ static void pointwise(struct build *b, const char *name, uint64_t t, uint64_t n,
 	r->inputs = inputs;
 }
 
-/* A collective of T x N elements per rank over group G (none when the
- * group is one GPU). */
-static void collective(struct build *b, const char *name, const char *kind, uint64_t t, uint64_t n,
-                       const struct rl_parallel_group *g, uint64_t count)
+/* A collective of T x N elements per rank over group G: its row, or NULL
+ * (none when the group is one GPU). */
+static struct rl_modelops_row *collective(struct build *b, const char *name, const char *kind,
+                                          uint64_t t, uint64_t n,
+                                          const struct rl_parallel_group *g, uint64_t count)
 {
 	struct rl_modelops_row *r;
 
 	if (g->ranks < 2)
-		return;
+		return NULL;
 	r = add(b, name, kind, count);
 	dims2(r, t, n);
 	r->ranks = g->ranks;
 	r->nodes = g->nodes;
+	return r;
 }
 
 /* The tensor-parallel all-reduce of the T x hidden output of a
@@ -279,13 +281,13 @@ static void collective(struct build *b, const char *name, const char *kind, uint
 static void tp_allreduce(struct build *b, const char *name, uint64_t t, uint64_t hidden,
                          uint64_t count)
 {
-	int n = b->n;
+	struct rl_modelops_row *r;
 
 	if (b->par == NULL)
 		return;
-	collective(b, name, "allreduce", t, hidden, &b->par->tp, count);
-	if (b->n > n)
-		b->rows[b->n - 1].overlap = b->par->lay.tp_comm_overlap;
+	r = collective(b, name, "allreduce", t, hidden, &b->par->tp, count);
+	if (r != NULL)
+		r->overlap = b->par->lay.tp_comm_overlap;
 }
 
 /* The last pipeline stage receives its input, T x hidden, from the stage

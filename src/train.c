@@ -779,7 +779,7 @@ void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,
 	double s = rl_dtype_bytes(o->state_dtype), states;
 	double mb = (double)(o->microbatches > 1 ? o->microbatches : 1);
 	double inflight = fmin(o->in_flight, mb);
-	double f = mb > 1 ? inflight / mb : 1;
+	double full = m->saved_full, layers, once;
 
 	close_run(m);
 	/* The rows' counts hold every micro-batch; 1F1B keeps the activations
@@ -789,15 +789,14 @@ void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,
 	 * in_flight is the first stage's, its layers' and head's share of one
 	 * the last stage's; the larger is the peak. Recomputation keeps each
 	 * layer's input for the micro-batches in flight, and one layer's
-	 * working set live once whatever the count. */
+	 * working set live once whatever the count (with micro-batches every
+	 * row is counted m times: none is outside a run). */
 	if (mb > 1) {
-		double layers = (m->saved_full - m->once_full) / mb, once = m->once_full / mb;
-
-		m->saved_full = fmax(inflight * layers, layers + once);
+		layers = (m->saved_full - m->once_full) / mb;
+		once = m->once_full / mb;
+		full = fmax(inflight * layers, layers + once);
 	}
-	m->checkpoints *= f;
-	m->outside *= f;
-	m->saved = o->recompute ? m->checkpoints + m->run_max + m->outside : m->saved_full;
+	m->saved = o->recompute ? m->checkpoints * inflight / mb + m->run_max + m->outside : full;
 	m->gradients = o->autocast ? 4.0 * p->params : p->param_bytes;
 	states = o->optimizer == RL_OPT_SGD ? 1 : o->optimizer == RL_OPT_NONE ? 0 : 2;
 	m->optimizer = states * s * p->params;
