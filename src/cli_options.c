@@ -233,9 +233,11 @@ const struct rl_cli_opt rl_cli_options[] = {
 
 	/* what is written */
 	{"format", 'f', 'f', "FMT", RL_CMD_CLASSIFY | RL_CMD_REPORT,
-	 "table (default), csv, json or md"},
+	 "table (default), csv, json, md or html\n"
+	 "(one self-contained page, docs/html.md)"},
 	{"format", 'f', 'f', "FMT", RL_CMD_MODEL,
-	 "table (default), csv, json, md, or oplist\n"
+	 "table (default), csv, json, md, html (one\n"
+	 "self-contained page, docs/html.md), or oplist\n"
 	 "(the op list, for classify)"},
 	{"format", 'f', 'f', "FMT", RL_CMD_HW,
 	 "table (default), csv or json; 'show --format csv' writes rows key,value,source"},

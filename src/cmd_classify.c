@@ -107,7 +107,7 @@ static int check_flags(const struct classify *c, const char *scale, const char *
 	if (c->sinks.timeline && fmt == RL_FMT_CSV)
 		return rl_cli_usage("classify", "--timeline needs --format table, json or md "
 		                                "(csv has one row per op and no summary)");
-	if (c->sinks.suggest && (fmt == RL_FMT_CSV || fmt == RL_FMT_JSON))
+	if (c->sinks.suggest && (fmt == RL_FMT_CSV || fmt == RL_FMT_JSON || fmt == RL_FMT_HTML))
 		return rl_cli_usage("classify", "--suggest-fusion writes table or md output");
 	if (c->sweep.n > 0 &&
 	    (scale != NULL || svg != NULL || c->sinks.timeline || c->sinks.suggest || c->sinks.l2))
@@ -121,7 +121,7 @@ static int check_flags(const struct classify *c, const char *scale, const char *
 		return rl_cli_usage("classify", "--items-per-step needs --sweep");
 	if (scale == NULL)
 		return 0;
-	if (fmt == RL_FMT_JSON || fmt == RL_FMT_MD)
+	if (fmt == RL_FMT_JSON || fmt == RL_FMT_MD || fmt == RL_FMT_HTML)
 		return rl_cli_usage("classify", "--scale writes table or csv output");
 	if (c->sinks.suggest)
 		return rl_cli_usage("classify", "--scale and --suggest-fusion do not combine");
@@ -257,7 +257,7 @@ int cmd_classify(int argc, char **argv)
 		case RL_OPT_SVG: svg = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &c.sinks.fmt) < 0)
-				return rl_cli_usage("classify", "unknown format '%s' (expected table, csv, json or md)",
+				return rl_cli_usage("classify", "unknown format '%s' (expected table, csv, json, md or html)",
 				                    optarg);
 			break;
 		default: return rl_cli_option_other("classify", opt, usage, argv);

@@ -316,7 +316,7 @@ int cmd_hw(int argc, char **argv)
 		switch (opt) {
 		case RL_OPT_HWDB: hwdb = optarg; break;
 		case 'f':
-			if (rl_format_parse(optarg, &fmt) < 0 || fmt == RL_FMT_MD)
+			if (rl_format_parse(optarg, &fmt) < 0 || fmt == RL_FMT_MD || fmt == RL_FMT_HTML)
 				return rl_cli_usage("hw", "unknown format '%s' (expected table, csv or json)",
 				                    optarg);
 			break;

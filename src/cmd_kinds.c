@@ -34,7 +34,7 @@ int cmd_kinds(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
-			if (rl_format_parse(optarg, &fmt) < 0 || fmt == RL_FMT_MD)
+			if (rl_format_parse(optarg, &fmt) < 0 || fmt == RL_FMT_MD || fmt == RL_FMT_HTML)
 				return rl_cli_usage(
 				    "kinds", "unknown format '%s' (expected table, csv or json)",
 				    optarg);

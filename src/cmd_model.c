@@ -106,6 +106,19 @@ static int probe_run(const struct rl_modelstep *s, const struct rl_modelops_opts
 	return rc;
 }
 
+/* The step MO in a few words: "decode, batch 1, context 512, bf16". */
+static void step_name(char *buf, size_t len, const struct rl_modelops_opts *mo)
+{
+	if (mo->phase == RL_PHASE_DECODE)
+		snprintf(buf, len, "decode, batch %llu, context %llu, %s",
+		         (unsigned long long)mo->batch, (unsigned long long)mo->context,
+		         rl_dtype_name(mo->dtype));
+	else
+		snprintf(buf, len, "%s, batch %llu, seq %llu, %s", mo->train ? "train" : "prefill",
+		         (unsigned long long)mo->batch, (unsigned long long)mo->seq,
+		         rl_dtype_name(mo->dtype));
+}
+
 /* --impl all: step MO of S under every implementation of the database,
  * each with its runtime profile (M's, when --runtime was given), written
  * to OUT as FMT. Returns 0 or a negative status, its errors printed. */
@@ -146,7 +159,14 @@ static int ladder(struct rl_cli_model_opts *m, struct rl_pipeline_model *pm,
 		rl_cli_error("out of memory");
 	if (rc == 0) {
 		rl_ladder_sort(rungs, n);
-		rc = rl_ladder_write(out, fmt, rungs, n);
+		if (fmt == RL_FMT_HTML) {
+			char step[160];
+
+			step_name(step, sizeof(step), mo);
+			rc = rl_ladder_write_html(out, rungs, n, s->config, step, m->dev);
+		} else {
+			rc = rl_ladder_write(out, fmt, rungs, n);
+		}
 	}
 	for (i = 0; i < n; i++)
 		rl_impl_release(&impls[i]);
@@ -354,13 +374,13 @@ int cmd_model(int argc, char **argv)
 				oplist = 1;
 			else if (rl_format_parse(optarg, &sinks.fmt) < 0)
 				return rl_cli_usage("model", "unknown format '%s' (expected table, csv, "
-				                             "json, md or oplist)", optarg);
+				                             "json, md, html or oplist)", optarg);
 			break;
 		default: return rl_cli_option_other("model", opt, usage, argv);
 		}
 	}
 	if (families) {
-		if (optind != argc || oplist || sinks.fmt == RL_FMT_MD)
+		if (optind != argc || oplist || sinks.fmt == RL_FMT_MD || sinks.fmt == RL_FMT_HTML)
 			return rl_cli_usage("model", "--families takes no config.json and -f table, "
 			                             "csv or json");
 		return list_families(sinks.fmt);
@@ -373,7 +393,8 @@ int cmd_model(int argc, char **argv)
 	{
 		struct rl_modelprobe_modes md = {maxb, gen, sw.n, oplist, sinks.fmt == RL_FMT_CSV,
 		                                 sinks.timeline, rl_parallel_active(&lay) ||
-		                                 lay.microbatches != 0, tr.train, ctx, phase_given};
+		                                 lay.microbatches != 0, tr.train, ctx, phase_given,
+		                                 sinks.fmt == RL_FMT_HTML};
 
 		if (rl_modelprobe_modes_check(&md, &mo, &e) < 0)
 			return rl_cli_usage("model", "%s", e.msg);

@@ -110,7 +110,7 @@ int cmd_report(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'f':
 			if (rl_format_parse(optarg, &sinks.fmt) < 0)
-				return rl_cli_usage("report", "unknown format '%s' (expected table, csv, json or md)",
+				return rl_cli_usage("report", "unknown format '%s' (expected table, csv, json, md or html)",
 				                    optarg);
 			break;
 		default: return rl_cli_option_other("report", opt, usage, argv);

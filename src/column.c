@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "fmt.h"
 
 /* Getters: one line each, named after the column. */
 #define GET(fn) static int fn(const struct rl_col_row *r, union rl_col_val *v)
@@ -193,6 +194,7 @@ GET(get_line)
 #define JSON RL_COLF_JSON
 #define BOTH (RL_COLF_CSV | RL_COLF_JSON)
 #define STATIC RL_COLF_STATIC
+#define HTML RL_COLF_HTML
 
 /* name, type, formats, csv position, csv condition, table style, getter,
  * doc; in json's key order. */
@@ -272,10 +274,10 @@ const struct rl_column rl_columns[RL_COL_COUNT] = {
 	                     get_expected, "expected time, us"},
 	[RL_COL_EXPECTED_BOUND] = {"expected_bound", RL_COL_STR, BOTH | STATIC, 24, RL_COLW_ALWAYS,
 	                           RL_STYLE_TEXT, get_expected_bound, "the expected time's bound"},
-	[RL_COL_EXPECTED_NOTE] = {"expected_note", RL_COL_STR, JSON | STATIC, 0, RL_COLW_ALWAYS,
+	[RL_COL_EXPECTED_NOTE] = {"expected_note", RL_COL_STR, JSON | HTML | STATIC, 0, RL_COLW_ALWAYS,
 	                          RL_STYLE_TEXT, get_expected_note,
 	                          "what sets the expected time beyond the roofline"},
-	[RL_COL_ADVICE] = {"advice", RL_COL_STR, JSON | STATIC, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT,
+	[RL_COL_ADVICE] = {"advice", RL_COL_STR, JSON | HTML | STATIC, 0, RL_COLW_ALWAYS, RL_STYLE_TEXT,
 	                   get_advice, "what would speed the op up"},
 	[RL_COL_MEASURED] = {"measured_us", RL_COL_NUM, BOTH, 16, RL_COLW_MEASURED, RL_STYLE_US,
 	                     get_measured, "measured GPU time of one occurrence, us"},
@@ -302,4 +304,19 @@ int rl_column_find(const char *name)
 		if (strcmp(rl_columns[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+const char *rl_column_text(const struct rl_column *c, const struct rl_col_row *row, char *buf)
+{
+	union rl_col_val v;
+
+	if (!c->get(row, &v))
+		return NULL;
+	switch (c->type) {
+	case RL_COL_STR: return v.s;
+	case RL_COL_NUM: rl_fmt_num(buf, v.n); return buf;
+	case RL_COL_U64: rl_fmt_u64(buf, v.u); return buf;
+	case RL_COL_BOOL: return v.b ? "1" : "0";
+	}
+	return NULL;
 }

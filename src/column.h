@@ -87,6 +87,8 @@ struct rl_col_row {
  * (report.c) name. */
 #define RL_COLF_CSV 0x1u
 #define RL_COLF_JSON 0x2u
+/* html's op table: csv's columns, then these (html.h) */
+#define RL_COLF_HTML 0x8u
 /* Not a format: the getter's string has static storage (a kind's, a bound's
  * name, an advice), so that a writer may keep its encoding by address. */
 #define RL_COLF_STATIC 0x4u
@@ -138,6 +140,11 @@ struct rl_column {
 
 /* The table, indexed by enum rl_col. */
 extern const struct rl_column rl_columns[RL_COL_COUNT];
+
+/* The text csv writes for column C of ROW, before quoting: a string the
+ * op or a static holds, or the number written into BUF (at least 32
+ * bytes); NULL when the op has no value (csv's empty cell). */
+const char *rl_column_text(const struct rl_column *c, const struct rl_col_row *row, char *buf);
 
 /* The column named NAME (csv header, json key), or -1. */
 int rl_column_find(const char *name);

@@ -168,6 +168,7 @@ int rl_kind_report_write(FILE *out, enum rl_format fmt)
 	case RL_FMT_JSON:
 		return write_json(out);
 	case RL_FMT_MD:
+	case RL_FMT_HTML:
 		return RL_ERR_ARG;
 	}
 	return RL_ERR_ARG;

@@ -43,4 +43,12 @@ void rl_ladder_sort(struct rl_ladder_rung *rungs, size_t n);
  * Returns 0 or RL_ERR_IO. */
 int rl_ladder_write(FILE *out, enum rl_format fmt, const struct rl_ladder_rung *rungs, size_t n);
 
+/* Writes RUNGS (N) as an html page (html.h): each step down the ladder, a
+ * chart of each implementation's step and GPU time, and the csv's cells as
+ * a sortable table. CONFIG names the model's config, STEP the step (NULL:
+ * not said), DEV the device (NULL: not said). Returns 0, RL_ERR_NOMEM or
+ * RL_ERR_IO. */
+int rl_ladder_write_html(FILE *out, const struct rl_ladder_rung *rungs, size_t n,
+                         const char *config, const char *step, const struct rl_device *dev);
+
 #endif

@@ -57,6 +57,10 @@ int rl_modelprobe_modes_check(const struct rl_modelprobe_modes *m,
 		                  m->oplist      ? "-f oplist"
 		                  : m->max_batch ? "--max-batch"
 		                                 : "-f csv");
+	if (m->html && (m->max_batch || m->generate))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "%s writes no html page (-f table, md or json)",
+		                  m->max_batch ? "--max-batch" : "--generate");
 	if (m->sweep && (m->oplist || m->max_batch || m->generate))
 		return rl_err_set(err, RL_ERR_ARG, "--sweep writes one row per value: not with %s",
 		                  m->oplist      ? "-f oplist"

@@ -32,6 +32,7 @@ struct rl_modelprobe_modes {
 	int train;         /* --train */
 	int context;       /* --context given */
 	int phase;         /* --phase given (its value in the step's phase) */
+	int html;          /* -f html */
 };
 
 /* Whether MODES combine for step MO (its phase, weight dtype, batch and seq

@@ -196,6 +196,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 		                             m->best_case);
 	memset(&info, 0, sizeof(info));
 	info.dev = m->dev;
+	info.source = cols->input;
 	info.runtime = m->rt->id;
 	info.host_overhead_us = m->host_overhead_us;
 	info.host_kind_us = m->host_kind_us;

@@ -1,4 +1,5 @@
-/* report.c - table, csv, json and md writers (see report.h). */
+/* report.c - table, csv, json and md writers, and the dispatch to the html
+ * page (report_html.c; see report.h). */
 #include "config.h"
 
 #include "report.h"
@@ -13,6 +14,7 @@
 #include "column.h"
 #include "fmt.h"
 #include "json.h"
+#include "report_html.h"
 #include "timeline_report.h"
 
 /* The default table fits 80 columns: names are cut to this width. */
@@ -75,14 +77,15 @@ struct rl_report {
 	int oom;
 	struct rl_json_writer *jw;
 	yajl_gen g; /* jw's generator */
+	rl_html_report *html;
 };
 
 int rl_format_parse(const char *s, enum rl_format *out)
 {
-	static const char *const names[] = {"table", "csv", "json", "md"};
+	static const char *const names[] = {"table", "csv", "json", "md", "html"};
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		if (strcmp(s, names[i]) == 0) {
 			*out = (enum rl_format)i;
 			return 0;
@@ -394,6 +397,7 @@ static void pick_columns(rl_report *r)
 
 	switch (r->fmt) {
 	case RL_FMT_CSV:
+	case RL_FMT_HTML:
 		for (i = 0; i < RL_COL_COUNT; i++) {
 			const struct rl_column *c = &rl_columns[i];
 
@@ -405,6 +409,10 @@ static void pick_columns(rl_report *r)
 		for (i = 0; i < RL_COL_COUNT && r->ncols < n; i++)
 			if (r->cols[i] != RL_COL_COUNT)
 				r->cols[r->ncols++] = r->cols[i];
+		/* html: then its own, in the table's order */
+		for (i = 0; r->fmt == RL_FMT_HTML && i < RL_COL_COUNT; i++)
+			if (rl_columns[i].formats & RL_COLF_HTML)
+				r->cols[r->ncols++] = (enum rl_col)i;
 		return;
 	case RL_FMT_JSON:
 		for (i = 0; i < RL_COL_COUNT; i++)
@@ -1686,6 +1694,7 @@ int rl_report_begin(FILE *out, enum rl_format fmt, const struct rl_report_info *
 	case RL_FMT_JSON: return json_begin(r);
 	case RL_FMT_TABLE:
 	case RL_FMT_MD: table_begin(r); break;
+	case RL_FMT_HTML: return rl_html_report_begin(out, info, r->cols, r->ncols, &r->html);
 	}
 	return 0;
 }
@@ -1737,10 +1746,47 @@ int rl_report_row(rl_report *r, const struct rl_op *op, const struct rl_pred *p)
 			r->bound_differs++;
 		text_row(r, &row);
 		break;
+	case RL_FMT_HTML: {
+		int rc;
+
+		if (expected_cols(r) && p->expected_bound != p->bound)
+			r->bound_differs++;
+		if ((rc = rl_html_report_row(r->html, &row)) < 0)
+			return rc;
+		break;
+	}
 	}
 	if (r->oom)
 		return RL_ERR_NOMEM;
 	return ferror(r->out) ? RL_ERR_IO : 0;
+}
+
+/* html: the page's end, with the summary as the table writes it (its
+ * footnotes, the step, the layout, the timeline) as text beside the
+ * page's own sections. */
+static int html_end(rl_report *r, const struct rl_summary *s)
+{
+	FILE *out = r->out, *mem;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if ((mem = open_memstream(&text, &len)) == NULL)
+		return RL_ERR_NOMEM;
+	r->out = mem;
+	r->fmt = RL_FMT_TABLE;
+	table_end(r, s);
+	r->fmt = RL_FMT_HTML;
+	r->out = out;
+	if (fclose(mem) != 0) {
+		free(text);
+		return RL_ERR_NOMEM;
+	}
+	/* the table's summary opens with a blank line */
+	rc = rl_html_report_end(r->html, s, text + (len > 0 && text[0] == '\n'),
+	                        len - (len > 0 && text[0] == '\n'));
+	free(text);
+	return rc;
 }
 
 int rl_report_end(rl_report *r, const struct rl_summary *s)
@@ -1751,6 +1797,7 @@ int rl_report_end(rl_report *r, const struct rl_summary *s)
 	case RL_FMT_JSON: json_end(r, s); break;
 	case RL_FMT_TABLE:
 	case RL_FMT_MD: table_end(r, s); break;
+	case RL_FMT_HTML: return html_end(r, s);
 	}
 	return ferror(r->out) ? RL_ERR_IO : 0;
 }
@@ -1760,6 +1807,7 @@ void rl_report_free(rl_report *r)
 	if (r == NULL)
 		return;
 	rl_json_writer_free(r->jw);
+	rl_html_report_free(r->html);
 	free(r->line);
 	free(r);
 }

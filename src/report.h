@@ -1,4 +1,4 @@
-/* report.h - writers for classified op lists: table, csv, json, md.
+/* report.h - writers for classified op lists: table, csv, json, md, html.
  *
  * Writers format what the model produced and compute nothing new. They stream:
  * begin (header), one row per op, end (summary), so output for a million ops
@@ -19,13 +19,16 @@
 #include "summary.h"
 #include "timeline.h"
 
-enum rl_format { RL_FMT_TABLE, RL_FMT_CSV, RL_FMT_JSON, RL_FMT_MD };
+enum rl_format { RL_FMT_TABLE, RL_FMT_CSV, RL_FMT_JSON, RL_FMT_MD, RL_FMT_HTML };
 
-/* Parses "table", "csv", "json" or "md"; returns 0 or RL_ERR_ARG. */
+/* Parses "table", "csv", "json", "md" or "html"; returns 0 or RL_ERR_ARG.
+ * A command that has no html output refuses RL_FMT_HTML itself. */
 int rl_format_parse(const char *s, enum rl_format *out);
 
 struct rl_report_info {
 	const struct rl_device *dev;
+	const char *source;           /* NULL, or the op list's or trace's name
+	                               * (html: its header and title) */
 	const char *runtime;          /* runtime profile id */
 	double host_overhead_us;
 	const double *host_kind_us;   /* NULL, or per op kind (RL_KIND_COUNT) */

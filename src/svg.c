@@ -109,10 +109,11 @@ void rl_svg_text(FILE *out, const char *s, size_t max_chars)
 		}
 		n = utf8_next(p, &cp);
 		/* XML 1.0 allows no C0 control but tab, LF and CR, and SVG folds
-		 * those into spaces anyway. */
-		if (cp < 0 || cp == 0xfffe || cp == 0xffff)
+		 * those into spaces anyway; HTML (html.h writes with this) also
+		 * takes no C1 control and no noncharacter without a parse error. */
+		if (cp < 0 || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe)
 			fputs("\xef\xbf\xbd", out);
-		else if (cp < 0x20 || cp == 0x7f)
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
 			fputc(' ', out);
 		else if (cp == '&')
 			fputs("&amp;", out);
@@ -248,11 +249,14 @@ static const char *anchor_name(int anchor)
 
 /* --- shared pieces ------------------------------------------------------ */
 
+/* The document's start; EMBED: an element inside an HTML page (no XML
+ * declaration). */
 static void svg_begin(FILE *out, int w, int h, const struct rl_chart_info *info,
-                      const char *what)
+                      const char *what, int embed)
 {
+	if (!embed)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out,
-	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 	        "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"11\">\n",
 	        w, h, w, h, FONT);
@@ -787,7 +791,22 @@ static void legend_copies(FILE *out, double y, const rl_chart *c,
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEGEND_X + 18, y + 30, line);
 }
 
-int rl_svg_roofline(FILE *out, const rl_chart *c)
+/* Ends the start tag of PT's mark: with EMBED, the row it stands for. */
+static void data_op(FILE *out, const struct rl_chart_point *pt, int embed)
+{
+	if (embed)
+		fprintf(out, " data-op=\"%zu\"", pt->index);
+	fputc('>', out);
+}
+
+const char *rl_svg_bound_colour(enum rl_bound b)
+{
+	return (unsigned)b < RL_BOUND_COUNT ? bound_colour[b] : "#000000";
+}
+
+/* The roofline chart; EMBED: inside an HTML page, each op's marks naming
+ * its row (data-op, from 0). */
+static int roofline(FILE *out, const rl_chart *c, int embed)
 {
 	const struct rl_chart_info *info = rl_chart_info(c);
 	struct rl_chart_layout l;
@@ -814,7 +833,7 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	qsort(order, n, sizeof(*order), by_total_desc);
 	rl_chart_layout(c, &l);
 
-	svg_begin(out, RL_CHART_WIDTH, RL_CHART_HEIGHT, info, "Roofline");
+	svg_begin(out, RL_CHART_WIDTH, RL_CHART_HEIGHT, info, "Roofline", embed);
 	subtitle(out, c);
 	y_axis(out, &l.y, RL_PLOT_X0, RL_PLOT_X1, fmt_flops);
 	x_axis(out, &l.x, RL_PLOT_Y0, RL_PLOT_Y1, fmt_plain, NULL, 0);
@@ -846,9 +865,10 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 			continue;
 		fprintf(out,
 		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" fill-opacity=\"0.55\" "
-		        "stroke=\"%s\">",
+		        "stroke=\"%s\"",
 		        rl_chart_axis_px(&l.x, pt->intensity), rl_chart_axis_px(&l.y, pt->predicted_flops),
 		        rl_chart_radius(share), bound_colour[pt->bound], bound_colour[pt->bound]);
+		data_op(out, pt, embed);
 		tooltip(out, pt, share, !info->best_case);
 		fputs("</circle>\n", out);
 	}
@@ -868,8 +888,10 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		        "stroke-width=\"0.8\"/>\n",
 		        x, y0, x, y1, bound_colour[pt->expected_bound]);
 		diamond(out, x, y1, 4.5, bound_colour[pt->expected_bound]);
-		fputc('>', out);
-		tooltip(out, pt, rl_chart_share(c, pt->total_us), 1);
+		data_op(out, pt, embed);
+		/* embedded, the page names the op of a mark without a tooltip */
+		if (!embed)
+			tooltip(out, pt, rl_chart_share(c, pt->total_us), 1);
 		fputs("</polygon>\n", out);
 	}
 	for (i = 0; i < n; i++) {
@@ -887,9 +909,11 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 		        x, y0, x, y1, bound_colour[pt->bound]);
 		fprintf(out,
 		        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
-		        "stroke-width=\"1.5\">",
+		        "stroke-width=\"1.5\"",
 		        x, y1, bound_colour[pt->bound]);
-		tooltip(out, pt, rl_chart_share(c, pt->total_us), !info->best_case);
+		data_op(out, pt, embed);
+		if (!embed)
+			tooltip(out, pt, rl_chart_share(c, pt->total_us), !info->best_case);
 		fputs("</circle>\n", out);
 	}
 	fputs("</g>\n", out);
@@ -921,6 +945,16 @@ int rl_svg_roofline(FILE *out, const rl_chart *c)
 	free(bs);
 	free(order);
 	return ferror(out) ? RL_ERR_IO : 0;
+}
+
+int rl_svg_roofline(FILE *out, const rl_chart *c)
+{
+	return roofline(out, c, 0);
+}
+
+int rl_svg_roofline_html(FILE *out, const rl_chart *c)
+{
+	return roofline(out, c, 1);
 }
 
 int rl_svg_roofline_ops(FILE *out, const struct rl_chart_info *info, const struct rl_op *ops,
@@ -1033,7 +1067,7 @@ int rl_svg_sweep(FILE *out, const rl_chart *c)
 			copies++;
 	}
 
-	svg_begin(out, RL_CHART_WIDTH, RL_SWEEP_HEIGHT, info, "Sweep");
+	svg_begin(out, RL_CHART_WIDTH, RL_SWEEP_HEIGHT, info, "Sweep", 0);
 	subtitle(out, c);
 	for (p = 0; p < RL_SWEEP_PANELS; p++) {
 		const struct rl_chart_axis *y = &s.y[p];
@@ -1213,7 +1247,8 @@ static void sweeptab_marker(FILE *out, const struct rl_sweep_table *t,
 	fputs("</text>\n</g>\n", out);
 }
 
-int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *source)
+/* The sweep table's chart; EMBED: inside an HTML page (no XML declaration). */
+static int sweep_table(FILE *out, const struct rl_sweep_table *t, const char *source, int embed)
 {
 	struct rl_chart_sweeptab l;
 	double step[RL_SWEEP_MAX_VALUES], roof[RL_SWEEP_MAX_VALUES];
@@ -1233,8 +1268,9 @@ int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *so
 		rate_roof[i] = rl_sweep_row_per_s(&t->row[i], 1);
 	}
 	snprintf(item, sizeof(item), "%s", t->items[0] ? t->items : "items");
+	if (!embed)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out,
-	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
 	        "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"%s\" font-size=\"11\">\n",
 	        RL_CHART_WIDTH, RL_SWEEPTAB_HEIGHT, RL_CHART_WIDTH, RL_SWEEPTAB_HEIGHT, FONT);
@@ -1334,4 +1370,14 @@ int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *so
 	}
 	fputs("</svg>\n", out);
 	return ferror(out) ? RL_ERR_IO : 0;
+}
+
+int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *source)
+{
+	return sweep_table(out, t, source, 0);
+}
+
+int rl_svg_sweep_table_html(FILE *out, const struct rl_sweep_table *t, const char *source)
+{
+	return sweep_table(out, t, source, 1);
 }

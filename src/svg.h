@@ -12,9 +12,10 @@
 #include "model.h"
 #include "op.h"
 
-/* Writes S to OUT as XML character data (safe in attributes too): & < > " '
- * as entities; control characters as spaces; bytes that are not valid UTF-8,
- * and U+FFFE / U+FFFF, as U+FFFD. With MAX_CHARS > 0, a text of more
+/* Writes S to OUT as XML character data, and HTML's (safe in attributes
+ * too): & < > " ' as entities; control characters (C0, DEL, C1) as spaces;
+ * bytes that are not valid UTF-8, and the noncharacters (U+FDD0..U+FDEF,
+ * U+xFFFE and U+xFFFF), as U+FFFD. With MAX_CHARS > 0, a text of more
  * characters is cut to MAX_CHARS - 1 and ends in an ellipsis. */
 void rl_svg_text(FILE *out, const char *s, size_t max_chars);
 
@@ -30,6 +31,15 @@ size_t rl_svg_text_len(const char *s, size_t max_chars);
  * FLOPs) counted in the legend with their share of the time. Returns 0,
  * RL_ERR_NOMEM or RL_ERR_IO. */
 int rl_svg_roofline(FILE *out, const rl_chart *c);
+
+/* rl_svg_roofline as an element of an HTML page (html.h): no XML
+ * declaration, and each op's marks (its point, expected and measured
+ * points) carry data-op, the op's 0-based position in the chart; only the
+ * roofline's point has a tooltip (the page's script names the others'). */
+int rl_svg_roofline_html(FILE *out, const rl_chart *c);
+
+/* The colour the charts give bound B ("#rrggbb"). */
+const char *rl_svg_bound_colour(enum rl_bound b);
 
 /* The same from arrays: OPS[i] predicted as PREDS[i], for callers that hold
  * a whole list (a report). Returns as rl_svg_roofline. */
@@ -55,5 +65,8 @@ int rl_svg_sweep(FILE *out, const rl_chart *c);
  * the values from there shaded), each labelled, when there are such values.
  * Returns 0, RL_ERR_RANGE for a table without rows, or RL_ERR_IO. */
 int rl_svg_sweep_table(FILE *out, const struct rl_sweep_table *t, const char *source);
+
+/* rl_svg_sweep_table as an element of an HTML page: no XML declaration. */
+int rl_svg_sweep_table_html(FILE *out, const struct rl_sweep_table *t, const char *source);
 
 #endif

@@ -1,14 +1,17 @@
-/* sweep_report.c - a sweep's table, csv, json and md (see sweep_report.h). */
+/* sweep_report.c - a sweep's table, csv, json, md and html (see sweep_report.h). */
 #include "config.h"
 
 #include "sweep_report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_gen.h>
 
 #include "fmt.h"
+#include "html.h"
 #include "json.h"
+#include "svg.h"
 
 static const char *const share_col[RL_BOUND_COUNT] = {"compute_pct", "memory_pct", "overhead_pct",
                                                      "network_pct"};
@@ -107,57 +110,170 @@ static void write_md(FILE *out, const struct rl_sweep_table *t)
 	notes(out, t, "- ");
 }
 
-static void csv_num(FILE *out, double v)
+/* The csv's cells, which html's table repeats: each cell after SEP, html's
+ * in a cell of its own ("<td>"). */
+struct cells {
+	FILE *out;
+	int html;
+	int first;
+};
+
+static void cell_open(struct cells *c)
+{
+	if (c->html)
+		fputs(c->html == 2 ? "<th class=\"num\">" : "<td>", c->out);
+	else if (!c->first)
+		fputc(',', c->out);
+	c->first = 0;
+}
+
+static void cell_close(struct cells *c)
+{
+	if (c->html)
+		fputs(c->html == 2 ? "</th>" : "</td>", c->out);
+}
+
+static void cell_str(struct cells *c, const char *s)
+{
+	cell_open(c);
+	if (c->html)
+		rl_html_text(c->out, s);
+	else
+		rl_csv_field(c->out, s);
+	cell_close(c);
+}
+
+static void cell_num(struct cells *c, double v)
 {
 	char buf[32];
 
-	fputc(',', out);
+	cell_open(c);
 	rl_fmt_num(buf, v);
-	fputs(buf, out);
+	fputs(buf, c->out);
+	cell_close(c);
 }
 
 /* Bytes in full: %.6g would cut 15,009,316,864 to 1.50093e+10. */
-static void csv_bytes(FILE *out, double v)
+static void cell_bytes(struct cells *c, double v)
 {
-	fprintf(out, ",%.0f", v);
+	cell_open(c);
+	if (v >= 0)
+		fprintf(c->out, "%.0f", v);
+	cell_close(c);
+}
+
+/* The header: HTML 2 (headings) or 0 (csv). */
+static void head_cells(FILE *out, const struct rl_sweep_table *t, int html)
+{
+	static const char *const tail[] = {"weight_bytes", "kv_bytes", "activation_bytes",
+	                                   "memory_bytes", "device_bytes", "fits"};
+	struct cells c = {out, html, 1};
+	char name[64];
+	size_t i;
+	int b;
+
+	cell_str(&c, t->name);
+	cell_str(&c, "step_us");
+	cell_str(&c, "roofline_us");
+	if (t->items[0]) {
+		snprintf(name, sizeof(name), "%s_per_step", t->items);
+		cell_str(&c, name);
+		snprintf(name, sizeof(name), "%s_per_s", t->items);
+		cell_str(&c, name);
+		snprintf(name, sizeof(name), "%s_per_s_roofline", t->items);
+		cell_str(&c, name);
+	}
+	for (b = 0; b < RL_BOUND_COUNT; b++)
+		cell_str(&c, share_col[b]);
+	for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
+		if (html && i + 1 == sizeof(tail) / sizeof(tail[0]))
+			c.html = 3; /* text: not a number */
+		if (c.html == 3) {
+			fputs("<th>", out);
+			rl_html_text(out, tail[i]);
+			fputs("</th>", out);
+		} else {
+			cell_str(&c, tail[i]);
+		}
+	}
+}
+
+static void row_cells(FILE *out, const struct rl_sweep_table *t, const struct rl_sweep_row *r,
+                      int html)
+{
+	struct cells c = {out, html, 1};
+	char v[32];
+	int b;
+
+	rl_fmt_u64(v, r->value);
+	cell_str(&c, v);
+	cell_num(&c, r->step_us);
+	cell_num(&c, r->roofline_us);
+	if (t->items[0]) {
+		cell_num(&c, r->items);
+		cell_num(&c, rl_sweep_row_per_s(r, 0));
+		cell_num(&c, rl_sweep_row_per_s(r, 1));
+	}
+	for (b = 0; b < RL_BOUND_COUNT; b++)
+		cell_num(&c, 100 * r->share[b]);
+	cell_bytes(&c, r->weight_bytes);
+	cell_bytes(&c, r->kv_bytes);
+	cell_bytes(&c, r->activation_bytes);
+	cell_bytes(&c, r->memory_bytes);
+	cell_bytes(&c, t->device_bytes > 0 ? t->device_bytes : -1);
+	cell_str(&c, r->fits ? "yes" : "no");
 }
 
 static void write_csv(FILE *out, const struct rl_sweep_table *t)
 {
 	size_t i;
-	int b;
 
-	rl_csv_field(out, t->name);
-	fputs(",step_us,roofline_us", out);
-	if (t->items[0])
-		fprintf(out, ",%s_per_step,%s_per_s,%s_per_s_roofline", t->items, t->items,
-		        t->items);
-	for (b = 0; b < RL_BOUND_COUNT; b++)
-		fprintf(out, ",%s", share_col[b]);
-	fputs(",weight_bytes,kv_bytes,activation_bytes,memory_bytes,device_bytes,fits\n", out);
+	head_cells(out, t, 0);
+	fputc('\n', out);
 	for (i = 0; i < t->n; i++) {
-		const struct rl_sweep_row *r = &t->row[i];
-
-		fprintf(out, "%llu", (unsigned long long)r->value);
-		csv_num(out, r->step_us);
-		csv_num(out, r->roofline_us);
-		if (t->items[0]) {
-			csv_num(out, r->items);
-			csv_num(out, rl_sweep_row_per_s(r, 0));
-			csv_num(out, rl_sweep_row_per_s(r, 1));
-		}
-		for (b = 0; b < RL_BOUND_COUNT; b++)
-			csv_num(out, 100 * r->share[b]);
-		csv_bytes(out, r->weight_bytes);
-		csv_bytes(out, r->kv_bytes);
-		csv_bytes(out, r->activation_bytes);
-		csv_bytes(out, r->memory_bytes);
-		if (t->device_bytes > 0)
-			csv_bytes(out, t->device_bytes);
-		else
-			fputc(',', out);
-		fprintf(out, ",%s\n", r->fits ? "yes" : "no");
+		row_cells(out, t, &t->row[i], 0);
+		fputc('\n', out);
 	}
+}
+
+/* The page: the sweep's chart, its table (csv's cells) and its notes. */
+static int write_html(FILE *out, const struct rl_sweep_table *t)
+{
+	char title[160], *text = NULL;
+	size_t i, len = 0;
+	FILE *mem;
+	int rc;
+
+	snprintf(title, sizeof(title), "Sweep of %s", t->name);
+	rl_html_begin(out, title, "#sweep-table td{text-align:right}\n", title);
+	rl_html_meta(out, "step", t->title);
+	rl_html_main(out);
+	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", out);
+	if ((mem = open_memstream(&text, &len)) == NULL)
+		return RL_ERR_NOMEM;
+	notes(mem, t, "");
+	if (fclose(mem) != 0) {
+		free(text);
+		return RL_ERR_NOMEM;
+	}
+	rl_html_lines(out, text, len);
+	free(text);
+	fputs("</section>\n<section id=\"charts\" class=\"chart\">\n<h2>Chart</h2>\n", out);
+	if ((rc = rl_svg_sweep_table_html(out, t, NULL)) < 0)
+		return rc;
+	fputs("</section>\n<section id=\"ops\">\n<h2>Rows</h2>\n<p class=\"note\">Each cell "
+	      "is the value csv writes. Click a heading to sort.</p>\n<div class=\"scroll\">\n"
+	      "<table id=\"sweep-table\" class=\"sortable\">\n<thead><tr>",
+	      out);
+	head_cells(out, t, 2);
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (i = 0; i < t->n; i++) {
+		fputs("<tr>", out);
+		row_cells(out, t, &t->row[i], 1);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n</div>\n</section>\n", out);
+	return rl_html_end(out);
 }
 
 /* The value at row index I, or null (I < 0). */
@@ -254,6 +370,9 @@ int rl_sweep_report_write(FILE *out, enum rl_format fmt, const struct rl_sweep_t
 		break;
 	case RL_FMT_JSON:
 		rc = write_json(out, t);
+		break;
+	case RL_FMT_HTML:
+		rc = write_html(out, t);
 		break;
 	}
 	if (rc == 0 && ferror(out))

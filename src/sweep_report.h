@@ -1,4 +1,4 @@
-/* sweep_report.h - writers for a sweep (sweep.h): table, csv, json, md.
+/* sweep_report.h - writers for a sweep (sweep.h): table, csv, json, md, html.
  *
  * One row per swept value: the value, the expected step time and the best
  * case, items per step and per second where the table has items, the
@@ -9,6 +9,8 @@
  *   NAME,step_us,roofline_us[,ITEMS_per_step,ITEMS_per_s,ITEMS_per_s_roofline],
  *   compute_pct,memory_pct,overhead_pct,weight_bytes,kv_bytes,
  *   activation_bytes,memory_bytes,device_bytes,fits
+ * html is a page (html.h) of the table's notes, the chart of plot
+ * --sweep-table and the csv's cells as a sortable table.
  * Machine formats (csv, json) carry no banner. The writers borrow the table
  * and compute nothing but the shares and rates they print.
  */

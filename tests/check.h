@@ -33,6 +33,7 @@ Suite *suite_inductor(void);
 Suite *suite_chart(void);
 Suite *suite_l2(void);
 Suite *suite_fmt(void);
+Suite *suite_html(void);
 Suite *suite_pipeline(void);
 Suite *suite_synth(void);
 Suite *suite_hfconfig(void);

@@ -80,6 +80,7 @@ int main(void)
 	srunner_add_suite(sr, suite_chart());
 	srunner_add_suite(sr, suite_l2());
 	srunner_add_suite(sr, suite_fmt());
+	srunner_add_suite(sr, suite_html());
 	srunner_add_suite(sr, suite_collective());
 	srunner_add_suite(sr, suite_hwsystem());
 	srunner_add_suite(sr, suite_pipeline());

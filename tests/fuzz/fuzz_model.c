@@ -323,6 +323,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * /dev/null in one of the formats, the memory fit, the timeline */
 	sinks.out = hw.null;
 	sinks.fmt = (enum rl_format)(o[15] & 3);
+	if (sinks.fmt == RL_FMT_CSV && ((o[15] >> 6) & 1))
+		sinks.fmt = RL_FMT_HTML; /* the page: csv's cells, escaped */
 	sinks.wide = (o[15] >> 2) & 1;
 	sinks.whatif = 1;
 	sinks.memfit = 1;
