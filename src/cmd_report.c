@@ -79,6 +79,8 @@ int cmd_report(int argc, char **argv)
 	struct rl_trace trace;
 	struct rl_hostcalls hc;
 	struct rl_hostfit fit;
+	char *appendix = NULL;
+	size_t appendix_len = 0;
 	struct rl_err e, he;
 	struct rl_step step;
 	struct rl_outfiles outs;
@@ -176,6 +178,21 @@ int cmd_report(int argc, char **argv)
 		        sinks.fmt == RL_FMT_MD ? "Trace: " : "", imp.n, imp.n == 1 ? "" : "s",
 		        imp.device ? imp.device : "a device it does not name",
 		        sinks.fmt == RL_FMT_MD ? "\n" : "");
+	/* html: the host pathologies as a section of the page, written before
+	 * the page is (table and md: a block after the report, below) */
+	if (sinks.fmt == RL_FMT_HTML && rl_hostcalls_build(&trace, &hc, &he) == 0 &&
+	    rl_hostfit_run(hc.calls, hc.n, hc.skips, hc.nskips, 0, &fit, &he) == 0) {
+		FILE *mem = open_memstream(&appendix, &appendix_len);
+		int wrc = mem != NULL ? rl_hostfit_write_advice(mem, &fit, 0) : RL_ERR_NOMEM;
+
+		if (mem != NULL && fclose(mem) != 0)
+			wrc = RL_ERR_NOMEM;
+		if (wrc < 0) {
+			rl_cli_error("%s", rl_strerror(RL_ERR_NOMEM));
+			goto out;
+		}
+		sinks.appendix = appendix;
+	}
 	rl_err_clear(&e);
 	rc = rl_pipeline_begin(&model, &sinks, &cols, &pl);
 	for (i = 0; rc == 0 && i < imp.n; i++)
@@ -199,6 +216,7 @@ int cmd_report(int argc, char **argv)
 	else if (rl_cli_outputs_commit(&outs) == 0)
 		status = RL_EXIT_OK;
 out:
+	free(appendix);
 	rl_outfiles_release(&outs);
 	rl_pipeline_free(pl);
 	rl_chart_free(sinks.chart);

@@ -26,7 +26,7 @@ static const char style[] =
 	"dl.meta{display:flex;flex-wrap:wrap;gap:2px 22px;margin:0}"
 	"dl.meta div{display:flex;gap:6px}dl.meta dt{color:var(--mut)}dl.meta dd{margin:0}\n"
 	"main{display:flex;flex-direction:column;padding:0 24px 28px}\n"
-	"#summary{order:1}#charts{order:2}#timeline{order:3}#kinds{order:4}#ops{order:5}"
+	"#summary{order:1}#charts{order:2}#timeline{order:3}#kinds{order:4}#host{order:4}#ops{order:5}"
 	"#details{order:9}\n"
 	".cards{display:flex;flex-wrap:wrap;gap:10px}"
 	".card{border:1px solid var(--line);border-radius:6px;padding:7px 12px;min-width:130px}"

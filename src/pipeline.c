@@ -214,6 +214,7 @@ static int begin(rl_pipeline *pl, const struct rl_pipeline_model *m,
 	info.interconnect = m->interconnect;
 	info.parallel = m->parallel;
 	info.impl = m->impl;
+	info.appendix = s->appendix;
 	info.mem = s->memfit && s->step == NULL ? &pl->mem : NULL;
 	return rl_report_begin(s->out, s->fmt, &info, &pl->rep);
 }

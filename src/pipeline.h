@@ -74,7 +74,7 @@ struct rl_pipeline_model {
 /* Where the kernels go. Every sink is optional; pointers are borrowed. */
 struct rl_pipeline_sinks {
 	FILE *out;                      /* the report (or the scaling report); NULL: none */
-	enum rl_format fmt;             /* of the report: table, csv, json or md */
+	enum rl_format fmt;             /* of the report: table, csv, json, md or html */
 	int wide;                       /* table: every column, names uncut */
 	int l2;                         /* predict L2-resident kernels from the L2 */
 	int timeline;                   /* simulate one step per runtime profile of the
@@ -89,6 +89,9 @@ struct rl_pipeline_sinks {
 	const struct rl_symbols *scale; /* scale factors (symbols.h): the report
 	                                 * is the scaling report, table or csv */
 	const char *scale_label;        /* "B x2", names the factors */
+	const char *appendix;           /* html: NULL, or text the command writes after
+	                                 * table and md reports (report's host advice),
+	                                 * a section of the page; borrowed */
 	int memfit;                     /* table, md, json: the memory the step needs
 	                                 * (memfit.h) in the summary (not with a scale
 	                                 * or a step) */

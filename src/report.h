@@ -63,6 +63,8 @@ struct rl_report_info {
 	                               * model's step was built for: the total
 	                               * line adds the kernels a step launches
 	                               * and its name, json's summary "impl" */
+	const char *appendix;         /* html: NULL, or the text a command adds
+	                               * after the table's report (a section) */
 	const struct rl_parallel_place *parallel; /* NULL, or the layout the op
 	                               * list is one GPU's share of: lines of the
 	                               * summary, json's "parallel" */

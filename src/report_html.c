@@ -675,6 +675,11 @@ int rl_html_report_end(rl_html_report *h, const struct rl_summary *s, const char
 	fputs("</section>\n", out);
 	timeline(h);
 	kinds(h);
+	if (h->info.appendix != NULL && h->info.appendix[0] != '\0') {
+		fputs("<section id=\"host\">\n<h2>Host calls</h2>\n", out);
+		rl_html_pre(out, h->info.appendix, strlen(h->info.appendix));
+		fputs("</section>\n", out);
+	}
 	fputs("<section id=\"details\">\n<h2>As text</h2>\n<details><summary>The summary as "
 	      "<code>-f table</code> writes it</summary>\n",
 	      out);

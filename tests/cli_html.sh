@@ -116,6 +116,17 @@ else
 fi
 validate "the trace's page parses as HTML5 without an error" "$tmp/trace.html"
 
+# the host calls far above their kind's (report's block after the table) are
+# a section of the page
+HOSTY="$DATA/impl/trace_compiled_qwen2_7b_l2_b4_p512_gen9.json.gz"
+run report "$HOSTY" --hw h200 -o "$tmp/hosty.txt"
+run report "$HOSTY" --hw h200 -f html -o "$tmp/hosty.html"
+want=$(sed -n 's/^  \(aten::[a-z_]*\) (\([a-z]*\)), call \([0-9]*\) .*/\1 (\2), call \3/p' "$tmp/hosty.txt")
+got=$(sed -n '/<section id="host">/,/<\/section>/p' "$tmp/hosty.html" |
+	sed -n 's/^  \(aten::[a-z_]*\) (\([a-z]*\)), call \([0-9]*\) .*/\1 (\2), call \3/p')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "report's host advice is a section of the page ($got)"
+else not_ok "report's host advice is a section of the page" "table '$want', page '$got'"; fi
+
 run model "$EX/llama3-8b.json" --hw h200 --impl hf --timeline -f html -o "$tmp/hf.html"
 check "model --impl hf --timeline -f html" test "$rc" -eq 0
 grep -q '<dt>implementation</dt><dd>hf</dd>' "$tmp/hf.html" && ok "the header names the implementation" ||
@@ -142,6 +153,7 @@ same_cells "classify --sweep: the html's cells are the csv's" "$tmp/csweep.html"
 grep -q '<svg [^>]*>' "$tmp/sweep.html" && ! grep -q '<?xml' "$tmp/sweep.html" &&
 	ok "the sweep's chart is inline SVG" || not_ok "the sweep's chart is inline SVG"
 validate "the trace's, ladder's and sweeps' pages parse as HTML5" "$tmp/hf.html" "$tmp/train.html" \
+	"$tmp/hosty.html" \
 	"$tmp/ladder.html" "$tmp/sweep.html" "$tmp/csweep.html"
 
 # --- what an op list names is text ------------------------------------------
