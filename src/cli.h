@@ -281,8 +281,9 @@ enum {
 	RL_CMD_CALIBRATE = 1u << 9,
 	RL_CMD_VALIDATE = 1u << 10,
 	RL_CMD_KINDS = 1u << 11,
+	RL_CMD_SEARCH = 1u << 12,
 };
-#define RL_CMD_COUNT 12
+#define RL_CMD_COUNT 13
 
 /* getopt_long's values of the options without a short letter, beyond the
  * model's (RL_OPT_HW...) and training's (RL_OPT_TRAIN...) */
@@ -318,6 +319,7 @@ enum {
 	RL_OPT_MICROBATCHES,
 	RL_OPT_VIRTUAL_STAGES,
 	RL_OPT_TP_COMM_OVERLAP,
+	RL_OPT_TOP,
 	RL_OPT_TIMELINE,
 	RL_OPT_SET,
 	RL_OPT_SCALE,
@@ -442,5 +444,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_search(int argc, char **argv);
 
 #endif

@@ -8,7 +8,10 @@
 
 #include "cli.h"
 
-#define PREDICT (RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT | RL_CMD_REPORT | RL_CMD_VALIDATE)
+#define PREDICT \
+	(RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT | RL_CMD_REPORT | RL_CMD_VALIDATE | RL_CMD_SEARCH)
+/* the step of a config: model's, and search's */
+#define STEP (RL_CMD_MODEL | RL_CMD_SEARCH)
 #define GPU (RL_CMD_PROBE | RL_CMD_BENCH | RL_CMD_CALIBRATE | RL_CMD_VALIDATE)
 #define ALL ((1u << RL_CMD_COUNT) - 1)
 
@@ -16,24 +19,24 @@
  * one line with the next row's, which holds their help. */
 const struct rl_cli_opt rl_cli_options[] = {
 	/* the step of a config (model) */
-	{"phase", 0, RL_OPT_PHASE, "PHASE", RL_CMD_MODEL,
+	{"phase", 0, RL_OPT_PHASE, "PHASE", STEP,
 	 "decode (default: one token per sequence) or\n"
 	 "prefill (the prompt; the encoders' default)"},
-	{"batch", 0, RL_OPT_BATCH, "N", RL_CMD_MODEL,
+	{"batch", 0, RL_OPT_BATCH, "N", STEP,
 	 "sequences (default 1)"},
-	{"seq", 0, RL_OPT_SEQ, "N", RL_CMD_MODEL,
+	{"seq", 0, RL_OPT_SEQ, "N", STEP,
 	 "prompt tokens per sequence (default 512)"},
-	{"context", 0, RL_OPT_CONTEXT, "N", RL_CMD_MODEL,
+	{"context", 0, RL_OPT_CONTEXT, "N", STEP,
 	 "KV length at decode (default: --seq)"},
-	{"dtype", 0, RL_OPT_DTYPE, "T", RL_CMD_MODEL,
+	{"dtype", 0, RL_OPT_DTYPE, "T", STEP,
 	 "activations (default bf16)"},
-	{"weight-dtype", 0, RL_OPT_WEIGHT_DTYPE, "T", RL_CMD_MODEL,
+	{"weight-dtype", 0, RL_OPT_WEIGHT_DTYPE, "T", STEP,
 	 "weights, e.g. int4 (default: --dtype)"},
-	{"weight-group", 0, RL_OPT_WEIGHT_GROUP, "N", RL_CMD_MODEL,
+	{"weight-group", 0, RL_OPT_WEIGHT_GROUP, "N", STEP,
 	 "group-quantised weights: one fp16 scale per N\n"
 	 "weights along each matmul's K (gpt-fast int4:\n"
 	 "32 to 256), in the memory fit and the bytes"},
-	{"kv-dtype", 0, RL_OPT_KV_DTYPE, "T", RL_CMD_MODEL,
+	{"kv-dtype", 0, RL_OPT_KV_DTYPE, "T", STEP,
 	 "KV cache, e.g. fp8 (default: --dtype)"},
 	{"families", 0, RL_OPT_FAMILIES, NULL, RL_CMD_MODEL,
 	 "list the model families (their model_types,\n"
@@ -55,7 +58,7 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "(torch.compile, static cache), a .impl file,\n"
 	 "NAME:CHOICE=VALUE,... for its choices, or all:\n"
 	 "one row per implementation (docs/impl.md)"},
-	{"expert-imbalance", 0, RL_OPT_EXPERT_IMBALANCE, "X", RL_CMD_MODEL,
+	{"expert-imbalance", 0, RL_OPT_EXPERT_IMBALANCE, "X", STEP,
 	 "MoE (mixtral): the busiest expert's tokens over\n"
 	 "the mean, >= 1 (default 1: uniform routing)"},
 	{"mla", 0, RL_OPT_MLA, "FORM", RL_CMD_MODEL,
@@ -105,6 +108,11 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "measure the NCCL collectives instead (bench --only collectives) and write a system file: all-reduce's bus bandwidth and latency as intra_bandwidth_gbs and intra_latency_us, every kind's as nccl.KIND_busbw_gbs, the system's figures beside them (--hw SYSTEM needed; a recording of collectives given to --from does the same)"},
 	{"gpus", 0, RL_OPT_GPUS, "N", RL_CMD_BENCH | RL_CMD_CALIBRATE,
 	 "collectives on devices 0 to N - 1 (default: all)"},
+	{"gpus", 0, RL_OPT_GPUS, "N", RL_CMD_SEARCH,
+	 "the GPUs every layout uses: tp x pp x dp = N\n"
+	 "(on --hw's system: its nodes of gpus_per_node)"},
+	{"top", 0, RL_OPT_TOP, "N", RL_CMD_SEARCH,
+	 "the layouts printed, the best first (default 5)"},
 	{"from", 0, RL_OPT_FROM, "FILE", RL_CMD_BENCH,
 	 "report a recording (bench -f json) instead of measuring"},
 	{"from", 0, RL_OPT_FROM, "FILE", RL_CMD_CALIBRATE,
@@ -131,7 +139,8 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "without the profiler; the fit is scaled to it"},
 
 	/* the device and the runtime (rl_cli_model_option) */
-	{"hw", 0, RL_OPT_HW, "ID|FILE|live", RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT,
+	{"hw", 0, RL_OPT_HW, "ID|FILE|live",
+	 RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT | RL_CMD_SEARCH,
 	 "device: an id or alias of the database, a .device\n"
 	 "file, or live[:N] for the CUDA GPU of this machine;\n"
 	 "or a system (hw systems) or FILE.system: its GPU,\n"
@@ -174,23 +183,23 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "the GPU's own in the hwdb, else the nearest one's)"},
 
 	/* a training step (rl_cli_train_option) */
-	{"train", 0, RL_OPT_TRAIN, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"train", 0, RL_OPT_TRAIN, NULL, RL_CMD_CLASSIFY | STEP,
 	 "a training step: each forward op's backward ops\n"
 	 "(in reverse order) and the optimizer step, with\n"
 	 "gradients, optimizer state and saved activations\n"
 	 "in the memory fit (docs/oplist-format.md)"},
-	{"optimizer", 0, RL_OPT_OPTIMIZER, "NAME", RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"optimizer", 0, RL_OPT_OPTIMIZER, "NAME", RL_CMD_CLASSIFY | STEP,
 	 "adamw (default), adam, sgd (with momentum) or none"},
-	{"fused-optimizer", 0, RL_OPT_FUSED_OPTIMIZER, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"fused-optimizer", 0, RL_OPT_FUSED_OPTIMIZER, NULL, RL_CMD_CLASSIFY | STEP,
 	 "one fused kernel (fused=True) instead of PyTorch's\n"
 	 "default foreach passes"},
-	{"state-dtype", 0, RL_OPT_STATE_DTYPE, "T", RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"state-dtype", 0, RL_OPT_STATE_DTYPE, "T", RL_CMD_CLASSIFY | STEP,
 	 "the optimizer state's dtype (default fp32)"},
-	{"autocast", 0, RL_OPT_AUTOCAST, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"autocast", 0, RL_OPT_AUTOCAST, NULL, RL_CMD_CLASSIFY | STEP,
 	 "weights and gradients kept in fp32, the ops in\n"
 	 "their dtype (torch.autocast): each weight cast\n"
 	 "in forward, each weight gradient in backward"},
-	{"master-weights", 0, RL_OPT_MASTER_WEIGHTS, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"master-weights", 0, RL_OPT_MASTER_WEIGHTS, NULL, RL_CMD_CLASSIFY | STEP,
 	 "an fp32 master copy of the 16-bit weights, which\n"
 	 "the optimizer updates and copies back"},
 	{"recompute", 0, RL_OPT_RECOMPUTE, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
@@ -198,7 +207,7 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "(rows with count > 1) run forward again"},
 	{"grad-accum", 0, RL_OPT_GRAD_ACCUM, "N", RL_CMD_CLASSIFY | RL_CMD_MODEL,
 	 "micro-batches per optimizer step (default 1)"},
-	{"weight-decay", 0, RL_OPT_WEIGHT_DECAY, NULL, RL_CMD_CLASSIFY | RL_CMD_MODEL,
+	{"weight-decay", 0, RL_OPT_WEIGHT_DECAY, NULL, RL_CMD_CLASSIFY | STEP,
 	 "L2 weight decay of SGD or Adam (weight_decay > 0):\n"
 	 "one more foreach pass, g + wd p"},
 	{"impl", 0, RL_OPT_IMPL, "NAME", RL_CMD_CLASSIFY,
@@ -247,6 +256,8 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "table (default), csv (one row per measurement), json (the recording: every sample, for --from) or sweep[:DTYPE] (the fp32, bf16 or fp16 sweep as an op list with measured_us, for plot --sweep; default fp32)"},
 	{"format", 'f', 'f', "FMT", RL_CMD_VALIDATE,
 	 "table (default), csv, md or json (the recording)"},
+	{"format", 'f', 'f', "FMT", RL_CMD_SEARCH,
+	 "table (default), csv, json or html (docs/html.md)"},
 	{"format", 'f', 'f', "FMT", RL_CMD_KINDS,
 	 "table (default), csv or json"},
 	{"timeline", 0, RL_OPT_TIMELINE, NULL, RL_CMD_CLASSIFY,
@@ -271,7 +282,7 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "ops, with the time saved"},
 	{"output", 'o', 'o', "FILE",
 	 RL_CMD_CLASSIFY | RL_CMD_MODEL | RL_CMD_PLOT | RL_CMD_IMPORT | RL_CMD_REPORT |
-	     RL_CMD_PROBE | RL_CMD_BENCH | RL_CMD_VALIDATE | RL_CMD_KINDS,
+	     RL_CMD_PROBE | RL_CMD_BENCH | RL_CMD_VALIDATE | RL_CMD_KINDS | RL_CMD_SEARCH,
 	 "write to FILE (whole or not at all) instead of standard output"},
 	{"output", 'o', 'o', "FILE", RL_CMD_CALIBRATE,
 	 "the device file to write (whole or not at all)"},

@@ -11,6 +11,7 @@
 static const struct rl_cmd commands[] = {
 	{"classify", cmd_classify, "predict each op's time and bound from an op list"},
 	{"model", cmd_model, "build and predict one step of a transformer from its config.json"},
+	{"search", cmd_search, "rank every parallel layout of a model's step on a system"},
 	{"plot", cmd_plot, "draw an op list as an SVG roofline chart, or a sweep"},
 	{"hw", cmd_hw, "list and show devices and runtime profiles of the database"},
 	{"kinds", cmd_kinds, "list the op kinds an op list takes, with their shapes and columns"},

@@ -150,10 +150,14 @@ run classify "$DATA/sweep-matmul.csv" --hw h200 --sweep B=1,16,256 -f csv -o "$t
 run classify "$DATA/sweep-matmul.csv" --hw h200 --sweep B=1,16,256 -f html -o "$tmp/csweep.html"
 check "classify --sweep -f html" test "$rc" -eq 0
 same_cells "classify --sweep: the html's cells are the csv's" "$tmp/csweep.html" "$tmp/csweep.csv" sweep-table
+run search "$EX/llama3-8b.json" --hw hgx-h100-8 --gpus 8 --train --batch 32 --seq 4096 --top 8 -f csv -o "$tmp/search.csv"
+run search "$EX/llama3-8b.json" --hw hgx-h100-8 --gpus 8 --train --batch 32 --seq 4096 --top 8 -f html -o "$tmp/search.html"
+check "search -f html" test "$rc" -eq 0
+same_cells "search: the html's cells are the csv's" "$tmp/search.html" "$tmp/search.csv" search-table
 grep -q '<svg [^>]*>' "$tmp/sweep.html" && ! grep -q '<?xml' "$tmp/sweep.html" &&
 	ok "the sweep's chart is inline SVG" || not_ok "the sweep's chart is inline SVG"
-validate "the trace's, ladder's and sweeps' pages parse as HTML5" "$tmp/hf.html" "$tmp/train.html" \
-	"$tmp/hosty.html" \
+validate "the trace's, ladder's, sweeps' and search's pages parse as HTML5" "$tmp/hf.html" "$tmp/train.html" \
+	"$tmp/hosty.html" "$tmp/search.html" \
 	"$tmp/ladder.html" "$tmp/sweep.html" "$tmp/csweep.html"
 
 # --- what an op list names is text ------------------------------------------
