@@ -4,7 +4,8 @@
  * command accepts (phase, batch, seq, context, the three dtypes, the expert
  * imbalance, --train and its options, a tp/pp/dp/ep layout, its
  * micro-batches, --virtual-stages and --tp-comm-overlap, --generate N,
- * --max-batch, the format and --timeline);
+ * --max-batch, the format and --timeline; or roofline search over the
+ * layout's GPUs);
  * the rest is the config.json. A config that reads is built and run
  * through the pipeline as the command runs it (report, what-if, memory fit
  * to /dev/null), or generated from (rl_generate_run), or searched for its
@@ -28,6 +29,7 @@
 #include "hwsystem.h"
 #include "modelops.h"
 #include "modelstep.h"
+#include "search.h"
 #include "parallel.h"
 #include "pipeline.h"
 #include "train.h"
@@ -258,6 +260,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st.sinks = NULL;
 	rl_errlist_init(&errs);
 
+	/* roofline search over as many GPUs as the layout's (at most 16): a
+	 * quarter of the layouts. It tries each layout as the command's model
+	 * would; what it keeps must be ranked and counted (search.h) */
+	if (layout && (o[14] >> 6) == 3 && lay.tp * lay.pp * lay.dp <= 16) {
+		struct rl_search_spec spec = {lay.tp * lay.pp * lay.dp, 3};
+		struct rl_search_result res;
+		size_t i;
+
+		rc = rl_search_run(&st, &mo, &hw.net, &spec, &res, &errs, &e);
+		if (rc < 0) {
+			check_errors(&errs);
+			/* no layout to try: the search's one message; a step's
+			 * failure: the builder's refusal, with its message */
+			if (rc != RL_ERR_NOMEM && errs.count == 0 &&
+			    (e.msg[0] == '\0' || strchr(e.msg, '\n') != NULL))
+				abort();
+			rl_search_result_release(&res);
+			goto out;
+		}
+		if (res.layouts != res.refused + res.tried || res.unfit > res.tried || res.n == 0 ||
+		    res.n > spec.top || res.n > res.tried)
+			abort();
+		for (i = 0; i < res.n; i++) {
+			const struct rl_search_row *r = &res.rows[i];
+
+			check_finite(r->step_us);
+			check_finite(r->memory_bytes);
+			check_finite(r->tokens_per_s);
+			if (r->lay.tp * r->lay.pp * r->lay.dp != spec.gpus || r->step_us < r->gpu_step_us ||
+			    (i > 0 && r->fits && !res.rows[i - 1].fits) ||
+			    (i > 0 && r->fits && r->step_us < res.rows[i - 1].step_us))
+				abort();
+		}
+		rl_search_result_release(&res);
+		goto out;
+	}
 	if (layout) {
 		if (rl_parallel_check_model(&lay, &cfg, &e) < 0 ||
 		    rl_parallel_place(&lay, mo.batch, cfg.layers, train, &hw.net, &place, &e) < 0)
