@@ -394,7 +394,8 @@ int cmd_model(int argc, char **argv)
 		struct rl_modelprobe_modes md = {maxb, gen, sw.n, oplist, sinks.fmt == RL_FMT_CSV,
 		                                 sinks.timeline, rl_parallel_active(&lay) ||
 		                                 lay.microbatches != 0, tr.train, ctx, phase_given,
-		                                 sinks.fmt == RL_FMT_HTML};
+		                                 sinks.fmt == RL_FMT_HTML,
+		                                 lay.pp > 1 || lay.microbatches != 0 || lay.vstages != 0};
 
 		if (rl_modelprobe_modes_check(&md, &mo, &e) < 0)
 			return rl_cli_usage("model", "%s", e.msg);
@@ -459,6 +460,10 @@ int cmd_model(int argc, char **argv)
 	/* a layout is placed on --hw's system, even for -f oplist (the
 	 * collectives' ranks and nodes) */
 	if (rl_parallel_active(&lay) || lay.microbatches || lay.vstages || lay.tp_comm_overlap) {
+		/* --max-batch places the layout again for each batch it tries:
+		 * here its checks, at one sequence a replica */
+		if (maxb)
+			mo.batch = lay.dp > 0 ? lay.dp : 1;
 		if (rl_cli_model_resolve(&m) < 0)
 			goto out;
 		if (rl_parallel_check_model(&lay, &cfg, &e) < 0 ||
@@ -500,6 +505,11 @@ int cmd_model(int argc, char **argv)
 	}
 	if (maxb || gen || sw.n) {
 		struct rl_modelstep st = {argv[optind], listname, &cfg, &pm, NULL};
+
+		/* --generate's steps: each GPU's share of the layout (--max-batch
+		 * places it again per batch; a sweep keeps the rows' share) */
+		if (gen)
+			pm.parallel = mo.par;
 
 		if (probe_run(&st, &mo, gen, &sw, ctx, sinks.fmt, out->f) == 0 &&
 		    rl_cli_outputs_commit(&outs) == 0)

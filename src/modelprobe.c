@@ -30,10 +30,10 @@ int rl_modelprobe_modes_check(const struct rl_modelprobe_modes *m,
 
 	if (m->max_batch && m->oplist)
 		return rl_err_set(err, RL_ERR_ARG, "--max-batch writes one line, not an op list");
-	if (m->parallel && (m->max_batch || m->generate))
+	if (m->pipeline && (m->max_batch || m->generate))
 		return rl_err_set(err, RL_ERR_ARG,
-		                  "%s takes one GPU's whole step: not with --tp, "
-		                  "--pp, --dp, --ep or --microbatches",
+		                  "%s takes each GPU's whole step: not with --pp, "
+		                  "--microbatches or --virtual-stages (tp, dp and ep are fine)",
 		                  m->max_batch ? "--max-batch" : "--generate");
 	if (m->timeline && (m->oplist || m->max_batch || m->generate || m->csv))
 		return rl_err_set(err, RL_ERR_ARG, "--timeline needs --format table, json or md");
@@ -87,15 +87,38 @@ struct fit {
 	struct rl_modelops_opts mo;
 	rl_pipeline *pl;
 	struct rl_errlist *errs;
+	/* a layout: placed again for each batch, the step's model beside it */
+	struct rl_parallel lay;
+	int has_lay;
+	uint64_t dp;
+	struct rl_parallel_place place;
+	struct rl_pipeline_model pm;
+	struct rl_modelstep st;
+	struct rl_err *err;
 };
+
+/* Sets W's step to BATCH sequences a replica (the whole step's batch: dp
+ * of them); 0 or the placement's status (ERR). */
+static int fit_batch(struct fit *w, uint64_t batch)
+{
+	w->mo.batch = batch * w->dp;
+	if (!w->has_lay)
+		return 0;
+	if (rl_parallel_place(&w->lay, w->mo.batch, w->s->cfg->layers, w->mo.train, w->pm.net,
+	                      &w->place, w->err) < 0)
+		return RL_ERR_ARG;
+	w->mo.par = &w->place;
+	return 0;
+}
 
 static int fit_step(void *user, uint64_t batch, int *fits)
 {
 	struct fit *w = user;
 	int rc;
 
-	w->mo.batch = batch;
-	rc = probe(w->s, &w->mo, &w->pl, w->errs);
+	if ((rc = fit_batch(w, batch)) < 0)
+		return rc;
+	rc = probe(&w->st, &w->mo, &w->pl, w->errs);
 	if (rc < 0)
 		return rc;
 	*fits = rl_memfit_fits(rl_pipeline_memfit(w->pl), w->s->model->dev);
@@ -107,34 +130,52 @@ int rl_modelprobe_max_batch(const struct rl_modelstep *s, const struct rl_modelo
                             struct rl_err *err)
 {
 	const struct rl_device *dev = s->model->dev;
-	struct fit w = {s, *mo, NULL, errs};
+	struct fit w;
 	const struct rl_summary *sum;
 	uint64_t b;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	memset(&w, 0, sizeof(w));
+	w.s = s;
+	w.mo = *mo;
+	w.errs = errs;
+	w.err = err;
+	w.dp = 1;
+	w.pm = *s->model;
+	w.st = *s;
+	w.st.model = &w.pm;
+	if (mo->par != NULL) {
+		w.has_lay = 1;
+		w.lay = mo->par->lay;
+		w.lay.microbatches = 0; /* the default, for each batch */
+		w.dp = mo->par->lay.dp > 0 ? mo->par->lay.dp : 1;
+		w.pm.parallel = &w.place;
+	}
 	r->device_bytes = rl_memfit_device_bytes(dev);
 	if (r->device_bytes <= 0)
 		return rl_err_set(err, RL_ERR_ARG, "--max-batch: %s gives no memory_gib", dev->id);
-	rc = rl_memfit_max_batch(fit_step, &w, RL_MODELOPS_MAX_SIZE, &b);
+	rc = rl_memfit_max_batch(fit_step, &w, RL_MODELOPS_MAX_SIZE / w.dp, &b);
 	if (rc < 0)
 		goto out;
-	/* the step of the answer (batch 1 when none fits) */
-	w.mo.batch = b > 0 ? b : 1;
-	rc = probe(s, &w.mo, &w.pl, errs);
+	/* the step of the answer (one sequence a replica when none fits) */
+	if ((rc = fit_batch(&w, b > 0 ? b : 1)) < 0)
+		goto out;
+	rc = probe(&w.st, &w.mo, &w.pl, errs);
 	if (rc < 0)
 		goto out;
 	sum = rl_pipeline_summary(w.pl);
-	r->batch = b;
+	r->batch = b * w.dp;
 	r->step_us = sum->total_us;
 	r->roofline_us = sum->roofline_us;
 	r->memory_bytes = rl_memfit_total_bytes(rl_pipeline_memfit(w.pl));
-	r->capped = b == RL_MODELOPS_MAX_SIZE;
+	r->capped = b == RL_MODELOPS_MAX_SIZE / w.dp;
 	r->more = r->capped && r->memory_bytes * ((double)b + 1) / (double)b <= r->device_bytes;
 	if (b == 0)
 		rc = rl_err_set(err, RL_ERR_RANGE,
-		                "--max-batch: batch 1 needs %.2f GiB, over the device's %g GiB",
-		                r->memory_bytes / RL_MEMFIT_GIB, r->device_bytes / RL_MEMFIT_GIB);
+		                "--max-batch: batch %llu needs %.2f GiB, over the device's %g GiB",
+		                (unsigned long long)w.dp, r->memory_bytes / RL_MEMFIT_GIB,
+		                r->device_bytes / RL_MEMFIT_GIB);
 out:
 	rl_pipeline_free(w.pl);
 	return rc;

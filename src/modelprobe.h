@@ -33,6 +33,7 @@ struct rl_modelprobe_modes {
 	int context;       /* --context given */
 	int phase;         /* --phase given (its value in the step's phase) */
 	int html;          /* -f html */
+	int pipeline;      /* --pp above 1, --microbatches or --virtual-stages */
 };
 
 /* Whether MODES combine for step MO (its phase, weight dtype, batch and seq
@@ -60,9 +61,13 @@ struct rl_modelprobe_max_batch {
 
 /* The largest batch from 1 to RL_MODELOPS_MAX_SIZE whose step MO (its batch
  * replaced) of S fits S->model->dev's memory (rl_memfit_max_batch), and the
- * step at that batch, into *R. Returns 0; RL_ERR_ARG (ERR: the device gives
- * no memory_gib); RL_ERR_RANGE (ERR: batch 1 does not fit, R filled for
- * batch 1); or a step's negative status (ERRS). */
+ * step at that batch, into *R. With a layout (MO->par, without stages: tp,
+ * dp, ep), the batch is the whole step's, a multiple of dp: each candidate
+ * is dp x the sequences of one replica, the layout placed again for it on
+ * S->model's interconnect, and the memory is one GPU's. Returns 0;
+ * RL_ERR_ARG (ERR: the device gives no memory_gib); RL_ERR_RANGE (ERR:
+ * batch 1, or dp, does not fit, R filled for it); or a step's negative
+ * status (ERRS). */
 int rl_modelprobe_max_batch(const struct rl_modelstep *s, const struct rl_modelops_opts *mo,
                             struct rl_modelprobe_max_batch *r, struct rl_errlist *errs,
                             struct rl_err *err);

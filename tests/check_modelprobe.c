@@ -293,11 +293,13 @@ START_TEST(test_modes_and_sweep_names)
 	ck_assert_str_eq(e.msg, "--max-batch writes one line, not an op list");
 	memset(&md, 0, sizeof(md));
 	md.generate = 8;
-	md.parallel = 1;
+	md.parallel = 1; /* tp, dp, ep: each GPU's share of every step */
+	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), 0);
+	md.pipeline = 1;
 	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
-	ck_assert_str_eq(e.msg, "--generate takes one GPU's whole step: not with --tp, --pp, "
-	                        "--dp, --ep or --microbatches");
-	md.parallel = 0;
+	ck_assert_str_eq(e.msg, "--generate takes each GPU's whole step: not with --pp, "
+	                        "--microbatches or --virtual-stages (tp, dp and ep are fine)");
+	md.parallel = md.pipeline = 0;
 	md.csv = 1;
 	ck_assert_int_eq(rl_modelprobe_modes_check(&md, &mo, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--generate writes a block (table, md) or an object (json): not "

@@ -115,4 +115,21 @@ run model --hw h200 --generate 1 --batch 64 --seq 4096 "$EX/llama3-70b.json"
 check "the prefill's memory over the device" \
 	grep -Eq "^roofline: warning: --generate: the prefill needs 2[0-9][0-9]\.[0-9]+ GiB, over the device's 141 GiB$" "$tmp/err"
 
+# with a layout (tp, dp, ep): every step is one GPU's share, as model's step
+# with the same flags: 2 tokens are the prefill at --seq and one decode step
+# at context --seq
+L70="$EX/llama3-70b.json"
+run model --hw hgx-h100-8 --tp 4 --batch 16 --seq 512 --generate 2 -f json "$L70"
+cp "$tmp/out" "$tmp/g.json"
+run model --hw hgx-h100-8 --tp 4 --batch 16 --seq 512 --phase prefill -f json "$L70"
+pre=$(jsum "$tmp/out" expected_us)
+run model --hw hgx-h100-8 --tp 4 --batch 16 --context 512 -f json "$L70"
+dec=$(jsum "$tmp/out" expected_us)
+# (json writes the summary's times to 6 digits)
+check "--generate --tp 4: the prefill is model's ($pre us)" near "$(jnum "$tmp/g.json" prefill_us)" "$pre" 1e-5
+check "--generate --tp 4: the decode step is model's ($dec us)" near "$(jnum "$tmp/g.json" per_token_us)" "$dec" 1e-5
+expect_error "--generate with stages: a usage error" 2 \
+	"--generate takes each GPU's whole step: not with --pp, --microbatches or --virtual-stages" \
+	model --hw hgx-h100-8 --pp 2 --generate 4 "$L70"
+
 done_testing

@@ -95,4 +95,28 @@ expect_error "--max-batch: 70B bf16 at batch 1 does not fit an H100" 1 \
 expect_error "--max-batch with -f oplist: a usage error" 2 "--max-batch" \
 	model --max-batch -f oplist "$C70"
 
+# --max-batch with a layout: one GPU of tp 4 holds a quarter of the bf16
+# weights, (2 x params + 2 x held) / 4 B, and of the KV heads: 8 / 4 = 2 of
+# them, so a sequence at context 4096 takes 80 layers x K and V x 2 x 128 x
+# 2 B x 4096 = 335,544,320 B; on an H100 (80 GiB) b = floor((M - W / 4) /
+# kv_seq), less at most one for the activations. With --dp 2 each replica
+# holds as many: the whole step's batch is twice that.
+W4=$(((2 * params + 2 * held) / 4))
+M80=$((80 * GIB))
+b4=$(((M80 - W4) / 335544320))
+run model --hw hgx-h100-8 --tp 4 --context 4096 --max-batch "$C70"
+got=$(sed -n 's/^max batch \([0-9]*\): .*/\1/p' "$tmp/out")
+check "--max-batch --tp 4: the batch within one of the KV bound ($got of $b4)" \
+	test -n "$got" -a "${got:-0}" -le "$b4" -a "${got:-0}" -ge $((b4 - 1))
+run model --hw hgx-h100-8 --tp 4 --batch "$got" --context 4096 "$C70"
+check "--tp 4 at that batch fits" grep -q ': fits$' "$tmp/out"
+run model --hw hgx-h100-8 --tp 4 --batch $((got + 1)) --context 4096 "$C70"
+check "--tp 4 at one more does not" grep -q 'does not fit$' "$tmp/out"
+run model --hw hgx-h100-8 --tp 4 --dp 2 --context 4096 --max-batch "$C70"
+check "--max-batch --tp 4 --dp 2: twice the batch" \
+	test "$(sed -n 's/^max batch \([0-9]*\): .*/\1/p' "$tmp/out")" = $((2 * got))
+expect_error "--max-batch with stages: a usage error" 2 \
+	"--max-batch takes each GPU's whole step: not with --pp, --microbatches or --virtual-stages" \
+	model --hw hgx-h100-8 --pp 2 --max-batch "$C70"
+
 done_testing
