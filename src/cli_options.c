@@ -89,6 +89,10 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "the tensor-parallel all-reduces on the\n"
 	 "communication stream beside the compute\n"
 	 "(overlap=1; --timeline shows what is hidden)"},
+	{"zero", 0, RL_OPT_ZERO, "STAGE", RL_CMD_MODEL,
+	 "--train with --dp: ZeRO's stage, 1 (optimizer\n"
+	 "state sharded over dp), 2 (and gradients), 3\n"
+	 "(and weights, FSDP); 0: none (default)"},
 	{"timeline", 0, RL_OPT_TIMELINE, NULL, RL_CMD_MODEL,
 	 "simulate the step on the host, the GPU and\n"
 	 "the communication stream (docs/timeline.md)"},

@@ -28,6 +28,10 @@ void rl_memfit_train(struct rl_memfit *m, const struct rl_train_mem *t)
 	m->optimizer_bytes = t->optimizer;
 	m->master_bytes = t->master;
 	m->saved_bytes = t->saved;
+	/* ZeRO-3 holds 1 / N_d of the weights between their uses (the layer
+	 * being gathered is not counted: docs/parallel.md, "ZeRO") */
+	if (t->weight_share > 0 && t->weight_share < 1)
+		m->weight_bytes *= t->weight_share;
 }
 
 /* rl_memfit_op_bytes() from the formulas' record W of OP. */

@@ -172,6 +172,15 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--tp-comm-overlap: there is no tensor-parallel communication to "
 		                  "overlap without --tp above 1");
+	/* ZeRO shards a training step's state over the data-parallel ranks
+	 * (Rajbhandari et al. 2020, section 5) */
+	if (p->zero < 0 || p->zero > 3)
+		return rl_err_set(err, RL_ERR_ARG, "--zero %d: the stages are 0 to 3", p->zero);
+	if (p->zero > 0 && (!train || dp <= 1))
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--zero %d: ZeRO shards a training step's state over the "
+		                  "data-parallel ranks: it needs --train and --dp above 1",
+		                  p->zero);
 	/* the interleaved schedule (Megatron-LM's checks, megatron/training/
 	 * arguments.py): v chunks of L / (pp v) layers on each GPU, and the
 	 * micro-batches run in groups of pp */

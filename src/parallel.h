@@ -39,6 +39,11 @@ struct rl_parallel {
 	int tp_comm_overlap;     /* the tensor-parallel all-reduces on the
 	                          * communication stream beside the compute
 	                          * (--tp-comm-overlap: overlap=1) */
+	int zero;                /* ZeRO's stage over the data-parallel group
+	                          * (--zero, a training step): 1 shards the
+	                          * optimizer state and master weights, 2 the
+	                          * gradients too, 3 the weights too; 0: none
+	                          * (DDP) */
 };
 
 /* The GPUs of one group and the nodes they span (a collective's ranks and

@@ -3,6 +3,7 @@
 
 #include "pipeline.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,14 @@ struct rl_pipeline {
 	const struct rl_parallel_place *par;
 	double *gbytes;
 	size_t capgbytes;
+	/* ZeRO-3: each group's weights (count-weighted), the occurrences of
+	 * its forward op, its weights' dtype: gathered again for backward */
+	double *gparams;
+	size_t capgparams;
+	uint64_t *gcount;
+	size_t capgcount;
+	enum rl_dtype *gwdtype;
+	size_t capgwdtype;
 	enum rl_dtype gdtype; /* the gradients' */
 	struct rl_parallel_ddp ddp;
 };
@@ -244,6 +253,10 @@ int rl_pipeline_begin(const struct rl_pipeline_model *m, const struct rl_pipelin
 			pl->topts.microbatches = m->parallel->lay.microbatches;
 			pl->topts.in_flight = m->parallel->in_flight;
 		}
+		if (m->parallel != NULL && m->parallel->lay.zero > 0 && m->parallel->dp.ranks > 1) {
+			pl->topts.zero = m->parallel->lay.zero;
+			pl->topts.shards = m->parallel->dp.ranks;
+		}
 		rl_train_params_init(&pl->params);
 		rl_train_mem_init(&pl->tmem);
 		if (m->parallel != NULL && m->parallel->dp.ranks > 1) {
@@ -359,6 +372,69 @@ static int grow(void **a, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+/* A collective over the data-parallel group: COUNT of KIND on ELEMENTS
+ * (each rank's input, op list v1) of DTYPE, in PHASE, beside the compute
+ * (OVERLAP) or not. */
+static int dp_collective(rl_pipeline *pl, const char *name, enum rl_kind kind,
+                         enum rl_dtype dtype, uint64_t count, double elements, int overlap,
+                         enum rl_phase phase, struct rl_err *err)
+{
+	struct rl_train_op t;
+
+	if (count == 0 || !(elements >= 1))
+		return 0;
+	memset(&t, 0, sizeof(t));
+	rl_op_init(&t.op);
+	snprintf(t.name, sizeof(t.name), "%s", name);
+	t.op.kind = kind;
+	t.op.dtype = dtype;
+	t.op.has = RL_HAS_SHAPE | RL_HAS_RANKS | RL_HAS_NODES;
+	t.op.ndims = 1;
+	t.op.dims[0] = (uint64_t)elements;
+	t.op.ranks = pl->par->dp.ranks;
+	t.op.nodes = pl->par->dp.nodes;
+	t.op.overlap = overlap;
+	t.op.count = count;
+	t.op.phase = phase;
+	return feed_train(pl, &t, err);
+}
+
+/* Data parallel: COUNT buckets of BYTES of gradients all-reduced over the
+ * data-parallel group on the communication stream (parallel.h); under
+ * ZeRO, reduce-scattered instead: each rank keeps the reduced shard of the
+ * state it holds (Rajbhandari et al. 2020, section 7.2). */
+static int grad_allreduce(rl_pipeline *pl, uint64_t count, double bytes, struct rl_err *err)
+{
+	double es = rl_dtype_bytes(pl->gdtype);
+
+	if (!(bytes >= es))
+		return 0;
+	if (pl->topts.zero > 0)
+		return dp_collective(pl, "grad_reducescatter", RL_KIND_REDUCESCATTER, pl->gdtype, count,
+		                     bytes / es, 1, RL_PHASE_BACKWARD, err);
+	return dp_collective(pl, "grad_allreduce", RL_KIND_ALLREDUCE, pl->gdtype, count, bytes / es,
+	                     1, RL_PHASE_BACKWARD, err);
+}
+
+/* ZeRO-3: each rank's shard of ELEMENTS weights of DTYPE gathered before
+ * the COUNT occurrences that use them in PHASE, beside the compute (the
+ * prefetch of the next layer's while this one runs). */
+static int param_allgather(rl_pipeline *pl, uint64_t count, double elements, enum rl_dtype dtype,
+                           enum rl_phase phase, struct rl_err *err)
+{
+	double shard = ceil(elements / (double)pl->topts.shards);
+
+	return dp_collective(pl, "param_allgather", RL_KIND_ALLGATHER, dtype, count, shard, 1, phase,
+	                     err);
+}
+
+/* The dtype OP's weights are held in: fp32 under autocast, else its
+ * weight dtype or its dtype. */
+static enum rl_dtype weight_dtype(const struct rl_train_opts *o, const struct rl_op *op)
+{
+	return o->autocast ? RL_FP32 : (op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype : op->dtype;
+}
+
 /* A training step's forward op: its casts, itself (count x grad_accum),
  * and its backward ops kept for the end. */
 static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
@@ -399,12 +475,20 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 		return locate(pl, op, err, "");
 	}
 	fwd.count = op->count * pl->topts.grad_accum;
+	if (pl->par != NULL && pl->topts.zero >= 3 && pl->params.params > pparams &&
+	    (rc = param_allgather(pl, fwd.count, (pl->params.params - pparams) / (double)op->count,
+	                          weight_dtype(&pl->topts, op), RL_PHASE_FORWARD, err)) < 0)
+		return rc;
 	if ((rc = feed_work(pl, &fwd, &w, err)) < 0)
 		return rc;
 	if (grow((void **)&pl->bwd, &pl->capbwd, pl->nbwd + (size_t)n, sizeof(*pl->bwd)) < 0 ||
 	    grow((void **)&pl->group, &pl->capgroup, pl->ngroup + 1, sizeof(*pl->group)) < 0 ||
 	    (pl->par != NULL &&
-	     grow((void **)&pl->gbytes, &pl->capgbytes, pl->ngroup + 1, sizeof(*pl->gbytes)) < 0)) {
+	     (grow((void **)&pl->gbytes, &pl->capgbytes, pl->ngroup + 1, sizeof(*pl->gbytes)) < 0 ||
+	      grow((void **)&pl->gparams, &pl->capgparams, pl->ngroup + 1, sizeof(*pl->gparams)) < 0 ||
+	      grow((void **)&pl->gcount, &pl->capgcount, pl->ngroup + 1, sizeof(*pl->gcount)) < 0 ||
+	      grow((void **)&pl->gwdtype, &pl->capgwdtype, pl->ngroup + 1, sizeof(*pl->gwdtype)) <
+	          0))) {
 		rl_err_clear(err);
 		return RL_ERR_NOMEM;
 	}
@@ -414,40 +498,16 @@ static int train_op(rl_pipeline *pl, const struct rl_op *op, struct rl_err *err)
 		double g = pl->params.params - pparams;
 
 		if (g > 0)
-			pl->gdtype = pl->topts.autocast                ? RL_FP32
-			             : (op->has & RL_HAS_WEIGHT_DTYPE) ? op->weight_dtype
-			                                               : op->dtype;
+			pl->gdtype = weight_dtype(&pl->topts, op);
 		pl->gbytes[pl->ngroup] = g * rl_dtype_bytes(pl->gdtype);
+		pl->gparams[pl->ngroup] = g;
+		pl->gcount[pl->ngroup] = fwd.count;
+		pl->gwdtype[pl->ngroup] = weight_dtype(&pl->topts, op);
 	}
 	pl->group[pl->ngroup++] = pl->nbwd;
 	for (i = 0; i < n; i++)
 		pl->bwd[pl->nbwd++] = bwd[i];
 	return 0;
-}
-
-/* Data parallel: COUNT buckets of BYTES of gradients all-reduced over the
- * data-parallel group on the communication stream (parallel.h). */
-static int grad_allreduce(rl_pipeline *pl, uint64_t count, double bytes, struct rl_err *err)
-{
-	struct rl_train_op t;
-	double es = rl_dtype_bytes(pl->gdtype);
-
-	if (count == 0 || !(bytes >= es))
-		return 0;
-	memset(&t, 0, sizeof(t));
-	rl_op_init(&t.op);
-	snprintf(t.name, sizeof(t.name), "grad_allreduce");
-	t.op.kind = RL_KIND_ALLREDUCE;
-	t.op.dtype = pl->gdtype;
-	t.op.has = RL_HAS_SHAPE | RL_HAS_RANKS | RL_HAS_NODES;
-	t.op.ndims = 1;
-	t.op.dims[0] = (uint64_t)(bytes / es);
-	t.op.ranks = pl->par->dp.ranks;
-	t.op.nodes = pl->par->dp.nodes;
-	t.op.overlap = 1;
-	t.op.count = count;
-	t.op.phase = RL_PHASE_BACKWARD;
-	return feed_train(pl, &t, err);
 }
 
 /* The end of a training step's forward pass: the backward ops, the last
@@ -461,6 +521,11 @@ static int train_end(rl_pipeline *pl, struct rl_err *err)
 	int n, k, rc;
 
 	for (g = pl->ngroup; g-- > 0;) {
+		if (pl->par != NULL && pl->topts.zero >= 3 && pl->gparams[g] > 0 &&
+		    (rc = param_allgather(pl, pl->gcount[g], pl->gparams[g] * (double)pl->topts.grad_accum /
+		                                                 (double)pl->gcount[g],
+		                          pl->gwdtype[g], RL_PHASE_BACKWARD, err)) < 0)
+			return rc;
 		for (i = pl->group[g]; i < end; i++)
 			if ((rc = feed_train(pl, &pl->bwd[i], err)) < 0)
 				return rc;
@@ -473,10 +538,29 @@ static int train_end(rl_pipeline *pl, struct rl_err *err)
 	if (pl->par != NULL &&
 	    (rc = grad_allreduce(pl, 1, rl_parallel_ddp_flush(&pl->ddp), err)) < 0)
 		return rc;
-	n = rl_train_optimizer(&pl->topts, &pl->params, opt);
+	/* ZeRO: each rank steps its shard of the state (section 5.1); stages
+	 * 1 and 2 then all-gather the updated weights, stage 3 gathers them
+	 * where they are used */
+	{
+		struct rl_train_params shard = pl->params;
+
+		if (pl->topts.zero > 0) {
+			double ranks = (double)pl->topts.shards;
+
+			shard.params /= ranks;
+			shard.param_bytes /= ranks;
+			shard.chunks = ceil(shard.chunks / ranks);
+		}
+		n = rl_train_optimizer(&pl->topts, &shard, opt);
+	}
 	for (k = 0; k < n; k++)
 		if ((rc = feed_train(pl, &opt[k], err)) < 0)
 			return rc;
+	if (pl->par != NULL && pl->topts.zero > 0 && pl->topts.zero < 3 && pl->params.params > 0 &&
+	    (rc = dp_collective(pl, "param_allgather", RL_KIND_ALLGATHER, pl->gdtype, 1,
+	                        ceil(pl->params.params / (double)pl->topts.shards), 0,
+	                        RL_PHASE_OPTIMIZER, err)) < 0)
+		return rc;
 	rl_train_mem_end(&pl->tmem, &pl->topts, &pl->params);
 	rl_memfit_train(&pl->mem, &pl->tmem);
 	return 0;
@@ -563,6 +647,9 @@ void rl_pipeline_free(rl_pipeline *pl)
 	free(pl->bwd);
 	free(pl->group);
 	free(pl->gbytes);
+	free(pl->gparams);
+	free(pl->gcount);
+	free(pl->gwdtype);
 	rl_report_free(pl->rep);
 	rl_fuse_stream_release(&pl->fs);
 	rl_fuse_stream_release(&pl->fs2);

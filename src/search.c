@@ -154,7 +154,7 @@ int rl_search_run(const struct rl_modelstep *s, const struct rl_modelops_opts *m
 	uint64_t per_node = net != NULL && net->gpus_per_node > 0 ? net->gpus_per_node : spec->gpus;
 	size_t ntp, npp, nep, nm, nv, a, b, e, f, g;
 	struct ctx c;
-	int rc = 0, o, r;
+	int rc = 0, o, r, z;
 
 	rl_search_result_init(out);
 	if (spec->gpus == 0 || spec->top == 0)
@@ -206,7 +206,8 @@ int rl_search_run(const struct rl_modelstep *s, const struct rl_modelops_opts *m
 				for (f = 0; f < nm && rc == 0; f++)
 					for (g = 0; g < nv && rc == 0; g++)
 						for (o = 0; o <= (tps[a] > 1) && rc == 0; o++)
-							for (r = 0; r <= (mo->train != 0) && rc == 0; r++) {
+							for (r = 0; r <= (mo->train != 0) && rc == 0; r++)
+							for (z = 0; z <= (mo->train && dp > 1 ? 3 : 0) && rc == 0; z++) {
 								struct rl_parallel lay;
 
 								if (out->layouts >= RL_SEARCH_MAX_LAYOUTS)
@@ -221,6 +222,7 @@ int rl_search_run(const struct rl_modelstep *s, const struct rl_modelops_opts *m
 								lay.microbatches = ms[f];
 								lay.vstages = vs[g];
 								lay.tp_comm_overlap = o;
+								lay.zero = z;
 								rc = try_layout(&c, &lay, r);
 							}
 		}

@@ -28,6 +28,7 @@ void rl_train_opts_init(struct rl_train_opts *o)
 	o->grad_accum = 1;
 	o->microbatches = 1;
 	o->in_flight = 1;
+	o->shards = 1;
 }
 
 static const char *const opt_names[] = {"adamw", "adam", "sgd", "none"};
@@ -806,4 +807,19 @@ void rl_train_mem_end(struct rl_train_mem *m, const struct rl_train_opts *o,
 		m->master = 4.0 * p->params - p->param_bytes; /* the weights held in fp32 */
 	else
 		m->master = 0;
+	/* ZeRO (Rajbhandari et al. 2020, section 5.1, Figure 1): stage 1 (P_os)
+	 * keeps 1 / N_d of the optimizer state, the fp32 master weights among
+	 * it; stage 2 (P_os+g) of the gradients too; stage 3 (P_os+g+p) of the
+	 * weights too */
+	m->weight_share = 1;
+	if (o->zero >= 1 && o->shards > 1) {
+		double n = (double)o->shards;
+
+		m->optimizer /= n;
+		m->master /= n;
+		if (o->zero >= 2)
+			m->gradients /= n;
+		if (o->zero >= 3)
+			m->weight_share = 1 / n;
+	}
 }

@@ -84,6 +84,10 @@ struct rl_train_opts {
 	 * stage (Narayanan et al. 2021, section 2.2.1), 1 without stages */
 	uint64_t microbatches;
 	double in_flight;
+	/* ZeRO (parallel.h's zero): the stage and the data-parallel ranks the
+	 * state is sharded over; 0 and 1 without */
+	int zero;
+	uint64_t shards;
 	int autograd;              /* eager autograd (classify --impl hf): the
 	                            * backward gains the kernels PyTorch's eager
 	                            * autograd launches beside the ideal ones
@@ -179,6 +183,8 @@ struct rl_train_mem {
 	double optimizer;   /* the optimizer's state */
 	double master;      /* fp32 master weights (master) or the fp32 upgrade of
 	                     * 16-bit weights (autocast) */
+	double weight_share; /* the share of the weights one GPU holds: 1, or
+	                      * 1 / shards under ZeRO-3 (rl_memfit_train) */
 	double saved;       /* activations saved for backward */
 	double saved_full;  /* the same without recomputation */
 	double once_full;   /* of saved_full, the rows run once a micro-batch

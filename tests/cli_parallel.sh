@@ -278,9 +278,67 @@ expect_error "--tp 8 x --dp 4 on two nodes" 1 'need 4 nodes of 8 GPUs; two-h100-
 	model --hw "$DATA/two-h100-nodes.system" --tp 8 --dp 4 --batch 4 "$C70"
 expect_error "--tp 0" 2 "--tp: '0' is not an integer from 1" model --tp 0 "$C70"
 expect_error "--pp x" 2 "--pp: 'x' is not an integer" model --pp x "$C70"
-expect_error "--tp with --max-batch" 2 '--max-batch takes one GPU' model --tp 2 --max-batch "$C70"
+expect_error "--pp with --max-batch" 2 '--max-batch takes each GPU' model --pp 2 --max-batch "$C70"
 expect_error "--timeline with csv" 2 '--timeline needs' model --timeline -f csv "$C70"
 expect_error "overlap on a matmul" 1 "column 'overlap': only collective ops take it" \
 	classify "$DATA/overlap-matmul.csv"
+
+# ZeRO (Rajbhandari et al. 2020, Figure 1): Llama-3-8B's 8,030,261,248
+# weights (bf16: 14.96 GiB), AdamW's two fp32 states (59.83 GiB), bf16
+# gradients (14.96 GiB), over dp 8: stage 1 keeps an eighth of the states,
+# 2 of the gradients too, 3 of the weights too; the activations stay
+L8="$EX/llama3-8b.json"
+zmem() {
+	run model --hw hgx-h100-8 --train --batch 8 --seq 2048 --dp 8 "$@" -f json "$L8"
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["summary"]["memory"]
+print("%.2f %.2f %.2f" % tuple(m[k] / 2**30 for k in ("weight_bytes", "gradient_bytes", "optimizer_bytes")))' "$tmp/out"
+}
+P8=8030261248
+want() { awk -v p=$P8 -v w="$1" -v g="$2" -v o="$3" 'BEGIN { printf "%.2f %.2f %.2f", 2 * p / w / 2^30, 2 * p / g / 2^30, 8 * p / o / 2^30 }'; }
+check "--zero 0: weights, gradients, optimizer state whole" test "$(zmem)" = "$(want 1 1 1)"
+check "--zero 1: the optimizer state / 8" test "$(zmem --zero 1)" = "$(want 1 1 8)"
+check "--zero 2: and the gradients / 8" test "$(zmem --zero 2)" = "$(want 1 8 8)"
+check "--zero 3: and the weights / 8" test "$(zmem --zero 3)" = "$(want 8 8 8)"
+# communication: stages 1 and 2 reduce-scatter the gradients and all-gather
+# the updated weights (the all-reduce's volume, section 7.2.1); stage 3
+# gathers the weights again for backward: 1.5 times it (section 7.2.2)
+zcomm() {
+	run model --hw hgx-h100-8 --train --batch 8 --seq 2048 --dp 8 "$@" -f json "$L8"
+	python3 -c 'import json, sys
+ops = json.load(open(sys.argv[1]))["ops"]
+k = {}
+for o in ops:
+    if o["kind"] in ("allreduce", "allgather", "reducescatter"):
+        k[o["kind"]] = k.get(o["kind"], 0) + o["count"] * o["bytes"]
+print(" ".join("%s=%.4g" % (a, k[a] / 1e9) for a in sorted(k)))' "$tmp/out"
+}
+# (json's bytes are the bus bytes, nccl-tests': 2 (n - 1) / n x S for an
+# all-reduce, (n - 1) / n x S for an all-gather or reduce-scatter; S = 2 B
+# x the weights = 16.06 GB)
+ar=$(awk -v p=$P8 'BEGIN { printf "%.4g", 2 * 7 / 8 * 2 * p / 1e9 }')
+ag=$(awk -v p=$P8 'BEGIN { printf "%.4g", 7 / 8 * 2 * p / 1e9 }')
+ag2=$(awk -v p=$P8 'BEGIN { printf "%.4g", 2 * 7 / 8 * 2 * p / 1e9 }')
+check "--zero 0: the gradients all-reduced ($ar GB on the bus)" test "$(zcomm)" = "allreduce=$ar"
+check "--zero 1: reduce-scattered, the weights all-gathered ($ag GB each)" \
+	test "$(zcomm --zero 1)" = "allgather=$ag reducescatter=$ag"
+check "--zero 3: the weights gathered twice ($ag2 GB), the gradients reduce-scattered" \
+	test "$(zcomm --zero 3)" = "allgather=$ag2 reducescatter=$ag"
+# each rank steps its shard: the optimizer's kernels move an eighth of the
+# bytes (multi_tensor_apply's chunks an eighth, the launches the same)
+zopt() {
+	run model --hw hgx-h100-8 --train --batch 8 --seq 2048 --dp 8 "$@" -f json "$L8"
+	python3 -c 'import json, sys
+ops = json.load(open(sys.argv[1]))["ops"]
+print("%.6g" % sum(o["count"] * o["bytes"] for o in ops if o.get("phase") == "optimizer" and o["kind"] != "allgather"))' "$tmp/out"
+}
+o0=$(zopt) o1=$(zopt --zero 1)
+check "--zero 1: the optimizer's bytes an eighth ($o1 of $o0)" \
+	awk -v a="$o0" -v b="$o1" 'BEGIN { exit !(a > 0 && (b * 8 - a) ^ 2 <= (1e-4 * a) ^ 2) }'
+expect_error "--zero without --dp" 1 "--zero 1: ZeRO shards a training step's state over the data-parallel ranks: it needs --train and --dp above 1" \
+	model --hw hgx-h100-8 --train --zero 1 "$L8"
+expect_error "--zero without --train" 1 "it needs --train and --dp above 1" \
+	model --hw hgx-h100-8 --dp 2 --batch 2 --zero 2 "$L8"
+expect_error "--zero 4" 2 "--zero: '4' is not a stage 0 to 3" model --zero 4 "$L8"
 
 done_testing

@@ -33,7 +33,7 @@ check "34 layouts of 8 GPUs, 7 refused by model's checks" \
 run search "$G" --hw hgx-h100-8 --gpus 4 --batch 4 --top 19 -f csv
 cp "$tmp/out" "$tmp/all.csv"
 check "--top 19 -f csv: 19 rows" test "$(($(wc -l <"$tmp/all.csv") - 1))" -eq 19
-check "ranked by step_us, ascending" awk -F, 'NR > 2 && $11 < prev { bad = 1 } NR > 1 { prev = $11 } END { exit bad }' "$tmp/all.csv"
+check "ranked by step_us, ascending" awk -F, 'NR > 2 && $12 < prev { bad = 1 } NR > 1 { prev = $12 } END { exit bad }' "$tmp/all.csv"
 
 # each row is model's step for the same flags: its simulated step on the
 # eager lane (--timeline), times (v m + pp - 1) / (v m) with stages
@@ -44,7 +44,7 @@ eager_step() {
 for r in 1 2 6 19; do
 	tp=$(col "$tmp/all.csv" $r 2) pp=$(col "$tmp/all.csv" $r 3) dp=$(col "$tmp/all.csv" $r 4)
 	v=$(col "$tmp/all.csv" $r 8) ovl=$(col "$tmp/all.csv" $r 9)
-	gstep=$(col "$tmp/all.csv" $r 12) step=$(col "$tmp/all.csv" $r 11) m=$(col "$tmp/all.csv" $r 6)
+	gstep=$(col "$tmp/all.csv" $r 13) step=$(col "$tmp/all.csv" $r 12) m=$(col "$tmp/all.csv" $r 6)
 	set -- --tp "$tp" --pp "$pp" --dp "$dp"
 	[ "$v" -gt 1 ] && set -- "$@" --virtual-stages "$v"
 	[ "$ovl" -eq 1 ] && set -- "$@" --tp-comm-overlap
@@ -64,15 +64,16 @@ done
 L="$EX/llama3-8b.json"
 run search "$L" --hw hgx-h100-8 --gpus 8 --train --batch 32 --seq 4096 -f csv
 cp "$tmp/out" "$tmp/train.csv"
-check "a training search: the first row fits" test "$(col "$tmp/train.csv" 1 18)" = yes
+check "a training search: the first row fits" test "$(col "$tmp/train.csv" 1 19)" = yes
 set -- --tp "$(col "$tmp/train.csv" 1 2)" --pp "$(col "$tmp/train.csv" 1 3)" --dp "$(col "$tmp/train.csv" 1 4)" \
 	--microbatches "$(col "$tmp/train.csv" 1 6)"
 [ "$(col "$tmp/train.csv" 1 8)" -gt 1 ] && set -- "$@" --virtual-stages "$(col "$tmp/train.csv" 1 8)"
 [ "$(col "$tmp/train.csv" 1 9)" -eq 1 ] && set -- "$@" --tp-comm-overlap
 [ "$(col "$tmp/train.csv" 1 10)" -eq 1 ] && set -- "$@" --recompute
+[ "$(col "$tmp/train.csv" 1 11)" -gt 0 ] && set -- "$@" --zero "$(col "$tmp/train.csv" 1 11)"
 run model "$L" --hw hgx-h100-8 --train --batch 32 --seq 4096 "$@" -f json
 mem=$(python3 -c 'import json, sys; print("%.0f" % json.load(open(sys.argv[1]))["summary"]["memory"]["total_bytes"])' "$tmp/out" 2>/dev/null)
-check "the best training layout's memory is model's ($mem bytes)" test "$mem" = "$(col "$tmp/train.csv" 1 17)"
+check "the best training layout's memory is model's ($mem bytes)" test "$mem" = "$(col "$tmp/train.csv" 1 18)"
 
 # why the others lose: each line's parts add up to its difference
 run search "$L" --hw hgx-h100-8 --gpus 8 --train --batch 32 --seq 4096
