@@ -89,6 +89,10 @@ const struct rl_cli_opt rl_cli_options[] = {
 	 "the tensor-parallel all-reduces on the\n"
 	 "communication stream beside the compute\n"
 	 "(overlap=1; --timeline shows what is hidden)"},
+	{"sp", 0, RL_OPT_SP, NULL, RL_CMD_MODEL,
+	 "sequence parallelism (with --tp): the norms'\n"
+	 "and residuals' tokens split over tp, reduce-\n"
+	 "scatter and all-gather for each all-reduce"},
 	{"zero", 0, RL_OPT_ZERO, "STAGE", RL_CMD_MODEL,
 	 "--train with --dp: ZeRO's stage, 1 (optimizer\n"
 	 "state sharded over dp), 2 (and gradients), 3\n"

@@ -313,6 +313,7 @@ int cmd_model(int argc, char **argv)
 			break;
 		case RL_OPT_IMPL: impl_name = optarg; break;
 		case RL_OPT_TP_COMM_OVERLAP: lay.tp_comm_overlap = 1; break;
+		case RL_OPT_SP: lay.sp = 1; break;
 		case RL_OPT_ZERO:
 			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '3')
 				return rl_cli_usage("model", "--zero: '%s' is not a stage 0 to 3", optarg);
@@ -465,7 +466,7 @@ int cmd_model(int argc, char **argv)
 	/* a layout is placed on --hw's system, even for -f oplist (the
 	 * collectives' ranks and nodes) */
 	if (rl_parallel_active(&lay) || lay.microbatches || lay.vstages || lay.tp_comm_overlap ||
-	    lay.zero) {
+	    lay.zero || lay.sp) {
 		/* --max-batch places the layout again for each batch it tries:
 		 * here its checks, at one sequence a replica */
 		if (maxb)

@@ -285,7 +285,26 @@ static void tp_allreduce(struct build *b, const char *name, uint64_t t, uint64_t
 
 	if (b->par == NULL)
 		return;
-	r = collective(b, name, "allreduce", t, hidden, &b->par->tp, count);
+	/* sequence parallel: reduce-scattered over the tokens instead, the
+	 * same bus bytes as the all-reduce's first half (Korthikanti et al.
+	 * 2022, section 4.2.2: the "g-bar" operator) */
+	r = collective(b, name, b->par->lay.sp ? "reducescatter" : "allreduce", t, hidden,
+	               &b->par->tp, count);
+	if (r != NULL)
+		r->overlap = b->par->lay.tp_comm_overlap;
+}
+
+/* Sequence parallel: the T / tp x hidden tokens of each GPU all-gathered
+ * before a column-parallel linear (the "g" operator of section 4.2.2),
+ * beside the compute with --tp-comm-overlap as the reduce-scatter. */
+static void sp_allgather(struct build *b, const char *name, uint64_t ts, uint64_t hidden,
+                         uint64_t count)
+{
+	struct rl_modelops_row *r;
+
+	if (b->par == NULL || !b->par->lay.sp)
+		return;
+	r = collective(b, name, "allgather", ts, hidden, &b->par->tp, count);
 	if (r != NULL)
 		r->overlap = b->par->lay.tp_comm_overlap;
 }
@@ -850,12 +869,16 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
                  const struct rl_block *k, struct build *b)
 {
 	const struct rl_block_names *nm = k->names;
-	uint64_t L = b->layers, H = c->hidden, T, S, kvh, Lsw, Lm;
+	uint64_t L = b->layers, H = c->hidden, T, Ts, S, kvh, Lsw, Lm;
 	int prefill = o->phase == RL_PHASE_PREFILL || !k->decoder, pre, post, impl_o;
 
 	/* an encoder's tokens per sequence: the config's (vit) or --seq */
 	S = k->tokens ? k->tokens : o->seq;
 	T = prefill ? o->batch * S : o->batch;
+	/* sequence parallel: each GPU of the tensor-parallel group holds T /
+	 * tp of the tokens outside the attention and the MLP (Korthikanti et
+	 * al. 2022, section 4.2.2) */
+	Ts = b->par != NULL && b->par->lay.sp ? T / b->tp : T; /* rl_modelops_build's checks */
 	/* the KV heads a GPU (gqa's): the implementation's sizes */
 	kvh = c->kv_heads >= b->tp ? c->kv_heads / b->tp : 1;
 	if (b->impl != NULL && bind(b, c, o, k, S, T, kvh) < 0)
@@ -873,11 +896,12 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 		embedding(b, c, o, k, T);
 	impl_rows(b, RL_IMPL_MASK, 1, 0);
 	impl_rows(b, RL_IMPL_ROPE, 1, 0);
-	stage_recv(b, T, H);
+	stage_recv(b, Ts, H);
 	pre = k->norm == RL_NORM_PRE || k->norm == RL_NORM_SANDWICH;
 	post = k->norm == RL_NORM_SANDWICH || k->norm == RL_NORM_BRANCH;
 	if (pre)
-		norm(b, nm->norm1, T, H, L);
+		norm(b, nm->norm1, Ts, H, L);
+	sp_allgather(b, "attn_allgather", Ts, H, L);
 	if (k->attn == RL_ATTN_MLA)
 		mla(b, c, o, T, L);
 	else
@@ -893,16 +917,18 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	if (!k->parallel)
 		tp_allreduce(b, "attn_allreduce", T, H, L);
 	if (k->o_bias && !impl_o)
-		pointwise(b, nm->o_bias, T, H, 2, L);
+		pointwise(b, nm->o_bias, Ts, H, 2, L);
 	if (!k->parallel) {
 		if (post)
-			norm(b, nm->post_attn_norm, T, H, L);
-		residual(b, "attn_residual", T, H, L, 2);
+			norm(b, nm->post_attn_norm, Ts, H, L);
+		residual(b, "attn_residual", Ts, H, L, 2);
 	}
 	if (k->norm == RL_NORM_POST)
-		norm(b, nm->norm1, T, H, L);
+		norm(b, nm->norm1, Ts, H, L);
 	else if (pre && !(k->parallel && k->shared_norm))
-		norm(b, nm->norm2, T, H, L);
+		norm(b, nm->norm2, Ts, H, L);
+	if (!k->parallel)
+		sp_allgather(b, "mlp_allgather", Ts, H, L);
 	/* the MoE layers', then the dense MLP layers' (an MoE model's first
 	 * layers, or those its config names) */
 	if (Lm) {
@@ -916,16 +942,18 @@ static int build(const struct rl_hfconfig *c, const struct rl_modelops_opts *o,
 	if (L > Lm)
 		mlp(b, c, k, T, L - Lm);
 	if (post)
-		norm(b, nm->post_mlp_norm, T, H, L);
-	residual(b, nm->mlp_residual, T, H, L, k->parallel ? 3 : 2);
+		norm(b, nm->post_mlp_norm, Ts, H, L);
+	residual(b, nm->mlp_residual, Ts, H, L, k->parallel ? 3 : 2);
 	if (k->norm == RL_NORM_POST) {
-		norm(b, nm->norm2, T, H, L);
+		norm(b, nm->norm2, Ts, H, L);
 	} else {
 		/* the final norm's weights, and the MTP modules' (held, not run) */
 		hold(b, b->normw + (uint64_t)rl_modelops_mtp_weights(c));
 		if (!impl_rows(b, RL_IMPL_NORM, 1, RL_IMPL_IF_FINAL))
-			layernorm(b, nm->final_norm, T, H, 1);
+			layernorm(b, nm->final_norm, Ts, H, 1);
 	}
+	/* the head takes every token: gathered once more */
+	sp_allgather(b, "head_allgather", Ts, H, 1);
 	if (k->head == RL_HEAD_LM) {
 		lm_head(b, c, o, T);
 	} else {
@@ -1441,6 +1469,21 @@ static int build_step(const struct rl_hfconfig *c, const struct rl_modelops_opts
 	b.group = o->weight_group;
 	rl_family_block(c, &k);
 	b.conv1d = k.conv1d;
+	if (par != NULL && par->lay.sp) {
+		uint64_t S = k.tokens ? k.tokens : mo.seq;
+		uint64_t T = mo.phase == RL_PHASE_PREFILL || !k.decoder ? mo.batch * S : mo.batch;
+
+		if (o->impl != NULL && strcmp(o->impl->id, "fused") != 0)
+			return rl_err_set(err, RL_ERR_ARG,
+			                  "--sp: sequence parallelism is Megatron's fused block: not "
+			                  "with --impl %s",
+			                  o->impl->id);
+		if (T % b.tp != 0)
+			return rl_err_set(err, RL_ERR_ARG,
+			                  "--sp: the step's %llu tokens (a micro-batch's) do not split "
+			                  "over tp %llu",
+			                  (unsigned long long)T, (unsigned long long)b.tp);
+	}
 	n = build(c, &mo, &k, &b);
 	if (b.failed)
 		return rl_err_set(err, b.err.code < 0 ? b.err.code : RL_ERR_RANGE, "%s%s%s",

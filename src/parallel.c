@@ -172,6 +172,10 @@ int rl_parallel_place(const struct rl_parallel *p, uint64_t batch, uint64_t laye
 		return rl_err_set(err, RL_ERR_ARG,
 		                  "--tp-comm-overlap: there is no tensor-parallel communication to "
 		                  "overlap without --tp above 1");
+	if (p->sp && tp <= 1)
+		return rl_err_set(err, RL_ERR_ARG,
+		                  "--sp: sequence parallelism splits the tokens over the "
+		                  "tensor-parallel group: it needs --tp above 1");
 	/* ZeRO shards a training step's state over the data-parallel ranks
 	 * (Rajbhandari et al. 2020, section 5) */
 	if (p->zero < 0 || p->zero > 3)

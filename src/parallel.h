@@ -39,6 +39,11 @@ struct rl_parallel {
 	int tp_comm_overlap;     /* the tensor-parallel all-reduces on the
 	                          * communication stream beside the compute
 	                          * (--tp-comm-overlap: overlap=1) */
+	int sp;                  /* sequence parallelism (--sp, Korthikanti et
+	                          * al. 2022): the tensor-parallel group splits
+	                          * the tokens of the norms, residuals and
+	                          * dropouts; reduce-scatter and all-gather in
+	                          * place of each all-reduce */
 	int zero;                /* ZeRO's stage over the data-parallel group
 	                          * (--zero, a training step): 1 shards the
 	                          * optimizer state and master weights, 2 the

@@ -119,6 +119,14 @@ static int try_layout(struct ctx *c, const struct rl_parallel *lay, int recomput
 	st.model = &c->pm;
 	st.sinks = &c->sinks;
 	rc = rl_modelstep_run(&st, &c->mo, &pl, c->errs);
+	/* the builder's refusal of the layout (sequence parallelism over a
+	 * micro-batch's tokens tp does not divide, or with an implementation
+	 * other than the fused one): refused as the layout's checks refuse */
+	if (rc == RL_ERR_ARG && c->errs->count == 1) {
+		rl_errlist_init(c->errs);
+		c->out->refused++;
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	c->out->tried++;
@@ -154,7 +162,7 @@ int rl_search_run(const struct rl_modelstep *s, const struct rl_modelops_opts *m
 	uint64_t per_node = net != NULL && net->gpus_per_node > 0 ? net->gpus_per_node : spec->gpus;
 	size_t ntp, npp, nep, nm, nv, a, b, e, f, g;
 	struct ctx c;
-	int rc = 0, o, r, z;
+	int rc = 0, o, r, z, q;
 
 	rl_search_result_init(out);
 	if (spec->gpus == 0 || spec->top == 0)
@@ -207,7 +215,8 @@ int rl_search_run(const struct rl_modelstep *s, const struct rl_modelops_opts *m
 					for (g = 0; g < nv && rc == 0; g++)
 						for (o = 0; o <= (tps[a] > 1) && rc == 0; o++)
 							for (r = 0; r <= (mo->train != 0) && rc == 0; r++)
-							for (z = 0; z <= (mo->train && dp > 1 ? 3 : 0) && rc == 0; z++) {
+							for (z = 0; z <= (mo->train && dp > 1 ? 3 : 0) && rc == 0; z++)
+							for (q = 0; q <= (tps[a] > 1) && rc == 0; q++) {
 								struct rl_parallel lay;
 
 								if (out->layouts >= RL_SEARCH_MAX_LAYOUTS)
@@ -223,6 +232,7 @@ int rl_search_run(const struct rl_modelstep *s, const struct rl_modelops_opts *m
 								lay.vstages = vs[g];
 								lay.tp_comm_overlap = o;
 								lay.zero = z;
+								lay.sp = q;
 								rc = try_layout(&c, &lay, r);
 							}
 		}

@@ -2,8 +2,8 @@
  * (roofline search): tensor, pipeline, data and expert parallelism that
  * divide the GPUs and the model, the micro-batches, the interleaved
  * schedule's chunks, the tensor-parallel all-reduces overlapped with the
- * GEMMs, and, for a training step, activation recomputation and ZeRO's
- * stage (with dp above 1).
+ * GEMMs, sequence parallelism (with tp above 1), and, for a training step,
+ * activation recomputation and ZeRO's stage (with dp above 1).
  *
  * Layer 4: each layout is placed (parallel.c, whose checks decide what is
  * a layout at all) and its step built and predicted as roofline model

@@ -17,7 +17,7 @@
 
 static const char *const head[] = {
 	"rank",         "tp",          "pp",        "dp",          "ep",
-	"microbatches", "micro_batch", "virtual_stages", "tp_comm_overlap", "recompute", "zero",
+	"microbatches", "micro_batch", "virtual_stages", "tp_comm_overlap", "sp", "recompute", "zero",
 	"step_us",      "gpu_step_us", "tokens_per_s", "bubble_pct", "comm_us",
 	"exposed_comm_us", "memory_bytes", "fits"};
 #define NHEAD (sizeof(head) / sizeof(head[0]))
@@ -40,12 +40,13 @@ static void cells(FILE *out, const struct rl_search_row *w, size_t rank, int htm
 	rl_fmt_num(n[4], w->comm_us);
 	rl_fmt_num(n[5], w->exposed_us);
 	fprintf(out,
-	        "%s%zu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%d%s%d%s%d%s%s%s%s%s%s%s%s%s%s%s%s%s%.0f%s%s",
+	        "%s%zu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%d%s%d%s%d%s%d%s%s%s%s%s%s%s%s%s%s%s%s%s%.0f%s%s",
 	        html ? "<td>" : "", rank, sep, (unsigned long long)w->lay.tp, sep,
 	        (unsigned long long)w->lay.pp, sep, (unsigned long long)w->lay.dp, sep,
 	        (unsigned long long)w->lay.ep, sep, (unsigned long long)w->lay.microbatches, sep,
 	        (unsigned long long)w->micro_batch, sep, (unsigned long long)v_of(w), sep,
-	        w->lay.tp_comm_overlap, sep, w->recompute, sep, w->lay.zero, sep, n[0], sep, n[1], sep,
+	        w->lay.tp_comm_overlap, sep, w->lay.sp, sep, w->recompute, sep, w->lay.zero, sep, n[0],
+	        sep, n[1], sep,
 	        n[2], sep, n[3],
 	        sep, n[4], sep, n[5], sep, w->memory_bytes, sep, w->fits ? "yes" : "no");
 }
@@ -111,8 +112,8 @@ static void write_table(FILE *out, const struct rl_search_info *in, const struct
 	        (unsigned long long)in->gpus, in->system ? in->system : in->dev->id, in->dev->id,
 	        in->runtime);
 	counts(out, r, in->dev);
-	fprintf(out, "%4s %3s %3s %4s %3s %4s %4s %2s %3s %3s %4s %13s %12s %6s %11s %11s %8s %4s\n",
-	        "rank", "tp", "pp", "dp", "ep", "m", "mb", "v", "ovl", "rec", "zero", "step_us",
+	fprintf(out, "%4s %3s %3s %4s %3s %4s %4s %2s %3s %3s %3s %4s %13s %12s %6s %11s %11s %8s %4s\n",
+	        "rank", "tp", "pp", "dp", "ep", "m", "mb", "v", "ovl", "sp", "rec", "zero", "step_us",
 	        "tokens/s", "bubble", "comm_us", "exposed_us", "mem_GiB", "fits");
 	for (i = 0; i < r->n; i++) {
 		const struct rl_search_row *w = &r->rows[i];
@@ -122,13 +123,13 @@ static void write_table(FILE *out, const struct rl_search_info *in, const struct
 		rl_fmt_us(c, sizeof(c), w->comm_us);
 		rl_fmt_us(x, sizeof(x), w->exposed_us);
 		fprintf(out,
-		        "%4zu %3llu %3llu %4llu %3llu %4llu %4llu %2llu %3s %3s %4d %13s %12.1f %5.1f%% %11s "
-		        "%11s %8.2f %4s\n",
+		        "%4zu %3llu %3llu %4llu %3llu %4llu %4llu %2llu %3s %3s %3s %4d %13s %12.1f %5.1f%% "
+		        "%11s %11s %8.2f %4s\n",
 		        i + 1, (unsigned long long)w->lay.tp, (unsigned long long)w->lay.pp,
 		        (unsigned long long)w->lay.dp, (unsigned long long)w->lay.ep,
 		        (unsigned long long)w->lay.microbatches, (unsigned long long)w->micro_batch,
 		        (unsigned long long)v_of(w), w->lay.tp_comm_overlap ? "yes" : "no",
-		        w->recompute ? "yes" : "no", w->lay.zero, s, w->tokens_per_s, w->bubble * 100, c, x,
+		        w->lay.sp ? "yes" : "no", w->recompute ? "yes" : "no", w->lay.zero, s, w->tokens_per_s, w->bubble * 100, c, x,
 		        w->memory_bytes / RL_MEMFIT_GIB, w->fits ? "yes" : "no");
 	}
 	if (r->n > 1 && r->rows[0].fits) {
@@ -192,6 +193,8 @@ static int write_json(FILE *out, const struct rl_search_info *in, const struct r
 		rl_json_ku(g, "virtual_stages", v_of(w));
 		rl_json_str(g, "tp_comm_overlap");
 		yajl_gen_bool(g, w->lay.tp_comm_overlap);
+		rl_json_str(g, "sp");
+		yajl_gen_bool(g, w->lay.sp);
 		rl_json_str(g, "recompute");
 		yajl_gen_bool(g, w->recompute);
 		rl_json_ku(g, "zero", (uint64_t)w->lay.zero);

@@ -417,10 +417,29 @@ int rl_train_backward_work(const struct rl_train_opts *o, const struct rl_op *fw
 	case RL_KIND_COPY: /* the rows scattered back: as forward */
 	case RL_KIND_EMBEDDING: /* embedding_dense_backward: dy's rows added into
 	                         * the table's gradient at the indices */
-	case RL_KIND_CUSTOM:
-	case RL_KIND_ALLREDUCE:
 	case RL_KIND_ALLGATHER:
 	case RL_KIND_REDUCESCATTER:
+		/* conjugates (Korthikanti et al. 2022, section 4.2.2): an
+		 * all-gather's gradient is reduce-scattered back to the shards, a
+		 * reduce-scatter's all-gathered; each rank's input is the
+		 * gathered tensor, or the shard (the bus bytes are the same) */
+		if ((rc = clone(o, fwd, "bwd", RL_PHASE_BACKWARD, &out[k], err)) < 0)
+			return rc;
+		if (fwd->ranks > 1 && fwd->ndims > 0) {
+			struct rl_op *b = &out[k].op;
+
+			if (fwd->kind == RL_KIND_ALLGATHER && b->dims[0] <= UINT64_MAX / fwd->ranks) {
+				b->kind = RL_KIND_REDUCESCATTER;
+				b->dims[0] *= fwd->ranks;
+			} else if (fwd->kind == RL_KIND_REDUCESCATTER) {
+				b->kind = RL_KIND_ALLGATHER;
+				b->dims[0] = (b->dims[0] + fwd->ranks - 1) / fwd->ranks;
+			}
+		}
+		k++;
+		break;
+	case RL_KIND_CUSTOM:
+	case RL_KIND_ALLREDUCE:
 	case RL_KIND_ALLTOALL:
 	case RL_KIND_BROADCAST:
 	case RL_KIND_SENDRECV:

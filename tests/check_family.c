@@ -292,7 +292,7 @@ START_TEST(test_layouts)
 {
 	static const char *const types[] = {"test", NULL};
 	struct rl_family f = *rl_family_find("llama");
-	struct rl_parallel lay = {1, 2, 1, 1, 0, 0, 0, 0, 0};
+	struct rl_parallel lay = {1, 2, 1, 1, 0, 0, 0, 0, 0, 0};
 	struct rl_hfconfig c;
 	struct rl_err e;
 
@@ -304,7 +304,7 @@ START_TEST(test_layouts)
 	strcpy(c.model_type, "test");
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--pp 2: model_type test takes no pipeline parallelism");
-	lay = (struct rl_parallel){2, 1, 2, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){2, 1, 2, 1, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), 0);
 	f.layouts = RL_FAMILY_PP;
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
@@ -314,7 +314,7 @@ START_TEST(test_layouts)
 	ck_assert_str_eq(e.msg, "--dp 2: model_type test takes no data parallelism");
 	/* the experts, not the layouts, decide --ep (the messages name the
 	 * families with RL_FAMILY_EP) */
-	lay = (struct rl_parallel){1, 1, 2, 2, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){1, 1, 2, 2, 0, 0, 0, 0, 0, 0};
 	f.layouts = RL_FAMILY_DP | RL_FAMILY_EP;
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_str_eq(e.msg, "--ep 2: model_type test has no experts (expert parallelism is "
@@ -426,7 +426,7 @@ START_TEST(test_qwen3)
 	/* tensor parallel 4 is a layout the rows take: 8 and 2 heads a GPU */
 	{
 		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
-		struct rl_parallel lay = {4, 1, 1, 1, 0, 0, 0, 0, 0};
+		struct rl_parallel lay = {4, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 		struct rl_parallel_place p;
 		int j;
 
@@ -762,7 +762,7 @@ START_TEST(test_gemma2)
 	 * row twice */
 	{
 		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
-		struct rl_parallel lay = {1, 4, 1, 1, 0, 0, 0, 0, 0};
+		struct rl_parallel lay = {1, 4, 1, 1, 0, 0, 0, 0, 0, 0};
 		struct rl_parallel_place p;
 
 		o = step(RL_PHASE_DECODE, 2, 8192);
@@ -1093,7 +1093,7 @@ START_TEST(test_olmo2)
 	 * heads a GPU, all-gathered: 32 x 128 each a GPU's share x 2) */
 	{
 		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
-		struct rl_parallel lay = {2, 1, 1, 1, 0, 0, 0, 0, 0};
+		struct rl_parallel lay = {2, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 		struct rl_parallel_place p;
 
 		o = step(RL_PHASE_DECODE, 2, 1024);
@@ -1227,7 +1227,7 @@ START_TEST(test_falcon)
 	ck_assert_int_eq(c.shared_norm, 0); /* ln_attn and ln_mlp */
 	{
 		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
-		struct rl_parallel lay = {2, 1, 1, 1, 0, 0, 0, 0, 0};
+		struct rl_parallel lay = {2, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 		struct rl_parallel_place p;
 		int i, ar = 0;
 
@@ -1495,7 +1495,7 @@ START_TEST(test_deepseek_v3)
 	/* tensor parallel 8: 16 heads a GPU, the latent replicated */
 	{
 		static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
-		struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0};
+		struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 		struct rl_parallel_place p;
 
 		ck_assert_int_eq(rl_parallel_place(&lay, 4, c.layers, 0, &net, &p, &e), 0);

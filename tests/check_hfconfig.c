@@ -533,7 +533,7 @@ START_TEST(test_rows_named)
 		"deepseek-v2-lite", "deepseek-v3", "gpt-oss-20b"};
 	static const struct rl_net net = {"net", 450, 0, 15, 0, 8, 1};
 	static const struct rl_parallel lays[] = {
-		{1, 1, 1, 1, 0, 0, 0, 0, 0}, {2, 1, 1, 1, 0, 0, 0, 0, 0}, {1, 2, 1, 1, 0, 0, 0, 0, 0}, {1, 1, 1, 2, 0, 0, 0, 0, 0}};
+		{1, 1, 1, 1, 0, 0, 0, 0, 0, 0}, {2, 1, 1, 1, 0, 0, 0, 0, 0, 0}, {1, 2, 1, 1, 0, 0, 0, 0, 0, 0}, {1, 1, 1, 2, 0, 0, 0, 0, 0, 0}};
 	struct rl_modelops_row r[RL_MODELOPS_MAX];
 	struct rl_parallel_place p;
 	struct rl_hfconfig c;

@@ -89,7 +89,7 @@ END_TEST
 
 START_TEST(test_place)
 {
-	struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0};
+	struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 	struct rl_parallel_place p;
 	struct rl_err e;
 
@@ -113,7 +113,7 @@ START_TEST(test_place)
 
 	/* tp 2, pp 4, batch 8: stages on GPUs 0, 2, 4, 6 of one node; the
 	 * default micro-batches are pp = 4, of 2 sequences; 20 layers each */
-	lay = (struct rl_parallel){2, 4, 1, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){2, 4, 1, 1, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_place(&lay, 8, 80, 0, &hgx, &p, &e), 0);
 	ck_assert_uint_eq(p.pp.ranks, 4);
 	ck_assert_uint_eq(p.pp.nodes, 1);
@@ -147,28 +147,28 @@ START_TEST(test_place)
 	ck_assert_int_eq(rl_parallel_place(&lay, 12, 80, 0, &hgx, &p, &e), RL_ERR_ARG);
 	ck_assert_ptr_nonnull(strstr(e.msg, "6 micro-batches are not a multiple of --pp 4"));
 	/* no stages to interleave */
-	lay = (struct rl_parallel){2, 1, 1, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){2, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 	lay.vstages = 2;
 	ck_assert_int_eq(rl_parallel_place(&lay, 8, 80, 0, &hgx, &p, &e), RL_ERR_ARG);
 	ck_assert_ptr_nonnull(strstr(e.msg, "needs --pp above 1"));
-	lay = (struct rl_parallel){2, 4, 1, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){2, 4, 1, 1, 0, 0, 0, 0, 0, 0};
 
 	/* tp 8, pp 2 on two nodes: the last two stages are GPUs 0 and 8 */
-	lay = (struct rl_parallel){8, 2, 1, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){8, 2, 1, 1, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_place(&lay, 2, 80, 0, &two, &p, &e), 0);
 	ck_assert_uint_eq(p.link.nodes, 2);
 	ck_assert_uint_eq(p.pp.nodes, 2);
 
 	/* the expert group: 4 consecutive members of the dp group of 8 (tp 2:
 	 * GPUs 0, 2, 4, 6): one node */
-	lay = (struct rl_parallel){2, 1, 8, 4, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){2, 1, 8, 4, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_place(&lay, 8, 32, 0, &two, &p, &e), 0);
 	ck_assert_uint_eq(p.ep.ranks, 4);
 	ck_assert_uint_eq(p.ep.nodes, 1);
 	ck_assert_uint_eq(p.dp.nodes, 2);
 
 	/* at inference dp only divides the batch: no interconnect needed */
-	lay = (struct rl_parallel){1, 1, 4, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){1, 1, 4, 1, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_place(&lay, 8, 80, 0, NULL, &p, &e), 0);
 	ck_assert_uint_eq(p.batch, 2);
 }
@@ -212,7 +212,7 @@ END_TEST
 START_TEST(test_check_model)
 {
 	struct rl_hfconfig c = llama70b();
-	struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0};
+	struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 	struct rl_err e;
 
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), 0);
@@ -229,10 +229,10 @@ START_TEST(test_check_model)
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_ptr_nonnull(strstr(e.msg, "key-value heads"));
 	c = llama70b();
-	lay = (struct rl_parallel){1, 81, 1, 1, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){1, 81, 1, 1, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--pp 81 is more than the 80 layers"));
-	lay = (struct rl_parallel){1, 1, 2, 2, 0, 0, 0, 0, 0};
+	lay = (struct rl_parallel){1, 1, 2, 2, 0, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(rl_parallel_check_model(&lay, &c, &e), RL_ERR_ARG);
 	ck_assert_ptr_nonnull(strstr(e.msg, "has no experts"));
 	c.experts = 8;
@@ -293,7 +293,7 @@ static const struct rl_modelops_row *row(const struct rl_modelops_row *rows, int
 START_TEST(test_llama70b_tp8)
 {
 	struct rl_hfconfig c = llama70b();
-	struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0};
+	struct rl_parallel lay = {8, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 	struct rl_parallel_place p;
 	struct rl_modelops_opts o;
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
@@ -360,7 +360,7 @@ END_TEST
 START_TEST(test_llama70b_pp4)
 {
 	struct rl_hfconfig c = llama70b();
-	struct rl_parallel lay = {2, 4, 1, 1, 0, 0, 0, 0, 0};
+	struct rl_parallel lay = {2, 4, 1, 1, 0, 0, 0, 0, 0, 0};
 	struct rl_parallel_place p;
 	struct rl_modelops_opts o;
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];
@@ -404,7 +404,7 @@ END_TEST
 START_TEST(test_mixtral_ep8)
 {
 	struct rl_hfconfig c;
-	struct rl_parallel lay = {1, 1, 8, 8, 0, 0, 0, 0, 0};
+	struct rl_parallel lay = {1, 1, 8, 8, 0, 0, 0, 0, 0, 0};
 	struct rl_parallel_place p;
 	struct rl_modelops_opts o;
 	struct rl_modelops_row rows[RL_MODELOPS_MAX];

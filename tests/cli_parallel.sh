@@ -283,6 +283,46 @@ expect_error "--timeline with csv" 2 '--timeline needs' model --timeline -f csv 
 expect_error "overlap on a matmul" 1 "column 'overlap': only collective ops take it" \
 	classify "$DATA/overlap-matmul.csv"
 
+# sequence parallelism (Korthikanti et al. 2022, section 4.2.2): with tp 8
+# each GPU holds T / 8 of the 8 x 2048 tokens of the norms and residuals;
+# each all-reduce becomes a reduce-scatter of the T x H output and an
+# all-gather of the T / 8 x H shards before the next column-parallel matmul
+# (and once before the head), the same bus bytes; in backward each one's
+# conjugate
+run model --hw hgx-h100-8 --train --batch 8 --seq 2048 --tp 8 --sp -f oplist "$C70"
+shape() { awk -F, -v n="$1" '$1 == n { print $2 " " $4; exit }' "$tmp/out"; }
+check "--sp: the norms over T / 8 tokens" test "$(shape attn_norm)" = "layernorm 2048x8192"
+check "--sp: the residuals too" test "$(shape mlp_residual)" = "pointwise 2048x8192"
+check "--sp: the matmuls over every token" test "$(shape qkv_proj)" = "matmul 16384x1280x8192"
+check "--sp: the row-parallel output reduce-scattered" test "$(shape attn_allreduce)" = "reducescatter 16384x8192"
+check "--sp: the shards all-gathered before the qkv" test "$(shape attn_allgather)" = "allgather 2048x8192"
+check "--sp: and before the head" test "$(shape head_allgather)" = "allgather 2048x8192"
+spbus() {
+	run model --hw hgx-h100-8 --train --batch 8 --seq 2048 --tp 8 "$@" -f json "$C70"
+	python3 -c 'import json, sys
+ops = json.load(open(sys.argv[1]))["ops"]
+k = {}
+for o in ops:
+    if o["kind"] in ("allreduce", "allgather", "reducescatter") and not o["name"].startswith("loss_allreduce"):
+        k[o["phase"] + " " + o["kind"]] = k.get(o["phase"] + " " + o["kind"], 0) + o["count"] * o["bytes"]
+print(" ".join("%s=%.6g" % (a, k[a]) for a in sorted(k)))' "$tmp/out"
+}
+# 2 x 80 layers' all-reduces of 16384 x 8192 bf16, 2 x 7/8 x 268 MB on the
+# bus each; with --sp 160 reduce-scatters and 161 all-gathers of 7/8 x 268
+# MB, each backward the other
+ar=$(awk 'BEGIN { printf "%.6g", 160 * 2 * 7 / 8 * 16384 * 8192 * 2 }')
+half=$(awk 'BEGIN { printf "%.6g", 160 * 7 / 8 * 16384 * 8192 * 2 }')
+half1=$(awk 'BEGIN { printf "%.6g", 161 * 7 / 8 * 16384 * 8192 * 2 }')
+check "--tp 8: 160 all-reduces a pass" test "$(spbus)" = "backward allreduce=$ar forward allreduce=$ar"
+check "--tp 8 --sp: reduce-scatters and all-gathers of the same bus bytes, conjugate in backward" \
+	test "$(spbus --sp)" = "backward allgather=$half backward reducescatter=$half1 forward allgather=$half1 forward reducescatter=$half"
+expect_error "--sp without --tp" 1 "--sp: sequence parallelism splits the tokens over the tensor-parallel group: it needs --tp above 1" \
+	model --hw hgx-h100-8 --sp "$C70"
+expect_error "--sp over 3 tokens" 1 "--sp: the step's 3 tokens .a micro-batch's. do not split over tp 2" \
+	model --hw hgx-h100-8 --batch 3 --tp 2 --sp "$C70"
+expect_error "--sp with --impl hf" 1 "--sp: sequence parallelism is Megatron's fused block: not with --impl hf" \
+	model --hw hgx-h100-8 --batch 4 --tp 2 --sp --impl hf "$C70"
+
 # ZeRO (Rajbhandari et al. 2020, Figure 1): Llama-3-8B's 8,030,261,248
 # weights (bf16: 14.96 GiB), AdamW's two fp32 states (59.83 GiB), bf16
 # gradients (14.96 GiB), over dp 8: stage 1 keeps an eighth of the states,
