@@ -3,7 +3,7 @@
  * varied. The first OPT_BYTES bytes choose the options within the ranges the
  * command accepts (phase, batch, seq, context, the three dtypes, the expert
  * imbalance, --train and its options, a tp/pp/dp/ep layout, its
- * micro-batches, --virtual-stages and --tp-comm-overlap, --generate N,
+ * micro-batches, --virtual-stages, --tp-comm-overlap, --sp and --zero, --generate N,
  * --max-batch, the format and --timeline; or roofline search over the
  * layout's GPUs);
  * the rest is the config.json. A config that reads is built and run
@@ -231,6 +231,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lay.microbatches = (o[12] >> 6) == 3 ? 0 : degrees[o[12] >> 6];
 		lay.vstages = 1 + (o[11] >> 6);
 		lay.tp_comm_overlap = (o[15] >> 5) & 1;
+		lay.sp = (o[14] >> 2) & 1;
+		lay.zero = o[14] & 3;
 	}
 	/* --generate: decode of a decoder from --seq, one GPU, no training */
 	if (!layout && !train && !prefill && !cfg.encoder && (o[13] & 1)) {
