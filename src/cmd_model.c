@@ -467,9 +467,9 @@ int cmd_model(int argc, char **argv)
 	 * collectives' ranks and nodes) */
 	if (rl_parallel_active(&lay) || lay.microbatches || lay.vstages || lay.tp_comm_overlap ||
 	    lay.zero || lay.sp) {
-		/* --max-batch places the layout again for each batch it tries:
-		 * here its checks, at one sequence a replica */
-		if (maxb)
+		/* --max-batch and a swept batch place the layout again for each
+		 * batch: here its checks, at one sequence a replica */
+		if (maxb || (sw.n > 0 && strcmp(sw.name, "batch") == 0))
 			mo.batch = lay.dp > 0 ? lay.dp : 1;
 		if (rl_cli_model_resolve(&m) < 0)
 			goto out;

@@ -268,6 +268,13 @@ struct sweep {
 	int ctx_follows;
 	rl_pipeline *pl;
 	struct rl_errlist *errs;
+	/* a layout: each step one GPU's share, placed again for each batch
+	 * when the batch is swept (its micro-batches the default) */
+	struct rl_parallel lay;
+	int has_lay;
+	struct rl_parallel_place place;
+	struct rl_pipeline_model pm;
+	struct rl_modelstep st;
 };
 
 static int sweep_step(void *user, uint64_t v, const struct rl_summary **sum,
@@ -279,7 +286,21 @@ static int sweep_step(void *user, uint64_t v, const struct rl_summary **sum,
 	*w->field = v;
 	if (w->ctx_follows)
 		w->mo.context = w->mo.seq;
-	rc = probe(w->s, &w->mo, &w->pl, w->errs);
+	if (w->has_lay && w->field == &w->mo.batch) {
+		struct rl_err e;
+
+		if (rl_parallel_place(&w->lay, v, w->s->cfg->layers, w->mo.train, w->pm.net, &w->place,
+		                      &e) < 0) {
+			struct rl_err located;
+
+			rl_err_set(&located, e.code, "--sweep batch=%llu: %s", (unsigned long long)v,
+			           e.msg);
+			rl_errlist_add(w->errs, &located);
+			return e.code;
+		}
+		w->mo.par = &w->place;
+	}
+	rc = probe(&w->st, &w->mo, &w->pl, w->errs);
 	if (rc < 0)
 		return rc;
 	*sum = rl_pipeline_summary(w->pl);
@@ -346,12 +367,27 @@ int rl_modelprobe_sweep(const struct rl_modelstep *s, const struct rl_modelops_o
 	const char *phase = mo->phase == RL_PHASE_PREFILL ? "prefill" : "decode";
 	const struct rl_device *dev = s->model->dev;
 	struct rl_sweep_table *t = malloc(sizeof(*t));
-	struct sweep w = {s, *mo, NULL, 0, NULL, errs};
+	struct sweep w;
 	char title[512];
 	int rc, n;
 
 	if (t == NULL)
 		return RL_ERR_NOMEM;
+	memset(&w, 0, sizeof(w));
+	w.s = s;
+	w.mo = *mo;
+	w.errs = errs;
+	w.pm = *s->model;
+	w.st = *s;
+	w.st.model = &w.pm;
+	if (mo->par != NULL) {
+		w.has_lay = 1;
+		w.place = *mo->par;
+		w.lay = mo->par->lay;
+		w.lay.microbatches = 0;
+		w.mo.par = &w.place;
+		w.pm.parallel = &w.place;
+	}
 	w.field = which == RL_MODELPROBE_BATCH ? &w.mo.batch
 	          : which == RL_MODELPROBE_SEQ ? &w.mo.seq
 	                                       : &w.mo.context;

@@ -209,4 +209,20 @@ check "README: the sweep block matches" cmp -s "$tmp/want" "$tmp/got"
 check "docs: the committed sweep table chart is today's" \
 	cmp -s "$tmp/docs.svg" "$top_srcdir/docs/img/sweep-table-llama3-8b-a100.svg"
 
+# a batch swept with a layout: each value placed again (dp replicas of
+# batch / dp sequences), each row model's step at that batch
+L8="$EX/llama3-8b.json"
+run model "$L8" --hw hgx-h100-8 --tp 2 --dp 2 --sweep batch=4,16,1000 -f csv
+cp "$tmp/out" "$tmp/lay.csv"
+for b in 4 16 1000; do
+	run model "$L8" --hw hgx-h100-8 --tp 2 --dp 2 --batch $b -f json
+	want=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["expected_us"])' "$tmp/out")
+	got=$(awk -F, -v b=$b '$1 == b { print $2 }' "$tmp/lay.csv")
+	check "--sweep batch with --tp 2 --dp 2: batch $b is model's step ($want us)" \
+		awk -v a="$got" -v b="$want" 'BEGIN { exit !(b > 0 && (a - b) ^ 2 <= (1e-5 * b) ^ 2) }'
+done
+expect_error "--sweep batch with --dp 2: a batch it does not divide" 1 \
+	"--sweep batch=7: --dp 2 does not divide --batch 7" \
+	model "$L8" --hw hgx-h100-8 --tp 2 --dp 2 --sweep batch=4,7
+
 done_testing
