@@ -141,6 +141,37 @@ static void phases(enum rl_kind k, double g, double m, double s, double in, doub
 	}
 }
 
+/* NCCL's ring latency inside a node (src/graph/tuning.cc@5067397: the
+ * base latency, 6.6 us for the LL protocol, l.151; plus one hop a step,
+ * l.158-174; 2 (n - 1) steps for an all-reduce, n - 1 for the collectives
+ * that pass each chunk once round the ring, l.289 and 393-412). A system's
+ * intra_latency_us is that of an all-reduce over its whole node (its
+ * gpus_per_node G): the hop is what it leaves of the base over 2 (G - 1)
+ * steps (0.6 us on NVLink, 15.0 us at G = 8), and G ranks of kind K cost
+ * base + steps(K, G) x hop. A system whose latency is the base or less, or
+ * without gpus_per_node, keeps its figure for every collective. */
+#define RL_NCCL_BASE_US 6.6
+
+static double ring_steps(enum rl_kind k, uint64_t g)
+{
+	if (k == RL_KIND_ALLREDUCE)
+		return 2.0 * (double)(g - 1);
+	if (k == RL_KIND_SENDRECV)
+		return 1;
+	return (double)(g - 1); /* allgather, reducescatter, alltoall, broadcast */
+}
+
+static double intra_latency(const struct rl_net *net, enum rl_kind k, uint64_t g)
+{
+	double l = net->intra_latency_us, hop;
+	uint64_t G = net->gpus_per_node;
+
+	if (G < 2 || !(l > RL_NCCL_BASE_US))
+		return l;
+	hop = (l - RL_NCCL_BASE_US) / (2.0 * (double)(G - 1));
+	return RL_NCCL_BASE_US + ring_steps(k, g) * hop;
+}
+
 int rl_collective_time(enum rl_kind k, uint64_t ranks, uint64_t nodes, double in_bytes,
                        const struct rl_net *net, struct rl_coll_time *t, struct rl_err *err)
 {
@@ -174,7 +205,7 @@ int rl_collective_time(enum rl_kind k, uint64_t ranks, uint64_t nodes, double in
 	t->intra_us = t->intra_bytes > 0 ? t->intra_bytes / (net->intra_gbs * 1e9) * 1e6 : 0;
 	t->inter_us = t->inter_bytes > 0 ? t->inter_bytes / (net->inter_gbs * 1e9) * 1e6 : 0;
 	t->latency_us =
-	    (g > 1 ? net->intra_latency_us : 0) + (nodes > 1 ? net->inter_latency_us : 0);
+	    (g > 1 ? intra_latency(net, k, g) : 0) + (nodes > 1 ? net->inter_latency_us : 0);
 	t->t_us = t->latency_us + fmax(t->intra_us, t->inter_us);
 	return 0;
 }

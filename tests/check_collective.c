@@ -102,7 +102,12 @@ START_TEST(test_bad_ranks)
 }
 END_TEST
 
-/* Times worked out by hand on the HGX-like node above. */
+/* Times worked out by hand on the HGX-like node above. The latency inside
+ * the node is NCCL's ring latency (collective.c): 6.6 us and a hop a step,
+ * the hop what the node's 15 us all-reduce over its 8 GPUs leaves of the
+ * base over 2 x 7 steps, 0.6 us; so 15 us for an all-reduce on 8, 6.6 + 7 x
+ * 0.6 = 10.8 us for the collectives of 7 steps on 8, 6.6 + 2 x 0.6 = 7.8 us
+ * for an all-reduce on 2; 5.4 us more across nodes. */
 static const struct {
 	enum rl_kind kind;
 	uint64_t ranks, nodes;
@@ -117,17 +122,24 @@ static const struct {
     {RL_KIND_ALLREDUCE, 16, 2, 1073741824, 4175.66265, 2684.35456, 4196.06265},
     /* one GPU per node: all of it between nodes, 2 x 1/2 x 2^20 / 50e9 */
     {RL_KIND_ALLREDUCE, 2, 2, 1048576, 0, 20.97152, 26.37152},
-    /* reducescatter of 2^24 bytes on 8: 7/8 x 2^24 / 450e9 = 32.6224 us */
-    {RL_KIND_REDUCESCATTER, 8, 1, 16777216, 32.622364, 0, 47.622364},
+    /* reducescatter of 2^24 bytes on 8: 7/8 x 2^24 / 450e9 = 32.6224 us,
+     * + 10.8 us */
+    {RL_KIND_REDUCESCATTER, 8, 1, 16777216, 32.622364, 0, 43.422364},
+    /* allreduce of 2^20 bytes on 2 and on 4 GPUs of the node: 2 x 1/2 x
+     * 2^20 / 450e9 = 2.3302 us + 7.8 us; 2 x 3/4 x 2^20 / 450e9 = 3.4953
+     * us + 6.6 + 6 x 0.6 = 10.2 us */
+    {RL_KIND_ALLREDUCE, 2, 1, 1048576, 2.3301689, 0, 10.1301689},
+    {RL_KIND_ALLREDUCE, 4, 1, 1048576, 3.4952533, 0, 13.6952533},
     /* allgather of 2^21-byte shards, 16 on 2 nodes: S = 2^25; in the node
      * 7/8 x 2^25 / 450e9 = 65.2447 us; between 1/2 x 2^25 / 8 / 50e9 =
-     * 41.9430 us */
-    {RL_KIND_ALLGATHER, 16, 2, 2097152, 65.244729, 41.943040, 85.644729},
+     * 41.9430 us; 10.8 + 5.4 us */
+    {RL_KIND_ALLGATHER, 16, 2, 2097152, 65.244729, 41.943040, 81.444729},
     /* alltoall of 2^24 bytes, 16 on 2 nodes: 7/16 x 2^24 / 450e9 =
-     * 16.3112 us in the node, 8/16 x 2^24 / 50e9 = 167.7722 us between */
-    {RL_KIND_ALLTOALL, 16, 2, 16777216, 16.311182, 167.77216, 188.17216},
-    /* broadcast of 2^20 on 8: 2^20 / 450e9 = 2.3302 us */
-    {RL_KIND_BROADCAST, 8, 1, 1048576, 2.3301689, 0, 17.3301689},
+     * 16.3112 us in the node, 8/16 x 2^24 / 50e9 = 167.7722 us between;
+     * 10.8 + 5.4 us */
+    {RL_KIND_ALLTOALL, 16, 2, 16777216, 16.311182, 167.77216, 183.97216},
+    /* broadcast of 2^20 on 8: 2^20 / 450e9 = 2.3302 us, + 10.8 us */
+    {RL_KIND_BROADCAST, 8, 1, 1048576, 2.3301689, 0, 13.1301689},
     /* sendrecv of 2^20 between two nodes: 2^20 / 50e9 = 20.97152 us */
     {RL_KIND_SENDRECV, 2, 2, 1048576, 0, 20.97152, 26.37152},
 };

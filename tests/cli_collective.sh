@@ -57,17 +57,21 @@ check "... network-bound" test "$(csv_field "$tmp/out" allreduce_1gib bound)" = 
 check "... no FLOPs" test "$(csv_field "$tmp/out" allreduce_1gib flops)" = 0
 # 2^30 bf16 elements (2^31 B) reduce-scattered over 16 GPUs on 2 nodes: in
 # the node 7/8 x 2^31 / 450e9 s = 4175.66 us, between nodes 1/2 x 2^31 / 8 /
-# 50e9 s = 2684.35 us, at the same time; 15 + 5.4 + 4175.66 = 4196.06
+# 50e9 s = 2684.35 us, at the same time; NCCL's ring latency in the node
+# (collective.c), 6.6 us + 7 steps x 0.6 us (the hop the node's 15 us for
+# an all-reduce's 2 x 7 steps leaves over the base), + 5.4 us across:
+# 10.8 + 5.4 + 4175.66 = 4191.86
 run classify --hw hgx-h100-8 -f csv "$DATA/collectives-nodes.csv"
-check "reducescatter on 2 nodes: 4196.06 us" \
-	near "$(csv_field "$tmp/out" grad_reducescatter t_gpu_us)" 4196.06
+check "reducescatter on 2 nodes: 4191.86 us" \
+	near "$(csv_field "$tmp/out" grad_reducescatter t_gpu_us)" 4191.86
 # alltoall of 4096 x 8192 bf16 (2^26 B), 16 on 2 nodes: 7/16 of it in the
 # node, 2^26 x 7/16 / 450e9 s = 65.24 us, half between nodes, 2^25 / 50e9 s =
-# 671.09 us; 20.4 + 671.09 = 691.49
-check "alltoall on 2 nodes: 691.49 us" near "$(csv_field "$tmp/out" moe_alltoall t_gpu_us)" 691.49
+# 671.09 us; 10.8 + 5.4 + 671.09 = 687.29
+check "alltoall on 2 nodes: 687.29 us" near "$(csv_field "$tmp/out" moe_alltoall t_gpu_us)" 687.29
 run classify --hw hgx-h100-8 -f csv "$C"
-# sendrecv of 4096 x 8192 bf16 = 2^26 B: 15 + 2^26 / 450e9 s = 164.13 us
-check "sendrecv: 164.13 us" near "$(csv_field "$tmp/out" pp_sendrecv t_gpu_us)" 164.13
+# sendrecv of 4096 x 8192 bf16 = 2^26 B, one step: 6.6 + 0.6 + 2^26 / 450e9
+# s = 156.33 us
+check "sendrecv: 156.33 us" near "$(csv_field "$tmp/out" pp_sendrecv t_gpu_us)" 156.33
 check "the matmul stays compute-bound" test "$(csv_field "$tmp/out" mlp_up bound)" = compute
 
 run classify --hw hgx-h100-8 "$C"
@@ -117,9 +121,10 @@ run hw show "$S2"
 check "hw show FILE.system" grep -q '^network_bandwidth_gbs 25 ' "$tmp/out"
 run classify --hw "$S2" -f csv "$DATA/collectives-nodes.csv"
 # the network now binds: 1/2 x 2^31 / 8 / 25e9 s = 5368.71 us between nodes,
-# against 4175.66 in the node; 10 + 5 + 5368.71
-check "--hw FILE.system: the slower network binds the reducescatter: 5383.71 us" \
-	near "$(csv_field "$tmp/out" grad_reducescatter t_gpu_us)" 5383.71
+# against 4175.66 in the node; the node's 10 us all-reduce leaves a hop of
+# (10 - 6.6) / 14 us, so 6.6 + 7 x 0.2429 = 8.3 us, + 5 + 5368.71
+check "--hw FILE.system: the slower network binds the reducescatter: 5382.01 us" \
+	near "$(csv_field "$tmp/out" grad_reducescatter t_gpu_us)" 5382.01
 w n4.csv 'name,kind,dtype,shape,ranks,nodes\nar,allreduce,bf16,1024,32,4\n'
 expect_error "more nodes than the system has" 1 "n4.csv:2: 4 nodes, but two-h100-nodes has 2" \
 	classify --hw "$S2" "$tmp/n4.csv"

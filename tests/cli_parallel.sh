@@ -29,10 +29,12 @@ check "70B tp 8: the layout in json" \
 # each all-reduce: T x hidden = 8192 bf16 = 16384 B over 8 GPUs of one node:
 # 15 us + 16384 x 2 x 7/8 / 450 GB/s = 15.0637 us; 80 of each. The logits'
 # all-gather: 16032 bf16 per GPU, nccl-tests' size 8 x 32064 = 256512 B x
-# 7/8 / 450 GB/s + 15 us = 15.4988 us. 2 x 80 x 15.0637 + 15.4988 = 2425.69.
+# 7/8 / 450 GB/s + 10.8 us (NCCL's ring latency, collective.c: 6.6 us + 7
+# steps x 0.6 us, against 6.6 + 14 x 0.6 = 15 us for an all-reduce's 14) =
+# 11.2988 us. 2 x 80 x 15.0637 + 11.2988 = 2421.49.
 comm=$(grep -o '"communication":{[^}]*}' "$tmp/out" | grep -o '"expected_us":[0-9.e+]*' |
 	cut -d: -f2)
-check "70B tp 8: communication 2425.69 us" near "$comm" 2425.69
+check "70B tp 8: communication 2421.49 us" near "$comm" 2421.49
 run model --hw hgx-h100-8 --tp 8 --context 2048 -f oplist "$C70"
 cp "$tmp/out" "$tmp/tp8.csv"
 check "oplist: two all-reduces per layer" \
@@ -59,14 +61,14 @@ check "csv: the all-reduce at 15.06 us" near "$(csv_field "$tmp/out" attn_allred
 # every format
 run model --hw hgx-h100-8 --tp 8 --context 2048 "$C70"
 check "table: the layout" grep -q '^parallel: tp 8 x pp 1 x dp 1 = 8 GPUs on 1 node (ep 1);' "$tmp/out"
-check "table: the communication share" grep -q '^communication: 2425.69 us in 3 collective rows, ' \
+check "table: the communication share" grep -q '^communication: 2421.49 us in 3 collective rows, ' \
 	"$tmp/out"
 check "table: the network bound" grep -q '^  network ' "$tmp/out"
 run model --hw hgx-h100-8 --tp 8 --context 2048 -f md "$C70"
 check "md: the layout" grep -q '^parallel: tp 8 x pp 1' "$tmp/out"
 run model --hw hgx-h100-8 --tp 8 --context 2048 --timeline "$C70"
 check "timeline: the blocking all-reduces are exposed" \
-	grep -Eq '^cpp +2425.69 +0.00 +0.00 +2425.69 +0.00$' "$tmp/out"
+	grep -Eq '^cpp +2421.49 +0.00 +0.00 +2421.49 +0.00$' "$tmp/out"
 
 # Pipeline: tp 2 x pp 4, batch 8: 4 micro-batches of 2 sequences (default
 # pp), bubble 3 / 7 = 42.9 %, the step the last stage's x 7 / 4.
@@ -167,10 +169,11 @@ check "dp 4 inference: no collective" sh -c "test -s '$tmp/out' && ! grep -q 'al
 
 # Overlap in the timeline, on an op list worked by hand (--best-case on
 # hgx-h100-8, cpp: 3 us a launch): each pointwise row moves 3.35 GB at
-# 3350 GB/s, 1000 us; the all-reduce of 225e6 bf16 over 2 GPUs is 15 us +
-# 450 MB / 450 GB/s = 1015 us. bwd1 runs 3-1003; the gradients' all-reduce
-# (overlap=1) 1003-2018 beside bwd2 (1003-3003); the optimizer after it,
-# 3003-4003: step 4003, the 1015 us hidden.
+# 3350 GB/s, 1000 us; the all-reduce of 225e6 bf16 over 2 GPUs is 7.8 us
+# (NCCL's ring latency: 6.6 us + 2 steps x 0.6 us) + 450 MB / 450 GB/s =
+# 1007.8 us. bwd1 runs 3-1003; the gradients' all-reduce (overlap=1)
+# 1003-2010.8 beside bwd2 (1003-3003); the optimizer after it, 3003-4003:
+# step 4003, the 1007.8 us hidden.
 cat >"$tmp/ov.csv" <<'CSV'
 name,kind,dtype,shape,flops,bytes,phase,ranks,overlap,count
 bwd1,pointwise,bf16,1,0,3350000000,backward,,,1
@@ -180,22 +183,23 @@ adam,pointwise,bf16,1,0,3350000000,optimizer,,,1
 CSV
 run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov.csv"
 check "overlap: step 4003 us" grep -Eq '^cpp +3.00 us +4003.00 +4000.00 +3.00 ' "$tmp/out"
-check "overlap: all hidden" grep -Eq '^cpp +1015.00 +1015.00 +1015.00 +0.00 +0.00$' "$tmp/out"
+check "overlap: all hidden" grep -Eq '^cpp +1007.80 +1007.80 +1007.80 +0.00 +0.00$' "$tmp/out"
 check "overlap: the graph lane, 4000 + 5 x 0.05" grep -Eq '^graph +0.05 us +4000.25 ' "$tmp/out"
-# three times the gradients: 15 + 1350 MB / 450 GB/s = 3015 us, 1003-4018;
-# the optimizer waits for it (1015 us stalled) and runs 4018-5018
+# three times the gradients: 7.8 + 1350 MB / 450 GB/s = 3007.8 us,
+# 1003-4010.8; the optimizer waits for it (1007.8 us stalled) and runs
+# 4010.8-5010.8
 sed 's/225000000/675000000/' "$tmp/ov.csv" >"$tmp/ov2.csv"
 run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov2.csv"
-check "stall: step 5018 us" grep -Eq '^cpp +3.00 us +5018.00 +4000.00 +1018.00 ' "$tmp/out"
-check "stall: 2000 hidden, 1015 exposed" \
-	grep -Eq '^cpp +3015.00 +3015.00 +2000.00 +1015.00 +1015.00$' "$tmp/out"
+check "stall: step 5010.8 us" grep -Eq '^cpp +3.00 us +5010.80 +4000.00 +1010.80 ' "$tmp/out"
+check "stall: 2000 hidden, 1007.8 exposed" \
+	grep -Eq '^cpp +3007.80 +3007.80 +2000.00 +1007.80 +1007.80$' "$tmp/out"
 run classify --hw hgx-h100-8 --best-case --timeline -f json "$tmp/ov2.csv"
-check "stall: json" grep -q '"comm_us":3015,"comm_overlap_us":3015,"comm_hidden_us":2000,"comm_exposed_us":1015,"comm_stall_us":1015' "$tmp/out"
-# overlap=0 (the default): the all-reduce blocks, 1003-2018, all exposed
+check "stall: json" grep -q '"comm_us":3007.8,"comm_overlap_us":3007.8,"comm_hidden_us":2000,"comm_exposed_us":1007.8,"comm_stall_us":1007.8' "$tmp/out"
+# overlap=0 (the default): the all-reduce blocks, 1003-2010.8, all exposed
 sed 's/,2,1,1$/,2,0,1/' "$tmp/ov.csv" >"$tmp/ov3.csv"
 run classify --hw hgx-h100-8 --best-case --timeline "$tmp/ov3.csv"
-check "blocking: step 1003 + 1015 + 3000" grep -Eq '^cpp +3.00 us +5018.00 ' "$tmp/out"
-check "blocking: all exposed" grep -Eq '^cpp +1015.00 +0.00 +0.00 +1015.00 +0.00$' "$tmp/out"
+check "blocking: step 1003 + 1007.8 + 3000" grep -Eq '^cpp +3.00 us +5010.80 ' "$tmp/out"
+check "blocking: all exposed" grep -Eq '^cpp +1007.80 +0.00 +0.00 +1007.80 +0.00$' "$tmp/out"
 
 # Training memory under 1F1B (docs/parallel.md): the saved activations are
 # linear in a micro-batch's sequences, and at most min(m, pp) micro-batches
