@@ -183,16 +183,16 @@ START_TEST(test_place_errors)
 		const struct rl_net *net;
 		const char *msg;
 	} cases[] = {
-	    {{16, 1, 1, 1, 0, 0, 0, 0}, 1, 0, &hgx, "must sit in one node"},
-	    {{3, 1, 1, 1, 0, 0, 0, 0}, 1, 0, &hgx, "must sit in one node"},
-	    {{1, 1, 3, 1, 0, 0, 0, 0}, 4, 0, &hgx, "--dp 3 does not divide --batch 4"},
-	    {{1, 2, 1, 1, 3, 0, 0, 0}, 4, 0, &hgx, "--microbatches 3 does not divide"},
-	    {{2, 1, 1, 1, 0, 0, 0, 0}, 1, 0, NULL, "--tp 2: the device has no interconnect"},
-	    {{1, 1, 2, 1, 0, 0, 0, 0}, 2, 1, NULL, "--dp 2: the device has no interconnect"},
-	    {{8, 1, 2, 1, 0, 0, 0, 0}, 2, 0, &nonet, "no network between nodes"},
-	    {{8, 1, 2, 1, 0, 0, 0, 0}, 2, 0, &hgx, "need 2 nodes of 8 GPUs; hgx has 1"},
-	    {{8, 1, 4, 1, 0, 0, 0, 0}, 4, 0, &two, "need 4 nodes of 8 GPUs; two has 2"},
-	    {{2, 1, 6, 1, 0, 0, 0, 0}, 6, 0, &two, "--dp 6: the group's GPUs sit unevenly"},
+	    {{16, 1, 1, 1, 0, 0, 0, 0, 0, 0}, 1, 0, &hgx, "must sit in one node"},
+	    {{3, 1, 1, 1, 0, 0, 0, 0, 0, 0}, 1, 0, &hgx, "must sit in one node"},
+	    {{1, 1, 3, 1, 0, 0, 0, 0, 0, 0}, 4, 0, &hgx, "--dp 3 does not divide --batch 4"},
+	    {{1, 2, 1, 1, 3, 0, 0, 0, 0, 0}, 4, 0, &hgx, "--microbatches 3 does not divide"},
+	    {{2, 1, 1, 1, 0, 0, 0, 0, 0, 0}, 1, 0, NULL, "--tp 2: the device has no interconnect"},
+	    {{1, 1, 2, 1, 0, 0, 0, 0, 0, 0}, 2, 1, NULL, "--dp 2: the device has no interconnect"},
+	    {{8, 1, 2, 1, 0, 0, 0, 0, 0, 0}, 2, 0, &nonet, "no network between nodes"},
+	    {{8, 1, 2, 1, 0, 0, 0, 0, 0, 0}, 2, 0, &hgx, "need 2 nodes of 8 GPUs; hgx has 1"},
+	    {{8, 1, 4, 1, 0, 0, 0, 0, 0, 0}, 4, 0, &two, "need 4 nodes of 8 GPUs; two has 2"},
+	    {{2, 1, 6, 1, 0, 0, 0, 0, 0, 0}, 6, 0, &two, "--dp 6: the group's GPUs sit unevenly"},
 	};
 	struct rl_parallel_place p;
 	struct rl_err e;
