@@ -64,6 +64,7 @@ static const struct key keys[RL_EP_ROW_FIRST] = {
 	[RL_EP_MEM_NARROW] = {"mem.narrow", 0.01, 1.5},
 	[RL_EP_MEM_INT8_GEMV] = {"mem.int8_gemv", 0.01, 1.5},
 	[RL_EP_INT8_GEMV_US] = {"gemm.int8_gemv_us", 0, 100},
+	[RL_EP_MEM_ATTN_MASK] = {"mem.attention_mask", 0.01, 10},
 };
 
 static const char *const path_names[RL_EP_PATH_COUNT] = {

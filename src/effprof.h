@@ -91,6 +91,8 @@ enum rl_ep_key {
 	RL_EP_MEM_NARROW,          /* a pointwise stream of under 16 bytes per thread access */
 	RL_EP_MEM_INT8_GEMV,       /* int8 weight-only, compiled, one row: its stream's bandwidth */
 	RL_EP_INT8_GEMV_US,        /* the same kernel's fixed time, in place of latency_us */
+	RL_EP_MEM_ATTN_MASK,       /* an attention kernel's mask tiles, each (batch, head)'s:
+	                            * of the datasheet bandwidth, in series with its MMAs */
 	RL_EP_ROW_FIRST,           /* then RL_EP_PATH_COUNT x RL_EP_ROW_COUNT */
 	RL_EP_KEY_COUNT = RL_EP_ROW_FIRST + RL_EP_PATH_COUNT * RL_EP_ROW_COUNT
 };

@@ -779,6 +779,44 @@ static double decode_splits(double units, double sk)
 	return s;
 }
 
+/* An explicit attn_mask at prefill (docs/oplist-format.md, "Attention
+ * masks"). SDPA hands a float mask to cuDNN's kernel as a bias, a bool
+ * one first turned into a float mask of the query's dtype, 0 where it
+ * keeps a score and -inf elsewhere (aten/src/ATen/native/transformers/
+ * attention.cpp, convert_boolean_attn_mask: at::where over the mask, a
+ * pointwise kernel reading a byte and writing es an element of the
+ * mask's own shape). The kernel reads the bias tile by tile beside each
+ * score tile, so every (batch, head) reads its Sq x Sk of it, a mask
+ * broadcast over the heads once a head (from L2 after the first), and
+ * those loads do not overlap the MMAs: they add to the kernel's time at
+ * mem.attention_mask of the datasheet bandwidth. On the H200 a float
+ * [8, 1, 1024, 1024] mask took cuDNN's bf16 kernel from the 128 us the
+ * model gives unmasked to 219.2 us, and the fp32 memory-efficient kernel
+ * (fmha_cutlassF_f32) from 1028.6 us measured unmasked to 1200.8: 0.61 and
+ * 0.65 of 4800 GB/s over their tiles, one rate for two kernels
+ * (docs/measurements/h200-issue26-fresh-2026-12-02; the profile's source
+ * mask). */
+static void attention_mask(const struct env *e, const struct rl_op *op, double es, struct est *s)
+{
+	const uint64_t *d = op->dims;
+	double sk = (double)(op->ndims == 5 ? d[3] : d[2]);
+	double tiles = (double)d[0] * (double)d[1] * (double)d[2] * sk * es;
+
+	s->t_compute += tiles / (e->bw * ep(e, RL_EP_MEM_ATTN_MASK));
+	if (op->mask == RL_MASK_BOOL) {
+		uint64_t m[4];
+		double n;
+
+		rl_attention_mask_dims(op, m);
+		n = (double)m[0] * (double)m[1] * (double)m[2] * (double)m[3];
+		s->t_compute += n * (1 + es) / (e->bw * ep(e, RL_EP_MEM_ELEMENTWISE));
+		s->kernels += 1;
+		s->note = "a bool mask: turned into a float one (a kernel), then read tile by tile "
+		          "each head";
+	} else
+		s->note = "a float mask: read tile by tile each head, beside the scores";
+}
+
 /* Flash attention: the score and value products at the rate the kernel
  * reaches for its head dim (interpolated between 64 and 128), rising with
  * the key length as the per-tile prologue amortises (rate x Sk / (Sk +
@@ -802,6 +840,8 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 	 * cores */
 	if (!rl_pipe_is_tensor(p->pipe) || pk <= 0) {
 		s.t_compute = pk > 0 ? p->flops / (pk * ep(e, RL_EP_ATTN_VECTOR)) : 0;
+		if (sq > 16 && op->mask != RL_MASK_NONE)
+			attention_mask(e, op, (double)rl_dtype_size(op->dtype), &s);
 		return s;
 	}
 	/* The rate by the head dim of Q and K, D (the shape's), not V's and
@@ -850,6 +890,8 @@ static struct est attention(const struct env *e, const struct rl_op *op, const s
 		s.t_compute *= ceil(sq / 64) * 64 / sq * (ceil(sk / 128) * 128 / sk);
 	if (sq <= 16)
 		s.note = "decode: a stream over the KV cache";
+	else if (op->mask != RL_MASK_NONE)
+		attention_mask(e, op, (double)rl_dtype_size(op->dtype), &s);
 	return s;
 }
 

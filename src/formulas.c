@@ -222,6 +222,65 @@ double rl_attention_kv_channels(const struct rl_op *op)
 	       (op->kv_shared ? 0.0 : (double)rl_attention_v_dim(op));
 }
 
+void rl_attention_mask_dims(const struct rl_op *op, uint64_t dims[4])
+{
+	const uint64_t *d = op->dims;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dims[i] = 0;
+	if (op->mask == RL_MASK_NONE)
+		return;
+	if (op->mask_dims[3] != 0) {
+		for (i = 0; i < 4; i++)
+			dims[i] = op->mask_dims[i];
+		return;
+	}
+	dims[0] = d[0];
+	dims[1] = 1;
+	dims[2] = d[2];
+	dims[3] = attention_sk(op);
+}
+
+double rl_attention_mask_bytes(const struct rl_op *op)
+{
+	uint64_t m[4];
+
+	if (op->mask == RL_MASK_NONE)
+		return 0;
+	rl_attention_mask_dims(op, m);
+	return (double)m[0] * (double)m[1] * (double)m[2] * (double)m[3] *
+	       (op->mask == RL_MASK_BOOL ? 1.0 : rl_dtype_bytes(op->dtype));
+}
+
+/* A mask's shape against the scores it is added to: each size the scores'
+ * or 1 (broadcast), right-aligned as PyTorch broadcasts. */
+static int mask_check(const struct rl_op *op, uint64_t sq, uint64_t sk, struct rl_err *err)
+{
+	static const char *const axis[4] = {"batch", "heads", "queries", "keys"};
+	uint64_t want[4], m[4];
+	int i;
+
+	if (op->mask == RL_MASK_NONE)
+		return 0;
+	if (op->causal)
+		return rl_err_set(err, RL_ERR_PARSE,
+		                  "column 'mask': an explicit mask with causal = 1 (SDPA refuses both; "
+		                  "give one)");
+	want[0] = op->dims[0];
+	want[1] = op->dims[1];
+	want[2] = sq;
+	want[3] = sk;
+	rl_attention_mask_dims(op, m);
+	for (i = 0; i < 4; i++)
+		if (m[i] != 1 && m[i] != want[i])
+			return rl_err_set(err, RL_ERR_PARSE,
+			                  "column 'mask_shape': %llu %s where the scores have %llu (each "
+			                  "size is the scores' or 1, broadcast)",
+			                  (unsigned long long)m[i], axis[i], (unsigned long long)want[i]);
+	return 0;
+}
+
 static int attention(const struct rl_op *op, double es, double *flops,
                      double *bytes, struct rl_err *err)
 {
@@ -245,6 +304,9 @@ static int attention(const struct rl_op *op, double es, double *flops,
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "column 'kv_heads': %llu does not divide the query heads %llu",
 		                  (unsigned long long)kvh, (unsigned long long)d[1]);
+	rc = mask_check(op, sq, sk, err);
+	if (rc < 0)
+		return rc;
 	if (op->kv_shared && dv > hd)
 		return rl_err_set(err, RL_ERR_PARSE,
 		                  "column 'v_head_dim': %llu is above K's head dim %llu (the "
@@ -281,7 +343,8 @@ static int attention(const struct rl_op *op, double es, double *flops,
 	(void)product((uint64_t[]){d[0], kvh, kv_read, hd}, 4, &k_el);
 	(void)product((uint64_t[]){d[0], kvh, kv_read, dv}, 4, &v_el);
 	*bytes = es * ((double)q_el + (double)o_el) +
-	         kes * ((double)k_el + (op->kv_shared ? 0.0 : (double)v_el));
+	         kes * ((double)k_el + (op->kv_shared ? 0.0 : (double)v_el)) +
+	         rl_attention_mask_bytes(op);
 	return 0;
 }
 
@@ -483,7 +546,8 @@ static void split(const struct rl_op *op, double *read, double *written)
 		n = bh * (double)d[2] * (double)rl_attention_v_dim(op);
 		in = bh * (double)d[2] * hd;
 		w = ((op->has & RL_HAS_KV_DTYPE) ? rl_dtype_bytes(op->kv_dtype) : es) * bkv *
-		    (double)keys * rl_attention_kv_channels(op);
+		    (double)keys * rl_attention_kv_channels(op) +
+		    rl_attention_mask_bytes(op); /* a mask, read */
 		break;
 	}
 	case RL_BYTES_CONV2D: { /* input and filter read, output [N, K, Ho, Wo] written */

@@ -67,6 +67,22 @@ uint64_t rl_attention_v_dim(const struct rl_op *op);
  * Dv, or D alone with kv_shared = 1. */
 double rl_attention_kv_channels(const struct rl_op *op);
 
+/* An explicit attn_mask (the op list's 'mask' and 'mask_shape'): a tensor
+ * broadcast to the scores [B, H, Sq, Sk], added to them (float, the op's
+ * dtype) or selecting them (bool, a byte an element). Its elements are
+ * read once at least: its bytes are part of the op's reads. OP is an
+ * attention row. */
+
+/* The mask's [B, H, Sq, Sk] in DIMS: each the scores' size or 1 where it is
+ * broadcast; [B, 1, Sq, Sk] (a padding or document mask shared by the
+ * heads, as transformers builds its 4-D mask) when mask_shape was not
+ * given. All 0 when OP has no mask. */
+void rl_attention_mask_dims(const struct rl_op *op, uint64_t dims[4]);
+
+/* The mask's own bytes (its elements times 2 for a float mask of a 16-bit
+ * dtype, 1 for bool), 0 without one. */
+double rl_attention_mask_bytes(const struct rl_op *op);
+
 /* Splits the bytes of one occurrence of OP into those it reads (*READ: the
  * inputs of the formulas) and those it writes (*WRITTEN: the output):
  * pointwise reads inputs x N x es; copy, softmax and reduction N x es;

@@ -73,9 +73,10 @@ int rl_kind_is_matrix(enum rl_kind k)
 const char *const *rl_kind_column_names(unsigned bit)
 {
 	/* in the bits' order (kind.h) */
-	static const char *const names[RL_KCOL_BITS + 1][7] = {
+	static const char *const names[RL_KCOL_BITS + 1][9] = {
 		{"kernel", "stride", "padding", "groups", NULL},
-		{"causal", "kv_heads", "window", "v_head_dim", "kv_shared", "kv_cached", NULL},
+		{"causal", "kv_heads", "window", "v_head_dim", "kv_shared", "kv_cached", "mask",
+		 "mask_shape", NULL},
 		{"weight_dtype", "weight_group", "weight_count", "trainable", NULL},
 		{"inputs", NULL},
 		{"perm", NULL},

@@ -35,7 +35,8 @@ enum rl_kind_weights {
  * on any other kind is an error (oplist.c). */
 enum {
 	RL_KCOL_CONV2D = 1 << 0,     /* kernel, stride, padding, groups */
-	RL_KCOL_ATTENTION = 1 << 1,  /* causal, kv_heads, window, v_head_dim, kv_shared */
+	RL_KCOL_ATTENTION = 1 << 1,  /* causal, kv_heads, window, v_head_dim, kv_shared, kv_cached,
+	                              * mask, mask_shape */
 	RL_KCOL_WEIGHTS = 1 << 2,    /* weight_dtype, weight_group, weight_count, trainable */
 	RL_KCOL_INPUTS = 1 << 3,     /* inputs */
 	RL_KCOL_PERM = 1 << 4,       /* perm */

@@ -30,6 +30,16 @@ enum rl_phase {
 	RL_PHASE_COUNT
 };
 
+/* An attention row's explicit attn_mask (column 'mask'): none, an additive
+ * mask of the op's dtype (SDPA's float mask, added to the scores), or a
+ * bool mask (True keeps the score), which SDPA turns into a float one
+ * before its kernel (docs/oplist-format.md, "Attention masks"). */
+enum rl_mask {
+	RL_MASK_NONE,
+	RL_MASK_FLOAT,
+	RL_MASK_BOOL
+};
+
 /* Which optional columns an op gave (bits of rl_op.has). */
 enum {
 	RL_HAS_SHAPE = 1 << 0,
@@ -81,6 +91,12 @@ struct rl_op {
 	                           * step's activations, rebuilt from a cache of
 	                           * another form (transformers' MLA, from the
 	                           * latent): no KV cache held by the row */
+	enum rl_mask mask;        /* attention: an explicit attn_mask */
+	uint64_t mask_dims[4];    /* attention, with a mask: its [B, H, Sq, Sk],
+	                           * each the op's size or 1 where the mask is
+	                           * broadcast (mask_shape, right-aligned; not
+	                           * given: all 0, [B, 1, Sq, Sk], the sizes
+	                           * of rl_attention_mask_dims, formulas.h) */
 	uint64_t weight_group;    /* weight elements per fp16 scale; 0: no scales */
 	int fma;                  /* 1: the FLOPs are fused multiply-adds */
 	uint64_t inputs;          /* pointwise: input tensors of the output's size */

@@ -55,6 +55,8 @@ enum col {
 	COL_V_HEAD_DIM,
 	COL_KV_SHARED,
 	COL_KV_CACHED,
+	COL_MASK,
+	COL_MASK_SHAPE,
 	COL_FRESH,
 	COL_COMPONENT,
 	COL_MODEL_TYPE,
@@ -70,7 +72,7 @@ static const char *const col_names[COL_KNOWN] = {
 	"phase", "trainable",
 	"ranks", "nodes", "overlap", "perm", "grouped", "layout", "live_bytes", "host_overhead_us",
 	"strided", "vector_bytes", "params", "window", "v_head_dim", "kv_shared",
-	"kv_cached", "fresh", "component", "model_type",
+	"kv_cached", "mask", "mask_shape", "fresh", "component", "model_type",
 };
 
 struct reader {
@@ -524,6 +526,8 @@ static int check_kind_columns(struct reader *r, enum rl_kind k, uint64_t given)
 		{COL_V_HEAD_DIM, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_SHARED, RL_KCOL_ATTENTION, "attention"},
 		{COL_KV_CACHED, RL_KCOL_ATTENTION, "attention"},
+		{COL_MASK, RL_KCOL_ATTENTION, "attention"},
+		{COL_MASK_SHAPE, RL_KCOL_ATTENTION, "attention"},
 		{COL_WEIGHT_DTYPE, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_GROUP, RL_KCOL_WEIGHTS, "matmul and conv2d"},
 		{COL_WEIGHT_COUNT, RL_KCOL_WEIGHTS, "matmul and conv2d"},
@@ -600,11 +604,49 @@ static int parse_perm(struct reader *r, const char *s, struct rl_op *op)
 	return 0;
 }
 
+/* The 'mask_shape' cell S of OP: the attn_mask's dims as the shape's are
+ * written (numbers or names, 'x'-joined), 1 to 4 of them, right-aligned to
+ * the scores' [B, H, Sq, Sk] as PyTorch broadcasts (Sq x Sk is [1, 1, Sq,
+ * Sk]). The sizes are checked against the shape by the formulas
+ * (formulas.h); a shape needs a mask. */
+static int parse_mask_shape(struct reader *r, const char *s, struct rl_op *op)
+{
+	uint64_t dims[RL_MAX_DIMS];
+	unsigned char sym[RL_MAX_DIMS];
+	uint32_t used = 0;
+	struct rl_err e;
+	int n, i;
+
+	if (op->mask == RL_MASK_NONE) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'mask_shape': needs a mask (float or bool) to be the "
+		          "shape of",
+		          r->name, r->rec_line);
+		return RL_ERR_PARSE;
+	}
+	if (rl_symbols_dims_used(r->sink->names, s, dims, sym, RL_MAX_DIMS, &n, &used, &e) < 0) {
+		add_error(r, RL_ERR_PARSE, "%s:%zu: column 'mask_shape': %s", r->name, r->rec_line,
+		          e.msg);
+		return RL_ERR_PARSE;
+	}
+	if (n > 4) {
+		add_error(r, RL_ERR_PARSE,
+		          "%s:%zu: column 'mask_shape': '%s' has %d dims (at most 4: batch, heads, "
+		          "queries, keys)",
+		          r->name, r->rec_line, s, n);
+		return RL_ERR_PARSE;
+	}
+	r->names_used |= used;
+	for (i = 0; i < 4; i++)
+		op->mask_dims[i] = i < 4 - n ? 1 : dims[i - (4 - n)];
+	return 0;
+}
+
 /* Fills OP from the current record. Returns 0, or the status (RL_ERR_PARSE,
  * RL_ERR_RANGE) of the error it recorded. */
 static int do_row(struct reader *r, struct rl_op *op)
 {
-	const char *kernel = NULL, *perm = NULL;
+	const char *kernel = NULL, *perm = NULL, *mask_shape = NULL;
 	uint64_t given = 0; /* bit per enum col: a non-empty cell */
 	size_t i;
 	int rc;
@@ -824,6 +866,20 @@ static int do_row(struct reader *r, struct rl_op *op)
 			op->kv_rebuilt = !cached;
 			break;
 		}
+		case COL_MASK:
+			if (strcasecmp(s, "float") == 0)
+				op->mask = RL_MASK_FLOAT;
+			else if (strcasecmp(s, "bool") == 0)
+				op->mask = RL_MASK_BOOL;
+			else if (strcasecmp(s, "none") != 0) {
+				add_error(r, RL_ERR_PARSE,
+				          "%s:%zu: column 'mask': unknown mask '%s' (expected none, float "
+				          "or bool)",
+				          r->name, r->rec_line, s);
+				rc = RL_ERR_PARSE;
+			}
+			break;
+		case COL_MASK_SHAPE: mask_shape = s; break;
 		case COL_FMA:
 			rc = cell_bool(r, cn, s, &op->fma);
 			op->has |= RL_HAS_FMA;
@@ -901,6 +957,8 @@ static int do_row(struct reader *r, struct rl_op *op)
 		op->has |= RL_HAS_KERNEL;
 	}
 	if (perm != NULL && parse_perm(r, perm, op) < 0)
+		return RL_ERR_PARSE;
+	if (mask_shape != NULL && parse_mask_shape(r, mask_shape, op) < 0)
 		return RL_ERR_PARSE;
 	if (op->fresh > op->count) {
 		add_error(r, RL_ERR_PARSE,

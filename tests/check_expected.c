@@ -373,6 +373,57 @@ START_TEST(test_attention_decode)
 }
 END_TEST
 
+/* An explicit mask at prefill: 1 x 2 heads x 128 x 128, bf16, not causal,
+ * at a d128 rate of 0.5 set here (0.5 x 1e6 FLOP/us, so that the times
+ * stay above the roofline): 4 x 2 x 128^2 x 128 = 16,777,216 FLOPs,
+ * 33.554432 us; Q K V O 262,144 bytes (0.26 us: not the bound).
+ * A float mask, broadcast over the heads (1x1x128x128, 32,768 bytes more)
+ * or one a head (1x2x128x128, 65,536 more): either way each of the 2
+ * (batch, head) pairs reads its 128 x 128 x 2 bytes of tiles, 65,536 at
+ * mem.attention_mask = 0.25 of 1e6 bytes/us = 0.262144 us, in series: 1 +
+ * 33.816576. A bool mask (16,384 bytes) is first turned into a float
+ * one: a kernel reading a byte and writing 2 an element, 49,152 bytes at
+ * mem.elementwise = 0.5 of 1e6 = 0.098304 us, and its latency: 2 +
+ * 33.91488. fp32 (1x2x128x64, the memory-efficient kernel at
+ * attention.vector = 0.5 of the 1e7 FLOP/us fp32 peak): 8,388,608 FLOPs,
+ * 1.6777216 us, and its float mask's tiles at 4 bytes, 131,072 at 0.25e6
+ * = 0.524288 us: 1 + 2.2020096. */
+START_TEST(test_attention_mask)
+{
+	uint64_t d[4] = {1, 2, 128, 128}, d32[4] = {1, 2, 128, 64};
+	struct rl_op op;
+	struct rl_pred p;
+
+	prof.num[RL_EP_ATTN_D128].value = 0.5;
+	make_op(&op, RL_KIND_ATTENTION, RL_BF16, d, 4);
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 33.554432, 1e-6);
+	op.mask = RL_MASK_FLOAT;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.bytes, 294912, 1e-6);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 33.816576, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 1, 1e-12);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "float mask"));
+	op.mask_dims[0] = 1;
+	op.mask_dims[1] = 2;
+	op.mask_dims[2] = 128;
+	op.mask_dims[3] = 128;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.bytes, 327680, 1e-6);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 1 + 33.816576, 1e-6);
+	memset(op.mask_dims, 0, sizeof(op.mask_dims));
+	op.mask = RL_MASK_BOOL;
+	p = predict(&op);
+	ck_assert_double_eq_tol(p.bytes, 278528, 1e-6);
+	ck_assert_double_eq_tol(p.expected_gpu_us, 2 + 33.91488, 1e-6);
+	ck_assert_double_eq_tol(p.expected_kernels, 2, 1e-12);
+	ck_assert_ptr_nonnull(strstr(p.expected_note, "bool mask"));
+	make_op(&op, RL_KIND_ATTENTION, RL_FP32, d32, 4);
+	op.mask = RL_MASK_FLOAT;
+	ck_assert_double_eq_tol(predict(&op).expected_gpu_us, 1 + 2.2020096, 1e-6);
+}
+END_TEST
+
 /* Prefill of 197 tokens, head dim 64, at the d64 rate (1 x the peak): the
  * kernel computes tiles of 64 queries x 128 keys, so 256 x 256 scores:
  * 4 x 256^2 x 64 / 1e6 = 16.777216 us, against 4 x 197^2 x 64 / 1e6 =
@@ -857,6 +908,7 @@ Suite *suite_expected(void)
 	tcase_add_test(tc, test_gemv_latency);
 	tcase_add_test(tc, test_attention_decode);
 	tcase_add_test(tc, test_attention_tiles);
+	tcase_add_test(tc, test_attention_mask);
 	tcase_add_test(tc, test_attention_window);
 	tcase_add_test(tc, test_attention_window_decode);
 	tcase_add_test(tc, test_attention_mla_decode);

@@ -581,6 +581,49 @@ END_TEST
  * decode's 2 x 64 x 4096 x 576 = 301,989,888 without v_head_dim, 64 x
  * 4096 x (576 + 512) = 285,212,672 with Dv = 512, and K's 150,994,944
  * alone with kv_shared. */
+/* An explicit attn_mask adds its own elements to the reads, once: bf16
+ * 8x16x1024x128, Q K V O 4 x 8 x 16 x 1024 x 128 x 2 = 134,217,728 bytes
+ * (Q K V read 100,663,296, O written 33,554,432); a float mask of the
+ * default 8x1x1024x1024 2 bytes an element, 16,777,216; one a head
+ * (8x16x1024x1024) 268,435,456; a key-padding mask 8x1x1x1024, 16,384; a
+ * bool mask 8x1x1024x1024, a byte an element, 8,388,608. FLOPs unchanged:
+ * 4 x 8 x 16 x 1024^2 x 128 = 68,719,476,736. */
+START_TEST(test_attention_mask)
+{
+	static const struct {
+		enum rl_mask mask;
+		uint64_t dims[4]; /* 0s: the default */
+		double mask_bytes;
+	} mask_cases[] = {
+		{RL_MASK_NONE, {0, 0, 0, 0}, 0},
+		{RL_MASK_FLOAT, {0, 0, 0, 0}, 16777216.0},
+		{RL_MASK_FLOAT, {8, 16, 1024, 1024}, 268435456.0},
+		{RL_MASK_FLOAT, {8, 1, 1, 1024}, 16384.0},
+		{RL_MASK_BOOL, {8, 1, 1024, 1024}, 8388608.0},
+	};
+	struct rl_op op;
+	struct rl_work w;
+	struct rl_err err = {0, ""};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mask_cases); i++) {
+		rl_op_init(&op);
+		op.kind = RL_KIND_ATTENTION;
+		op.dtype = RL_BF16;
+		ck_assert_int_eq(rl_parse_dims("8x16x1024x128", op.dims, RL_MAX_DIMS, &op.ndims, NULL), 0);
+		op.has |= RL_HAS_SHAPE;
+		op.mask = mask_cases[i].mask;
+		memcpy(op.mask_dims, mask_cases[i].dims, sizeof(op.mask_dims));
+		ck_assert_double_eq(rl_attention_mask_bytes(&op), mask_cases[i].mask_bytes);
+		ck_assert_msg(rl_op_derive(&op, &w, &err) == 0, "%zu: %s", i, err.msg);
+		ck_assert_double_eq(w.flops, 68719476736.0);
+		ck_assert_double_eq(w.bytes, 134217728.0 + mask_cases[i].mask_bytes);
+		ck_assert_double_eq(w.bytes_read, 100663296.0 + mask_cases[i].mask_bytes);
+		ck_assert_double_eq(w.bytes_written, 33554432.0);
+	}
+}
+END_TEST
+
 START_TEST(test_attention_mla_identical)
 {
 	static const struct {
@@ -910,6 +953,7 @@ Suite *suite_formulas(void)
 	tcase_add_test(tc, test_attention_window_wide);
 	tcase_add_loop_test(tc, test_attention_mla, 0, ARRAY_SIZE(mla_cases));
 	tcase_add_test(tc, test_attention_mla_identical);
+	tcase_add_test(tc, test_attention_mask);
 	tcase_add_test(tc, test_attention_mla_errors);
 	tcase_add_test(tc, test_weight_dtype);
 	tcase_add_test(tc, test_dtype_bytes);

@@ -61,7 +61,7 @@ START_TEST(test_columns)
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_CONV2D, ",", buf, sizeof(buf)),
 	                 "kernel,stride,padding,groups");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_ATTENTION, " ", buf, sizeof(buf)),
-	                 "causal kv_heads window v_head_dim kv_shared kv_cached");
+	                 "causal kv_heads window v_head_dim kv_shared kv_cached mask mask_shape");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_KV, " ", buf, sizeof(buf)), "kv_dtype");
 	ck_assert_str_eq(rl_kind_report_columns(RL_KCOL_COLLECTIVE, " ", buf, sizeof(buf)),
 	                 "ranks nodes overlap");
@@ -92,7 +92,7 @@ START_TEST(test_table)
 	ck_assert_str_eq(line_of(buf, "attention ", line, sizeof(line)),
 	                 "attention     4-5  BxHxSxD or BxHxSqxSkxD                    - tensor "
 	                 "no      yes      no      no         causal kv_heads window "
-	                 "v_head_dim kv_shared kv_cached params kv_dtype");
+	                 "v_head_dim kv_shared kv_cached mask mask_shape params kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise ", line, sizeof(line)),
 	                 "pointwise     1-6  -                                         1 vector "
 	                 "no      no       yes     no         inputs flops_per_element strided params vector_bytes");
@@ -127,7 +127,7 @@ START_TEST(test_csv)
 	                 "weight_count trainable grouped layout params");
 	ck_assert_str_eq(line_of(buf, "attention,", line, sizeof(line)),
 	                 "attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads "
-	                 "window v_head_dim kv_shared kv_cached params kv_dtype");
+	                 "window v_head_dim kv_shared kv_cached mask mask_shape params kv_dtype");
 	ck_assert_str_eq(line_of(buf, "pointwise,", line, sizeof(line)),
 	                 "pointwise,1,6,,1,vector,0,0,1,0,inputs flops_per_element strided params vector_bytes");
 	ck_assert_str_eq(line_of(buf, "allreduce,", line, sizeof(line)),
@@ -168,7 +168,7 @@ START_TEST(test_json)
 	                                  "\"weights\":false,\"kv_cache\":true,"
 	                                  "\"fusable\":false,\"collective\":false,"
 	                                  "\"columns\":[\"causal\",\"kv_heads\",\"window\","
-	                                  "\"v_head_dim\",\"kv_shared\",\"kv_cached\",\"params\",\"kv_dtype\"]}"));
+	                                  "\"v_head_dim\",\"kv_shared\",\"kv_cached\",\"mask\",\"mask_shape\",\"params\",\"kv_dtype\"]}"));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"kind\":\"allreduce\",\"min_dims\":1,\"max_dims\":6,"
 	                                  "\"shape_form\":null,\"flops_per_element\":null,"
 	                                  "\"pipe\":\"vector\",\"weights\":false,"

@@ -205,6 +205,70 @@ START_TEST(test_component_columns)
 }
 END_TEST
 
+/* mask (none, float, bool) and mask_shape, the attn_mask's dims
+ * right-aligned to [B, H, Sq, Sk] (not given: all 0, the formulas'
+ * default [B, 1, Sq, Sk]): attention's only; a shape needs a mask, and
+ * each size is the scores' or 1 */
+START_TEST(test_mask_columns)
+{
+	struct rl_oplist l;
+	struct rl_errlist errs;
+
+	ck_assert_int_eq(read_text("name,kind,dtype,shape,mask,mask_shape\n"
+	                           "f,attention,bf16,8x16x1024x128,float,8x1x1024x1024\n"
+	                           "b,attention,bf16,8x16x1024x128,Bool,\n"
+	                           "k,attention,bf16,8x16x1024x128,float,1024\n"
+	                           "n,attention,bf16,8x16x1024x128,none,\n",
+	                           &l, &errs),
+	                 0);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_int_eq(l.ops[0].mask, RL_MASK_FLOAT);
+	ck_assert_uint_eq(l.ops[0].mask_dims[0], 8);
+	ck_assert_uint_eq(l.ops[0].mask_dims[1], 1);
+	ck_assert_uint_eq(l.ops[0].mask_dims[3], 1024);
+	ck_assert_int_eq(l.ops[1].mask, RL_MASK_BOOL);
+	ck_assert_uint_eq(l.ops[1].mask_dims[3], 0);
+	/* one dim: the keys, [1, 1, 1, Sk] */
+	ck_assert_uint_eq(l.ops[2].mask_dims[0], 1);
+	ck_assert_uint_eq(l.ops[2].mask_dims[2], 1);
+	ck_assert_uint_eq(l.ops[2].mask_dims[3], 1024);
+	ck_assert_int_eq(l.ops[3].mask, RL_MASK_NONE);
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,mask\nm,matmul,8x8x8,float\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0], "ops.csv:2: column 'mask': only attention ops take it, not matmul");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,mask\na,attention,1x8x64x64,fp8\n", &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0], "ops.csv:2: column 'mask': unknown mask 'fp8' (expected none, "
+	                              "float or bool)");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,mask_shape\na,attention,1x8x64x64,1x1x64x64\n",
+	                           &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "column 'mask_shape': needs a mask"));
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,mask,mask_shape\n"
+	                           "a,attention,1x8x64x64,bool,1x2x64x64\n",
+	                           &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_str_eq(errs.msg[0], "ops.csv:2: column 'mask_shape': 2 heads where the scores have "
+	                              "8 (each size is the scores' or 1, broadcast)");
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,mask,mask_shape\n"
+	                           "a,attention,1x8x64x64,bool,1x1x1x64x64\n",
+	                           &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "has 5 dims (at most 4"));
+	rl_oplist_release(&l);
+	ck_assert_int_eq(read_text("name,kind,shape,causal,mask\na,attention,1x8x64x64,1,float\n",
+	                           &l, &errs),
+	                 RL_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(errs.msg[0], "an explicit mask with causal = 1"));
+	rl_oplist_release(&l);
+}
+END_TEST
+
 /* v_head_dim, V's and O's head dim (empty or 0: the shape's D), and
  * kv_shared, V as K's first v_head_dim channels (0 or 1): attention's
  * only; with kv_shared V cannot be wider than K */
@@ -983,6 +1047,7 @@ START_TEST(test_kind_column_names)
 				         "name,kind,dtype,flops,bytes,%s\nx,custom,fp32,1,1,%s\n", names[j],
 				         strstr(names[j], "dtype") != NULL      ? "bf16"
 				         : strcmp(names[j], "layout") == 0 ? "linear"
+				         : strcmp(names[j], "mask") == 0   ? "float"
 				                                             : "1");
 			snprintf(want, sizeof(want), "ops.csv:2: column '%s': only ", names[j]);
 			ck_assert_int_lt(read_text(text, &l, &errs), 0);
@@ -994,7 +1059,7 @@ START_TEST(test_kind_column_names)
 			named++;
 		}
 	}
-	ck_assert_int_eq(named, 26); /* the optional columns of docs/oplist-format.md */
+	ck_assert_int_eq(named, 28); /* the optional columns of docs/oplist-format.md */
 }
 END_TEST
 
@@ -1016,6 +1081,7 @@ Suite *suite_oplist(void)
 	tcase_add_test(good, test_window_column);
 	tcase_add_test(good, test_component_columns);
 	tcase_add_test(good, test_mla_columns);
+	tcase_add_test(good, test_mask_columns);
 	tcase_add_test(good, test_examples_parse);
 	tcase_add_loop_test(errors, test_bad_input, 0, ARRAY_SIZE(bad));
 	tcase_add_test(errors, test_nul_mid_file);

@@ -140,6 +140,31 @@ check "issue 26 fresh: p90 error $4 <= 0.30" awk -v x="$4" 'BEGIN { exit !(x <= 
 check "issue 26 fresh: expected bound = measured regime on $5 >= 0.95" awk -v x="$5" 'BEGIN { exit !(x >= 0.95) }'
 check "issue 26 fresh: t_gpu_us <= 1.1 x measured on every op ($6)" test "$6" = 1.0000
 
+# SDPA under an explicit mask: the fresh set's two masked rows
+# (measure.py's add_sdpa_mask: an additive float mask [B, 1, S, S], which the
+# recording names but has no column for: given here by name, the
+# recording's CRLF ends dropped) are the two
+# that mem.attention_mask was derived from (hwdb/h200-pytorch.efficiency,
+# source mask), each within 3 % (bf16: 216.7 expected against 219.2; fp32:
+# 1205.7 against 1200.8); without the column they are the unmasked kernel's
+# time, 41.6 % and 14.4 % short
+FRESH="$top_srcdir/docs/measurements/h200-issue26-fresh-2026-12-02/ops-fresh.csv"
+awk -F, '{ sub(/\r$/, "") } NR == 1 { print $0 ",mask"; next } $1 ~ /-mask$/ { print $0 ",float"; next }
+	{ print $0 "," }' \
+	"$FRESH" >"$tmp/fresh-mask.csv"
+run classify --hw h200-sxm-measured -f csv "$tmp/fresh-mask.csv"
+check "the masked fresh rows classify" test "$rc" -eq 0
+cp "$tmp/out" "$tmp/m.csv"
+for row in sdpa-backend/sdpa-bf16-d128-s1024-mask sdpa-backend/sdpa-f32-d64-s1024-mask; do
+	e=$(csv_field "$tmp/m.csv" "$row" expected_gpu_us)
+	m=$(csv_field "$tmp/m.csv" "$row" measured_us)
+	check "$row under its float mask: $e within 3 % of $m" \
+		awk -v e="$e" -v m="$m" 'BEGIN { d = e / m - 1; exit !(d < 0.03 && d > -0.03) }'
+done
+set -- $(figures fresh)
+check "issue 26 fresh with the masks given: median error $3 <= 0.10, p90 $4 <= 0.30" \
+	awk -v a="$3" -v b="$4" 'BEGIN { exit !(a <= 0.10 && b <= 0.30) }'
+
 # issue 26's int8 weight-only linears (h200-issue26-wo-2026-12-04: gpt-fast's
 # F.linear(x, w.to(x.dtype)) * scales over Llama-2's projections, split by
 # model before the fit: -70B held out). Eagerly (the cast, the GEMM, the

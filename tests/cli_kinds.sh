@@ -33,7 +33,7 @@ check "kinds -f csv: 16 rows" test "$(($(wc -l <"$tmp/out") - 1))" -eq 16
 check "kinds -f csv: layernorm 8 FLOPs per element" \
 	grep -q '^layernorm,1,6,,8,vector,0,0,1,0,flops_per_element params$' "$tmp/out"
 check "kinds -f csv: attention's KV cache" \
-	grep -q '^attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads window v_head_dim kv_shared kv_cached params kv_dtype$' "$tmp/out"
+	grep -q '^attention,4,5,BxHxSxD or BxHxSqxSkxD,,tensor,0,1,0,0,causal kv_heads window v_head_dim kv_shared kv_cached mask mask_shape params kv_dtype$' "$tmp/out"
 
 run kinds -f json
 check "kinds -f json: exit 0" test "$rc" -eq 0
