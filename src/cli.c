@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "cuda.h"
+#include "dtype.h"
 #include "gpubench.h"
 #include "num.h"
 #include "probe.h"
@@ -780,4 +781,25 @@ const struct rl_device *rl_cli_reference(rl_hwdb *db, const char *spec, const st
 	rl_cli_error("warning: %s matches no database entry (%s); the reference is the "
 	             "probe's derivation", g->name, why);
 	return rl_cli_derive(db, g, owned, &x) < 0 ? NULL : owned;
+}
+
+int rl_cli_size_option(const char *cmd, int opt, const char *arg, uint64_t max, uint64_t *out)
+{
+	struct rl_err e;
+
+	if (rl_parse_u64(arg, out, &e) < 0 || *out < 1 || *out > max)
+		return rl_cli_usage(cmd, "--%s: '%s' is not an integer from 1 to %llu",
+		                    rl_cli_option_name(opt), arg, (unsigned long long)max);
+	return 0;
+}
+
+int rl_cli_dtype_option(const char *cmd, int opt, const char *arg, enum rl_dtype *out)
+{
+	if (rl_dtype_parse(arg, out) < 0)
+		return rl_cli_usage(cmd, "--%s: unknown dtype '%s' (expected %s)",
+		                    rl_cli_option_name(opt), arg, rl_dtype_expected());
+	if (opt == RL_OPT_DTYPE && rl_dtype_storage_only(*out))
+		return rl_cli_usage(cmd, "--dtype: %s is a storage type only (give it to "
+		                         "--weight-dtype or --kv-dtype)", arg);
+	return 0;
 }

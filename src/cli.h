@@ -384,6 +384,15 @@ void rl_cli_print_wrapped(FILE *out, const char *text, int width);
  * VAL, "?" for none. */
 const char *rl_cli_option_name(int val);
 
+/* Option OPT of command CMD with value ARG, an integer from 1 to MAX, into
+ * *OUT: 0, or the usage error printed and RL_EXIT_USAGE. */
+int rl_cli_size_option(const char *cmd, int opt, const char *arg, uint64_t max, uint64_t *out);
+
+/* Dtype option OPT of command CMD with value ARG into *OUT (--dtype, of the
+ * activations, takes no storage-only type): 0, or the usage error printed
+ * and RL_EXIT_USAGE. */
+int rl_cli_dtype_option(const char *cmd, int opt, const char *arg, enum rl_dtype *out);
+
 /* --help of CMD on standard output: USAGE (the usage lines and what the
  * command does, ending in a newline), "Options:" and the options, then an
  * empty line and TAIL (the exit status; NULL or "": none). Returns

@@ -38,29 +38,6 @@ static int usage(void)
 	return rl_cli_help(RL_CMD_MODEL, "", "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
-/* Size option OPT from 1 to RL_MODELOPS_MAX_SIZE; 0 or a usage error. */
-static int size_opt(int opt, const char *arg, uint64_t *out)
-{
-	struct rl_err e;
-
-	if (rl_parse_u64(arg, out, &e) < 0 || *out < 1 || *out > RL_MODELOPS_MAX_SIZE)
-		return rl_cli_usage("model", "--%s: '%s' is not an integer from 1 to %u",
-		                    rl_cli_option_name(opt), arg, RL_MODELOPS_MAX_SIZE);
-	return 0;
-}
-
-/* Dtype option OPT (--dtype: of the activations); 0 or a usage error. */
-static int dtype_opt(int opt, const char *arg, enum rl_dtype *out)
-{
-	if (rl_dtype_parse(arg, out) < 0)
-		return rl_cli_usage("model", "--%s: unknown dtype '%s' (expected %s)",
-		                    rl_cli_option_name(opt), arg, rl_dtype_expected());
-	if (opt == RL_OPT_DTYPE && rl_dtype_storage_only(*out))
-		return rl_cli_usage("model", "--dtype: %s is a storage type only (give it to "
-		                             "--weight-dtype or --kv-dtype)", arg);
-	return 0;
-}
-
 /* The errors of a step: the first only, the cause (the op list is
  * generated: a later error would be its echo), or RL_ERR_NOMEM's. */
 static void step_errors(const struct rl_errlist *errs, const char *input, int rc)
@@ -334,7 +311,7 @@ int cmd_model(int argc, char **argv)
 		case RL_OPT_MICROBATCHES: case RL_OPT_VIRTUAL_STAGES: case RL_OPT_WEIGHT_GROUP:
 			for (i = 0; sizes[i].opt != opt; i++)
 				;
-			if (size_opt(opt, optarg, sizes[i].v) != 0)
+			if (rl_cli_size_option("model", opt, optarg, RL_MODELOPS_MAX_SIZE, sizes[i].v) != 0)
 				return RL_EXIT_USAGE;
 			if (sizes[i].given != NULL)
 				*sizes[i].given = 1;
@@ -342,7 +319,7 @@ int cmd_model(int argc, char **argv)
 		case RL_OPT_DTYPE: case RL_OPT_WEIGHT_DTYPE: case RL_OPT_KV_DTYPE:
 			for (i = 0; dtypes[i].opt != opt; i++)
 				;
-			if (dtype_opt(opt, optarg, dtypes[i].v) != 0)
+			if (rl_cli_dtype_option("model", opt, optarg, dtypes[i].v) != 0)
 				return RL_EXIT_USAGE;
 			if (dtypes[i].given != NULL)
 				*dtypes[i].given = 1;

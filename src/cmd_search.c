@@ -33,27 +33,6 @@ static int usage(void)
 	return rl_cli_help(RL_CMD_SEARCH, "", "Exit status: 0 success, 1 bad input, 2 usage error.\n");
 }
 
-static int size_opt(int opt, const char *arg, uint64_t *out, uint64_t max)
-{
-	struct rl_err e;
-
-	if (rl_parse_u64(arg, out, &e) < 0 || *out < 1 || *out > max)
-		return rl_cli_usage("search", "--%s: '%s' is not an integer from 1 to %llu",
-		                    rl_cli_option_name(opt), arg, (unsigned long long)max);
-	return 0;
-}
-
-static int dtype_opt(int opt, const char *arg, enum rl_dtype *out)
-{
-	if (rl_dtype_parse(arg, out) < 0)
-		return rl_cli_usage("search", "--%s: unknown dtype '%s' (expected %s)",
-		                    rl_cli_option_name(opt), arg, rl_dtype_expected());
-	if (opt == RL_OPT_DTYPE && rl_dtype_storage_only(*out))
-		return rl_cli_usage("search", "--dtype: %s is a storage type only (give it to "
-		                              "--weight-dtype or --kv-dtype)", arg);
-	return 0;
-}
-
 int cmd_search(int argc, char **argv)
 {
 	struct rl_cli_getopt go;
@@ -109,42 +88,48 @@ int cmd_search(int argc, char **argv)
 				                              "prefill or decode)", optarg);
 			break;
 		case RL_OPT_BATCH:
-			if (size_opt(opt, optarg, &mo.batch, RL_MODELOPS_MAX_SIZE) != 0)
+			if (rl_cli_size_option("search", opt, optarg, RL_MODELOPS_MAX_SIZE,
+			                       &mo.batch) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		case RL_OPT_SEQ:
-			if (size_opt(opt, optarg, &mo.seq, RL_MODELOPS_MAX_SIZE) != 0)
+			if (rl_cli_size_option("search", opt, optarg, RL_MODELOPS_MAX_SIZE,
+			                       &mo.seq) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		case RL_OPT_CONTEXT:
-			if (size_opt(opt, optarg, &mo.context, RL_MODELOPS_MAX_SIZE) != 0)
+			if (rl_cli_size_option("search", opt, optarg, RL_MODELOPS_MAX_SIZE,
+			                       &mo.context) != 0)
 				return RL_EXIT_USAGE;
 			ctx = 1;
 			break;
 		case RL_OPT_WEIGHT_GROUP:
-			if (size_opt(opt, optarg, &mo.weight_group, RL_MODELOPS_MAX_SIZE) != 0)
+			if (rl_cli_size_option("search", opt, optarg, RL_MODELOPS_MAX_SIZE,
+			                       &mo.weight_group) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		case RL_OPT_GPUS:
-			if (size_opt(opt, optarg, &spec.gpus, 1u << 20) != 0)
+			if (rl_cli_size_option("search", opt, optarg, 1u << 20,
+			                       &spec.gpus) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		case RL_OPT_TOP:
-			if (size_opt(opt, optarg, &top, 1000) != 0)
+			if (rl_cli_size_option("search", opt, optarg, 1000,
+			                       &top) != 0)
 				return RL_EXIT_USAGE;
 			spec.top = (size_t)top;
 			break;
 		case RL_OPT_DTYPE:
-			if (dtype_opt(opt, optarg, &mo.dtype) != 0)
+			if (rl_cli_dtype_option("search", opt, optarg, &mo.dtype) != 0)
 				return RL_EXIT_USAGE;
 			break;
 		case RL_OPT_WEIGHT_DTYPE:
-			if (dtype_opt(opt, optarg, &mo.weight_dtype) != 0)
+			if (rl_cli_dtype_option("search", opt, optarg, &mo.weight_dtype) != 0)
 				return RL_EXIT_USAGE;
 			wdt = 1;
 			break;
 		case RL_OPT_KV_DTYPE:
-			if (dtype_opt(opt, optarg, &mo.kv_dtype) != 0)
+			if (rl_cli_dtype_option("search", opt, optarg, &mo.kv_dtype) != 0)
 				return RL_EXIT_USAGE;
 			kvdt = 1;
 			break;

@@ -40,7 +40,8 @@ static void cells(FILE *out, const struct rl_search_row *w, size_t rank, int htm
 	rl_fmt_num(n[4], w->comm_us);
 	rl_fmt_num(n[5], w->exposed_us);
 	fprintf(out,
-	        "%s%zu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%d%s%d%s%d%s%d%s%s%s%s%s%s%s%s%s%s%s%s%s%.0f%s%s",
+	        "%s%zu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%llu%s%d%s%d%s%d%s%d"
+	        "%s%s%s%s%s%s%s%s%s%s%s%s%s%.0f%s%s",
 	        html ? "<td>" : "", rank, sep, (unsigned long long)w->lay.tp, sep,
 	        (unsigned long long)w->lay.pp, sep, (unsigned long long)w->lay.dp, sep,
 	        (unsigned long long)w->lay.ep, sep, (unsigned long long)w->lay.microbatches, sep,
@@ -104,7 +105,8 @@ static void counts(FILE *out, const struct rl_search_result *r, const struct rl_
 		fprintf(out, "the device's memory (%s gives none: every step fits)\n", dev->id);
 }
 
-static void write_table(FILE *out, const struct rl_search_info *in, const struct rl_search_result *r)
+static void write_table(FILE *out, const struct rl_search_info *in,
+                        const struct rl_search_result *r)
 {
 	size_t i;
 
@@ -129,7 +131,8 @@ static void write_table(FILE *out, const struct rl_search_info *in, const struct
 		        (unsigned long long)w->lay.dp, (unsigned long long)w->lay.ep,
 		        (unsigned long long)w->lay.microbatches, (unsigned long long)w->micro_batch,
 		        (unsigned long long)v_of(w), w->lay.tp_comm_overlap ? "yes" : "no",
-		        w->lay.sp ? "yes" : "no", w->recompute ? "yes" : "no", w->lay.zero, s, w->tokens_per_s, w->bubble * 100, c, x,
+		        w->lay.sp ? "yes" : "no", w->recompute ? "yes" : "no", w->lay.zero, s,
+		        w->tokens_per_s, w->bubble * 100, c, x,
 		        w->memory_bytes / RL_MEMFIT_GIB, w->fits ? "yes" : "no");
 	}
 	if (r->n > 1 && r->rows[0].fits) {
