@@ -803,3 +803,30 @@ int rl_cli_dtype_option(const char *cmd, int opt, const char *arg, enum rl_dtype
 		                         "--weight-dtype or --kv-dtype)", arg);
 	return 0;
 }
+
+void rl_cli_step_init(struct rl_modelops_opts *mo)
+{
+	memset(mo, 0, sizeof(*mo));
+	mo->phase = RL_PHASE_DECODE;
+	mo->batch = 1;
+	mo->seq = 512;
+	mo->dtype = RL_BF16;
+	mo->expert_imbalance = 1.0;
+}
+
+void rl_cli_step_settle(struct rl_modelops_opts *mo, int train, int context_given, int wdt_given,
+                        int kvdt_given)
+{
+	if (train) {
+		mo->phase = RL_PHASE_PREFILL;
+		mo->train = 1;
+	}
+	if (!context_given)
+		mo->context = mo->seq;
+	if (!wdt_given)
+		mo->weight_dtype = mo->dtype;
+	mo->weight_dtype_given = wdt_given;
+	if (!kvdt_given)
+		mo->kv_dtype = mo->dtype;
+}
+

@@ -13,6 +13,7 @@
 #include "gpu.h"
 #include "hwdb.h"
 #include "memfit.h"
+#include "modelops.h"
 #include "outfile.h"
 #include "pipeline.h"
 
@@ -383,6 +384,16 @@ void rl_cli_print_wrapped(FILE *out, const char *text, int width);
 /* The long name (without "--") of the option whose getopt_long value is
  * VAL, "?" for none. */
 const char *rl_cli_option_name(int val);
+
+/* The step of a config before model's and search's options: decode, batch
+ * 1, seq 512, bf16, uniform expert routing; the rest zero. */
+void rl_cli_step_init(struct rl_modelops_opts *mo);
+
+/* After the options: a training step is a prefill (TRAIN); the context
+ * follows --seq, the weights' and the KV cache's dtype --dtype, unless
+ * given (CONTEXT_GIVEN, WDT_GIVEN, KVDT_GIVEN). */
+void rl_cli_step_settle(struct rl_modelops_opts *mo, int train, int context_given, int wdt_given,
+                        int kvdt_given);
 
 /* Option OPT of command CMD with value ARG, an integer from 1 to MAX, into
  * *OUT: 0, or the usage error printed and RL_EXIT_USAGE. */

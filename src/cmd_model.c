@@ -268,18 +268,13 @@ int cmd_model(int argc, char **argv)
 	memset(&impl, 0, sizeof(impl));
 	memset(&sinks, 0, sizeof(sinks));
 	rl_outfiles_init(&outs);
-	memset(&mo, 0, sizeof(mo));
 	memset(&sw, 0, sizeof(sw));
 	memset(&lay, 0, sizeof(lay));
 	rl_cli_model_init(&m, "model", "eager");
 	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
 	sinks.fmt = RL_FMT_TABLE;
-	mo.phase = RL_PHASE_DECODE;
-	mo.batch = 1;
-	mo.seq = 512;
-	mo.dtype = RL_BF16;
-	mo.expert_imbalance = 1.0;
+	rl_cli_step_init(&mo);
 	rl_cli_getopt(RL_CMD_MODEL, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -383,17 +378,7 @@ int cmd_model(int argc, char **argv)
 		if (rl_modelprobe_modes_check(&md, &mo, &e) < 0)
 			return rl_cli_usage("model", "%s", e.msg);
 	}
-	if (tr.train) {
-		mo.phase = RL_PHASE_PREFILL;
-		mo.train = 1;
-	}
-	if (!ctx)
-		mo.context = mo.seq;
-	if (!wdt)
-		mo.weight_dtype = mo.dtype;
-	mo.weight_dtype_given = wdt;
-	if (!kvdt)
-		mo.kv_dtype = mo.dtype;
+	rl_cli_step_settle(&mo, tr.train, ctx, wdt, kvdt);
 	/* what is read and written, checked and opened before anything is
 	 * read */
 	rl_outfiles_input(&outs, "the config", argv[optind]);

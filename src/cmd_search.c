@@ -54,18 +54,13 @@ int cmd_search(int argc, char **argv)
 	uint64_t top = 5;
 	int opt, rc, status = RL_EXIT_FAIL, ctx = 0, wdt = 0, kvdt = 0, phase_given = 0;
 
-	memset(&mo, 0, sizeof(mo));
 	memset(&pm, 0, sizeof(pm));
 	rl_outfiles_init(&outs);
 	rl_search_result_init(&res);
 	rl_cli_model_init(&m, "search", "eager");
 	rl_cli_train_init(&tr);
 	rl_errlist_init(&errs);
-	mo.phase = RL_PHASE_DECODE;
-	mo.batch = 1;
-	mo.seq = 512;
-	mo.dtype = RL_BF16;
-	mo.expert_imbalance = 1.0;
+	rl_cli_step_init(&mo);
 	rl_cli_getopt(RL_CMD_SEARCH, &go);
 	while ((opt = getopt_long(argc, argv, go.shortopts, go.longopts, NULL)) != -1) {
 		switch (opt) {
@@ -162,17 +157,7 @@ int cmd_search(int argc, char **argv)
 		return rl_cli_usage("search", "--train: a training step runs over --batch x --seq "
 		                              "tokens: not with %s",
 		                    ctx ? "--context" : "--phase decode");
-	if (tr.train) {
-		mo.phase = RL_PHASE_PREFILL;
-		mo.train = 1;
-	}
-	if (!ctx)
-		mo.context = mo.seq;
-	if (!wdt)
-		mo.weight_dtype = mo.dtype;
-	mo.weight_dtype_given = wdt;
-	if (!kvdt)
-		mo.kv_dtype = mo.dtype;
+	rl_cli_step_settle(&mo, tr.train, ctx, wdt, kvdt);
 	rl_outfiles_input(&outs, "the config", argv[optind]);
 	rl_cli_model_inputs(&m, &outs);
 	out = rl_outfiles_add(&outs, "-o", output);
